@@ -1,0 +1,25 @@
+#include "cli/command.h"
+
+namespace rprof {
+
+const std::vector<Command>& Commands() {
+  static const std::vector<Command> commands = {
+      {"run", "measure a kernel and store the run (the default: `rprof triad` = `rprof run triad`)",
+       Needs::kCounters, RunCommand},
+      {"kernels", "list the kernels with their parameters and model formulas", Needs::kNothing,
+       KernelsCommand},
+      {"history", "list stored runs, newest first", Needs::kDatabase, HistoryCommand},
+      {"show", "show one stored run with every metric and its source", Needs::kDatabase,
+       ShowCommand},
+      {"query", "run read-only SQL on the database", Needs::kDatabase, QueryCommand},
+  };
+  return commands;
+}
+
+const Command* FindCommand(const std::string& name) {
+  for (const Command& c : Commands())
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+}  // namespace rprof

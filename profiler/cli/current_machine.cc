@@ -1,0 +1,33 @@
+#include "cli/current_machine.h"
+
+#include "machine/topology.h"
+
+namespace rprof {
+
+namespace {
+
+std::string SizeText(uint64_t bytes) {
+  if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return std::to_string(bytes >> 20) + "M";
+  if (bytes >= 1024) return std::to_string(bytes >> 10) + "K";
+  return std::to_string(bytes);
+}
+
+}  // namespace
+
+MachineRecord CurrentMachine() {
+  Topology topology = ReadTopology();
+  MachineRecord m;
+  m.fingerprint = Fingerprint(topology);
+  m.cpu_model = topology.model_name;
+  m.cores = topology.logical_cpus;
+  for (const CacheLevel& c : topology.caches) {
+    std::string name = "L" + std::to_string(c.level) +
+                       (c.type == "data" ? "d" : c.type == "instruction" ? "i" : "");
+    m.caches += (m.caches.empty() ? "" : ", ") + name + " " + SizeText(c.size_bytes);
+  }
+  m.kernel = topology.kernel_release;
+  m.hostname = topology.hostname;
+  return m;
+}
+
+}  // namespace rprof

@@ -1,0 +1,123 @@
+// rprof: the roofline profiler. Global options, then a subcommand from the table in
+// commands.cc; errors are printed here, once, with one prefix.
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "core/spelling.h"
+#include "rprof_config.h"
+#include "targets/kernel_catalog.h"
+
+namespace rprof {
+namespace {
+
+const char* NeedsText(Needs needs) {
+  switch (needs) {
+    case Needs::kNothing:
+      return "";
+    case Needs::kDatabase:
+      return "database";
+    case Needs::kCounters:
+      return "counters, database";
+  }
+  return "";
+}
+
+void PrintUsage(std::FILE* out) {
+  std::fprintf(out,
+               "usage: rprof [--db PATH] COMMAND [ARGS...]\n"
+               "       rprof KERNEL [ARGS...]          (same as rprof run KERNEL)\n\n"
+               "rprof measures code against this machine's roofline: time, FLOPs and bytes moved,\n"
+               "with every value labelled by its source (clock, pmu, sim, model).\n\ncommands:\n");
+  for (const Command& c : Commands()) {
+    std::string needs = NeedsText(c.needs);
+    std::fprintf(out, "  %-9s %s%s\n", c.name, c.summary,
+                 needs.empty() ? "" : ("  [needs: " + needs + "]").c_str());
+  }
+  std::fprintf(out,
+               "\nglobal options:\n"
+               "  --db PATH      the runs database (default: $RPROF_DB, else\n"
+               "                 $XDG_DATA_HOME/rprof/rprof.db, else ~/.local/share/rprof/rprof.db)\n"
+               "  -h, --help     this help; `rprof help COMMAND` for a command's options\n"
+               "  --version      print the version\n\n"
+               "exit status: 0 ok, 1 the target failed, 2 usage error, 3 environment "
+               "(counters, database)\n");
+}
+
+std::vector<std::string> CommandNames() {
+  std::vector<std::string> names;
+  for (const Command& c : Commands()) names.push_back(c.name);
+  return names;
+}
+
+ExitStatus Main(int argc, char** argv, Error* err) {
+  GlobalOptions global;
+  int i = 1;
+  for (; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--db") {
+      if (i + 1 == argc)
+        return FailWith(err, ExitStatus::kUsage, "--db needs a PATH; see `rprof --help`");
+      global.db = argv[++i];
+    } else if (arg.rfind("--db=", 0) == 0) {
+      global.db = arg.substr(5);
+    } else if (arg == "-h" || arg == "--help") {
+      PrintUsage(stdout);
+      return ExitStatus::kOk;
+    } else if (arg == "--version") {
+      std::printf("rprof %s\n", RPROF_VERSION);
+      return ExitStatus::kOk;
+    } else if (!arg.empty() && arg[0] == '-') {
+      PrintUsage(stderr);
+      return FailWith(err, ExitStatus::kUsage,
+                      "unknown option " + arg + "; options of a command go after its name");
+    } else {
+      break;
+    }
+  }
+  if (i == argc) {
+    PrintUsage(stderr);
+    return FailWith(err, ExitStatus::kUsage, "no command given");
+  }
+  std::string name = argv[i];
+  std::vector<std::string> args(argv + i + 1, argv + argc);
+
+  if (name == "help") {
+    if (args.empty()) {
+      PrintUsage(stdout);
+      return ExitStatus::kOk;
+    }
+    const Command* command = FindCommand(args[0]);
+    if (!command)
+      return FailWith(err, ExitStatus::kUsage,
+                      "help: no command '" + args[0] + "'" + DidYouMean(args[0], CommandNames()));
+    return command->run(global, {"--help"}, err);
+  }
+  if (const Command* command = FindCommand(name)) return command->run(global, args, err);
+
+  // Not a command: a kernel (`rprof triad` = `rprof run triad`), unless it looks like a typo of
+  // a command.
+  if (BuiltinCatalog().Find(name)) {
+    args.insert(args.begin(), name);
+    return RunCommand(global, args, err);
+  }
+  std::vector<std::string> known = CommandNames();
+  for (const std::string& k : BuiltinCatalog().Names()) known.push_back(k);
+  return FailWith(err, ExitStatus::kUsage,
+                  "'" + name + "' is neither a command nor a kernel" + DidYouMean(name, known) +
+                      " (`rprof --help` lists the commands, `rprof kernels` the kernels)");
+}
+
+}  // namespace
+}  // namespace rprof
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(true);
+  rprof::Error err;
+  rprof::ExitStatus status = rprof::Main(argc, argv, &err);
+  std::cout.flush();
+  if (!err.message.empty()) std::fprintf(stderr, "rprof: error: %s\n", err.message.c_str());
+  return static_cast<int>(status);
+}

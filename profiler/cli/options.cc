@@ -1,0 +1,49 @@
+#include "cli/options.h"
+
+#include <iostream>
+
+namespace rprof {
+
+bool ParseCommandLine(const std::string& command, const std::vector<std::string>& args,
+                      const po::options_description& options,
+                      const po::positional_options_description& positional,
+                      po::variables_map* vm, Error* err) {
+  try {
+    po::store(po::command_line_parser(args).options(options).positional(positional).run(), *vm);
+    po::notify(*vm);
+  } catch (const po::error& e) {
+    return Fail(err, ExitStatus::kUsage,
+                command + ": " + e.what() + "; see `rprof help " + command + "`");
+  }
+  return true;
+}
+
+void PrintCommandHelp(const std::string& command, const std::string& usage,
+                      const std::string& description, const po::options_description& options) {
+  std::cout << "usage: rprof " << command << " " << usage << "\n\n"
+            << description << "\n\n"
+            << options;
+}
+
+bool ParseFormatOption(const std::string& text, OutputFormat* format, Error* err) {
+  auto parsed = ParseOutputFormat(text);
+  if (!parsed)
+    return Fail(err, ExitStatus::kUsage,
+                "--format " + text + ": unknown format; use table, csv or json");
+  *format = *parsed;
+  return true;
+}
+
+bool ParseKeyValues(const std::string& option, const std::vector<std::string>& items,
+                    KeyValues* out, Error* err) {
+  for (const std::string& item : items) {
+    size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      return Fail(err, ExitStatus::kUsage,
+                  option + " " + item + ": expected KEY=VALUE, e.g. " + option + " lab=00");
+    out->emplace_back(item.substr(0, eq), item.substr(eq + 1));
+  }
+  return true;
+}
+
+}  // namespace rprof

@@ -1,0 +1,96 @@
+#include "core/derived_metrics.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <sstream>
+
+#include "core/embedded_file.h"
+
+namespace rprof {
+
+extern const EmbeddedFile kDerivedMetricFiles[];
+extern const int kDerivedMetricFiles_count;
+
+namespace {
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+std::optional<DerivedMetricDef> ParseMetricLine(std::string_view line, std::string* err) {
+  size_t open = line.find('['), close = line.find(']'), eq = line.find('=');
+  if (open == std::string_view::npos || close == std::string_view::npos ||
+      eq == std::string_view::npos || !(open < close && close < eq)) {
+    *err = "expected `name [unit] = formula`";
+    return std::nullopt;
+  }
+  std::string name(Trim(line.substr(0, open)));
+  std::string unit(Trim(line.substr(open + 1, close - open - 1)));
+  if (name.empty() || unit.empty()) {
+    *err = "a metric needs a name and a unit";
+    return std::nullopt;
+  }
+  std::string why;
+  auto formula = Formula::Parse(Trim(line.substr(eq + 1)), &why);
+  if (!formula) {
+    *err = "formula of " + name + ": " + why;
+    return std::nullopt;
+  }
+  return DerivedMetricDef{std::move(name), std::move(unit), std::move(*formula)};
+}
+
+const std::vector<DerivedMetricDef>& DerivedMetricDefs() {
+  static const std::vector<DerivedMetricDef> defs = [] {
+    std::vector<DerivedMetricDef> parsed;
+    for (int f = 0; f < kDerivedMetricFiles_count; ++f) {
+      std::istringstream in(kDerivedMetricFiles[f].text);
+      std::string line;
+      for (int number = 1; std::getline(in, line); ++number) {
+        std::string_view text = Trim(line);
+        if (text.empty() || text.front() == '#') continue;
+        std::string err;
+        auto def = ParseMetricLine(text, &err);
+        // The file is compiled in and tested: a bad line is a build defect, so stop loudly.
+        if (!def) {
+          std::fprintf(stderr, "rprof: internal error: %s:%d: %s\n", kDerivedMetricFiles[f].name,
+                       number, err.c_str());
+          std::abort();
+        }
+        parsed.push_back(std::move(*def));
+      }
+    }
+    return parsed;
+  }();
+  return defs;
+}
+
+void AddDerivedMetrics(std::vector<Metric>* metrics) {
+  std::set<std::pair<std::string, Source>> groups;  // (region, source) pairs holding counts
+  for (const Metric& m : *metrics)
+    if (m.source != Source::kClock) groups.insert({m.region, m.source});
+
+  std::vector<Metric> added;
+  for (const auto& [region, source] : groups) {
+    const Metric* time = FindMetric(*metrics, "time_s", Source::kClock, region);
+    auto lookup = [&, src = source, reg = region](std::string_view name) -> std::optional<double> {
+      if (name == "time_s") return time ? time->value : std::nullopt;
+      const Metric* m = FindMetric(*metrics, name, src, reg);
+      return m ? m->value : std::nullopt;
+    };
+    for (const DerivedMetricDef& def : DerivedMetricDefs()) {
+      if (FindMetric(*metrics, def.name, source, region)) continue;  // measured directly
+      std::string why;
+      auto value = def.formula.Evaluate(lookup, &why);
+      if (value) added.push_back(Metric{def.name, value, def.unit, source, region, ""});
+    }
+  }
+  metrics->insert(metrics->end(), added.begin(), added.end());
+}
+
+}  // namespace rprof

@@ -1,0 +1,38 @@
+// A measured or modelled value with its name, unit and source. A value that could not be
+// measured is std::nullopt with the reason, never 0 (and NULL in SQLite).
+#ifndef RPROF_CORE_METRIC_H_
+#define RPROF_CORE_METRIC_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rprof {
+
+// Where a number comes from. Time is always real wall time from the clock.
+enum class Source { kClock, kPmu, kSim, kModel };
+
+std::string_view SourceName(Source source);
+std::optional<Source> ParseSource(std::string_view name);
+
+struct Metric {
+  std::string name;    // canonical ("flops_dp", "bytes_dram", "gflops") or a PMU event name
+  std::optional<double> value;
+  std::string unit;    // "s", "FLOP", "B", "GFLOP/s", "GB/s", "FLOP/B", "count"
+  Source source = Source::kModel;
+  std::string region;  // "" for the whole run, else a marker region's name
+  std::string note;    // why the value is absent, or how it was approximated
+};
+
+// The first metric with this name and source in the region, or nullptr.
+const Metric* FindMetric(const std::vector<Metric>& metrics, std::string_view name, Source source,
+                         std::string_view region = "");
+
+// The value the report leads with: measured sources first (pmu, then sim), the model last.
+const Metric* PreferredMetric(const std::vector<Metric>& metrics, std::string_view name,
+                              std::string_view region = "");
+
+}  // namespace rprof
+
+#endif  // RPROF_CORE_METRIC_H_

@@ -1,0 +1,24 @@
+// Summary statistics of repeated timings: the median leads (noisy shared machines), the spread
+// says how far to trust it.
+#ifndef RPROF_CORE_STATS_H_
+#define RPROF_CORE_STATS_H_
+
+#include <vector>
+
+namespace rprof {
+
+struct SampleStats {
+  int count = 0;
+  double median = 0;
+  double min = 0;
+  double max = 0;
+  double mean = 0;
+  double cv = 0;  // coefficient of variation: sample standard deviation / mean (0 for n < 2)
+};
+
+// Summarises samples; an empty input gives count 0 and zeros.
+SampleStats Summarize(std::vector<double> samples);
+
+}  // namespace rprof
+
+#endif  // RPROF_CORE_STATS_H_

@@ -1,0 +1,28 @@
+// The interface every counter source implements for one measurement: started and stopped
+// around each timed repetition (never around setup), totals reported per call of the target.
+#ifndef RPROF_COUNTERS_COUNTER_SESSION_H_
+#define RPROF_COUNTERS_COUNTER_SESSION_H_
+
+#include <string>
+#include <vector>
+
+#include "core/metric.h"
+
+namespace rprof {
+
+class CounterSession {
+ public:
+  virtual ~CounterSession() = default;
+  virtual Source source() const = 0;
+  // Starts counting. False with *err when the counters cannot run.
+  virtual bool Start(std::string* err) = 0;
+  // Stops counting and adds what was counted to the totals.
+  virtual bool Stop(std::string* err) = 0;
+  // The totals divided by `calls` (the target calls made while counting), one metric per event;
+  // events that could not be counted are present with no value and the reason.
+  virtual std::vector<Metric> Results(double calls) const = 0;
+};
+
+}  // namespace rprof
+
+#endif  // RPROF_COUNTERS_COUNTER_SESSION_H_

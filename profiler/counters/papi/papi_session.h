@@ -1,0 +1,28 @@
+// The pmu counter source on PAPI: an event set of PAPI presets or native (libpfm4) event names.
+// Whether an event can be counted is decided by adding it to a real event set, never by the
+// event table. When rprof is built without PAPI, CreatePapiSession fails with the reason.
+#ifndef RPROF_COUNTERS_PAPI_PAPI_SESSION_H_
+#define RPROF_COUNTERS_PAPI_PAPI_SESSION_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/exit_status.h"
+#include "counters/counter_session.h"
+
+namespace rprof {
+
+// Software events every Linux machine can count, hardware events that need a PMU: the set a
+// run gets when the user names none. Missing ones are reported, never fatal.
+const std::vector<std::string>& DefaultPmuEvents();
+
+// Creates a session counting `events` in the calling thread. An event that cannot be added fails
+// the call (kEnvironment, naming the event, PAPI's reason and the way out) unless allow_missing,
+// in which case it is kept as an absent metric with that reason. kUsage for a malformed list.
+std::unique_ptr<CounterSession> CreatePapiSession(const std::vector<std::string>& events,
+                                                  bool allow_missing, Error* err);
+
+}  // namespace rprof
+
+#endif  // RPROF_COUNTERS_PAPI_PAPI_SESSION_H_

@@ -1,0 +1,76 @@
+#include "counters/pmu_diagnosis.h"
+
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+namespace rprof {
+
+namespace {
+
+bool HypervisorBit() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line))
+    if (line.rfind("flags", 0) == 0) return line.find(" hypervisor") != std::string::npos;
+  return false;
+}
+
+int ReadParanoid() {
+  std::ifstream file("/proc/sys/kernel/perf_event_paranoid");
+  int value = -1;
+  return file >> value ? value : -1;
+}
+
+PmuDiagnosis Probe() {
+  PmuDiagnosis d;
+  d.virtual_machine = HypervisorBit();
+  d.paranoid = ReadParanoid();
+  perf_event_attr attr{};
+  attr.size = sizeof attr;
+  attr.type = PERF_TYPE_HARDWARE;
+  attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+  attr.disabled = 1;
+  attr.exclude_kernel = 1;
+  attr.exclude_hv = 1;
+  long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+  if (fd >= 0) {
+    close(static_cast<int>(fd));
+    d.hardware_counters = true;
+    return d;
+  }
+  int error = errno;
+  if (error == ENOENT || error == EOPNOTSUPP || error == ENODEV) {
+    if (d.virtual_machine) {
+      d.cause = "no hardware PMU in this virtual machine";
+      d.remedy =
+          "run with --counters sim, or enable the virtual PMU in the hypervisor "
+          "(KVM/libvirt: <cpu mode='host-passthrough'> with <pmu state='on'/>)";
+    } else {
+      d.cause = "the kernel exposes no hardware PMU for this CPU";
+      d.remedy = "run with --counters sim, or use a kernel with perf support for this CPU";
+    }
+  } else if (error == EACCES || error == EPERM) {
+    d.cause = "perf_event_paranoid is " + std::to_string(d.paranoid) +
+              ", which forbids counting for this user";
+    d.remedy = "sudo sysctl kernel.perf_event_paranoid=1 (or run as root, or grant CAP_PERFMON); "
+               "in a container, allow perf_event_open in its seccomp profile";
+  } else {
+    d.cause = std::string("perf_event_open failed: ") + std::strerror(error);
+    d.remedy = "run with --counters sim";
+  }
+  return d;
+}
+
+}  // namespace
+
+const PmuDiagnosis& DiagnosePmu() {
+  static const PmuDiagnosis diagnosis = Probe();
+  return diagnosis;
+}
+
+}  // namespace rprof

@@ -1,0 +1,293 @@
+#include "counters/sim/sim_counts.h"
+
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+#include <utility>
+
+namespace rprof {
+
+struct SimAnalyzer::Object {
+  ObjectCode code;
+  bool readable = false;
+  std::string open_error;
+  // address -> decoded class; failures are cached as nullopt with the reason in `failures`.
+  std::unordered_map<uint64_t, std::optional<InstructionClass>> classes;
+  std::unordered_map<uint64_t, std::string> failures;
+};
+
+namespace {
+
+std::string Format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string Format(const char* fmt, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  return buf;
+}
+
+double Percent(uint64_t part, uint64_t whole) {
+  return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
+}
+
+std::string DescribeLevel(const char* name, const std::optional<CacheLevelGeometry>& g) {
+  if (!g) return std::string(name) + " not described";
+  std::string ways = g->associativity == 0   ? "fully associative"
+                     : g->associativity == 1 ? "direct-mapped"
+                                             : std::to_string(g->associativity) + "-way";
+  return Format("%s %" PRIu64 " B %s %u B line", name, g->size_bytes, ways.c_str(),
+                g->line_bytes);
+}
+
+// Sum of the listed events, or nullopt when any is missing.
+std::optional<uint64_t> SumEvents(const CallgrindOutput& out, std::initializer_list<const char*> names) {
+  uint64_t sum = 0;
+  for (const char* n : names) {
+    int e = out.EventIndex(n);
+    if (e < 0) return std::nullopt;
+    sum += out.self_totals[static_cast<size_t>(e)];
+  }
+  return sum;
+}
+
+}  // namespace
+
+SimAnalyzer::SimAnalyzer() = default;
+SimAnalyzer::~SimAnalyzer() = default;
+
+SimAnalyzer::Object* SimAnalyzer::FindObject(const std::string& path) {
+  auto it = objects_.find(path);
+  if (it != objects_.end()) return it->second.get();
+  auto obj = std::make_unique<Object>();
+  if (path.empty() || path == "???") {
+    obj->open_error = "callgrind did not know the object file";
+  } else if (path[0] == '[') {
+    obj->open_error = "not a file (" + path + ")";  // [vdso] and the like
+  } else {
+    obj->readable = obj->code.Open(path, &obj->open_error);
+  }
+  Object* raw = obj.get();
+  objects_.emplace(path, std::move(obj));
+  return raw;
+}
+
+bool SimAnalyzer::Analyze(const CallgrindOutput& output, SimCounts* counts, std::string* err) {
+  *counts = SimCounts();
+  SimCounts& c = *counts;
+  int ir = output.EventIndex("Ir");
+  if (ir < 0) {
+    *err = "the callgrind output has no Ir event: it was not written by callgrind's default "
+           "event set";
+    return false;
+  }
+  if (!output.sites.empty() && !output.has_instr_positions) {
+    *err = "the callgrind output has no instruction addresses: run callgrind with "
+           "--dump-instr=yes";
+    return false;
+  }
+
+  c.instructions = output.self_totals[static_cast<size_t>(ir)];
+  c.cache = output.cache;
+
+  uint64_t x87 = 0;
+  UndecodedObject* current_undecoded = nullptr;
+  uint32_t current_object = UINT32_MAX;
+  Object* obj = nullptr;
+  for (size_t i = 0; i < output.sites.size(); ++i) {
+    const InstructionSite& site = output.sites[i];
+    uint64_t executions = output.Cost(i, ir);
+    if (executions == 0) continue;  // e.g. only cache events attributed here
+    if (site.object != current_object) {
+      current_object = site.object;
+      obj = FindObject(output.objects[site.object]);
+      current_undecoded = nullptr;
+    }
+    const InstructionClass* cls = nullptr;
+    std::string reason;
+    if (!obj->readable) {
+      reason = obj->open_error;
+    } else {
+      auto [it, inserted] = obj->classes.try_emplace(site.address);
+      if (inserted) {
+        std::span<const uint8_t> code = obj->code.CodeAt(site.address);
+        InstructionClass k;
+        std::string why;
+        if (code.empty()) {
+          why = Format("address 0x%" PRIx64 " is not in an executable segment of the file",
+                       site.address);
+        } else if (ClassifyInstruction(code, &k, &why)) {
+          it->second = k;
+          ++decoded_;
+        }
+        if (!it->second) obj->failures.emplace(site.address, std::move(why));
+      }
+      if (it->second) {
+        cls = &*it->second;
+      } else {
+        reason = obj->failures[site.address];
+      }
+    }
+
+    if (cls == nullptr) {
+      c.undecoded_executions += executions;
+      if (current_undecoded == nullptr) {
+        c.undecoded.push_back({output.objects[site.object], 0, 0, reason});
+        current_undecoded = &c.undecoded.back();
+      }
+      current_undecoded->executions += executions;
+      current_undecoded->sites += 1;
+      continue;
+    }
+
+    int w = static_cast<int>(cls->width);
+    if (cls->fp_arith) {
+      uint64_t flops = executions * cls->flops;
+      if (cls->fp_type == FpType::kFp64) {
+        c.flops_dp += flops;
+        c.flops_dp_by_width[w] += flops;
+        c.fp_instructions_dp_by_width[w] += executions;
+      } else {
+        c.flops_sp += flops;
+        c.flops_sp_by_width[w] += flops;
+        c.fp_instructions_sp_by_width[w] += executions;
+      }
+    }
+    if (cls->x87_arith) x87 += executions;
+    c.bytes_l1_loads += executions * cls->load_bytes;
+    c.bytes_l1_stores += executions * cls->store_bytes;
+    if (cls->mask_unknown) c.masked_executions += executions;
+    if (cls->rep_string) c.rep_string_executions += executions;
+  }
+  c.x87_instructions = x87;
+
+  // Cache simulation.
+  c.data_accesses = SumEvents(output, {"Dr", "Dw"});
+  c.l1d_misses = SumEvents(output, {"D1mr", "D1mw"});
+  c.llc_misses = SumEvents(output, {"DLmr", "DLmw"});
+  c.llc_writebacks = SumEvents(output, {"DLdmr", "DLdmw"});
+  std::vector<std::string>& notes = c.notes;
+  notes.push_back(
+      "flops_dp/flops_sp: decoded executed instructions, FP_ARITH rules: add, sub, mul, div, "
+      "sqrt, min, max, rcp, rsqrt, hadd, hsub, addsub = 1 FLOP per lane; FMA and DPPS/DPPD = 2 "
+      "per lane; compares, conversions and x87 not counted");
+  notes.push_back(Format(
+      "bytes_l1 = memory-operand bytes of every executed instruction: %" PRIu64
+      " B loaded + %" PRIu64 " B stored (stack pushes/pops included; LEA, NOP, prefetch excluded)",
+      c.bytes_l1_loads, c.bytes_l1_stores));
+  if (!c.l1d_misses || !c.llc_misses) {
+    notes.push_back(
+        "l1d_misses, llc_misses, bytes_l2, bytes_dram absent: the callgrind output has no D1/LL "
+        "miss events; run callgrind with --cache-sim=yes");
+  }
+  if (c.l1d_misses) {
+    if (c.cache.d1) {
+      c.bytes_l2 = *c.l1d_misses * c.cache.d1->line_bytes;
+      notes.push_back(Format("bytes_l2 = simulated D1 misses (D1mr + D1mw) x %u B line: line "
+                             "refills only; write-backs of dirty D1 lines are not simulated",
+                             c.cache.d1->line_bytes));
+    } else {
+      notes.push_back("bytes_l2 absent: the callgrind output does not describe the D1 cache");
+    }
+  }
+  if (c.llc_misses) {
+    if (c.cache.ll) {
+      uint64_t lines = *c.llc_misses + c.llc_writebacks.value_or(0);
+      c.bytes_dram = lines * c.cache.ll->line_bytes;
+      notes.push_back(
+          c.llc_writebacks
+              ? Format("bytes_dram = (simulated LL data misses + dirty LL evictions) x %u B line; "
+                       "no hardware prefetch simulated",
+                       c.cache.ll->line_bytes)
+              : Format("bytes_dram = simulated LL data misses (DLmr + DLmw) x %u B line; "
+                       "write-backs not simulated (--simulate-wb=no), no hardware prefetch",
+                       c.cache.ll->line_bytes));
+    } else {
+      notes.push_back("bytes_dram absent: the callgrind output does not describe the LL cache");
+    }
+  }
+  if (c.cache.d1 || c.cache.ll) {
+    notes.push_back("simulated caches (valgrind's reading of cpuid, may differ from the "
+                    "hardware): " +
+                    DescribeLevel("D1", c.cache.d1) + ", " + DescribeLevel("LL", c.cache.ll) +
+                    "; LL is inclusive, write-allocate, LRU");
+  }
+  if (c.undecoded_executions > 0) {
+    std::string where;
+    for (const UndecodedObject& u : c.undecoded) {
+      if (!where.empty()) where += "; ";
+      where += Format("%" PRIu64 " in %s (%s)", u.executions, u.object.c_str(), u.reason.c_str());
+    }
+    notes.push_back(Format("%" PRIu64 " of %" PRIu64 " executed instructions (%.3g %%) could "
+                           "not be decoded, so flops and bytes_l1 are lower bounds: ",
+                           c.undecoded_executions, c.instructions,
+                           Percent(c.undecoded_executions, c.instructions)) +
+                    where);
+  }
+  if (c.masked_executions > 0) {
+    notes.push_back(Format("%" PRIu64 " executions of masked or gather/scatter instructions "
+                           "counted at full width: flops and bytes_l1 are upper bounds for them",
+                           c.masked_executions));
+  }
+  if (c.x87_instructions > 0) {
+    notes.push_back(Format("%" PRIu64 " x87 arithmetic instructions executed and not counted in "
+                           "flops (FP_ARITH does not count x87 either)",
+                           c.x87_instructions));
+  }
+  if (c.rep_string_executions > 0) {
+    notes.push_back(Format("%" PRIu64 " REP string iterations counted at one element each",
+                           c.rep_string_executions));
+  }
+  if (!output.totals) {
+    notes.push_back("the callgrind output has no totals: line (valgrind stopped before writing "
+                    "it?): the counts may be incomplete");
+  }
+  return true;
+}
+
+std::string DescribeFpMix(const SimCounts& counts) {
+  WidthCounts instr{};
+  WidthCounts flops{};
+  for (int w = 0; w < kVectorWidthCount; ++w) {
+    instr[w] = counts.fp_instructions_dp_by_width[w] + counts.fp_instructions_sp_by_width[w];
+    flops[w] = counts.flops_dp_by_width[w] + counts.flops_sp_by_width[w];
+  }
+  uint64_t total_instr = 0, total_flops = 0;
+  int top = 0;
+  for (int w = 0; w < kVectorWidthCount; ++w) {
+    total_instr += instr[w];
+    total_flops += flops[w];
+    if (flops[w] > flops[top]) top = w;
+  }
+  if (total_instr == 0) return "no floating-point arithmetic";
+  auto name = [](int w) {
+    return w == 0 ? std::string("scalar")
+                  : std::string(VectorWidthName(static_cast<VectorWidth>(w))) + "-bit";
+  };
+  double top_share = Percent(flops[top], total_flops);
+  if (top_share >= 90.0) {
+    if (top == 0) {
+      return Format("scalar code: %.3g %% of FP instructions are scalar",
+                    Percent(instr[0], total_instr));
+    }
+    return Format("%s vector code: %.3g %% of FLOPs from %s instructions", name(top).c_str(),
+                  top_share, name(top).c_str());
+  }
+  std::string mix = "mixed:";
+  bool first = true;
+  for (int w = 0; w < kVectorWidthCount; ++w) {
+    if (flops[w] == 0) continue;
+    mix += Format("%s %.3g %% of FLOPs %s", first ? "" : ",", Percent(flops[w], total_flops),
+                  name(w).c_str());
+    first = false;
+  }
+  return mix;
+}
+
+bool ComputeSimCounts(const CallgrindOutput& output, SimCounts* counts, std::string* err) {
+  SimAnalyzer analyzer;
+  return analyzer.Analyze(output, counts, err);
+}
+
+}  // namespace rprof

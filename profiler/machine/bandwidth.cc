@@ -1,0 +1,154 @@
+#include "machine/bandwidth.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+
+namespace rprof {
+namespace {
+
+constexpr uint64_t kPage = 4096;
+
+struct Slice {
+  uint64_t elements = 0;      // per array
+  uint64_t array_bytes = 0;   // per array
+  uint64_t offsets[3] = {};   // byte offset of array k in the worker's buffer
+  uint64_t buffer_bytes = 0;  // what the worker's buffer must hold
+};
+
+// Arrays of one worker: array k starts k pages-rounded arrays plus k x 192 bytes in, so the arrays
+// do not sit at the same offset modulo 4 KiB (that would make loads wait on unrelated stores, "4K
+// aliasing", on Intel cores).
+Slice Layout(BandwidthPattern pattern, int threads, uint64_t working_set_bytes) {
+  Slice s;
+  int streams = PatternStreams(pattern);
+  uint64_t per_array = working_set_bytes / static_cast<uint64_t>(threads) /
+                       static_cast<uint64_t>(streams);
+  per_array = std::max<uint64_t>(kBandwidthBlockBytes,
+                                 per_array / kBandwidthBlockBytes * kBandwidthBlockBytes);
+  s.array_bytes = per_array;
+  s.elements = per_array / sizeof(double);
+  uint64_t stride = (per_array + kPage - 1) / kPage * kPage;
+  for (int k = 0; k < streams; ++k) s.offsets[k] = k * stride + k * 192;
+  s.buffer_bytes = streams * stride + streams * 192 + kPage;
+  return s;
+}
+
+}  // namespace
+
+bool BandwidthBuffers::Reserve(ThreadTeam& team, int threads, uint64_t bytes_per_thread,
+                               std::string* err) {
+  if (static_cast<int>(buffers_.size()) < team.size()) buffers_.resize(team.size());
+  bool need = false;
+  for (int t = 0; t < threads; ++t) need |= buffers_[t].size() < bytes_per_thread;
+  if (!need) return true;
+  std::atomic<int> failures{0};
+  std::string first_error;
+  team.Run(threads, [&](int t) {
+    if (buffers_[t].size() >= bytes_per_thread) return;
+    std::string e;
+    // Map at least twice what was there, so a sweep does not remap at every size.
+    uint64_t bytes = std::max(bytes_per_thread, std::min<uint64_t>(2 * buffers_[t].size(),
+                                                                   bytes_per_thread * 2));
+    if (!buffers_[t].Allocate(bytes, &e) && !buffers_[t].Allocate(bytes_per_thread, &e)) {
+      if (failures.fetch_add(1) == 0) first_error = e;
+      return;
+    }
+    buffers_[t].Touch();
+  });
+  if (failures.load() > 0) {
+    *err = "bandwidth buffers: " + first_error;
+    return false;
+  }
+  return true;
+}
+
+uint64_t BandwidthBuffers::total_bytes() const {
+  uint64_t total = 0;
+  for (const HugeBuffer& b : buffers_) total += b.size();
+  return total;
+}
+
+uint64_t BandwidthBytesPerThread(BandwidthPattern pattern, int threads,
+                                 uint64_t working_set_bytes) {
+  return Layout(pattern, threads, working_set_bytes).buffer_bytes;
+}
+
+bool MeasureBandwidth(ThreadTeam& team, BandwidthBuffers* buffers, const IsaFlags& flags,
+                      const BandwidthOptions& opts, BandwidthResult* result, std::string* err) {
+  if (!IsaUsable(flags, opts.isa)) {
+    *err = std::string("the CPU or the OS does not support ") + IsaName(opts.isa);
+    return false;
+  }
+  BandwidthKernelFn kernel = FindBandwidthKernel(opts.pattern, opts.isa);
+  if (kernel == nullptr) {
+    *err = std::string("no ") + PatternName(opts.pattern) + " kernel for " + IsaName(opts.isa);
+    return false;
+  }
+  if (opts.threads < 1 || opts.threads > team.size()) {
+    *err = "threads must be 1.." + std::to_string(team.size());
+    return false;
+  }
+  const int n = opts.threads;
+  Slice slice = Layout(opts.pattern, n, opts.working_set_bytes);
+  if (!buffers->Reserve(team, n, slice.buffer_bytes, err)) return false;
+
+  std::vector<double> seconds(n, 0.0);
+  double sink = 0;
+  auto run = [&](uint64_t passes) {
+    team.Run(n, [&](int t) {
+      char* base = buffers->data(t);
+      double* a = reinterpret_cast<double*>(base + slice.offsets[0]);
+      const double* b = reinterpret_cast<const double*>(
+          base + slice.offsets[PatternStreams(opts.pattern) > 1 ? 1 : 0]);
+      const double* c = reinterpret_cast<const double*>(
+          base + slice.offsets[PatternStreams(opts.pattern) > 2 ? 2 : 0]);
+      team.Sync();
+      double t0 = NowSeconds();
+      double v = kernel(a, b, c, slice.elements, passes);
+      seconds[t] = NowSeconds() - t0;
+      if (t == 0) sink += v;
+    });
+    return *std::max_element(seconds.begin(), seconds.end());
+  };
+
+  // Warm the slices into whatever cache holds them, then calibrate the pass count.
+  uint64_t passes = 1;
+  double target = std::max(1e-3, opts.seconds_per_rep);
+  double t = run(passes);
+  t = run(passes);
+  while (t < target / 8) {
+    passes *= t < target / 64 ? 8 : 2;
+    t = run(passes);
+  }
+  passes = std::max<uint64_t>(1, static_cast<uint64_t>(passes * (target / t)));
+
+  uint64_t bytes = slice.elements * PatternBytesPerElement(opts.pattern) * passes *
+                   static_cast<uint64_t>(n);
+  std::vector<double> rates;
+  for (int rep = 0; rep < std::max(1, opts.repetitions); ++rep) {
+    double s = run(passes);
+    rates.push_back(static_cast<double>(bytes) / s * 1e-9);
+  }
+  asm volatile("" : : "r"(sink));
+  result->gbs = Summarize(rates, /*higher_is_better=*/true);
+  result->working_set_bytes = slice.array_bytes * PatternStreams(opts.pattern) * n;
+  result->bytes_per_rep = bytes;
+  result->passes = passes;
+  return true;
+}
+
+std::vector<uint64_t> GeometricSizes(uint64_t from, uint64_t to, int steps_per_octave) {
+  std::vector<uint64_t> sizes;
+  if (from == 0 || to < from || steps_per_octave < 1) return sizes;
+  double octaves = std::log2(static_cast<double>(to) / static_cast<double>(from));
+  int steps = static_cast<int>(std::lround(octaves * steps_per_octave));
+  for (int i = 0; i <= steps; ++i) {
+    double v = static_cast<double>(from) * std::exp2(static_cast<double>(i) / steps_per_octave);
+    uint64_t kib = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(v / 1024.0)));
+    if (sizes.empty() || kib * 1024 != sizes.back()) sizes.push_back(kib * 1024);
+  }
+  return sizes;
+}
+
+}  // namespace rprof

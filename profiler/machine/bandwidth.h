@@ -1,0 +1,75 @@
+// Bandwidth ceilings: GB/s of the streaming kernels (bandwidth_kernels.h) at one working set on
+// 1..N pinned threads, each thread on its own slice of the working set.
+#ifndef RPROF_MACHINE_BANDWIDTH_H_
+#define RPROF_MACHINE_BANDWIDTH_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "machine/bandwidth_kernels.h"
+#include "machine/huge_buffer.h"
+#include "machine/isa.h"
+#include "machine/thread_team.h"
+
+namespace rprof {
+
+// Memory for the bandwidth kernels, one buffer per worker, mapped and first touched by that
+// worker (so on a NUMA machine each thread streams from its own node). Reused between
+// measurements; grows when a larger working set needs it.
+class BandwidthBuffers {
+ public:
+  // Makes sure workers 0..threads-1 each own at least bytes_per_thread bytes. Returns false and
+  // sets *err when memory cannot be mapped.
+  bool Reserve(ThreadTeam& team, int threads, uint64_t bytes_per_thread, std::string* err);
+  void Release() { buffers_.clear(); }
+  char* data(int thread) const { return buffers_[thread].data(); }
+  uint64_t size(int thread) const {
+    return thread < static_cast<int>(buffers_.size()) ? buffers_[thread].size() : 0;
+  }
+  // Bytes mapped over all workers.
+  uint64_t total_bytes() const;
+
+ private:
+  std::vector<HugeBuffer> buffers_;
+};
+
+struct BandwidthOptions {
+  BandwidthPattern pattern = BandwidthPattern::kLoad;
+  Isa isa = Isa::kAvx2;
+  int threads = 1;
+  // All arrays of all threads together, as likwid-bench's -W size: each thread gets
+  // working_set_bytes / threads, split evenly over the pattern's arrays, each array rounded down
+  // to whole 512-byte blocks (at least one).
+  uint64_t working_set_bytes = 1 << 20;
+  double seconds_per_rep = 0.01;  // the number of passes is calibrated to this
+  int repetitions = 5;
+};
+
+struct BandwidthResult {
+  // GB/s (1e9 bytes/s) of each repetition: bytes the kernels load and store (no write-allocate
+  // traffic) / the slowest thread's time. best = max.
+  RepStats gbs;
+  uint64_t working_set_bytes = 0;  // after rounding: what was actually used
+  uint64_t bytes_per_rep = 0;      // counted bytes, all threads
+  uint64_t passes = 0;             // times each thread went over its slice per repetition
+};
+
+// Bytes per worker that BandwidthBuffers must hold for this pattern and working set.
+uint64_t BandwidthBytesPerThread(BandwidthPattern pattern, int threads,
+                                 uint64_t working_set_bytes);
+
+// Measures one bandwidth point. The slices are warmed by a first pass (so cache-sized working
+// sets start in cache), the pass count calibrated, then all threads run `repetitions` times,
+// starting together. Returns false and sets *err when the ISA cannot run here, threads is outside
+// 1..team.size(), or memory cannot be mapped.
+bool MeasureBandwidth(ThreadTeam& team, BandwidthBuffers* buffers, const IsaFlags& flags,
+                      const BandwidthOptions& opts, BandwidthResult* result, std::string* err);
+
+// Working sets from `from` to `to` bytes (both included, `to` rounded to the grid), geometric with
+// `steps_per_octave` points per doubling, each rounded to 1 KiB.
+std::vector<uint64_t> GeometricSizes(uint64_t from, uint64_t to, int steps_per_octave);
+
+}  // namespace rprof
+
+#endif  // RPROF_MACHINE_BANDWIDTH_H_

@@ -1,0 +1,80 @@
+#include "machine/huge_buffer.h"
+
+#include <sys/mman.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <utility>
+
+namespace rprof {
+namespace {
+constexpr uint64_t kPage = 4096;
+constexpr uint64_t kHugePage = 2ull << 20;
+}  // namespace
+
+HugeBuffer::~HugeBuffer() { Release(); }
+
+HugeBuffer::HugeBuffer(HugeBuffer&& other) noexcept { *this = std::move(other); }
+
+HugeBuffer& HugeBuffer::operator=(HugeBuffer&& other) noexcept {
+  if (this != &other) {
+    Release();
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    std::swap(map_, other.map_);
+    std::swap(map_bytes_, other.map_bytes_);
+  }
+  return *this;
+}
+
+bool HugeBuffer::Allocate(uint64_t bytes, std::string* err) {
+  Release();
+  // Whole 2 MiB pages, so that even a small buffer can be one huge page: a 256 KiB chase over
+  // 4 KiB pages would already miss the first-level TLB and read as a slower cache.
+  if (bytes == 0) bytes = kHugePage;
+  bytes = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+  uint64_t map_bytes = bytes + kHugePage;  // room to align the start
+  void* p = mmap(nullptr, map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) {
+    *err = "cannot map " + std::to_string(bytes >> 20) + " MiB: " + std::strerror(errno);
+    return false;
+  }
+  map_ = p;
+  map_bytes_ = map_bytes;
+  uintptr_t start = reinterpret_cast<uintptr_t>(p);
+  start = (start + kHugePage - 1) / kHugePage * kHugePage;
+  // Advice only: without THP (or with THP "never") the buffer works with small pages.
+  madvise(reinterpret_cast<void*>(start), bytes, MADV_HUGEPAGE);
+  data_ = reinterpret_cast<char*>(start);
+  size_ = bytes;
+  return true;
+}
+
+void HugeBuffer::Touch() {
+  volatile char* p = data_;
+  for (uint64_t off = 0; off < size_; off += kPage) p[off] = 0;
+}
+
+void HugeBuffer::Release() {
+  if (map_ != nullptr) munmap(map_, map_bytes_);
+  map_ = nullptr;
+  data_ = nullptr;
+  size_ = 0;
+  map_bytes_ = 0;
+}
+
+uint64_t AvailableMemoryBytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    unsigned long long kib = 0;
+    if (std::sscanf(line.c_str(), "MemAvailable: %llu kB", &kib) == 1) {
+      return static_cast<uint64_t>(kib) << 10;
+    }
+  }
+  return 0;
+}
+
+}  // namespace rprof

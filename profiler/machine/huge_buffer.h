@@ -1,0 +1,46 @@
+// Page-aligned anonymous memory for the bandwidth and latency kernels: 2 MiB-aligned and marked
+// MADV_HUGEPAGE when large, so that transparent huge pages (where the kernel allows them) keep TLB
+// misses out of the cache measurements.
+#ifndef RPROF_MACHINE_HUGE_BUFFER_H_
+#define RPROF_MACHINE_HUGE_BUFFER_H_
+
+#include <cstdint>
+#include <string>
+
+namespace rprof {
+
+class HugeBuffer {
+ public:
+  HugeBuffer() = default;
+  ~HugeBuffer();
+  HugeBuffer(HugeBuffer&& other) noexcept;
+  HugeBuffer& operator=(HugeBuffer&& other) noexcept;
+  HugeBuffer(const HugeBuffer&) = delete;
+  HugeBuffer& operator=(const HugeBuffer&) = delete;
+
+  // Maps `bytes` (rounded up to whole 2 MiB) of zeroed memory, replacing any previous mapping,
+  // 2 MiB-aligned and advised MADV_HUGEPAGE. The pages are not touched:
+  // call Touch from the thread that will use them (first touch decides the NUMA node). Returns
+  // false and sets *err when mmap fails.
+  bool Allocate(uint64_t bytes, std::string* err);
+  // Writes one byte per 4 KiB page, so the kernels never take a page fault.
+  void Touch();
+  void Release();
+
+  char* data() const { return data_; }
+  uint64_t size() const { return size_; }
+
+ private:
+  char* data_ = nullptr;      // aligned start
+  uint64_t size_ = 0;         // usable bytes from data_
+  void* map_ = nullptr;       // what mmap returned
+  uint64_t map_bytes_ = 0;
+};
+
+// Bytes the kernel reports as available for new allocations (MemAvailable in /proc/meminfo);
+// 0 when unknown.
+uint64_t AvailableMemoryBytes();
+
+}  // namespace rprof
+
+#endif  // RPROF_MACHINE_HUGE_BUFFER_H_

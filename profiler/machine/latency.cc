@@ -1,0 +1,96 @@
+#include "machine/latency.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace rprof {
+namespace {
+
+// splitmix64: a fast, well-mixed generator; quality matters little, speed does (a 4 GiB working
+// set has 64 M lines to shuffle).
+uint64_t NextRandom(uint64_t* state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// Follows `loads` pointers from `p` (a multiple of 16) and returns where it stopped.
+void* Chase(void* p, uint64_t loads) {
+  for (uint64_t i = 0; i < loads; i += 16) {
+#define RPROF_STEP p = *static_cast<void**>(p);
+    RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP
+    RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP
+#undef RPROF_STEP
+  }
+  return p;
+}
+
+}  // namespace
+
+void BuildPointerCycle(char* base, uint64_t lines, int line_bytes, uint64_t seed) {
+  // Sattolo's shuffle of the "next" slots in place: slot[i] starts as i; swapping slot[i] with a
+  // slot j < i for i = n-1 .. 1 leaves i -> slot[i] one cycle through all lines. The indices live
+  // in the lines themselves, so no index array is needed, and the random swaps are independent
+  // loads the CPU overlaps.
+  auto slot = [&](uint64_t i) -> uint64_t& {
+    return *reinterpret_cast<uint64_t*>(base + i * static_cast<uint64_t>(line_bytes));
+  };
+  for (uint64_t i = 0; i < lines; ++i) slot(i) = i;
+  uint64_t state = seed;
+  for (uint64_t i = lines - 1; i > 0; --i) {
+    uint64_t j = NextRandom(&state) % i;
+    std::swap(slot(i), slot(j));
+  }
+  for (uint64_t i = 0; i < lines; ++i) {
+    uint64_t next = slot(i);
+    *reinterpret_cast<void**>(&slot(i)) = base + next * static_cast<uint64_t>(line_bytes);
+  }
+}
+
+bool MeasureLatency(ThreadTeam& team, HugeBuffer* buffer, const LatencyOptions& opts,
+                    LatencyResult* result, std::string* err) {
+  const int line = std::max(16, opts.line_bytes);
+  const uint64_t lines = std::max<uint64_t>(2, opts.working_set_bytes / line);
+  const uint64_t bytes = lines * line;
+  bool ok = true;
+  team.Run(1, [&](int) {
+    if (buffer->size() < bytes) {
+      if (!buffer->Allocate(bytes, err)) {
+        ok = false;
+        return;
+      }
+      buffer->Touch();
+    }
+    char* base = buffer->data();
+    BuildPointerCycle(base, lines, line, opts.seed);
+
+    // Warm up (the build left much of the set in cache; one more partial lap settles it), then
+    // calibrate the chase length to the target time.
+    void* p = base;
+    uint64_t loads = 1024;
+    double t = 0;
+    double target = std::max(1e-3, opts.seconds_per_rep);
+    for (;;) {
+      double t0 = NowSeconds();
+      p = Chase(p, loads);
+      t = NowSeconds() - t0;
+      if (t >= target / 8) break;
+      loads *= t < target / 64 ? 8 : 2;
+    }
+    loads = std::max<uint64_t>(16, static_cast<uint64_t>(loads * (target / t)) / 16 * 16);
+    std::vector<double> ns;
+    for (int rep = 0; rep < std::max(1, opts.repetitions); ++rep) {
+      double t0 = NowSeconds();
+      p = Chase(p, loads);
+      ns.push_back((NowSeconds() - t0) / static_cast<double>(loads) * 1e9);
+    }
+    asm volatile("" : : "r"(p));
+    result->ns = Summarize(ns, /*higher_is_better=*/false);
+    result->loads_per_rep = loads;
+  });
+  result->working_set_bytes = bytes;
+  return ok;
+}
+
+}  // namespace rprof

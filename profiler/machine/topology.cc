@@ -1,0 +1,398 @@
+#include "machine/topology.h"
+
+#include <cpuid.h>
+#include <sched.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+namespace rprof {
+namespace {
+
+std::string Trim(const std::string& s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return s.substr(b, e - b);
+}
+
+// The first line of a small text file, trimmed; empty when it cannot be read.
+std::string ReadLine(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  if (!in || !std::getline(in, line)) return "";
+  return Trim(line);
+}
+
+bool ReadInt(const std::string& path, long long* value) {
+  std::string text = ReadLine(path);
+  if (text.empty()) return false;
+  char* end = nullptr;
+  long long v = std::strtoll(text.c_str(), &end, 10);
+  if (end == text.c_str()) return false;
+  *value = v;
+  return true;
+}
+
+// sysfs cache sizes: "32K", "512K", "32768K", "1M".
+uint64_t ParseSize(const std::string& text) {
+  if (text.empty()) return 0;
+  char* end = nullptr;
+  unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+  if (end == text.c_str()) return 0;
+  switch (std::toupper(static_cast<unsigned char>(*end))) {
+    case 'K': return v << 10;
+    case 'M': return v << 20;
+    case 'G': return v << 30;
+    default: return v;
+  }
+}
+
+struct CpuidRegs {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+};
+
+CpuidRegs Cpuid(unsigned leaf, unsigned subleaf = 0) {
+  CpuidRegs r;
+  if (!__get_cpuid_count(leaf, subleaf, &r.eax, &r.ebx, &r.ecx, &r.edx)) r = CpuidRegs();
+  return r;
+}
+
+// XCR0 through xgetbv; only valid when cpuid says OSXSAVE. Written as bytes so the file needs no
+// target("xsave") attribute.
+uint64_t Xgetbv0() {
+  unsigned lo = 0, hi = 0;
+  __asm__ volatile(".byte 0x0f, 0x01, 0xd0" : "=a"(lo), "=d"(hi) : "c"(0));
+  return (static_cast<uint64_t>(hi) << 32) | lo;
+}
+
+bool Bit(unsigned reg, int bit) { return (reg >> bit) & 1u; }
+
+void ReadCpuid(Topology* t) {
+  CpuidRegs r0 = Cpuid(0);
+  unsigned max_leaf = r0.eax;
+  char vendor[13] = {};
+  std::memcpy(vendor + 0, &r0.ebx, 4);
+  std::memcpy(vendor + 4, &r0.edx, 4);
+  std::memcpy(vendor + 8, &r0.ecx, 4);
+  t->vendor = vendor;
+
+  CpuidRegs r1 = Cpuid(1);
+  int base_family = (r1.eax >> 8) & 0xf;
+  int base_model = (r1.eax >> 4) & 0xf;
+  t->stepping = r1.eax & 0xf;
+  t->family = base_family == 0xf ? base_family + ((r1.eax >> 20) & 0xff) : base_family;
+  t->model = (base_family == 0x6 || base_family == 0xf)
+                 ? base_model + (((r1.eax >> 16) & 0xf) << 4)
+                 : base_model;
+  t->hypervisor = Bit(r1.ecx, 31);
+
+  IsaFlags& f = t->isa;
+  f.sse2 = Bit(r1.edx, 26);
+  f.sse3 = Bit(r1.ecx, 0);
+  f.ssse3 = Bit(r1.ecx, 9);
+  f.sse4_1 = Bit(r1.ecx, 19);
+  f.sse4_2 = Bit(r1.ecx, 20);
+  bool osxsave = Bit(r1.ecx, 27);
+  bool cpu_avx = Bit(r1.ecx, 28);
+  bool cpu_fma = Bit(r1.ecx, 12);
+  CpuidRegs r7 = max_leaf >= 7 ? Cpuid(7, 0) : CpuidRegs();
+  bool cpu_avx2 = Bit(r7.ebx, 5);
+  bool cpu_avx512f = Bit(r7.ebx, 16);
+
+  // The OS must save the YMM state (XCR0 bits 1, 2) for AVX and the opmask and ZMM state
+  // (bits 5, 6, 7) for AVX-512; a CPU flag alone is not enough (a kernel booted with
+  // noxsave, some hypervisors).
+  uint64_t xcr0 = osxsave ? Xgetbv0() : 0;
+  bool os_avx = (xcr0 & 0x6) == 0x6;
+  bool os_avx512 = os_avx && (xcr0 & 0xe0) == 0xe0;
+  f.avx = cpu_avx && os_avx;
+  f.fma = cpu_fma && os_avx;
+  f.avx2 = cpu_avx2 && os_avx;
+  f.avx512f = cpu_avx512f && os_avx512;
+  f.avx512dq = f.avx512f && Bit(r7.ebx, 17);
+  f.avx512cd = f.avx512f && Bit(r7.ebx, 28);
+  f.avx512bw = f.avx512f && Bit(r7.ebx, 30);
+  f.avx512vl = f.avx512f && Bit(r7.ebx, 31);
+  f.avx512_fp16 = f.avx512f && Bit(r7.edx, 23);
+  f.cpu_avx_without_os = cpu_avx && !os_avx;
+  f.cpu_avx512_without_os = cpu_avx512f && !os_avx512;
+
+  unsigned max_ext = Cpuid(0x80000000).eax;
+  if (max_ext >= 0x80000004) {
+    char brand[49] = {};
+    for (unsigned i = 0; i < 3; ++i) {
+      CpuidRegs r = Cpuid(0x80000002 + i);
+      std::memcpy(brand + 16 * i + 0, &r.eax, 4);
+      std::memcpy(brand + 16 * i + 4, &r.ebx, 4);
+      std::memcpy(brand + 16 * i + 8, &r.ecx, 4);
+      std::memcpy(brand + 16 * i + 12, &r.edx, 4);
+    }
+    t->model_name = Trim(brand);
+  }
+  // Intel's leaf 0x16: base frequency in MHz (0 on CPUs and hypervisors that do not fill it).
+  if (max_leaf >= 0x16) {
+    unsigned mhz = Cpuid(0x16).eax & 0xffff;
+    if (mhz > 0) {
+      t->nominal_ghz = mhz / 1000.0;
+      t->nominal_ghz_source = "cpuid_0x16";
+    }
+  }
+}
+
+// "Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz" -> 2.9.
+double GhzFromBrand(const std::string& brand) {
+  size_t at = brand.rfind('@');
+  if (at == std::string::npos) return 0;
+  double v = std::strtod(brand.c_str() + at + 1, nullptr);
+  if (brand.find("GHz", at) != std::string::npos) return v;
+  if (brand.find("MHz", at) != std::string::npos) return v / 1000.0;
+  return 0;
+}
+
+void ReadNominalFrequency(Topology* t) {
+  if (t->nominal_ghz > 0) return;
+  double ghz = GhzFromBrand(t->model_name);
+  if (ghz > 0) {
+    t->nominal_ghz = ghz;
+    t->nominal_ghz_source = "brand_string";
+    return;
+  }
+  long long khz = 0;
+  const std::string cpufreq = "/sys/devices/system/cpu/cpu0/cpufreq/";
+  if (ReadInt(cpufreq + "base_frequency", &khz) && khz > 0) {
+    t->nominal_ghz = khz / 1e6;
+    t->nominal_ghz_source = "sysfs_base_frequency";
+    return;
+  }
+  if (ReadInt(cpufreq + "cpuinfo_max_freq", &khz) && khz > 0) {
+    t->nominal_ghz = khz / 1e6;
+    t->nominal_ghz_source = "sysfs_max_freq";
+    return;
+  }
+  // Last resort, and only a guess: the current clock the kernel last saw (in a VM, the TSC rate).
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("cpu MHz", 0) == 0) {
+      size_t colon = line.find(':');
+      if (colon == std::string::npos) break;
+      double mhz = std::strtod(line.c_str() + colon + 1, nullptr);
+      if (mhz > 0) {
+        t->nominal_ghz = mhz / 1000.0;
+        t->nominal_ghz_source = "cpuinfo_mhz";
+      }
+      break;
+    }
+  }
+}
+
+std::vector<int> OnlineCpus() {
+  std::vector<int> cpus;
+  if (ParseCpuList(ReadLine("/sys/devices/system/cpu/online"), &cpus) && !cpus.empty()) {
+    return cpus;
+  }
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  for (long i = 0; i < n; ++i) cpus.push_back(static_cast<int>(i));
+  return cpus;
+}
+
+void ReadCores(Topology* t, const std::vector<int>& online) {
+  // A core is (package, die, core_id); its hardware threads share it.
+  std::map<std::tuple<long long, long long, long long>, std::vector<int>> cores;
+  std::set<long long> packages;
+  for (int cpu : online) {
+    std::string dir = "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/";
+    long long pkg = 0, die = 0, core = cpu;
+    ReadInt(dir + "physical_package_id", &pkg);
+    ReadInt(dir + "die_id", &die);
+    if (!ReadInt(dir + "core_id", &core)) core = cpu;
+    cores[{pkg, die, core}].push_back(cpu);
+    packages.insert(pkg);
+  }
+  t->logical_cpus = static_cast<int>(online.size());
+  t->physical_cores = std::max<int>(1, static_cast<int>(cores.size()));
+  t->threads_per_core = std::max(1, t->logical_cpus / t->physical_cores);
+  t->packages = std::max<int>(1, static_cast<int>(packages.size()));
+
+  // Rank of each CPU among the allowed hardware threads of its core.
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  bool have_mask = sched_getaffinity(0, sizeof(mask), &mask) == 0;
+  std::vector<std::pair<int, int>> ranked;  // (rank within core, cpu)
+  for (auto& [key, cpus] : cores) {
+    std::sort(cpus.begin(), cpus.end());
+    int rank = 0;
+    for (int cpu : cpus) {
+      if (have_mask && !CPU_ISSET(cpu, &mask)) continue;
+      ranked.push_back({rank++, cpu});
+    }
+  }
+  std::sort(ranked.begin(), ranked.end());
+  t->cpu_order.clear();
+  for (auto& [rank, cpu] : ranked) t->cpu_order.push_back(cpu);
+}
+
+void ReadCaches(Topology* t, const std::vector<int>& online) {
+  const std::string base = "/sys/devices/system/cpu/cpu0/cache/index";
+  for (int index = 0; index < 16; ++index) {
+    std::string dir = base + std::to_string(index) + "/";
+    long long level = 0;
+    if (!ReadInt(dir + "level", &level)) break;
+    CacheLevel c;
+    c.level = static_cast<int>(level);
+    std::string type = ReadLine(dir + "type");
+    std::transform(type.begin(), type.end(), type.begin(),
+                   [](unsigned char ch) { return std::tolower(ch); });
+    c.type = type;
+    c.size_bytes = ParseSize(ReadLine(dir + "size"));
+    long long v = 0;
+    if (ReadInt(dir + "coherency_line_size", &v)) c.line_bytes = static_cast<int>(v);
+    if (ReadInt(dir + "ways_of_associativity", &v)) c.ways = static_cast<int>(v);
+    c.shared_cpu_list = ReadLine(dir + "shared_cpu_list");
+    std::vector<int> shared;
+    if (ParseCpuList(c.shared_cpu_list, &shared)) c.shared_cpu_count = static_cast<int>(shared.size());
+    std::set<std::string> instances;
+    for (int cpu : online) {
+      std::string list = ReadLine("/sys/devices/system/cpu/cpu" + std::to_string(cpu) +
+                                  "/cache/index" + std::to_string(index) + "/shared_cpu_list");
+      if (!list.empty()) instances.insert(list);
+    }
+    c.instances = std::max<int>(1, static_cast<int>(instances.size()));
+    t->caches.push_back(c);
+  }
+}
+
+uint64_t Fnv1a(const std::string& text) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char ch : text) {
+    h ^= ch;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+}  // namespace
+
+bool ParseCpuList(const std::string& text, std::vector<int>* cpus) {
+  cpus->clear();
+  std::string s = Trim(text);
+  if (s.empty()) return false;
+  std::stringstream in(s);
+  std::string part;
+  while (std::getline(in, part, ',')) {
+    part = Trim(part);
+    if (part.empty()) return false;
+    int a = 0, b = 0;
+    char dash = 0;
+    int n = std::sscanf(part.c_str(), "%d%c%d", &a, &dash, &b);
+    if (n == 1) {
+      b = a;
+    } else if (n != 3 || dash != '-' || b < a) {
+      return false;
+    }
+    if (a < 0) return false;
+    for (int i = a; i <= b; ++i) cpus->push_back(i);
+  }
+  return true;
+}
+
+Topology ReadTopology() {
+  Topology t;
+  ReadCpuid(&t);
+  if (t.model_name.empty()) {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.rfind("model name", 0) == 0) {
+        size_t colon = line.find(':');
+        if (colon != std::string::npos) t.model_name = Trim(line.substr(colon + 1));
+        break;
+      }
+    }
+  }
+  ReadNominalFrequency(&t);
+  std::vector<int> online = OnlineCpus();
+  ReadCores(&t, online);
+  ReadCaches(&t, online);
+  struct utsname u;
+  if (uname(&u) == 0) {
+    t.hostname = u.nodename;
+    t.kernel_release = u.release;
+  }
+  return t;
+}
+
+std::vector<CacheLevel> DataCaches(const Topology& topology) {
+  std::map<int, CacheLevel> by_level;
+  for (const CacheLevel& c : topology.caches) {
+    if (c.type == "instruction") continue;
+    by_level.emplace(c.level, c);  // the first data/unified entry of each level
+  }
+  std::vector<CacheLevel> out;
+  for (auto& [level, c] : by_level) out.push_back(c);
+  return out;
+}
+
+uint64_t AggregateCacheBytes(const Topology& topology, int level, int threads) {
+  for (const CacheLevel& c : DataCaches(topology)) {
+    if (c.level != level) continue;
+    // Threads go one per core first (cpu_order), and cores sharing an instance are numbered
+    // next to each other on the machines we know, so `threads` threads reach this many.
+    int tpc = std::max(1, topology.threads_per_core);
+    int cores_per_instance = std::max(1, c.shared_cpu_count / tpc);
+    int cores_used = std::min(threads, std::max(1, topology.physical_cores));
+    int used = (cores_used + cores_per_instance - 1) / cores_per_instance;
+    used = std::max(1, std::min(used, c.instances));
+    return c.size_bytes * static_cast<uint64_t>(used);
+  }
+  return 0;
+}
+
+std::string Fingerprint(const Topology& t) {
+  std::ostringstream key;
+  key << t.vendor << '|' << t.model_name << '|' << t.family << '|' << t.model << '|'
+      << t.stepping << '|' << t.logical_cpus << '|' << t.physical_cores << '|' << t.packages;
+  for (const CacheLevel& c : t.caches) {
+    key << "|L" << c.level << c.type << ':' << c.size_bytes << '/' << c.line_bytes;
+  }
+  key << '|' << t.hostname << '|' << t.kernel_release;
+  char hex[17];
+  std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(Fnv1a(key.str())));
+  return hex;
+}
+
+std::string IsaString(const IsaFlags& f) {
+  std::string s;
+  auto add = [&s](bool on, const char* name) {
+    if (!on) return;
+    if (!s.empty()) s += ' ';
+    s += name;
+  };
+  add(f.sse2, "sse2");
+  add(f.sse3, "sse3");
+  add(f.ssse3, "ssse3");
+  add(f.sse4_1, "sse4_1");
+  add(f.sse4_2, "sse4_2");
+  add(f.avx, "avx");
+  add(f.avx2, "avx2");
+  add(f.fma, "fma");
+  add(f.avx512f, "avx512f");
+  add(f.avx512dq, "avx512dq");
+  add(f.avx512cd, "avx512cd");
+  add(f.avx512bw, "avx512bw");
+  add(f.avx512vl, "avx512vl");
+  add(f.avx512_fp16, "avx512_fp16");
+  return s;
+}
+
+}  // namespace rprof

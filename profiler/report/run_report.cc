@@ -1,0 +1,247 @@
+#include "report/run_report.h"
+
+#include <map>
+
+#include "core/json.h"
+#include "core/stats.h"
+#include "report/text_table.h"
+
+namespace rprof {
+
+std::optional<OutputFormat> ParseOutputFormat(const std::string& text) {
+  if (text == "table") return OutputFormat::kTable;
+  if (text == "csv") return OutputFormat::kCsv;
+  if (text == "json") return OutputFormat::kJson;
+  return std::nullopt;
+}
+
+std::string ParamsText(const KeyValues& params) {
+  std::string out;
+  for (const auto& [key, value] : params) out += (out.empty() ? "" : " ") + key + "=" + value;
+  return out;
+}
+
+namespace {
+
+// The figures history leads with, each from its preferred source (measured before model).
+const char* const kHeadline[] = {"gflops", "gbs_dram", "ai_dram"};
+
+std::string TargetText(const RunRecord& run) {
+  if (run.command.empty()) return run.target;
+  std::string out;
+  for (const auto& arg : run.command) out += (out.empty() ? "" : " ") + arg;
+  return out;
+}
+
+std::string OutcomeText(const RunRecord& run) {
+  std::string out = RunStatusName(run.status);
+  if (run.signal) out += " (signal " + std::to_string(*run.signal) + ")";
+  else if (run.exit_code && *run.exit_code != 0) out += " (exit " + std::to_string(*run.exit_code) + ")";
+  return out;
+}
+
+void WriteRunJson(const RunRecord& run, JsonWriter* w) {
+  SampleStats stats = Summarize(run.samples);
+  w->BeginObject();
+  w->Key("run_id").Int(run.id);
+  w->Key("target").String(run.target);
+  w->Key("target_kind").String(run.target_kind);
+  w->Key("params").Raw(PairsToJsonObject(run.params));
+  w->Key("command");
+  if (run.command.empty()) w->Null(); else w->Raw(StringsToJsonArray(run.command));
+  w->Key("precision");
+  if (run.precision.empty()) w->Null(); else w->String(run.precision);
+  w->Key("status").String(RunStatusName(run.status));
+  w->Key("exit_code");
+  if (run.exit_code) w->Int(*run.exit_code); else w->Null();
+  w->Key("signal");
+  if (run.signal) w->Int(*run.signal); else w->Null();
+  w->Key("note");
+  if (run.note.empty()) w->Null(); else w->String(run.note);
+  w->Key("started_at").String(run.started_at);
+  w->Key("ended_at").String(run.ended_at);
+  w->Key("machine").BeginObject();
+  w->Key("fingerprint").String(run.machine.fingerprint);
+  w->Key("cpu_model").String(run.machine.cpu_model);
+  w->Key("cores").Int(run.machine.cores);
+  w->Key("hostname").String(run.machine.hostname);
+  w->EndObject();
+  w->Key("sources").BeginArray();
+  for (const auto& s : run.sources) w->String(s);
+  w->EndArray();
+  w->Key("repetitions").Int(static_cast<long long>(run.samples.size()));
+  w->Key("calls_per_repetition").Int(run.calls_per_rep);
+  w->Key("time").BeginObject();
+  if (stats.count > 0) {
+    w->Key("median_s").Number(stats.median);
+    w->Key("min_s").Number(stats.min);
+    w->Key("max_s").Number(stats.max);
+    w->Key("mean_s").Number(stats.mean);
+    w->Key("cv").Number(stats.cv);
+  }
+  w->EndObject();
+  w->Key("samples_s").BeginArray();
+  for (double s : run.samples) w->Number(s);
+  w->EndArray();
+  w->Key("tags").BeginObject();
+  for (const auto& [key, value] : run.tags) w->Key(key).String(value);
+  w->EndObject();
+
+  // metrics: {name: {source: {value, unit, note}}} for the whole run; regions alike.
+  std::map<std::string, std::vector<const Metric*>> by_region;
+  for (const Metric& m : run.metrics) by_region[m.region].push_back(&m);
+  auto write_metrics = [&](const std::vector<const Metric*>& metrics) {
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<const Metric*>> by_name;
+    for (const Metric* m : metrics) {
+      if (!by_name.count(m->name)) order.push_back(m->name);
+      by_name[m->name].push_back(m);
+    }
+    w->BeginObject();
+    for (const auto& name : order) {
+      w->Key(name).BeginObject();
+      for (const Metric* m : by_name[name]) {
+        w->Key(SourceName(m->source)).BeginObject();
+        w->Key("value").OptionalNumber(m->value);
+        w->Key("unit").String(m->unit);
+        if (!m->note.empty()) w->Key("note").String(m->note);
+        w->EndObject();
+      }
+      w->EndObject();
+    }
+    w->EndObject();
+  };
+  w->Key("metrics");
+  write_metrics(by_region[""]);
+  w->Key("regions").BeginObject();
+  for (const auto& [region, metrics] : by_region) {
+    if (region.empty()) continue;
+    w->Key(region);
+    write_metrics(metrics);
+  }
+  w->EndObject();
+  w->EndObject();
+}
+
+std::string RunTable(const RunRecord& run) {
+  std::string out = "run " + std::to_string(run.id) + "  " + TargetText(run);
+  if (!run.params.empty()) out += "  " + ParamsText(run.params);
+  if (!run.precision.empty()) out += "  " + run.precision;
+  out += "  " + OutcomeText(run) + "\n";
+  if (!run.note.empty()) out += "note: " + run.note + "\n";
+  SampleStats stats = Summarize(run.samples);
+  if (stats.count > 0) {
+    char cv[32];
+    std::snprintf(cv, sizeof cv, "%.1f %%", stats.cv * 100);
+    out += "time: " + FormatSeconds(stats.median) + " per call, median of " +
+           std::to_string(stats.count) + " repetitions x " + std::to_string(run.calls_per_rep) +
+           " calls (min " + FormatSeconds(stats.min) + ", max " + FormatSeconds(stats.max) +
+           ", cv " + cv + ")\n";
+  }
+  std::map<std::string, bool> regions;
+  for (const Metric& m : run.metrics) regions[m.region] = true;
+  for (const auto& [region, unused] : regions) {
+    out += region.empty() ? "\n" : "\nregion " + region + "\n";
+    TextTable table({"metric", "value", "unit", "source", "note"},
+                    {false, true, false, false, false});
+    for (const Metric& m : run.metrics)
+      if (m.region == region)
+        table.AddRow({m.name, FormatValue(m.value), m.unit, std::string(SourceName(m.source)),
+                      m.note});
+    out += table.Render();
+  }
+  return out;
+}
+
+std::string RunCsv(const RunRecord& run) {
+  std::string out = "run_id,region,metric,value,unit,source,note\n";
+  for (const Metric& m : run.metrics)
+    out += std::to_string(run.id) + "," + CsvField(m.region) + "," + CsvField(m.name) + "," +
+           (m.value ? JsonNumber(*m.value) : "") + "," + CsvField(m.unit) + "," +
+           std::string(SourceName(m.source)) + "," + CsvField(m.note) + "\n";
+  return out;
+}
+
+}  // namespace
+
+std::string RunToJson(const RunRecord& run) {
+  JsonWriter w;
+  WriteRunJson(run, &w);
+  return w.str();
+}
+
+std::string FormatRun(const RunRecord& run, OutputFormat format) {
+  switch (format) {
+    case OutputFormat::kJson:
+      return RunToJson(run) + "\n";
+    case OutputFormat::kCsv:
+      return RunCsv(run);
+    case OutputFormat::kTable:
+      break;
+  }
+  return RunTable(run);
+}
+
+std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat format) {
+  if (format == OutputFormat::kJson) {
+    JsonWriter w;
+    w.BeginArray();
+    for (const RunRecord& run : runs) WriteRunJson(run, &w);
+    w.EndArray();
+    return w.str() + "\n";
+  }
+  std::vector<std::string> header = {"run_id", "started_at", "target", "params", "status",
+                                     "time_s"};
+  for (const char* name : kHeadline) {
+    header.push_back(name);
+    header.push_back(std::string(name) + "_source");
+  }
+  auto cells = [&](const RunRecord& run) {
+    const Metric* time = FindMetric(run.metrics, "time_s", Source::kClock);
+    std::vector<std::string> row = {std::to_string(run.id), run.started_at, TargetText(run),
+                                    ParamsText(run.params), OutcomeText(run),
+                                    time ? FormatValue(time->value) : "-"};
+    for (const char* name : kHeadline) {
+      const Metric* m = PreferredMetric(run.metrics, name);
+      row.push_back(m ? FormatValue(m->value) : "-");
+      row.push_back(m ? std::string(SourceName(m->source)) : "-");
+    }
+    return row;
+  };
+  if (format == OutputFormat::kCsv) {
+    std::string out;
+    for (size_t i = 0; i < header.size(); ++i) out += (i ? "," : "") + header[i];
+    out += "\n";
+    for (const RunRecord& run : runs) {
+      std::vector<std::string> row = cells(run);
+      if (const Metric* t = FindMetric(run.metrics, "time_s", Source::kClock); t && t->value)
+        row[5] = JsonNumber(*t->value);  // full precision for spreadsheets
+      for (size_t i = 0; i < row.size(); ++i) out += (i ? "," : "") + CsvField(row[i]);
+      out += "\n";
+    }
+    return out;
+  }
+  // The table a person reads: time in friendly units, sources folded next to each figure.
+  TextTable table({"run", "started (UTC)", "target", "params", "status", "time/call", "GFLOP/s",
+                   "GB/s (DRAM)", "AI (FLOP/B)", "sources"},
+                  {true, false, false, false, false, true, true, true, true, false});
+  for (const RunRecord& run : runs) {
+    const Metric* time = FindMetric(run.metrics, "time_s", Source::kClock);
+    std::vector<std::string> row = {std::to_string(run.id), run.started_at.substr(0, 19),
+                                    TargetText(run), ParamsText(run.params), OutcomeText(run),
+                                    time && time->value ? FormatSeconds(*time->value) : "-"};
+    std::string sources;
+    for (const char* name : kHeadline) {
+      const Metric* m = PreferredMetric(run.metrics, name);
+      row.push_back(m ? FormatValue(m->value) : "-");
+      std::string s = m ? std::string(SourceName(m->source)) : "";
+      if (!s.empty() && sources.find(s) == std::string::npos)
+        sources += (sources.empty() ? "" : ",") + s;
+    }
+    row.push_back(sources);
+    table.AddRow(std::move(row));
+  }
+  return table.Render();
+}
+
+}  // namespace rprof

@@ -1,0 +1,28 @@
+// Runs as the user reads them: a table for people, CSV for spreadsheets, JSON for scripts.
+// The JSON keys are stable and documented in README ("Output fields"): scripts depend on them.
+#ifndef RPROF_REPORT_RUN_REPORT_H_
+#define RPROF_REPORT_RUN_REPORT_H_
+
+#include <string>
+#include <vector>
+
+#include "report/output_format.h"
+#include "store/run_record.h"
+
+namespace rprof {
+
+// One run, every metric with its source (rprof run, rprof show).
+std::string FormatRun(const RunRecord& run, OutputFormat format);
+
+// Many runs, one line each with the headline figures (rprof history).
+std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat format);
+
+// One run as a JSON object (the element FormatRunList's JSON array holds).
+std::string RunToJson(const RunRecord& run);
+
+// "n=1000 m=3".
+std::string ParamsText(const KeyValues& params);
+
+}  // namespace rprof
+
+#endif  // RPROF_REPORT_RUN_REPORT_H_

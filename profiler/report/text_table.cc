@@ -1,0 +1,72 @@
+#include "report/text_table.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace rprof {
+
+TextTable::TextTable(std::vector<std::string> header, std::vector<bool> right_aligned)
+    : header_(std::move(header)), right_(std::move(right_aligned)) {
+  right_.resize(header_.size(), false);
+}
+
+void TextTable::AddRow(std::vector<std::string> cells) {
+  cells.resize(header_.size());
+  rows_.push_back(std::move(cells));
+}
+
+std::string TextTable::Render() const {
+  std::vector<size_t> width(header_.size());
+  for (size_t c = 0; c < header_.size(); ++c) width[c] = header_[c].size();
+  for (const auto& row : rows_)
+    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string out;
+    for (size_t c = 0; c < cells.size(); ++c) {
+      std::string pad(width[c] - cells[c].size(), ' ');
+      bool last = c + 1 == cells.size();
+      out += right_[c] ? pad + cells[c] : cells[c] + (last ? "" : pad);
+      if (!last) out += "  ";
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out + "\n";
+  };
+  std::string out = line(header_);
+  for (const auto& row : rows_) out += line(row);
+  return out;
+}
+
+std::string FormatValue(const std::optional<double>& value) {
+  if (!value) return "-";
+  char buf[32];
+  double v = *value;
+  // Whole counts below ten million read best in full; everything else in 4 significant digits.
+  if (v == std::floor(v) && std::fabs(v) < 1e7)
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+std::string FormatSeconds(double seconds) {
+  char buf[32];
+  if (seconds >= 1)
+    std::snprintf(buf, sizeof buf, "%.3g s", seconds);
+  else if (seconds >= 1e-3)
+    std::snprintf(buf, sizeof buf, "%.3g ms", seconds * 1e3);
+  else if (seconds >= 1e-6)
+    std::snprintf(buf, sizeof buf, "%.3g us", seconds * 1e6);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g ns", seconds * 1e9);
+  return buf;
+}
+
+std::string CsvField(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+}  // namespace rprof

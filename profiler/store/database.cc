@@ -1,0 +1,142 @@
+#include "store/database.h"
+
+namespace rprof {
+
+namespace {
+// Long enough for four rprof processes storing runs at once on a slow disk: a run's transaction
+// takes milliseconds, so waiting is always better than losing the run.
+constexpr int kBusyTimeoutMs = 30000;
+}  // namespace
+
+bool Database::Open(const std::string& path, Mode mode, std::string* err) {
+  path_ = path;
+  int flags = mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY
+                                      : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  if (sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+    *err = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    db_ = nullptr;
+    return false;
+  }
+  sqlite3_busy_timeout(db_, kBusyTimeoutMs);
+  sqlite3_extended_result_codes(db_, 1);
+  // Touch the file header now: a file that is not a database fails here, before any write.
+  if (!Exec("SELECT count(*) FROM sqlite_master", err)) return false;
+  if (mode == Mode::kReadOnly) return Exec("PRAGMA query_only = ON", err);
+  // Connection settings only: nothing here writes to the file (WAL is switched on by the
+  // migration runner, once it knows the file is ours and not newer than this binary).
+  return Exec("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", err);
+}
+
+Database::~Database() { sqlite3_close_v2(db_); }
+
+bool Database::Exec(std::string_view sql, std::string* err) {
+  char* message = nullptr;
+  std::string text(sql);
+  if (sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+    *err = message ? message : sqlite3_errmsg(db_);
+    sqlite3_free(message);
+    return false;
+  }
+  return true;
+}
+
+bool Database::Prepare(std::string_view sql, Statement* out, std::string* err,
+                       std::string* rest) {
+  sqlite3_stmt* stmt = nullptr;
+  const char* tail = nullptr;
+  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, &tail) !=
+      SQLITE_OK) {
+    *err = sqlite3_errmsg(db_);
+    return false;
+  }
+  if (rest) *rest = tail ? std::string(tail, sql.data() + sql.size() - tail) : "";
+  *out = Statement();
+  out->stmt_ = stmt;
+  return true;
+}
+
+int64_t Database::LastInsertId() const { return sqlite3_last_insert_rowid(db_); }
+std::string Database::LastError() const { return db_ ? sqlite3_errmsg(db_) : "not open"; }
+
+Statement& Statement::operator=(Statement&& other) noexcept {
+  if (this != &other) {
+    sqlite3_finalize(stmt_);
+    stmt_ = other.stmt_;
+    other.stmt_ = nullptr;
+  }
+  return *this;
+}
+
+Statement::~Statement() { sqlite3_finalize(stmt_); }
+
+void Statement::Bind(int index, int64_t value) { sqlite3_bind_int64(stmt_, index, value); }
+void Statement::Bind(int index, double value) { sqlite3_bind_double(stmt_, index, value); }
+void Statement::Bind(int index, std::string_view value) {
+  sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+}
+void Statement::Bind(int index, const std::optional<double>& value) {
+  if (value)
+    Bind(index, *value);
+  else
+    BindNull(index);
+}
+void Statement::BindNull(int index) { sqlite3_bind_null(stmt_, index); }
+
+bool Statement::Step(std::string* err) {
+  int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc != SQLITE_DONE) *err = sqlite3_errmsg(sqlite3_db_handle(stmt_));
+  return false;
+}
+
+bool Statement::Run(std::string* err) {
+  err->clear();
+  while (Step(err)) {
+  }
+  bool ok = err->empty();
+  Reset();
+  return ok;
+}
+
+void Statement::Reset() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+}
+
+int Statement::ColumnCount() const { return sqlite3_column_count(stmt_); }
+int Statement::ColumnType(int column) const { return sqlite3_column_type(stmt_, column); }
+std::string Statement::ColumnName(int column) const { return sqlite3_column_name(stmt_, column); }
+bool Statement::IsNull(int column) const {
+  return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+}
+int64_t Statement::Int(int column) const { return sqlite3_column_int64(stmt_, column); }
+double Statement::Double(int column) const { return sqlite3_column_double(stmt_, column); }
+std::string Statement::Text(int column) const {
+  const unsigned char* text = sqlite3_column_text(stmt_, column);
+  return text ? reinterpret_cast<const char*>(text) : "";
+}
+std::optional<double> Statement::OptionalDouble(int column) const {
+  if (IsNull(column)) return std::nullopt;
+  return Double(column);
+}
+
+bool Transaction::Begin(std::string* err) {
+  open_ = db_->Exec("BEGIN IMMEDIATE", err);
+  return open_;
+}
+
+bool Transaction::Commit(std::string* err) {
+  if (!db_->Exec("COMMIT", err)) return false;
+  open_ = false;
+  return true;
+}
+
+Transaction::~Transaction() {
+  if (open_) {
+    std::string ignored;
+    db_->Exec("ROLLBACK", &ignored);
+  }
+}
+
+}  // namespace rprof

@@ -1,0 +1,98 @@
+// A thin RAII layer over SQLite: one connection, prepared statements, transactions. Errors are
+// returned as text with SQLite's own message; nothing here prints.
+#ifndef RPROF_STORE_DATABASE_H_
+#define RPROF_STORE_DATABASE_H_
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace rprof {
+
+class Statement;
+
+class Database {
+ public:
+  enum class Mode { kReadWrite, kReadOnly };
+
+  // Opens (read-write: creating) the file at path. Does not migrate: see migrations.h.
+  // Connections get a busy timeout so parallel rprof processes wait for each other instead of
+  // failing. Opening writes nothing to the file. Returns false with *err naming the path and SQLite's reason.
+  bool Open(const std::string& path, Mode mode, std::string* err);
+  ~Database();
+
+  // Runs one or more statements without results.
+  bool Exec(std::string_view sql, std::string* err);
+  // Prepares the first statement of sql; false with *err on a syntax error. *rest, when given,
+  // gets the text after that statement.
+  bool Prepare(std::string_view sql, Statement* out, std::string* err,
+               std::string* rest = nullptr);
+
+  int64_t LastInsertId() const;
+  std::string LastError() const;
+  sqlite3* handle() const { return db_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  sqlite3* db_ = nullptr;
+  std::string path_;
+};
+
+// A prepared statement. Bind indexes are 1-based, column indexes 0-based, as in SQLite.
+class Statement {
+ public:
+  Statement() = default;
+  Statement(Statement&& other) noexcept : stmt_(other.stmt_) { other.stmt_ = nullptr; }
+  Statement& operator=(Statement&& other) noexcept;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  ~Statement();
+
+  void Bind(int index, int64_t value);
+  void Bind(int index, double value);
+  void Bind(int index, std::string_view value);
+  void Bind(int index, const std::optional<double>& value);  // nullopt binds NULL
+  void BindNull(int index);
+
+  // Advances: true while a row is available. *err is set (and false returned) on an error;
+  // false with *err empty means done.
+  bool Step(std::string* err);
+  // Runs a statement without results to completion.
+  bool Run(std::string* err);
+  void Reset();
+
+  int ColumnCount() const;
+  int ColumnType(int column) const;  // SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, …
+  sqlite3_stmt* handle() const { return stmt_; }
+  std::string ColumnName(int column) const;
+  bool IsNull(int column) const;
+  int64_t Int(int column) const;
+  double Double(int column) const;
+  std::string Text(int column) const;
+  std::optional<double> OptionalDouble(int column) const;
+
+ private:
+  friend class Database;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+// Begins a transaction (BEGIN IMMEDIATE, so writers queue on the busy timeout rather than fail
+// at commit) and rolls it back on destruction unless Commit() succeeded.
+class Transaction {
+ public:
+  explicit Transaction(Database* db) : db_(db) {}
+  bool Begin(std::string* err);
+  bool Commit(std::string* err);
+  ~Transaction();
+
+ private:
+  Database* db_;
+  bool open_ = false;
+};
+
+}  // namespace rprof
+
+#endif  // RPROF_STORE_DATABASE_H_

@@ -1,0 +1,76 @@
+#include "store/migrations.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/embedded_file.h"
+
+namespace rprof {
+
+extern const EmbeddedFile kSchemaFiles[];
+extern const int kSchemaFiles_count;
+
+const std::vector<Migration>& BuiltinMigrations() {
+  static const std::vector<Migration> migrations = [] {
+    std::vector<Migration> list;
+    for (int i = 0; i < kSchemaFiles_count; ++i)
+      list.push_back({std::atoi(kSchemaFiles[i].name), kSchemaFiles[i].name, kSchemaFiles[i].text});
+    std::sort(list.begin(), list.end(),
+              [](const Migration& a, const Migration& b) { return a.version < b.version; });
+    // The build embeds schema/*.sql: a gap or a duplicate is a packaging defect.
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (list[i].version != static_cast<int>(i) + 1) {
+        std::fprintf(stderr, "rprof: internal error: schema file %s out of sequence\n",
+                     list[i].name.c_str());
+        std::abort();
+      }
+    }
+    return list;
+  }();
+  return migrations;
+}
+
+int CurrentSchemaVersion() { return static_cast<int>(BuiltinMigrations().size()); }
+
+namespace {
+
+bool ReadUserVersion(Database* db, int* version, std::string* err) {
+  Statement stmt;
+  if (!db->Prepare("PRAGMA user_version", &stmt, err)) return false;
+  if (!stmt.Step(err)) return false;
+  *version = static_cast<int>(stmt.Int(0));
+  return true;
+}
+
+}  // namespace
+
+bool Migrate(Database* db, const std::vector<Migration>& migrations, std::string* err) {
+  int newest = migrations.empty() ? 0 : migrations.back().version;
+  int version = 0;
+  if (!ReadUserVersion(db, &version, err)) return false;
+  if (version > newest) {
+    *err = "schema version " + std::to_string(version) + " is newer than this rprof's " +
+           std::to_string(newest) + "; use a newer rprof, or another --db";
+    return false;
+  }
+  if (!db->Exec("PRAGMA journal_mode = WAL", err)) return false;
+  for (const Migration& m : migrations) {
+    if (m.version <= version) continue;
+    // Another process may have migrated since we looked: re-read inside the write lock.
+    Transaction txn(db);
+    if (!txn.Begin(err)) return false;
+    int current = 0;
+    if (!ReadUserVersion(db, &current, err)) return false;
+    if (current >= m.version) continue;
+    if (!db->Exec(m.sql, err)) {
+      *err = m.name + ": " + *err;
+      return false;
+    }
+    if (!db->Exec("PRAGMA user_version = " + std::to_string(m.version), err)) return false;
+    if (!txn.Commit(err)) return false;
+  }
+  return true;
+}
+
+}  // namespace rprof

@@ -1,0 +1,31 @@
+// Schema migrations: schema/NNN_name.sql files, compiled in, applied in order under
+// PRAGMA user_version. A database newer than this binary is refused, never rebuilt.
+#ifndef RPROF_STORE_MIGRATIONS_H_
+#define RPROF_STORE_MIGRATIONS_H_
+
+#include <string>
+#include <vector>
+
+#include "store/database.h"
+
+namespace rprof {
+
+struct Migration {
+  int version;       // NNN of the file name
+  std::string name;  // the file name
+  std::string sql;
+};
+
+// The migrations compiled into this binary, by version; versions are 1, 2, … without gaps.
+const std::vector<Migration>& BuiltinMigrations();
+
+// The schema version this binary writes (the highest migration).
+int CurrentSchemaVersion();
+
+// Brings db up to the newest of `migrations`, each in its own transaction. Refuses (false,
+// *err naming both versions) a database whose user_version is newer, and writes nothing then.
+bool Migrate(Database* db, const std::vector<Migration>& migrations, std::string* err);
+
+}  // namespace rprof
+
+#endif  // RPROF_STORE_MIGRATIONS_H_

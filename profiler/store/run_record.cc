@@ -1,0 +1,44 @@
+#include "store/run_record.h"
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+namespace rprof {
+
+const char* RunStatusName(RunStatus status) {
+  switch (status) {
+    case RunStatus::kOk:
+      return "ok";
+    case RunStatus::kFailed:
+      return "failed";
+    case RunStatus::kCrashed:
+      return "crashed";
+    case RunStatus::kInterrupted:
+      return "interrupted";
+  }
+  return "?";
+}
+
+std::optional<RunStatus> ParseRunStatus(const std::string& name) {
+  for (RunStatus s : {RunStatus::kOk, RunStatus::kFailed, RunStatus::kCrashed,
+                      RunStatus::kInterrupted})
+    if (name == RunStatusName(s)) return s;
+  return std::nullopt;
+}
+
+std::string UtcNow() {
+  auto now = std::chrono::system_clock::now();
+  std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+  auto millis =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char text[64];
+  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
+                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
+                static_cast<int>(millis));
+  return text;
+}
+
+}  // namespace rprof

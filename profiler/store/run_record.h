@@ -1,0 +1,59 @@
+// What one run is, as stored: target, outcome, per-repetition times, metrics, tags.
+#ifndef RPROF_STORE_RUN_RECORD_H_
+#define RPROF_STORE_RUN_RECORD_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/metric.h"
+
+namespace rprof {
+
+// The machine a run was measured on, as the machines table keeps it.
+struct MachineRecord {
+  std::string fingerprint;
+  std::string cpu_model;
+  int cores = 0;
+  std::string caches;
+  std::string kernel;
+  std::string hostname;
+};
+
+enum class RunStatus { kOk, kFailed, kCrashed, kInterrupted };
+const char* RunStatusName(RunStatus status);
+std::optional<RunStatus> ParseRunStatus(const std::string& name);
+
+using KeyValues = std::vector<std::pair<std::string, std::string>>;
+
+struct RunRecord {
+  int64_t id = 0;  // set by the store
+  MachineRecord machine;
+  std::string target_kind;  // builtin | plugin | executable
+  std::string target;
+  KeyValues params;                  // kernel parameters, values as text
+  std::vector<std::string> command;  // executables: argv
+  std::string cwd;
+  std::string precision;  // fp64 | fp32 | ""
+  RunStatus status = RunStatus::kOk;
+  std::optional<int> exit_code;
+  std::optional<int> signal;
+  std::string note;
+  std::vector<std::string> sources;  // clock, pmu, sim, model: those that gave values
+  std::vector<double> samples;       // seconds per call, one per timed repetition
+  int64_t calls_per_rep = 1;
+  std::vector<Metric> metrics;
+  KeyValues tags;
+  std::string started_at;  // ISO 8601 UTC
+  std::string ended_at;
+  std::string rprof_version;
+};
+
+// "2026-11-29T23:40:00.123Z" for now.
+std::string UtcNow();
+
+}  // namespace rprof
+
+#endif  // RPROF_STORE_RUN_RECORD_H_

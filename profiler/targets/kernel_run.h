@@ -1,0 +1,35 @@
+// One kernel measured end to end: counters chosen, setup, warm-up and timed repetitions, check,
+// teardown, metrics from every source.
+#ifndef RPROF_TARGETS_KERNEL_RUN_H_
+#define RPROF_TARGETS_KERNEL_RUN_H_
+
+#include <string>
+#include <vector>
+
+#include "core/exit_status.h"
+#include "store/run_record.h"
+#include "targets/kernel_catalog.h"
+#include "targets/measure_loop.h"
+
+namespace rprof {
+
+struct KernelRunRequest {
+  const CatalogEntry* entry = nullptr;
+  rprof_args args{};
+  KeyValues shown_params;
+  // pmu events; when `events_given` is false the default set is used and missing events are
+  // never fatal (they are stored as absent with their reason).
+  std::vector<std::string> events;
+  bool events_given = false;
+  bool allow_missing_events = false;
+  MeasureOptions measure;
+};
+
+// Measures the kernel and fills run's target, samples, metrics, sources and status. A failed
+// check or an interrupt is a stored outcome (true, status failed / interrupted); false with *err
+// means nothing should be stored: the counters or the kernel's setup could not start.
+bool RunKernel(const KernelRunRequest& request, RunRecord* run, Error* err);
+
+}  // namespace rprof
+
+#endif  // RPROF_TARGETS_KERNEL_RUN_H_

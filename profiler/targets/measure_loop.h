@@ -1,0 +1,42 @@
+// The measurement loop shared by every in-process target: warm-up, then timed repetitions until
+// a minimum total time, counters around each repetition only.
+#ifndef RPROF_TARGETS_MEASURE_LOOP_H_
+#define RPROF_TARGETS_MEASURE_LOOP_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "counters/counter_session.h"
+
+namespace rprof {
+
+struct MeasureOptions {
+  double min_time_s = 0.5;   // keep repeating until the timed repetitions add up to this
+  int min_repetitions = 3;   // and at least this many
+  int repetitions = 0;       // > 0: exactly this many, whatever the time
+  // Calls shorter than this are batched so one repetition lasts about this long: the clock's
+  // and the counters' own cost then stay below a thousandth of what is measured.
+  double target_repetition_s = 0.01;
+  const std::atomic<bool>* interrupted = nullptr;  // checked between repetitions
+};
+
+struct MeasureResult {
+  std::vector<double> seconds_per_call;  // one per timed repetition
+  int64_t calls_per_repetition = 1;
+  int64_t timed_calls = 0;  // what the counters saw: repetitions × calls per repetition
+  bool interrupted = false;
+};
+
+// Measures `call`. Counters are started right before and stopped right after each repetition's
+// timed region, so setup, warm-up and the counters' own start/stop are never counted or timed.
+// False with *err when a counter fails to start or stop.
+bool MeasureRepeated(const std::function<void()>& call,
+                     const std::vector<CounterSession*>& counters, const MeasureOptions& options,
+                     MeasureResult* result, std::string* err);
+
+}  // namespace rprof
+
+#endif  // RPROF_TARGETS_MEASURE_LOOP_H_
