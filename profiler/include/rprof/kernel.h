@@ -31,7 +31,7 @@ extern "C" {
 /* Floating-point precision of a kernel's arithmetic: picks the compute ceiling it is judged by
  * and the canonical FLOP metric (flops_dp or flops_sp) its model fills. */
 typedef enum rprof_precision {
-  RPROF_PRECISION_NONE = 0, /* no floating-point work (integer, copy) */
+  RPROF_PRECISION_NONE = 0, /* no floating-point arithmetic at all (integer work) */
   RPROF_PRECISION_FP64 = 1,
   RPROF_PRECISION_FP32 = 2
 } rprof_precision;
