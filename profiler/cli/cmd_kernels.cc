@@ -32,7 +32,8 @@ ExitStatus KernelsCommand(const GlobalOptions&, const std::vector<std::string>& 
     std::string out;
     for (uint32_t i = 0; i < k.param_count; ++i) {
       const rprof_param& p = k.params[i];
-      out += (i ? " " : "") + std::string(p.name) + "=" + std::to_string(p.default_value) + " [" +
+      if (i) out += " ";
+      out += std::string(p.name) + "=" + std::to_string(p.default_value) + " [" +
              std::to_string(p.min_value) + ".." + std::to_string(p.max_value) + "]";
     }
     return out;

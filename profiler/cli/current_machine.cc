@@ -21,9 +21,12 @@ MachineRecord CurrentMachine() {
   m.cpu_model = topology.model_name;
   m.cores = topology.logical_cpus;
   for (const CacheLevel& c : topology.caches) {
-    std::string name = "L" + std::to_string(c.level) +
-                       (c.type == "data" ? "d" : c.type == "instruction" ? "i" : "");
-    m.caches += (m.caches.empty() ? "" : ", ") + name + " " + SizeText(c.size_bytes);
+    std::string name = "L";
+    name += std::to_string(c.level);
+    if (c.type == "data") name += "d";
+    if (c.type == "instruction") name += "i";
+    if (!m.caches.empty()) m.caches += ", ";
+    m.caches += name + " " + SizeText(c.size_bytes);
   }
   m.kernel = topology.kernel_release;
   m.hostname = topology.hostname;

@@ -5,6 +5,7 @@
 #include "core/json.h"
 #include "core/stats.h"
 #include "report/text_table.h"
+#include "roofline/placement_report.h"
 
 namespace rprof {
 
@@ -40,7 +41,7 @@ std::string OutcomeText(const RunRecord& run) {
   return out;
 }
 
-void WriteRunJson(const RunRecord& run, JsonWriter* w) {
+void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* placement = nullptr) {
   SampleStats stats = Summarize(run.samples);
   w->BeginObject();
   w->Key("run_id").Int(run.id);
@@ -120,6 +121,13 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w) {
     write_metrics(metrics);
   }
   w->EndObject();
+  if (placement) {
+    w->Key("placement");
+    if (placement->profile_id == 0)
+      w->BeginObject().Key("placed").Bool(false).Key("reason").String(placement->missing).EndObject();
+    else
+      WritePlacementJson(placement->placement, placement->profile_id, w);
+  }
   w->EndObject();
 }
 
@@ -170,16 +178,23 @@ std::string RunToJson(const RunRecord& run) {
   return w.str();
 }
 
-std::string FormatRun(const RunRecord& run, OutputFormat format) {
+std::string FormatRun(const RunRecord& run, OutputFormat format, const RunPlacement* placement) {
   switch (format) {
-    case OutputFormat::kJson:
-      return RunToJson(run) + "\n";
+    case OutputFormat::kJson: {
+      JsonWriter w;
+      WriteRunJson(run, &w, placement);
+      return w.str() + "\n";
+    }
     case OutputFormat::kCsv:
       return RunCsv(run);
     case OutputFormat::kTable:
       break;
   }
-  return RunTable(run);
+  std::string out = RunTable(run);
+  if (placement && placement->profile_id == 0) out += "\nroofline: " + placement->missing + "\n";
+  if (placement && placement->profile_id != 0)
+    out += PlacementText(placement->placement, placement->profile_id);
+  return out;
 }
 
 std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat format) {
@@ -216,7 +231,10 @@ std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat forma
       std::vector<std::string> row = cells(run);
       if (const Metric* t = FindMetric(run.metrics, "time_s", Source::kClock); t && t->value)
         row[5] = JsonNumber(*t->value);  // full precision for spreadsheets
-      for (size_t i = 0; i < row.size(); ++i) out += (i ? "," : "") + CsvField(row[i]);
+      for (size_t i = 0; i < row.size(); ++i) {
+        if (i) out += ",";
+        out += CsvField(row[i]);
+      }
       out += "\n";
     }
     return out;

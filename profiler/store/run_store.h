@@ -47,11 +47,14 @@ class RunStore {
   // Runs matching the filter, newest first, whole.
   bool List(const RunFilter& filter, std::vector<RunRecord>* out, Error* err);
 
+  // The machines row of `machine` (by fingerprint), inserted when new. Call inside a
+  // transaction when the id is about to be referenced.
+  bool FindOrInsertMachine(const MachineRecord& machine, int64_t* id, std::string* err);
+
   Database* db() { return &db_; }
   const std::string& path() const { return path_; }
 
  private:
-  bool FindOrInsertMachine(const MachineRecord& machine, int64_t* id, std::string* err);
   bool LoadDetails(RunRecord* run, std::string* err);
   Database db_;
   std::string path_;

@@ -1,0 +1,141 @@
+#include "roofline/placement.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+
+namespace rprof {
+
+namespace {
+
+const char* const kLevels[] = {"l1", "l2", "l3", "dram"};
+
+std::string Upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The best compute ceiling for the precision at exactly this thread count.
+const Ceiling* ComputeRoof(const MachineProfile& profile, const RunShape& shape) {
+  const Ceiling* best = nullptr;
+  for (const Ceiling& c : profile.ceilings) {
+    if (c.kind != "compute" || c.threads != shape.threads) continue;
+    if (!shape.precision.empty() && c.precision != shape.precision) continue;
+    if (!best || c.value > best->value) best = &c;
+  }
+  return best;
+}
+
+// The best bandwidth ceiling of a level at this thread count (any pattern: the roof is what the
+// level can deliver at best).
+const Ceiling* BandwidthRoof(const MachineProfile& profile, const std::string& level,
+                             int threads) {
+  const Ceiling* best = nullptr;
+  for (const Ceiling& c : profile.ceilings)
+    if (c.kind == "bandwidth" && c.level == level && c.threads == threads &&
+        (!best || c.value > best->value))
+      best = &c;
+  return best;
+}
+
+std::optional<double> Value(const std::vector<Metric>& metrics, const std::string& name,
+                            Source source) {
+  const Metric* m = FindMetric(metrics, name, source);
+  return m ? m->value : std::nullopt;
+}
+
+}  // namespace
+
+Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
+                   const MachineProfile& profile) {
+  Placement p;
+  const Ceiling* roof = ComputeRoof(profile, shape);
+  if (!roof) {
+    p.reason = "the machine profile has no " + (shape.precision.empty() ? "" : shape.precision + " ") +
+               "compute ceiling for " + std::to_string(shape.threads) +
+               " thread(s); measure with `rprof machine measure --threads " +
+               std::to_string(shape.threads) + "`";
+    return p;
+  }
+  p.compute_ceiling = roof->name;
+  p.peak = roof->value;
+
+  const Metric* gflops = PreferredMetric(metrics, "gflops");
+  if (gflops) {
+    p.achieved = gflops->value;
+    p.achieved_source = gflops->source;
+  }
+
+  // Pure data movement (copy): no FLOP roofline to stand on; judge it by its bandwidth.
+  const Metric* flops_metric = PreferredMetric(metrics, "flops");
+  if (flops_metric && *flops_metric->value == 0) {
+    for (const char* level : {"dram", "l3", "l2", "l1"}) {
+      const Metric* gbs = PreferredMetric(metrics, std::string("gbs_") + level);
+      const Ceiling* bw = BandwidthRoof(profile, level, shape.threads);
+      if (!gbs || !bw || bw->value <= 0) continue;
+      p.placed = true;
+      p.binding = std::string(level) + " bandwidth (" + bw->name + ")";
+      p.percent_of_roof = *gbs->value / bw->value * 100;
+      char text[200];
+      std::snprintf(text, sizeof text,
+                    "no floating-point work: moves %.3g GB/s, %.0f %% of the %s bandwidth roof "
+                    "(%.3g GB/s)",
+                    *gbs->value, *p.percent_of_roof, Upper(level).c_str(), bw->value);
+      p.verdict = text;
+      return p;
+    }
+  }
+
+  const LevelPlacement* binding = nullptr;
+  for (Source source : {Source::kPmu, Source::kSim, Source::kModel}) {
+    for (const char* level : kLevels) {
+      auto flops = Value(metrics, "flops", source);
+      auto bytes = Value(metrics, std::string("bytes_") + level, source);
+      const Ceiling* bw = BandwidthRoof(profile, level, shape.threads);
+      if (!flops || !bytes || *bytes <= 0 || !bw || bw->value <= 0) continue;
+      LevelPlacement lp;
+      lp.level = level;
+      lp.source = source;
+      lp.ai = *flops / *bytes;
+      lp.bandwidth = bw->value;
+      lp.bandwidth_ceiling = bw->name;
+      lp.attainable = std::min(p.peak, lp.ai * lp.bandwidth);
+      lp.ridge_ai = p.peak / lp.bandwidth;
+      lp.memory_bound = lp.ai < lp.ridge_ai;
+      p.levels.push_back(lp);
+    }
+  }
+  // The binding ceiling comes from the best source that has bytes: measured before model.
+  for (Source source : {Source::kPmu, Source::kSim, Source::kModel}) {
+    for (const LevelPlacement& lp : p.levels)
+      if (lp.source == source && (!binding || lp.attainable < binding->attainable)) binding = &lp;
+    if (binding) break;
+  }
+  if (!binding) {
+    bool has_flops = PreferredMetric(metrics, "flops") != nullptr;
+    p.reason = has_flops ? "no bytes moved are known for this run (no model, sim or pmu byte "
+                           "counts), so it has no arithmetic intensity"
+                         : "no FLOP count is known for this run; declare one (--flops) or count "
+                           "with --counters sim";
+    return p;
+  }
+  p.placed = true;
+  p.attainable = binding->attainable;
+  bool compute_bound = !binding->memory_bound;
+  p.binding = compute_bound ? "compute (" + p.compute_ceiling + ")"
+                            : binding->level + " bandwidth (" + binding->bandwidth_ceiling + ")";
+  char text[200];
+  if (p.achieved && p.attainable > 0) {
+    p.percent_of_roof = *p.achieved / p.attainable * 100;
+    std::snprintf(text, sizeof text, "%s-bound at %.0f %% of its roof (%.3g of %.3g GFLOP/s)",
+                  compute_bound ? "compute" : (Upper(binding->level) + "-bandwidth").c_str(),
+                  *p.percent_of_roof, *p.achieved, p.attainable);
+  } else {
+    std::snprintf(text, sizeof text, "%s-bound; no measured rate to compare with the roof",
+                  compute_bound ? "compute" : (Upper(binding->level) + "-bandwidth").c_str());
+  }
+  p.verdict = text;
+  return p;
+}
+
+}  // namespace rprof

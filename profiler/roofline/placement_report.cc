@@ -1,0 +1,66 @@
+#include "roofline/placement_report.h"
+
+#include <cstdio>
+
+#include "report/text_table.h"
+
+namespace rprof {
+
+namespace {
+
+std::string Num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::string PlacementText(const Placement& p, int64_t profile_id) {
+  std::string out = "\nroofline (machine profile " + std::to_string(profile_id) + "): ";
+  if (!p.placed) return out + "not placed: " + p.reason + "\n";
+  out += p.verdict + "\n";
+  out += "compute roof: " + p.compute_ceiling + " " + Num(p.peak) + " GFLOP/s; binding: " +
+         p.binding + "\n";
+  if (p.levels.empty()) return out;
+  TextTable table({"level", "bytes from", "AI FLOP/B", "roof GB/s", "attainable GFLOP/s",
+                   "ridge AI", "side"},
+                  {false, false, true, true, true, true, false});
+  for (const LevelPlacement& l : p.levels)
+    table.AddRow({l.level, std::string(SourceName(l.source)), Num(l.ai), Num(l.bandwidth),
+                  Num(l.attainable), Num(l.ridge_ai), l.memory_bound ? "memory" : "compute"});
+  return out + table.Render();
+}
+
+void WritePlacementJson(const Placement& p, int64_t profile_id, JsonWriter* w) {
+  w->BeginObject();
+  w->Key("placed").Bool(p.placed);
+  w->Key("reason");
+  if (p.reason.empty()) w->Null(); else w->String(p.reason);
+  w->Key("profile_id").Int(profile_id);
+  w->Key("compute_ceiling").String(p.compute_ceiling);
+  w->Key("peak_gflops").Number(p.peak);
+  w->Key("achieved_gflops").OptionalNumber(p.achieved);
+  w->Key("achieved_source").String(SourceName(p.achieved_source));
+  w->Key("binding").String(p.binding);
+  w->Key("attainable_gflops").Number(p.attainable);
+  w->Key("percent_of_roof").OptionalNumber(p.percent_of_roof);
+  w->Key("verdict").String(p.verdict);
+  w->Key("levels").BeginArray();
+  for (const LevelPlacement& l : p.levels) {
+    w->BeginObject();
+    w->Key("level").String(l.level);
+    w->Key("source").String(SourceName(l.source));
+    w->Key("ai").Number(l.ai);
+    w->Key("bandwidth_gbs").Number(l.bandwidth);
+    w->Key("bandwidth_ceiling").String(l.bandwidth_ceiling);
+    w->Key("attainable_gflops").Number(l.attainable);
+    w->Key("ridge_ai").Number(l.ridge_ai);
+    w->Key("memory_bound").Bool(l.memory_bound);
+    w->EndObject();
+  }
+  w->EndArray();
+  w->EndObject();
+}
+
+}  // namespace rprof

@@ -1,0 +1,23 @@
+// A placement as text (after every run, in `rprof show`) and as JSON (the "placement" key).
+#ifndef RPROF_ROOFLINE_PLACEMENT_REPORT_H_
+#define RPROF_ROOFLINE_PLACEMENT_REPORT_H_
+
+#include <string>
+
+#include "core/json.h"
+#include "roofline/placement.h"
+
+namespace rprof {
+
+// Several lines: verdict, roof, then one line per level and source with AI, attainable, ridge.
+std::string PlacementText(const Placement& placement, int64_t profile_id);
+
+// {"placed", "reason", "profile_id", "compute_ceiling", "peak_gflops", "achieved_gflops",
+//  "achieved_source", "binding", "attainable_gflops", "percent_of_roof", "verdict",
+//  "levels": [{"level","source","ai","bandwidth_gbs","bandwidth_ceiling","attainable_gflops",
+//              "ridge_ai","memory_bound"}]}
+void WritePlacementJson(const Placement& placement, int64_t profile_id, JsonWriter* w);
+
+}  // namespace rprof
+
+#endif  // RPROF_ROOFLINE_PLACEMENT_REPORT_H_
