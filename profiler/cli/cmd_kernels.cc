@@ -7,27 +7,34 @@
 #include "core/json.h"
 #include "report/text_table.h"
 #include "targets/kernel_catalog.h"
+#include "targets/plugin_loader.h"
 
 namespace rprof {
 
 ExitStatus KernelsCommand(const GlobalOptions&, const std::vector<std::string>& args, Error* err) {
   po::options_description options("kernels options");
-  std::string format_text = "table";
+  std::string format_text = "table", plugin_path;
   options.add_options()("help,h", "show this help")("format,f", po::value(&format_text),
-                                                     "table, csv or json");
+                                                     "table, csv or json")(
+      "plugin", po::value(&plugin_path), "a kernel plugin (.so) to list instead of the built-ins");
+  po::positional_options_description positional;
+  positional.add("plugin", 1);
   po::variables_map vm;
-  if (!ParseCommandLine("kernels", args, options, {}, &vm, err)) return err->status;
+  if (!ParseCommandLine("kernels", args, options, positional, &vm, err)) return err->status;
   if (vm.count("help")) {
-    PrintCommandHelp("kernels", "[--format table|csv|json]",
-                     "Lists the kernels rprof can run, their parameters (default and range) and "
-                     "their model: FLOPs and compulsory bytes per call.",
+    PrintCommandHelp("kernels", "[PLUGIN.so] [--format table|csv|json]",
+                     "Lists the kernels rprof can run (built in, or those of a plugin), their "
+                     "parameters (default and range) and their model: FLOPs and compulsory bytes "
+                     "per call.",
                      options);
     return ExitStatus::kOk;
   }
   OutputFormat format;
   if (!ParseFormatOption(format_text, &format, err)) return err->status;
 
-  const auto& entries = BuiltinCatalog().entries();
+  KernelCatalog plugin;
+  if (!plugin_path.empty() && !LoadPlugin(plugin_path, &plugin, err)) return err->status;
+  const auto& entries = plugin_path.empty() ? BuiltinCatalog().entries() : plugin.entries();
   auto params_text = [](const rprof_kernel& k) {
     std::string out;
     for (uint32_t i = 0; i < k.param_count; ++i) {

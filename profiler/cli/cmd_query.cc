@@ -57,7 +57,12 @@ ExitStatus QueryCommand(const GlobalOptions& global, const std::vector<std::stri
     std::vector<int> type;
     for (int c = 0; c < stmt.ColumnCount(); ++c) {
       type.push_back(stmt.ColumnType(c));
-      row.push_back(stmt.IsNull(c) ? std::nullopt : std::optional<std::string>(stmt.Text(c)));
+      if (stmt.IsNull(c))
+        row.push_back(std::nullopt);
+      else if (type.back() == SQLITE_FLOAT)
+        row.push_back(JsonNumber(stmt.Double(c)));  // shortest exact text; null when not finite
+      else
+        row.push_back(stmt.Text(c));
     }
     rows.push_back(std::move(row));
     types.push_back(std::move(type));

@@ -1,5 +1,6 @@
 // rprof run: resolve the target, measure, store the run in one transaction, print it.
 #include <csignal>
+#include <fstream>
 #include <iostream>
 
 #include "cli/command.h"
@@ -10,6 +11,9 @@
 #include "store/run_store.h"
 #include "targets/kernel_catalog.h"
 #include "targets/kernel_run.h"
+#include "targets/plugin_loader.h"
+#include "targets/process_run.h"
+#include "targets/target_path.h"
 
 namespace rprof {
 
@@ -40,17 +44,39 @@ class InterruptScope {
   struct sigaction old_term_ {};
 };
 
-std::vector<std::string> SplitList(const std::string& text) {
-  std::vector<std::string> items;
+// "a,b,c" into names; an event named twice is a usage error (it would be counted twice, or
+// reported as a second, conflicting metric).
+bool SplitEventList(const std::string& text, std::vector<std::string>* items, Error* err) {
   size_t start = 0;
   while (start <= text.size()) {
     size_t comma = text.find(',', start);
     if (comma == std::string::npos) comma = text.size();
     std::string item = text.substr(start, comma - start);
-    if (!item.empty()) items.push_back(item);
     start = comma + 1;
+    if (item.empty()) continue;
+    for (const auto& seen : *items)
+      if (seen == item) return Fail(err, ExitStatus::kUsage, "--events names " + item + " twice");
+    items->push_back(item);
   }
-  return items;
+  return true;
+}
+
+// The index of the target among args: the first word that is neither an option nor an option's
+// value. Everything after an executable belongs to the program (`rprof ./app --fast`).
+size_t FindTarget(const std::vector<std::string>& args, const po::options_description& options) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") return i + 1;
+    if (a.size() < 2 || a[0] != '-') return i;
+    if (a.find('=') != std::string::npos) continue;
+    for (const auto& option : options.options()) {
+      bool named = a.rfind("--", 0) == 0
+                       ? option->long_name() == a.substr(2)
+                       : option->canonical_display_name(po::command_line_style::allow_dash_for_short) == a;
+      if (named && option->semantic()->max_tokens() > 0) ++i;  // skip its value
+    }
+  }
+  return args.size();
 }
 
 }  // namespace
@@ -59,57 +85,132 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
                       Error* err) {
   po::options_description options("run options");
   std::vector<std::string> params, tags;
-  std::string events, format_text = "table";
+  std::string events, format_text = "table", kernel_name, output;
   int repeat = 0;
-  double min_time = 0.5;
+  double min_time = 0.5, timeout = 0, flops = 0, bytes = 0;
   options.add_options()
       ("help,h", "show this help")
       ("param,p", po::value(&params)->composing(), "kernel parameter NAME=VALUE (repeatable)")
+      ("kernel,k", po::value(&kernel_name), "the kernel to run from a plugin with several")
       ("events,e", po::value(&events),
        "comma-separated PAPI presets or native events for the pmu source "
        "(default: software events plus PAPI_TOT_INS,PAPI_TOT_CYC where they can be counted)")
       ("allow-missing-events", "run without the named events that cannot be counted here")
-      ("repeat,r", po::value(&repeat), "exactly N timed repetitions (default: until --min-time)")
-      ("min-time", po::value(&min_time), "repeat until the timed repetitions add up to S seconds "
-       "(default 0.5; at least 3 repetitions)")
+      ("repeat,r", po::value(&repeat), "exactly N timed repetitions (default: until --min-time "
+       "for kernels, 1 for programs)")
+      ("min-time", po::value(&min_time), "kernels: repeat until the timed repetitions add up to "
+       "S seconds (default 0.5; at least 3 repetitions)")
+      ("timeout", po::value(&timeout), "programs: kill the program after S seconds; the run is "
+       "stored as interrupted")
+      ("flops", po::value(&flops), "programs: declare the FLOPs of one execution (model source)")
+      ("bytes", po::value(&bytes), "programs: declare the bytes one execution must move (model)")
       ("tag,t", po::value(&tags)->composing(), "tag the run KEY=VALUE (repeatable)")
       ("format,f", po::value(&format_text), "table, csv or json")
-      ("quiet,q", "print only the run id")
-      ("target", po::value<std::string>(), "the kernel to run");
+      ("output,o", po::value(&output), "write the report to FILE instead of stdout (the "
+       "program's own output stays on stdout)")
+      ("quiet,q", "print only the run id");
+  po::options_description hidden;
+  hidden.add_options()("target", po::value<std::string>(), "what to run");
+  po::options_description all;
+  all.add(options).add(hidden);
   po::positional_options_description positional;
   positional.add("target", 1);
+
+  // An executable's own arguments are not ours: cut them off before parsing.
+  size_t target_at = FindTarget(args, all);
+  std::vector<std::string> ours = args, program_args;
+  if (target_at < args.size()) {
+    const std::string& target = args[target_at];
+    bool program = !BuiltinCatalog().Find(target) && !LooksLikePlugin(target) &&
+                   (LooksLikePath(target) || OnPath(target));
+    if (program) {
+      ours.assign(args.begin(), args.begin() + static_cast<long>(target_at) + 1);
+      program_args.assign(args.begin() + static_cast<long>(target_at) + 1, args.end());
+    }
+  }
   po::variables_map vm;
-  if (!ParseCommandLine("run", args, options, positional, &vm, err)) return err->status;
+  if (!ParseCommandLine("run", ours, all, positional, &vm, err)) return err->status;
   if (vm.count("help")) {
-    PrintCommandHelp("run", "KERNEL [--param NAME=VALUE]... [options]",
-                     "Measures a kernel: warm-up, then timed repetitions; counters cover the timed "
-                     "region only. The run is stored, then printed.\n`rprof kernels` lists the "
-                     "kernels and their parameters.",
+    PrintCommandHelp("run", "KERNEL|PLUGIN.so|PROGRAM [options] [PROGRAM ARGS...]",
+                     "Measures a built-in kernel, a kernel from a plugin, or a whole program, "
+                     "stores the run, then prints it.\nKernels: warm-up, then timed repetitions; "
+                     "counters cover the timed region only. Programs: run with fork/exec, "
+                     "counters on the process and all it starts, output passed through; "
+                     "everything after the program's name is its own arguments.\n"
+                     "`rprof kernels` lists the kernels and their parameters.",
                      options);
     return ExitStatus::kOk;
   }
   if (!vm.count("target"))
-    return FailWith(err, ExitStatus::kUsage, "run: no kernel named; `rprof kernels` lists them");
+    return FailWith(err, ExitStatus::kUsage,
+                    "run: nothing to run; name a kernel (`rprof kernels`), a plugin or a program");
   OutputFormat format;
   if (!ParseFormatOption(format_text, &format, err)) return err->status;
   if (vm.count("repeat") && repeat < 1)
     return FailWith(err, ExitStatus::kUsage, "--repeat must be at least 1");
   if (!(min_time >= 0))
     return FailWith(err, ExitStatus::kUsage, "--min-time must be 0 or more seconds");
+  if (!(timeout >= 0))
+    return FailWith(err, ExitStatus::kUsage, "--timeout must be 0 or more seconds");
+  if (!(flops >= 0) || !(bytes >= 0))
+    return FailWith(err, ExitStatus::kUsage, "--flops and --bytes must be 0 or more");
 
-  KernelRunRequest request;
-  request.entry = BuiltinCatalog().Resolve(vm["target"].as<std::string>(), err);
-  if (!request.entry) return err->status;
-  if (!ParseKernelArgs(*request.entry->kernel, params, &request.args, &request.shown_params, err))
-    return err->status;
   RunRecord run;
   if (!ParseKeyValues("--tag", tags, &run.tags, err)) return err->status;
-  request.events = SplitList(events);
-  request.events_given = vm.count("events") > 0;
-  request.allow_missing_events = vm.count("allow-missing-events") > 0;
-  request.measure.repetitions = repeat;
-  request.measure.min_time_s = min_time;
-  request.measure.interrupted = &g_interrupted;
+  const std::string target = vm["target"].as<std::string>();
+  std::vector<std::string> event_list;
+  if (!SplitEventList(events, &event_list, err)) return err->status;
+  bool events_given = vm.count("events") > 0;
+  bool allow_missing = vm.count("allow-missing-events") > 0;
+
+  // Resolve the target before opening anything: a typo should cost nothing.
+  KernelCatalog plugin;
+  const CatalogEntry* kernel = nullptr;
+  ProcessRunRequest program;
+  if (BuiltinCatalog().Find(target) || (!LooksLikePath(target) && !LooksLikePlugin(target) &&
+                                        !OnPath(target))) {
+    kernel = BuiltinCatalog().Resolve(target, err);
+    if (!kernel) return err->status;
+  } else if (LooksLikePlugin(target)) {
+    if (!LoadPlugin(target, &plugin, err)) return err->status;
+    if (kernel_name.empty() && plugin.entries().size() == 1) kernel_name = plugin.Names().front();
+    if (kernel_name.empty())
+      return FailWith(err, ExitStatus::kUsage,
+                      target + " holds several kernels; choose one with --kernel (`rprof kernels " +
+                          target + "` lists them)");
+    kernel = plugin.Resolve(kernel_name, err);
+    if (!kernel) return err->status;
+  } else {
+    if (!ResolveExecutable(target, &program.path, err)) return err->status;
+    program.argv = {target};
+    program.argv.insert(program.argv.end(), program_args.begin(), program_args.end());
+    program.events = event_list;
+    program.events_given = events_given;
+    program.allow_missing_events = allow_missing;
+    program.repetitions = repeat > 0 ? repeat : 1;
+    program.timeout_s = timeout;
+    if (vm.count("flops")) program.declared_flops = flops;
+    if (vm.count("bytes")) program.declared_bytes = bytes;
+  }
+  if (!kernel_name.empty() && !LooksLikePlugin(target))
+    return FailWith(err, ExitStatus::kUsage, "--kernel chooses a kernel inside a plugin (.so)");
+
+  KernelRunRequest request;
+  if (kernel) {
+    request.entry = kernel;
+    if (!ParseKernelArgs(*kernel->kernel, params, &request.args, &request.shown_params, err))
+      return err->status;
+    request.events = event_list;
+    request.events_given = events_given;
+    request.allow_missing_events = allow_missing;
+    request.measure.repetitions = repeat;
+    request.measure.min_time_s = min_time;
+    request.measure.interrupted = &g_interrupted;
+  } else if (!params.empty()) {
+    return FailWith(err, ExitStatus::kUsage,
+                    "--param sets kernel parameters; a program takes its own arguments after "
+                    "its name");
+  }
 
   // Open the store first: a database that cannot take the run should fail before the
   // measurement, not after it.
@@ -118,20 +219,30 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
 
   run.machine = CurrentMachine();
   run.rprof_version = RPROF_VERSION;
-  {
+  if (kernel) {
     InterruptScope interrupts;
     if (!RunKernel(request, &run, err)) return err->status;
+  } else {
+    ProcessSignalScope signals;
+    if (!RunProcess(program, &run, err)) return err->status;
   }
   if (!store.Insert(&run, err)) return err->status;
 
-  if (vm.count("quiet"))
-    std::cout << run.id << "\n";
-  else
-    std::cout << FormatRun(run, format);
+  std::string report = vm.count("quiet") ? std::to_string(run.id) + "\n" : FormatRun(run, format);
+  if (output.empty()) {
+    std::cout << report;
+  } else {
+    std::ofstream file(output);
+    file << report;
+    if (!file)
+      return FailWith(err, ExitStatus::kEnvironment,
+                      "--output " + output + ": cannot write; run " + std::to_string(run.id) +
+                          " is stored (rprof show " + std::to_string(run.id) + ")");
+  }
   if (run.status == RunStatus::kOk) return ExitStatus::kOk;
   return FailWith(err, ExitStatus::kTargetFailed,
-              "run " + std::to_string(run.id) + " " + RunStatusName(run.status) + ": " + run.note +
-                  " (stored)");
+                  "run " + std::to_string(run.id) + " " + RunStatusName(run.status) + ": " +
+                      run.note + " (stored)");
 }
 
 }  // namespace rprof

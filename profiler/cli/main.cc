@@ -9,6 +9,7 @@
 #include "core/spelling.h"
 #include "rprof_config.h"
 #include "targets/kernel_catalog.h"
+#include "targets/target_path.h"
 
 namespace rprof {
 namespace {
@@ -28,7 +29,7 @@ const char* NeedsText(Needs needs) {
 void PrintUsage(std::FILE* out) {
   std::fprintf(out,
                "usage: rprof [--db PATH] COMMAND [ARGS...]\n"
-               "       rprof KERNEL [ARGS...]          (same as rprof run KERNEL)\n\n"
+               "       rprof KERNEL|PLUGIN.so|PROGRAM [ARGS...]   (same as rprof run ...)\n\n"
                "rprof measures code against this machine's roofline: time, FLOPs and bytes moved,\n"
                "with every value labelled by its source (clock, pmu, sim, model).\n\ncommands:\n");
   for (const Command& c : Commands()) {
@@ -97,9 +98,10 @@ ExitStatus Main(int argc, char** argv, Error* err) {
   }
   if (const Command* command = FindCommand(name)) return command->run(global, args, err);
 
-  // Not a command: a kernel (`rprof triad` = `rprof run triad`), unless it looks like a typo of
-  // a command.
-  if (BuiltinCatalog().Find(name)) {
+  // Not a command: something to run (`rprof triad`, `rprof ./app` = `rprof run …`), unless it
+  // looks like a typo of a command.
+  if (BuiltinCatalog().Find(name) || LooksLikePath(name) || LooksLikePlugin(name) ||
+      OnPath(name)) {
     args.insert(args.begin(), name);
     return RunCommand(global, args, err);
   }

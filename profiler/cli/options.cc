@@ -41,7 +41,13 @@ bool ParseKeyValues(const std::string& option, const std::vector<std::string>& i
     if (eq == std::string::npos || eq == 0)
       return Fail(err, ExitStatus::kUsage,
                   option + " " + item + ": expected KEY=VALUE, e.g. " + option + " lab=00");
-    out->emplace_back(item.substr(0, eq), item.substr(eq + 1));
+    std::string key = item.substr(0, eq);
+    for (const auto& [k, v] : *out)
+      if (k == key)
+        return Fail(err, ExitStatus::kUsage,
+                    option + " " + key + " given twice (" + v + ", " + item.substr(eq + 1) +
+                        "); a key holds one value");
+    out->emplace_back(std::move(key), item.substr(eq + 1));
   }
   return true;
 }

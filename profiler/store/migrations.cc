@@ -54,7 +54,18 @@ bool Migrate(Database* db, const std::vector<Migration>& migrations, std::string
            std::to_string(newest) + "; use a newer rprof, or another --db";
     return false;
   }
-  if (!db->Exec("PRAGMA journal_mode = WAL", err)) return false;
+  if (version == 0) {
+    // Version 0 with tables is someone else's database: refuse it rather than add ours to it.
+    Statement tables;
+    if (!db->Prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'", &tables, err) ||
+        !tables.Step(err))
+      return false;
+    if (tables.Int(0) > 0) {
+      *err = "not an rprof database (it has tables but no rprof schema version); choose "
+             "another --db";
+      return false;
+    }
+  }
   for (const Migration& m : migrations) {
     if (m.version <= version) continue;
     // Another process may have migrated since we looked: re-read inside the write lock.
@@ -70,7 +81,9 @@ bool Migrate(Database* db, const std::vector<Migration>& migrations, std::string
     if (!db->Exec("PRAGMA user_version = " + std::to_string(m.version), err)) return false;
     if (!txn.Commit(err)) return false;
   }
-  return true;
+  // WAL only now that the file is known to be ours and current: a refused file is never
+  // touched, and parallel rprof processes then read while one writes.
+  return db->Exec("PRAGMA journal_mode = WAL", err);
 }
 
 }  // namespace rprof

@@ -14,14 +14,15 @@ bool KernelCatalog::AddSet(const rprof_kernel_set* set, const std::string& origi
                 origin + ": kernel ABI version " + std::to_string(set->abi_version) +
                     ", this rprof speaks version " + std::to_string(RPROF_KERNEL_ABI_VERSION) +
                     "; rebuild the plugin against this rprof's rprof/kernel.h");
+  // Check the whole set before taking any of it: a refused set adds nothing.
   for (uint32_t i = 0; i < set->kernel_count; ++i) {
     const rprof_kernel& k = set->kernels[i];
     if (k.param_count > RPROF_MAX_PARAMS)
       return Fail(err, ExitStatus::kEnvironment,
                   origin + ": kernel " + k.name + " declares " + std::to_string(k.param_count) +
                       " parameters, the ABI allows " + std::to_string(RPROF_MAX_PARAMS));
-    entries_.push_back({&k, origin});
   }
+  for (uint32_t i = 0; i < set->kernel_count; ++i) entries_.push_back({&set->kernels[i], origin});
   return true;
 }
 

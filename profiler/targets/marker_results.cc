@@ -1,0 +1,316 @@
+#include "targets/marker_results.h"
+
+#include <charconv>
+#include <cmath>
+#include <string_view>
+#include <utility>
+
+namespace rprof {
+
+namespace {
+
+// One process's block, as written by librprof-marker.
+struct BlockEvent {
+  std::string name;
+  bool ok = false;
+  std::string reason;
+};
+
+struct BlockRegion {
+  std::string name;
+  uint64_t calls = 0;
+  double seconds = 0;
+  std::optional<double> flops_per_call;
+  std::optional<double> bytes_per_call;
+  std::vector<std::optional<uint64_t>> counts;  // one per block event; nullopt for "-"
+};
+
+struct Block {
+  long pid = 0;
+  std::vector<BlockEvent> events;
+  std::vector<BlockRegion> regions;
+  std::vector<std::pair<std::string, std::string>> problems;  // region, message
+};
+
+std::vector<std::string_view> SplitTabs(std::string_view line) {
+  std::vector<std::string_view> fields;
+  size_t start = 0;
+  while (true) {
+    size_t tab = line.find('\t', start);
+    fields.push_back(line.substr(start, tab == std::string_view::npos ? tab : tab - start));
+    if (tab == std::string_view::npos) return fields;
+    start = tab + 1;
+  }
+}
+
+template <typename T>
+bool ParseInteger(std::string_view text, T* value) {
+  auto result = std::from_chars(text.data(), text.data() + text.size(), *value);
+  return !text.empty() && result.ec == std::errc() && result.ptr == text.data() + text.size();
+}
+
+// A finite, non-negative real, locale-free.
+bool ParseReal(std::string_view text, double* value) {
+  auto result = std::from_chars(text.data(), text.data() + text.size(), *value);
+  return !text.empty() && result.ec == std::errc() && result.ptr == text.data() + text.size() &&
+         std::isfinite(*value) && *value >= 0;
+}
+
+std::string Quoted(std::string_view text) {
+  std::string quoted = "'";  // built in place: GCC 12 warns (-Wrestrict) on "'" + std::string
+  quoted.append(text);
+  quoted.push_back('\'');
+  return quoted;
+}
+
+class Parser {
+ public:
+  bool Parse(const std::string& text, std::vector<Block>* blocks, std::string* err) {
+    size_t start = 0;
+    int number = 0;
+    while (start < text.size()) {
+      size_t end = text.find('\n', start);
+      if (end == std::string::npos) end = text.size();
+      ++number;
+      if (!ParseLine(std::string_view(text).substr(start, end - start), blocks)) {
+        *err = "line " + std::to_string(number) + ": " + error_;
+        return false;
+      }
+      start = end + 1;
+    }
+    return true;
+  }
+
+ private:
+  bool Fail(std::string message) {
+    error_ = std::move(message);
+    return false;
+  }
+
+  bool ParseLine(std::string_view line, std::vector<Block>* blocks) {
+    if (line.empty()) return Fail("empty line");
+    std::vector<std::string_view> fields = SplitTabs(line);
+    std::string_view kind = fields[0];
+    if (kind == "rprof-markers") {
+      if (fields.size() != 3)
+        return Fail("header has " + std::to_string(fields.size()) +
+                    " fields, expected 3 (rprof-markers, version, pid)");
+      if (fields[1] != "1")
+        return Fail("marker results format version " + Quoted(fields[1]) +
+                    "; this rprof reads version 1 (rprof and librprof-marker differ: rebuild the "
+                    "program against this rprof's rprof-marker)");
+      Block block;
+      if (!ParseInteger(fields[2], &block.pid) || block.pid <= 0)
+        return Fail("process id " + Quoted(fields[2]) + " is not a positive integer");
+      blocks->push_back(std::move(block));
+      return true;
+    }
+    if (blocks->empty())
+      return Fail("expected the header 'rprof-markers<TAB>1<TAB><pid>', found " + Quoted(kind));
+    Block& block = blocks->back();
+    if (kind == "event") return ParseEvent(fields, &block);
+    if (kind == "region") return ParseRegion(fields, &block);
+    if (kind == "problem") {
+      if (fields.size() != 3)
+        return Fail("problem line has " + std::to_string(fields.size()) +
+                    " fields, expected 3 (problem, region, message)");
+      block.problems.emplace_back(fields[1], fields[2]);
+      return true;
+    }
+    return Fail("unknown record " + Quoted(kind) + " (expected event, region or problem)");
+  }
+
+  bool ParseEvent(const std::vector<std::string_view>& fields, Block* block) {
+    if (fields.size() != 5)
+      return Fail("event line has " + std::to_string(fields.size()) +
+                  " fields, expected 5 (event, index, name, ok|missing, reason)");
+    if (!block->regions.empty()) return Fail("event line after a region line");
+    size_t index = 0;
+    if (!ParseInteger(fields[1], &index) || index != block->events.size())
+      return Fail("event index " + Quoted(fields[1]) + ", expected " +
+                  std::to_string(block->events.size()));
+    if (fields[2].empty()) return Fail("event with an empty name");
+    if (fields[3] != "ok" && fields[3] != "missing")
+      return Fail("event status " + Quoted(fields[3]) + ", expected ok or missing");
+    for (const BlockEvent& other : block->events)
+      if (other.name == fields[2]) return Fail("event " + Quoted(fields[2]) + " listed twice");
+    block->events.push_back({std::string(fields[2]), fields[3] == "ok", std::string(fields[4])});
+    return true;
+  }
+
+  bool ParseRegion(const std::vector<std::string_view>& fields, Block* block) {
+    size_t expected = 6 + block->events.size();
+    if (fields.size() != expected)
+      return Fail("region line has " + std::to_string(fields.size()) + " fields, expected " +
+                  std::to_string(expected) + " (region, name, calls, seconds, flops, bytes and " +
+                  std::to_string(block->events.size()) + " event totals)");
+    BlockRegion region;
+    region.name = fields[1];
+    if (region.name.empty()) return Fail("region with an empty name");
+    for (const BlockRegion& other : block->regions)
+      if (other.name == region.name)
+        return Fail("region " + Quoted(region.name) + " listed twice in one process");
+    if (!ParseInteger(fields[2], &region.calls))
+      return Fail("calls " + Quoted(fields[2]) + " is not a non-negative integer");
+    if (!ParseReal(fields[3], &region.seconds))
+      return Fail("seconds " + Quoted(fields[3]) + " is not a non-negative number");
+    for (auto [field, value] : {std::pair{fields[4], &region.flops_per_call},
+                                std::pair{fields[5], &region.bytes_per_call}}) {
+      if (field == "-") continue;
+      double number = 0;
+      if (!ParseReal(field, &number))
+        return Fail("declared value " + Quoted(field) + " is neither '-' nor a non-negative number");
+      *value = number;
+    }
+    for (size_t i = 6; i < fields.size(); ++i) {
+      uint64_t count = 0;
+      if (fields[i] == "-") {
+        region.counts.push_back(std::nullopt);
+      } else if (ParseInteger(fields[i], &count)) {
+        if (!block->events[i - 6].ok)
+          return Fail("a count for event " + Quoted(block->events[i - 6].name) +
+                      ", which is missing");
+        region.counts.push_back(count);
+      } else {
+        return Fail("count " + Quoted(fields[i]) + " is neither '-' nor a non-negative integer");
+      }
+    }
+    block->regions.push_back(std::move(region));
+    return true;
+  }
+
+  std::string error_;
+};
+
+std::string FormatReal(double value) {
+  char buffer[64];
+  auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
+std::string ProcessText(long pid) { return "process " + std::to_string(pid); }
+
+// Keeps the first declared value; a different one from another process is a problem.
+void MergeDeclared(const std::string& region, const char* what, long pid,
+                   const std::optional<double>& value, std::optional<double>* kept,
+                   long* kept_pid, std::vector<std::string>* problems) {
+  if (!value) return;
+  if (!*kept) {
+    *kept = value;
+    *kept_pid = pid;
+  } else if (**kept != *value) {
+    problems->push_back(region + ": declared " + what + " differ between processes (" +
+                        FormatReal(**kept) + " in " + ProcessText(*kept_pid) + ", " +
+                        FormatReal(*value) + " in " + ProcessText(pid) +
+                        "); the first is kept");
+  }
+}
+
+void Merge(const std::vector<Block>& blocks, MarkerResults* out) {
+  for (const Block& block : blocks) {
+    out->pids.push_back(block.pid);
+    for (const BlockEvent& event : block.events) {
+      MarkerEvent* merged = nullptr;
+      for (MarkerEvent& known : out->events)
+        if (known.name == event.name) merged = &known;
+      if (merged == nullptr) merged = &out->events.emplace_back(MarkerEvent{event.name, true, ""});
+      if (!event.ok && merged->counted) {
+        merged->counted = false;
+        merged->reason = ProcessText(block.pid) + ": " + event.reason;
+      }
+    }
+  }
+
+  struct Declared {
+    long flops_pid = 0;
+    long bytes_pid = 0;
+  };
+  std::vector<Declared> declared;
+  std::vector<std::vector<double>> sums;
+  for (const Block& block : blocks) {
+    for (const BlockRegion& region : block.regions) {
+      size_t r = 0;
+      while (r < out->regions.size() && out->regions[r].name != region.name) ++r;
+      if (r == out->regions.size()) {
+        MarkerRegion fresh;
+        fresh.name = region.name;
+        fresh.counts.assign(out->events.size(), 0.0);
+        fresh.count_notes.assign(out->events.size(), "");
+        out->regions.push_back(std::move(fresh));
+        declared.push_back({});
+        sums.push_back(std::vector<double>(out->events.size(), 0.0));
+      }
+      MarkerRegion& merged = out->regions[r];
+      merged.calls += region.calls;
+      merged.seconds += region.seconds;
+      MergeDeclared(region.name, "flops", block.pid, region.flops_per_call, &merged.flops_per_call,
+                    &declared[r].flops_pid, &out->problems);
+      MergeDeclared(region.name, "bytes", block.pid, region.bytes_per_call, &merged.bytes_per_call,
+                    &declared[r].bytes_pid, &out->problems);
+      for (size_t e = 0; e < out->events.size(); ++e) {
+        size_t column = 0;
+        while (column < block.events.size() && block.events[column].name != out->events[e].name)
+          ++column;
+        std::string why;
+        if (column == block.events.size())
+          why = "not asked for in " + ProcessText(block.pid);
+        else if (!block.events[column].ok)
+          why = ProcessText(block.pid) + ": " + block.events[column].reason;
+        else if (!region.counts[column])
+          why = "some calls in " + ProcessText(block.pid) + " ran without counters";
+        if (why.empty()) {
+          sums[r][e] += static_cast<double>(*region.counts[column]);
+        } else if (merged.counts[e]) {
+          merged.counts[e] = std::nullopt;
+          merged.count_notes[e] = why;
+        }
+      }
+    }
+    for (const auto& [region, message] : block.problems)
+      out->problems.push_back((region == "*" ? std::string("markers") : region) + ": " + message +
+                              " (" + ProcessText(block.pid) + ")");
+  }
+  for (size_t r = 0; r < out->regions.size(); ++r)
+    for (size_t e = 0; e < out->events.size(); ++e)
+      if (out->regions[r].counts[e]) out->regions[r].counts[e] = sums[r][e];
+}
+
+// The same units as the pmu source: the clock events count nanoseconds.
+std::string EventUnit(const std::string& name) {
+  return name.find("TASK-CLOCK") != std::string::npos || name.find("CPU-CLOCK") != std::string::npos
+             ? "ns"
+             : "count";
+}
+
+}  // namespace
+
+bool ParseMarkerResults(const std::string& text, MarkerResults* out, std::string* err) {
+  std::vector<Block> blocks;
+  Parser parser;
+  if (!parser.Parse(text, &blocks, err)) return false;
+  *out = MarkerResults();
+  Merge(blocks, out);
+  return true;
+}
+
+std::vector<Metric> MarkerMetrics(const MarkerResults& results) {
+  std::vector<Metric> metrics;
+  for (const MarkerRegion& region : results.regions) {
+    double calls = static_cast<double>(region.calls);
+    metrics.push_back({"time_s", region.seconds, "s", Source::kClock, region.name, ""});
+    metrics.push_back({"calls", calls, "count", Source::kClock, region.name, ""});
+    for (size_t e = 0; e < results.events.size(); ++e)
+      metrics.push_back({results.events[e].name, region.counts[e],
+                         EventUnit(results.events[e].name), Source::kPmu, region.name,
+                         region.count_notes[e]});
+    if (region.flops_per_call)
+      metrics.push_back({"flops", *region.flops_per_call * calls, "FLOP", Source::kModel,
+                         region.name, "declared by rprof_region_declare"});
+    if (region.bytes_per_call)
+      metrics.push_back({"bytes_dram", *region.bytes_per_call * calls, "B", Source::kModel,
+                         region.name, "declared by rprof_region_declare"});
+  }
+  return metrics;
+}
+
+}  // namespace rprof

@@ -1,0 +1,56 @@
+// What a program using the marker API hands back to rprof: the file named by RPROF_MARKER_OUT,
+// one block per process that exited normally (format: rprof/marker.h, version 1), parsed and
+// merged over processes by region name, then turned into per-region metrics.
+#ifndef RPROF_TARGETS_MARKER_RESULTS_H_
+#define RPROF_TARGETS_MARKER_RESULTS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/metric.h"
+
+namespace rprof {
+
+// One event named in RPROF_MARKER_EVENTS.
+struct MarkerEvent {
+  std::string name;
+  bool counted = true;  // counted in every process that reported it
+  std::string reason;   // when not: why, with the process ("process 123: Event does not exist")
+};
+
+struct MarkerRegion {
+  std::string name;
+  uint64_t calls = 0;    // completed begin/end pairs, over threads and processes
+  double seconds = 0;    // total wall time inside the region
+  // The model work of one pass, from rprof_region_declare; the first process's when several
+  // declared different values (a problem says so).
+  std::optional<double> flops_per_call;
+  std::optional<double> bytes_per_call;
+  // One per MarkerResults::events, in that order: the total over calls, threads and processes,
+  // or nullopt when some of the region's calls were not counted; count_notes says why.
+  std::vector<std::optional<double>> counts;
+  std::vector<std::string> count_notes;
+};
+
+struct MarkerResults {
+  std::vector<long> pids;              // the processes that reported, in file order
+  std::vector<MarkerEvent> events;     // by name, in order of first appearance
+  std::vector<MarkerRegion> regions;   // by name, in order of first appearance
+  std::vector<std::string> problems;   // "<region>: <what happened> (process <pid>)"
+};
+
+// Parses the whole file (empty text: no process reported; true with empty results) and merges
+// its blocks into *out. False with *err = "line N: <what is wrong>" on malformed or unknown input,
+// including a format version other than 1.
+bool ParseMarkerResults(const std::string& text, MarkerResults* out, std::string* err);
+
+// Per region (Metric::region = its name): time_s and calls (source clock), every event under its
+// own name (source pmu; absent with the reason when not counted), and when declared flops and
+// bytes_dram (source model: declared per call x calls).
+std::vector<Metric> MarkerMetrics(const MarkerResults& results);
+
+}  // namespace rprof
+
+#endif  // RPROF_TARGETS_MARKER_RESULTS_H_

@@ -1,0 +1,328 @@
+"""Bad input to the real rprof binary: each mistake gets its exit status (2 usage, 3 environment)
+and one message that names the problem, and nothing is stored or changed on the way."""
+
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rprof_harness  # noqa: E402
+from rprof_harness import FAST_RUN, RprofTestCase, file_bytes  # noqa: E402
+
+BUILTIN_KERNELS = ["copy", "scale", "add", "triad", "dot", "dot-fp32", "matmul-naive",
+                   "matmul-naive-fp32", "matmul-ikj", "matmul-ikj-fp32"]
+
+
+class KernelAndParameterErrors(RprofTestCase):
+    def test_unknown_kernel_lists_the_known_ones(self):
+        r = self.rprof("run", "fourier-transform", *FAST_RUN)
+        self.assertError(r, 2, "unknown kernel 'fourier-transform'", "known kernels: ")
+        for name in BUILTIN_KERNELS:
+            self.assertIn(name, r.stderr)
+        self.assertNotIn("did you mean", r.stderr)
+        self.assertFalse(os.path.exists(self.db), "a usage error must not create the database")
+
+    def test_kernel_typo_suggests(self):
+        r = self.rprof("run", "tirad", *FAST_RUN)
+        self.assertError(r, 2, "unknown kernel 'tirad'; did you mean 'triad'?")
+
+    def test_bad_parameter_name(self):
+        r = self.rprof("run", "triad", "-p", "m=1000", "--repeat", "1")
+        self.assertError(r, 2, "kernel triad: no parameter 'm'; did you mean 'n'?",
+                         "(parameters: n)")
+
+    def test_non_integer_values(self):
+        for value in ["abc", "1.5", "", "12abc"]:
+            with self.subTest(value=value):
+                r = self.rprof("run", "triad", "-p", f"n={value}", "--repeat", "1")
+                self.assertError(r, 2, f"parameter n='{value}' is not an integer")
+
+    def test_out_of_range_values(self):
+        for value in ["0", "-1", "2000000001"]:
+            with self.subTest(value=value):
+                r = self.rprof("run", "triad", "-p", f"n={value}", "--repeat", "1")
+                self.assertError(r, 2, f"parameter n={value} is out of range [1, 2000000000]")
+
+    def test_parameter_without_equals(self):
+        r = self.rprof("run", "triad", "-p", "n1000", "--repeat", "1")
+        self.assertError(r, 2, "--param n1000: expected NAME=VALUE")
+
+    def test_malformed_tag(self):
+        r = self.rprof("run", "triad", *FAST_RUN, "--tag", "lab")
+        self.assertError(r, 2, "--tag lab: expected KEY=VALUE")
+
+    def test_bad_repeat_and_min_time(self):
+        self.assertError(self.rprof("run", "triad", "-p", "n=10", "--repeat", "0"), 2,
+                         "--repeat must be at least 1")
+        self.assertError(self.rprof("run", "triad", "-p", "n=10", "--min-time", "-1"), 2,
+                         "--min-time must be 0 or more seconds")
+        self.assertError(self.rprof("run", "triad", "-p", "n=10", "--repeat", "many"), 2,
+                         "see `rprof help run`")
+
+    def test_no_kernel_named(self):
+        self.assertError(self.rprof("run"), 2, "run: no kernel named")
+
+
+class RepeatedNames(RprofTestCase):
+    """A key given twice is a command-line matter: refused before measuring (exit 2, naming it)
+    or resolved (stored once). It must never surface as a database error after the measurement,
+    losing the run."""
+
+    def assertRefusedOrStoredOnce(self, r, name, stored_once_sql):
+        self.assertNotIn("UNIQUE constraint failed", r.stderr, r)
+        self.assertIn(r.returncode, (0, 2), r)
+        if r.returncode == 2:
+            self.assertError(r, 2, name)
+            self.assertFalse(os.path.exists(self.db) and
+                             self.scalar("select count(*) from runs"), "a run was stored")
+        else:
+            self.assertEqual(self.scalar("select count(*) from runs"), 1)
+            self.assertEqual(self.scalar(stored_once_sql), 1)
+
+    def test_same_tag_twice(self):
+        r = self.rprof("run", "triad", *FAST_RUN, "--tag", "lab=00", "--tag", "lab=01")
+        self.assertRefusedOrStoredOnce(r, "lab",
+                                       "select count(*) from tags where key = 'lab'")
+
+    def test_same_event_twice(self):
+        r = self.rprof("run", "triad", *FAST_RUN, "--events",
+                       "perf::TASK-CLOCK,perf::TASK-CLOCK")
+        self.assertNotIn("hardware resource limits", r.stderr,
+                         "a repeated event is not a hardware limit")
+        self.assertRefusedOrStoredOnce(r, "perf::TASK-CLOCK",
+                                       "select count(*) from metrics where"
+                                       " name = 'perf::TASK-CLOCK'")
+
+    def test_same_event_twice_with_missing_allowed(self):
+        r = self.rprof("run", "triad", *FAST_RUN, "--events",
+                       "perf::TASK-CLOCK,perf::PAGE-FAULTS,perf::TASK-CLOCK",
+                       "--allow-missing-events")
+        self.assertRefusedOrStoredOnce(r, "perf::TASK-CLOCK",
+                                       "select count(*) from metrics where"
+                                       " name = 'perf::TASK-CLOCK'")
+
+
+class CommandLineErrors(RprofTestCase):
+    def test_unknown_run_option_points_at_help(self):
+        r = self.rprof("run", "triad", "--bogus", *FAST_RUN)
+        self.assertError(r, 2, "unrecognised option '--bogus'", "see `rprof help run`")
+
+    def test_unknown_global_option_prints_usage(self):
+        r = self.rprof("--bogus", "run", "triad", db=False)
+        self.assertExit(r, 2, "unknown option --bogus", "usage: rprof")
+
+    def test_command_typo_suggests(self):
+        r = self.rprof("histroy")
+        self.assertError(r, 2, "'histroy' is neither a command nor a kernel",
+                         "did you mean 'history'?")
+
+    def test_no_command_prints_usage(self):
+        r = self.rprof(db=False)
+        self.assertExit(r, 2, "usage: rprof", "no command given")
+
+    def test_help_for_unknown_command(self):
+        r = self.rprof("help", "shwo", db=False)
+        self.assertError(r, 2, "help: no command 'shwo'; did you mean 'show'?")
+
+    def test_format_xml_is_refused_everywhere(self):
+        for args in (["run", "triad", *FAST_RUN], ["history"], ["show", "1"], ["kernels"],
+                     ["query", "select 1"]):
+            with self.subTest(command=args[0]):
+                r = self.rprof(*args, "--format", "xml")
+                self.assertError(r, 2, "--format xml: unknown format; use table, csv or json")
+        self.assertFalse(os.path.exists(self.db))
+
+    def test_show_missing_run(self):
+        self.rprof_ok("history")  # creates the empty database
+        r = self.rprof("show", "999")
+        self.assertError(r, 2, "run 999: no such run in " + self.db)
+
+    def test_show_bad_id(self):
+        for bad in ["abc", "0", "1x"]:
+            with self.subTest(id=bad):
+                r = self.rprof("show", bad)
+                self.assertError(r, 2, f"show: expected a run id (a positive integer), got '{bad}'")
+        self.assertFalse(os.path.exists(self.db))
+
+    def test_history_bad_status(self):
+        self.assertError(self.rprof("history", "--status", "great"), 2, "--status great")
+
+    def test_version_and_help(self):
+        r = self.rprof_ok("--version", db=False)
+        self.assertRegex(r.stdout, r"^rprof \d+\.\d+\.\d+\n$")
+
+        r = self.rprof_ok("--help", db=False)
+        self.assertIn("usage: rprof", r.stdout)
+        for command in ["run", "kernels", "history", "show", "query"]:
+            self.assertRegex(r.stdout, rf"\n  {command} +\S", command)
+        self.assertIn("exit status: 0 ok, 1 the target failed, 2 usage error, 3 environment",
+                      r.stdout)
+
+        r = self.rprof_ok("help", "run", db=False)
+        self.assertIn("usage: rprof run KERNEL", r.stdout)
+        for option in ["--param", "--events", "--allow-missing-events", "--repeat", "--min-time",
+                       "--tag", "--format", "--quiet"]:
+            self.assertIn(option, r.stdout)
+
+        for command in ["kernels", "history", "show", "query"]:
+            with self.subTest(command=command):
+                r = self.rprof_ok("help", command, db=False)
+                self.assertIn(f"usage: rprof {command}", r.stdout)
+        self.assertFalse(os.path.exists(self.db))
+
+
+class CounterErrors(RprofTestCase):
+    def has_hardware_pmu(self):
+        """Whether PAPI_TOT_INS can be counted here, asked of rprof itself."""
+        r = self.rprof("run", "triad", "-p", "n=1000", "--repeat", "1", "--events",
+                       "PAPI_TOT_INS", "--format", "json", db=self.path("probe.db"))
+        if r.returncode == 0:
+            value = json.loads(r.stdout)["metrics"]["PAPI_TOT_INS"]["pmu"]["value"]
+            self.assertGreater(value, 0, r)
+            return True
+        return False
+
+    def test_uncountable_event_stops_the_run(self):
+        if self.has_hardware_pmu():
+            self.skipTest("this machine counts PAPI_TOT_INS (checked > 0): nothing to refuse")
+        r = self.rprof("run", "triad", "-p", "n=1000", "--repeat", "1", "--events",
+                       "PAPI_TOT_INS")
+        self.assertError(r, 3, "cannot open event PAPI_TOT_INS: ", "--allow-missing-events")
+        reason = r.stderr.split("cannot open event PAPI_TOT_INS: ", 1)[1]
+        self.assertGreater(len(reason.split("(--allow-missing-events")[0].strip()), 10, r)
+        with open("/proc/cpuinfo") as cpuinfo:
+            virtual = " hypervisor" in cpuinfo.read()
+        if virtual:
+            self.assertIn("no hardware PMU in this virtual machine", r.stderr)
+        self.assertEqual(self.scalar("select count(*) from runs"), 0, "no run may be stored")
+
+    def test_allow_missing_events_stores_null_with_note(self):
+        if self.has_hardware_pmu():
+            self.skipTest("this machine counts PAPI_TOT_INS (checked > 0): nothing is missing")
+        r = self.rprof_ok("run", "triad", "-p", "n=1000", "--repeat", "2", "--events",
+                          "perf::TASK-CLOCK,PAPI_TOT_INS", "--allow-missing-events", "--format",
+                          "json")
+        out = json.loads(r.stdout)
+        self.assertEqual(out["status"], "ok")
+        ins = out["metrics"]["PAPI_TOT_INS"]["pmu"]
+        self.assertIsNone(ins["value"])
+        self.assertTrue(ins["note"])
+        self.assertGreater(out["metrics"]["perf::TASK-CLOCK"]["pmu"]["value"], 0)
+        rows = self.query("select value, note from metrics where run_id = ? and "
+                          "name = 'PAPI_TOT_INS' and source = 'pmu'", (out["run_id"],))
+        self.assertEqual(len(rows), 1)
+        value, note = rows[0]
+        self.assertIsNone(value, "a missing event is NULL, never 0")
+        self.assertEqual(note, ins["note"])
+        self.assertEqual(self.scalar("select status from runs where id = ?", (out["run_id"],)),
+                         "ok")
+
+    def test_suggested_options_exist(self):
+        # An error's way out must work: every --option it suggests is one `rprof run` takes.
+        if self.has_hardware_pmu():
+            self.skipTest("this machine counts PAPI_TOT_INS: no error to read")
+        r = self.rprof("run", "triad", "-p", "n=1000", "--repeat", "1", "--events",
+                       "PAPI_TOT_INS")
+        self.assertExit(r, 3)
+        suggested = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", r.stderr))
+        self.assertIn("--allow-missing-events", suggested)
+        run_help = self.rprof_ok("help", "run", db=False).stdout
+        offered = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", run_help))
+        self.assertEqual(suggested - offered, set(),
+                         f"the error suggests options `rprof run` does not take: {r.stderr}")
+
+    def test_unknown_event_name(self):
+        r = self.rprof("run", "triad", "-p", "n=1000", "--repeat", "1", "--events",
+                       "NO_SUCH_EVENT_XYZ")
+        self.assertError(r, 3, "cannot open event NO_SUCH_EVENT_XYZ: no such event")
+        self.assertEqual(self.scalar("select count(*) from runs"), 0)
+
+
+class DatabaseErrors(RprofTestCase):
+    def test_missing_directory(self):
+        missing = self.path("no/such/dir")
+        r = self.rprof("run", "triad", *FAST_RUN, db=os.path.join(missing, "runs.db"))
+        self.assertError(r, 3, f"database {missing}/runs.db: directory {missing} does not exist")
+        self.assertFalse(os.path.exists(self.path("no")))
+
+    def test_missing_directory_through_environment(self):
+        missing = self.path("gone")
+        env = dict(self.env, RPROF_DB=os.path.join(missing, "runs.db"))
+        r = self.rprof("history", db=False, env=env)
+        self.assertError(r, 3, f"directory {missing} does not exist")
+
+    def test_unwritable_directory(self):
+        locked = self.path("locked")
+        os.mkdir(locked, 0o555)
+        self.addCleanup(os.chmod, locked, 0o755)
+        argv = self.command(["run", "triad", *FAST_RUN], db=os.path.join(locked, "runs.db"))
+        as_user = {}
+        if os.geteuid() == 0:
+            # Permission bits do not bind root: run rprof as nobody instead, if it can reach the
+            # binary and the temporary directory.
+            os.chmod(self.tmp, 0o755)
+            as_user = {"user": 65534, "group": 65534, "extra_groups": []}
+        try:
+            proc = subprocess.run(argv, env=self.env, capture_output=True, text=True,
+                                  timeout=60, **as_user)
+        except (PermissionError, OSError) as e:
+            self.skipTest(f"running as root and cannot run rprof as nobody ({e}): permission "
+                          "bits do not apply to root")
+        r = rprof_harness.Result(argv[1:], proc.returncode, proc.stdout, proc.stderr)
+        if as_user and r.returncode == 126:
+            self.skipTest("running as root and nobody cannot execute rprof here")
+        self.assertError(r, 3, f"directory {locked} is not writable")
+        self.assertEqual(os.listdir(locked), [])
+
+    def test_not_an_sqlite_file_is_untouched(self):
+        bad = self.path("notes.db")
+        content = b"these are my notes, not a database\n" + bytes(range(256)) * 16
+        with open(bad, "wb") as f:
+            f.write(content)
+        for args in (["run", "triad", *FAST_RUN], ["history"], ["show", "1"],
+                     ["query", "select 1"]):
+            with self.subTest(command=args[0]):
+                r = self.rprof(*args, db=bad)
+                self.assertError(r, 3, f"database {bad}: ", "not a database")
+                self.assertEqual(file_bytes(bad), content)
+        self.assertEqual(sorted(os.listdir(self.tmp)), ["notes.db"])
+
+    def test_foreign_sqlite_file_is_refused_and_untouched(self):
+        # Someone else's SQLite file, schema version 0, with a table called runs: rprof refuses
+        # it as not its own, and must leave it exactly as it was (journal mode included).
+        foreign = self.path("laps.db")
+        con = sqlite3.connect(foreign)
+        con.execute("create table runs (lap integer, seconds real)")
+        con.execute("insert into runs values (1, 62.5)")
+        con.commit()
+        con.close()
+        content = file_bytes(foreign)
+        r = self.rprof("run", "triad", *FAST_RUN, db=foreign)
+        self.assertError(r, 3, f"database {foreign}: ", "not an rprof database")
+        self.assertEqual(self.query("select * from runs", db=foreign), [(1, 62.5)])
+        self.assertEqual(self.scalar("pragma journal_mode", db=foreign), "delete")
+        self.assertTrue(file_bytes(foreign) == content, "the refused file was modified")
+
+    def test_newer_schema_is_refused_and_untouched(self):
+        newer = self.path("newer.db")
+        con = sqlite3.connect(newer)
+        con.execute("create table runs (id integer primary key, from_the_future text)")
+        con.execute("insert into runs (from_the_future) values ('yes')")
+        con.execute("pragma user_version = 99")
+        con.commit()
+        con.close()
+        content = file_bytes(newer)
+        for args in (["run", "triad", *FAST_RUN], ["history"], ["query", "select 1"]):
+            with self.subTest(command=args[0]):
+                r = self.rprof(*args, db=newer)
+                self.assertError(r, 3, "schema version 99 is newer than this rprof's ")
+                self.assertRegex(r.stderr, r"newer than this rprof's \d+;")
+                self.assertEqual(file_bytes(newer), content)
+        self.assertEqual(sorted(os.listdir(self.tmp)), ["newer.db"])
+
+
+if __name__ == "__main__":
+    rprof_harness.main()

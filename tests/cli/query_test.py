@@ -1,0 +1,139 @@
+"""`rprof query`: the user's own SQL, read-only, in every format. Writes, several statements and
+bad SQL are refused with exit 2 and leave the database exactly as it was."""
+
+import csv
+import io
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rprof_harness  # noqa: E402
+from rprof_harness import FAST_RUN, RprofTestCase, file_bytes  # noqa: E402
+
+
+class QueryTestCase(RprofTestCase):
+    def setUp(self):
+        super().setUp()
+        self.rprof_ok("run", "triad", *FAST_RUN, "-q", "--tag", "lab=00")
+        self.rprof_ok("run", "dot", *FAST_RUN, "-q")
+
+    def snapshot(self):
+        """Everything a write could change: the database file's bytes, what its write-ahead log
+        holds, and the row counts. (The -shm index and an empty -wal that SQLite leaves beside
+        a WAL database after a read-only connection are not changes.)"""
+        wal = self.db + "-wal"
+        files = (file_bytes(self.db), file_bytes(wal) if os.path.exists(wal) else b"")
+        counts = {table: self.scalar(f"select count(*) from {table}")
+                  for table in ["machines", "runs", "samples", "metrics", "tags"]}
+        return files, counts, self.scalar("pragma user_version")
+
+
+class Reading(QueryTestCase):
+    def test_count_in_every_format(self):
+        sql = "select count(*) as n from runs"
+        self.assertEqual(self.rprof_ok("query", sql).stdout.split(), ["n", "2"])
+        self.assertEqual(self.rprof_ok("query", sql, "--format", "csv").stdout, "n\n2\n")
+        self.assertEqual(json.loads(self.rprof_ok("query", sql, "--format", "json").stdout),
+                         [{"n": 2}])
+
+    def test_types_and_null(self):
+        sql = "select null as a, 'x, \"y\"' as b, 1.5 as c, 7 as d"
+        self.assertEqual(json.loads(self.rprof_ok("query", sql, "--format", "json").stdout),
+                         [{"a": None, "b": 'x, "y"', "c": 1.5, "d": 7}])
+        rows = list(csv.reader(io.StringIO(self.rprof_ok("query", sql, "--format", "csv").stdout)))
+        self.assertEqual(rows, [["a", "b", "c", "d"], ["", 'x, "y"', "1.5", "7"]])
+        table = self.rprof_ok("query", sql).stdout.splitlines()
+        self.assertEqual(table[0].split(), ["a", "b", "c", "d"])
+        self.assertEqual(table[1].split()[0], "NULL")
+
+    def test_stored_metrics_with_their_source(self):
+        sql = ("select r.target, m.name, m.source, m.value from metrics m join runs r"
+               " on r.id = m.run_id where m.name in ('flops', 'bytes_dram')"
+               " order by r.id, m.name")
+        out = json.loads(self.rprof_ok("query", sql, "--format", "json").stdout)
+        self.assertEqual(out, [
+            {"target": "triad", "name": "bytes_dram", "source": "model", "value": 24000},
+            {"target": "triad", "name": "flops", "source": "model", "value": 2000},
+            {"target": "dot", "name": "bytes_dram", "source": "model", "value": 16000},
+            {"target": "dot", "name": "flops", "source": "model", "value": 2000},
+        ])
+
+    def test_empty_result_keeps_the_header(self):
+        sql = "select id, target from runs where target = 'nothing'"
+        self.assertEqual(self.rprof_ok("query", sql, "--format", "csv").stdout, "id,target\n")
+        self.assertEqual(json.loads(self.rprof_ok("query", sql, "--format", "json").stdout), [])
+
+    def test_trailing_semicolon_and_space_are_one_statement(self):
+        out = self.rprof_ok("query", "select count(*) as n from tags;  \n", "--format", "json")
+        self.assertEqual(json.loads(out.stdout), [{"n": 1}])
+
+    def test_json_output_is_valid_for_every_real(self):
+        # SQLite's REAL holds infinities (1e999 overflows to one); JSON has no literal for them,
+        # so the output must still parse (null, as JsonNumber writes non-finite values).
+        out = self.rprof_ok("query", "select 1e999 as big, -1e999 as small, 0.5 as half",
+                            "--format", "json").stdout
+        try:
+            rows = json.loads(out, parse_constant=lambda name: self.fail(
+                f"not JSON: the literal {name} in {out!r}"))
+        except json.JSONDecodeError as e:
+            self.fail(f"query --format json printed invalid JSON ({e}): {out!r}")
+        self.assertEqual(rows[0]["half"], 0.5)
+        self.assertIsNone(rows[0]["big"])
+
+
+class Refusing(QueryTestCase):
+    def test_writes_are_refused_and_change_nothing(self):
+        before = self.snapshot()
+        for sql in ["delete from runs",
+                    "insert into tags (run_id, key, value) values (1, 'x', 'y')",
+                    "drop table runs",
+                    "update runs set status = 'failed'",
+                    "create table mine (x)",
+                    "replace into tags (run_id, key, value) values (1, 'lab', '99')",
+                    "with doomed as (select id from runs) delete from runs"
+                    " where id in (select id from doomed)",
+                    "pragma user_version = 5",
+                    "vacuum",
+                    "alter table runs add column x"]:
+            with self.subTest(sql=sql):
+                r = self.rprof("query", sql)
+                self.assertError(r, 2, "query: ")
+                self.assertEqual(self.snapshot(), before)
+        r = self.rprof("query", "delete from runs")
+        self.assertError(r, 2, "the statement would write to the database; rprof query is "
+                               "read-only")
+
+    def test_two_statements_are_refused(self):
+        before = self.snapshot()
+        for sql in ["select 1; select 2", "select 1; delete from runs",
+                    "select count(*) from runs; drop table runs;"]:
+            with self.subTest(sql=sql):
+                r = self.rprof("query", sql)
+                self.assertError(r, 2, "query: give one statement at a time")
+                self.assertEqual(self.snapshot(), before)
+
+    def test_syntax_error(self):
+        before = self.snapshot()
+        r = self.rprof("query", "selec count(*) from runs")
+        self.assertError(r, 2, 'query: near "selec": syntax error')
+        r = self.rprof("query", "select * from no_such_table")
+        self.assertError(r, 2, "query: no such table: no_such_table")
+        self.assertEqual(self.snapshot(), before)
+
+    def test_no_statement(self):
+        self.assertError(self.rprof("query", ""), 2, "query: no SQL given")
+        self.assertError(self.rprof("query", " ; "), 2, "query: the SQL holds no statement")
+        self.assertError(self.rprof("query", "/* only a comment */"), 2,
+                         "query: the SQL holds no statement")
+
+
+class MissingDatabase(RprofTestCase):
+    def test_query_on_missing_database(self):
+        r = self.rprof("query", "select 1")
+        self.assertError(r, 3, f"database {self.db}: no such file")
+        self.assertFalse(os.path.exists(self.db), "a read-only query must not create the file")
+
+
+if __name__ == "__main__":
+    rprof_harness.main()

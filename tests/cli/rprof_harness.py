@@ -1,0 +1,152 @@
+"""Shared helpers for the end-to-end tests: run the real rprof binary on a temporary database and
+read back what it stored, with nothing but the Python standard library.
+
+Each test script is started by meson as `python3 SCRIPT.py PATH/TO/rprof` and calls main().
+"""
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import unittest
+
+# Set by main() from argv[1].
+RPROF = None
+
+# Small enough that every run takes well under a second, even on a loaded two-core machine.
+FAST_RUN = ["-p", "n=1000", "--repeat", "3"]
+
+
+class Result:
+    """What one rprof invocation did."""
+
+    def __init__(self, args, returncode, stdout, stderr):
+        self.args = args
+        self.returncode = returncode
+        self.stdout = stdout
+        self.stderr = stderr
+
+    def __repr__(self):
+        return (f"rprof {' '.join(self.args)}\n  exit {self.returncode}\n"
+                f"  stdout: {self.stdout[-2000:]!r}\n  stderr: {self.stderr[-2000:]!r}")
+
+
+def file_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+class RprofTestCase(unittest.TestCase):
+    """A test with its own temporary directory, database path and environment.
+
+    HOME, XDG_DATA_HOME and RPROF_DB point into the temporary directory, so a test that forgets
+    --db can never touch the user's real database.
+    """
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="rprof-cli-")
+        self.addCleanup(shutil.rmtree, self.tmp, ignore_errors=True)
+        self.db = os.path.join(self.tmp, "runs.db")
+        self.env = dict(os.environ)
+        self.env.pop("RPROF_DB", None)
+        self.env["HOME"] = os.path.join(self.tmp, "home")
+        self.env["XDG_DATA_HOME"] = os.path.join(self.tmp, "xdg")
+        self.env["LC_ALL"] = "C"
+
+    def path(self, name):
+        return os.path.join(self.tmp, name)
+
+    def command(self, args, db=True):
+        """The argv for rprof ARGS; db=True adds --db with this test's database, a string another
+        path, False none."""
+        argv = [RPROF]
+        if db is True:
+            argv += ["--db", self.db]
+        elif db:
+            argv += ["--db", db]
+        return argv + list(args)
+
+    def rprof(self, *args, db=True, env=None, timeout=120):
+        """Runs rprof to completion."""
+        proc = subprocess.run(self.command(args, db), env=env or self.env, capture_output=True,
+                              text=True, timeout=timeout)
+        return Result(list(args), proc.returncode, proc.stdout, proc.stderr)
+
+    def rprof_ok(self, *args, **kwargs):
+        """Runs rprof and asserts it exited 0 with nothing on stderr."""
+        result = self.rprof(*args, **kwargs)
+        self.assertEqual(result.returncode, 0, result)
+        self.assertEqual(result.stderr, "", result)
+        return result
+
+    def assertExit(self, result, code, *stderr_parts):
+        """Asserts the exit status and that each part appears in stderr."""
+        self.assertEqual(result.returncode, code, result)
+        for part in stderr_parts:
+            self.assertIn(part, result.stderr, result)
+
+    def assertError(self, result, code, *stderr_parts):
+        """Asserts a failure printed once, with the one prefix, and nothing on stdout."""
+        self.assertExit(result, code, *stderr_parts)
+        self.assertEqual(result.stderr.count("rprof: error: "), 1, result)
+        self.assertEqual(result.stdout, "", result)
+
+    def run_json(self, *args, **kwargs):
+        """`rprof run ARGS --format json`, asserted successful, parsed."""
+        result = self.rprof_ok("run", *args, "--format", "json", **kwargs)
+        return json.loads(result.stdout)
+
+    def query(self, sql, params=(), db=None):
+        """Rows from the database through Python's sqlite3, independent of rprof."""
+        con = sqlite3.connect(f"file:{db or self.db}?mode=ro", uri=True)
+        try:
+            return con.execute(sql, params).fetchall()
+        finally:
+            con.close()
+
+    def scalar(self, sql, params=(), db=None):
+        return self.query(sql, params, db)[0][0]
+
+    def kernel_names(self):
+        result = self.rprof_ok("kernels", "--format", "json", db=False)
+        return [k["name"] for k in json.loads(result.stdout)]
+
+
+def table_rows(text):
+    """The rows of the metric table `rprof run` and `rprof show` print, as
+    {(metric, source): (value, unit)}; value is the text shown ("-" when absent)."""
+    rows = {}
+    lines = text.splitlines()
+    try:
+        start = next(i for i, line in enumerate(lines) if line.split()[:4] ==
+                     ["metric", "value", "unit", "source"])
+    except StopIteration:
+        return rows
+    for line in lines[start + 1:]:
+        parts = line.split()
+        if len(parts) < 4:
+            break
+        rows[(parts[0], parts[3])] = (parts[1], parts[2])
+    return rows
+
+
+def evaluate_formula(formula, params):
+    """Evaluates a kernel's model formula ("2*n*n*n") for the given parameters. Formulas hold
+    only numbers, parameter names, + - * / and parentheses."""
+    allowed = set("0123456789.+-*/() eE_") | set("".join(params))
+    if not set(formula) <= allowed:
+        raise ValueError(f"unexpected character in formula {formula!r}")
+    return float(eval(formula, {"__builtins__": {}}, dict(params)))  # noqa: S307 (checked above)
+
+
+def main():
+    global RPROF
+    if len(sys.argv) < 2:
+        sys.exit(f"usage: {sys.argv[0]} PATH/TO/rprof [unittest options]")
+    RPROF = os.path.abspath(sys.argv.pop(1))
+    if not os.access(RPROF, os.X_OK):
+        sys.exit(f"{RPROF}: not an executable")
+    unittest.main(module="__main__", verbosity=2)

@@ -1,0 +1,360 @@
+"""`rprof run` end to end: what it prints in each format, what it stores (checked with sqlite3),
+how history, show and kernels read it back, every built-in kernel at a tiny size, and an
+interrupted run stored as such."""
+
+import csv
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rprof_harness  # noqa: E402
+from rprof_harness import (FAST_RUN, RprofTestCase, evaluate_formula,  # noqa: E402
+                           table_rows)
+
+TRIAD_AI = 2000 / 24000  # model FLOPs over compulsory bytes, per call, for n=1000
+
+
+class RunOutput(RprofTestCase):
+    def test_table_labels_every_value_with_its_source(self):
+        r = self.rprof_ok("run", "triad", *FAST_RUN)
+        lines = r.stdout.splitlines()
+        self.assertRegex(lines[0], r"^run \d+  triad  n=1000  fp64  ok$")
+        self.assertRegex(r.stdout, r"median of 3 repetitions x \d+ calls")
+        rows = table_rows(r.stdout)
+        self.assertEqual(rows[("time_s", "clock")][1], "s")
+        self.assertGreater(float(rows[("time_s", "clock")][0]), 0)
+        self.assertEqual(rows[("flops", "model")], ("2000", "FLOP"))
+        self.assertEqual(rows[("flops_dp", "model")], ("2000", "FLOP"))
+        self.assertEqual(rows[("bytes_dram", "model")], ("24000", "B"))
+        self.assertEqual(rows[("gflops", "model")][1], "GFLOP/s")
+        self.assertGreater(float(rows[("gflops", "model")][0]), 0)
+        self.assertEqual(rows[("gbs_dram", "model")][1], "GB/s")
+        self.assertEqual(rows[("ai_dram", "model")], ("0.08333", "FLOP/B"))
+        value, unit = rows[("perf::TASK-CLOCK", "pmu")]
+        self.assertEqual(unit, "ns")
+        self.assertGreater(float(value), 0)
+        # Nothing is derived for a source that lacks the inputs.
+        self.assertNotIn(("ai_dram", "pmu"), rows)
+
+    def test_csv_parses(self):
+        r = self.rprof_ok("run", "triad", *FAST_RUN, "--format", "csv")
+        reader = csv.DictReader(io.StringIO(r.stdout))
+        self.assertEqual(reader.fieldnames,
+                         ["run_id", "region", "metric", "value", "unit", "source", "note"])
+        rows = {(row["metric"], row["source"]): row for row in reader}
+        self.assertEqual({row["run_id"] for row in rows.values()}, {"1"})
+        self.assertEqual(float(rows[("flops", "model")]["value"]), 2000)
+        self.assertEqual(rows[("flops", "model")]["note"], "2*n")
+        self.assertEqual(float(rows[("bytes_dram", "model")]["value"]), 24000)
+        self.assertAlmostEqual(float(rows[("ai_dram", "model")]["value"]), TRIAD_AI, places=12)
+        self.assertGreater(float(rows[("time_s", "clock")]["value"]), 0)
+        self.assertGreater(float(rows[("perf::TASK-CLOCK", "pmu")]["value"]), 0)
+        for row in rows.values():
+            self.assertEqual(row["region"], "")
+            if row["value"] == "":
+                self.assertTrue(row["note"], f"{row['metric']} has no value and no reason")
+
+    def test_json_has_the_documented_keys(self):
+        out = self.run_json("triad", *FAST_RUN)
+        for key in ["run_id", "target", "target_kind", "params", "command", "precision",
+                    "status", "exit_code", "signal", "note", "started_at", "ended_at", "machine",
+                    "sources", "repetitions", "calls_per_repetition", "time", "samples_s",
+                    "tags", "metrics", "regions"]:
+            self.assertIn(key, out)
+        self.assertEqual(out["run_id"], 1)
+        self.assertEqual(out["target"], "triad")
+        self.assertEqual(out["target_kind"], "builtin")
+        self.assertEqual(out["params"], {"n": 1000})
+        self.assertEqual(out["precision"], "fp64")
+        self.assertEqual(out["status"], "ok")
+        self.assertIsNone(out["note"])
+        self.assertEqual(out["repetitions"], 3)
+        self.assertEqual(len(out["samples_s"]), 3)
+        self.assertGreaterEqual(out["calls_per_repetition"], 1)
+        time_stats = out["time"]
+        self.assertGreater(time_stats["median_s"], 0)
+        self.assertEqual(time_stats["median_s"], sorted(out["samples_s"])[1])
+        self.assertEqual(time_stats["min_s"], min(out["samples_s"]))
+        self.assertEqual(time_stats["max_s"], max(out["samples_s"]))
+        self.assertGreaterEqual(time_stats["cv"], 0)
+        metrics = out["metrics"]
+        self.assertEqual(metrics["time_s"]["clock"]["value"], time_stats["median_s"])
+        self.assertEqual(metrics["flops"]["model"]["value"], 2000)
+        self.assertEqual(metrics["bytes_dram"]["model"]["value"], 24000)
+        self.assertAlmostEqual(metrics["ai_dram"]["model"]["value"], TRIAD_AI, places=15)
+        self.assertAlmostEqual(metrics["gflops"]["model"]["value"],
+                               2000 / time_stats["median_s"] / 1e9, delta=1e-9)
+        self.assertGreater(metrics["perf::TASK-CLOCK"]["pmu"]["value"], 0)
+        self.assertEqual(metrics["perf::TASK-CLOCK"]["pmu"]["unit"], "ns")
+        self.assertIn("pmu", out["sources"])
+        self.assertEqual(out["regions"], {})
+        self.assertTrue(out["machine"]["fingerprint"])
+        self.assertGreaterEqual(out["machine"]["cores"], 1)
+
+    def test_kernel_name_without_run(self):
+        r = self.rprof_ok("triad", "-p", "n=1000", "--repeat", "3", "--quiet")
+        self.assertEqual(r.stdout, "1\n")
+        self.assertEqual(self.query("select target, status, repetitions from runs"),
+                         [("triad", "ok", 3)])
+
+    def test_quiet_prints_only_the_id(self):
+        first = self.rprof_ok("run", "triad", *FAST_RUN, "-q")
+        second = self.rprof_ok("run", "triad", *FAST_RUN, "--quiet")
+        self.assertEqual(first.stdout, "1\n")
+        self.assertEqual(second.stdout, "2\n")
+        self.assertEqual(self.scalar("select max(id) from runs"), 2)
+
+
+class StoredRows(RprofTestCase):
+    def test_run_is_stored_whole(self):
+        out = self.run_json("triad", *FAST_RUN, "--tag", "lab=00", "--tag", "who=ci")
+        run_id = out["run_id"]
+        (target_kind, target, params, precision, status, repetitions, calls, sources, note,
+         started, ended, version) = self.query(
+            "select target_kind, target, params, precision, status, repetitions, calls_per_rep,"
+            " sources, note, started_at, ended_at, rprof_version from runs where id = ?",
+            (run_id,))[0]
+        self.assertEqual((target_kind, target, precision, status, repetitions),
+                         ("builtin", "triad", "fp64", "ok", 3))
+        self.assertEqual(json.loads(params), {"n": 1000})
+        self.assertEqual(calls, out["calls_per_repetition"])
+        self.assertEqual(sources.split(","), out["sources"])
+        self.assertIsNone(note)
+        self.assertLessEqual(started, ended)
+        self.assertRegex(started, r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
+        self.assertRegex(version, r"^\d+\.\d+\.\d+$")
+
+        samples = self.query("select rep, time_s from samples where run_id = ? order by rep",
+                             (run_id,))
+        self.assertEqual([rep for rep, _ in samples], [0, 1, 2])
+        self.assertEqual([t for _, t in samples], out["samples_s"])
+
+        metrics = {(name, source): (value, unit, note) for name, source, value, unit, note in
+                   self.query("select name, source, value, unit, note from metrics"
+                              " where run_id = ? and region = ''", (run_id,))}
+        self.assertEqual(metrics[("flops", "model")], (2000.0, "FLOP", "2*n"))
+        self.assertEqual(metrics[("bytes_dram", "model")][:2], (24000.0, "B"))
+        self.assertEqual(metrics[("time_s", "clock")][0], out["time"]["median_s"])
+        self.assertAlmostEqual(metrics[("ai_dram", "model")][0], TRIAD_AI, places=15)
+        self.assertGreater(metrics[("perf::TASK-CLOCK", "pmu")][0], 0)
+        self.assertEqual({source for _, source in metrics}, {"clock", "model", "pmu"})
+        # Every metric in the output is stored, and nothing else.
+        shown = {(name, source) for name, by_source in out["metrics"].items()
+                 for source in by_source}
+        self.assertEqual(set(metrics), shown)
+        for (name, source), (value, _, note) in metrics.items():
+            if value is None:
+                self.assertTrue(note, f"{name}/{source} is NULL without a reason")
+
+        self.assertEqual(self.query("select key, value from tags where run_id = ? order by key",
+                                    (run_id,)), [("lab", "00"), ("who", "ci")])
+        self.assertEqual(self.scalar("select count(*) from machines"), 1)
+
+    def test_database_from_environment(self):
+        env_db = self.path("from-env.db")
+        env = dict(self.env, RPROF_DB=env_db)
+        r = self.rprof_ok("run", "triad", *FAST_RUN, "-q", db=False, env=env)
+        self.assertEqual(r.stdout, "1\n")
+        self.assertEqual(self.scalar("select count(*) from runs", db=env_db), 1)
+        # --db wins over $RPROF_DB.
+        self.rprof_ok("run", "triad", *FAST_RUN, "-q", env=env)
+        self.assertEqual(self.scalar("select count(*) from runs", db=env_db), 1)
+        self.assertEqual(self.scalar("select count(*) from runs"), 1)
+
+    def test_default_database_under_xdg_data_home(self):
+        self.rprof_ok("run", "triad", *FAST_RUN, "-q", db=False)
+        default = os.path.join(self.env["XDG_DATA_HOME"], "rprof", "rprof.db")
+        self.assertEqual(self.scalar("select count(*) from runs", db=default), 1)
+
+
+class ReadingBack(RprofTestCase):
+    def setUp(self):
+        super().setUp()
+        self.rprof_ok("run", "triad", *FAST_RUN, "-q", "--tag", "lab=00")       # 1
+        self.rprof_ok("run", "dot", *FAST_RUN, "-q", "--tag", "lab=01")         # 2
+        self.rprof_ok("run", "triad", "-p", "n=2000", "--repeat", "2", "-q")   # 3
+
+    def test_history_table(self):
+        r = self.rprof_ok("history")
+        lines = r.stdout.splitlines()
+        self.assertEqual(lines[0].split()[:3], ["run", "started", "(UTC)"])
+        for column in ["target", "params", "status", "time/call", "GFLOP/s", "GB/s (DRAM)",
+                       "AI (FLOP/B)", "sources"]:
+            self.assertIn(column, lines[0])
+        self.assertEqual([line.split()[0] for line in lines[1:]], ["3", "2", "1"])
+        self.assertIn("n=2000", lines[1])
+        self.assertIn("dot", lines[2])
+        self.assertIn("0.08333", lines[3])  # triad's model intensity
+
+    def test_history_csv(self):
+        r = self.rprof_ok("history", "--format", "csv")
+        rows = list(csv.DictReader(io.StringIO(r.stdout)))
+        self.assertEqual([row["run_id"] for row in rows], ["3", "2", "1"])
+        self.assertEqual([row["target"] for row in rows], ["triad", "dot", "triad"])
+        self.assertEqual(rows[2]["params"], "n=1000")
+        self.assertEqual(rows[2]["status"], "ok")
+        self.assertAlmostEqual(float(rows[2]["ai_dram"]), TRIAD_AI, places=4)
+        self.assertEqual(rows[2]["ai_dram_source"], "model")
+        self.assertEqual(float(rows[1]["ai_dram"]), 0.125)  # dot: 2 FLOPs per 16 bytes
+        for row in rows:
+            self.assertGreater(float(row["time_s"]), 0)
+            self.assertEqual(row["gflops_source"], "model")
+
+    def test_history_json(self):
+        r = self.rprof_ok("history", "--format", "json")
+        runs = json.loads(r.stdout)
+        self.assertEqual([run["run_id"] for run in runs], [3, 2, 1])
+        self.assertEqual(runs[0]["params"], {"n": 2000})
+        self.assertEqual(runs[0]["repetitions"], 2)
+        self.assertEqual(runs[2]["tags"], {"lab": "00"})
+        self.assertEqual(runs[1]["metrics"]["flops"]["model"]["value"], 2000)
+
+    def test_history_filters(self):
+        def ids(*args):
+            out = self.rprof_ok("history", "--format", "json", *args).stdout
+            return [run["run_id"] for run in json.loads(out)]
+
+        self.assertEqual(ids("--kernel", "triad"), [3, 1])
+        self.assertEqual(ids("--kernel", "copy"), [])
+        self.assertEqual(ids("--tag", "lab=00"), [1])
+        self.assertEqual(ids("--tag", "lab=01", "--kernel", "triad"), [])
+        self.assertEqual(ids("--limit", "1"), [3])
+        self.assertEqual(ids("-n", "2"), [3, 2])
+        self.assertEqual(ids("--status", "ok"), [3, 2, 1])
+        self.assertEqual(ids("--status", "interrupted"), [])
+        self.assertEqual(ids("--since", "2000-01-01"), [3, 2, 1])
+        self.assertEqual(ids("--since", "9999"), [])
+
+    def test_show_in_every_format(self):
+        as_run = self.run_json("triad", *FAST_RUN, "--tag", "who=ci", "--tag", "lab=00")
+        run_id = str(as_run["run_id"])
+        shown = json.loads(self.rprof_ok("show", run_id, "--format", "json").stdout)
+        self.assertEqual(shown, as_run, "show must print what run printed, from the store")
+
+        table = self.rprof_ok("show", run_id).stdout
+        self.assertRegex(table.splitlines()[0], rf"^run {run_id}  triad  n=1000  fp64  ok$")
+        rows = table_rows(table)
+        self.assertEqual(rows[("flops", "model")], ("2000", "FLOP"))
+        self.assertEqual(rows[("ai_dram", "model")], ("0.08333", "FLOP/B"))
+
+        csv_rows = list(csv.DictReader(io.StringIO(
+            self.rprof_ok("show", run_id, "--format", "csv").stdout)))
+        self.assertEqual({row["run_id"] for row in csv_rows}, {run_id})
+        self.assertEqual(len(csv_rows), sum(len(s) for s in as_run["metrics"].values()))
+        by_key = {(row["metric"], row["source"]): row for row in csv_rows}
+        self.assertEqual(float(by_key[("bytes_dram", "model")]["value"]), 24000)
+
+
+class Kernels(RprofTestCase):
+    def test_kernels_in_every_format(self):
+        listed = json.loads(self.rprof_ok("kernels", "--format", "json", db=False).stdout)
+        names = [k["name"] for k in listed]
+        self.assertEqual(names, ["copy", "scale", "add", "triad", "dot", "dot-fp32",
+                                 "matmul-naive", "matmul-naive-fp32", "matmul-ikj",
+                                 "matmul-ikj-fp32"])
+        triad = listed[names.index("triad")]
+        self.assertEqual(triad["flops"], "2*n")
+        self.assertEqual(triad["bytes"], "24*n")
+        self.assertEqual(triad["precision"], "fp64")
+        self.assertEqual(triad["origin"], "builtin")
+        self.assertEqual(triad["params"], [{"name": "n", "description": triad["params"][0][
+            "description"], "default": 10000000, "min": 1, "max": 2000000000}])
+        self.assertEqual(listed[names.index("matmul-naive-fp32")]["precision"], "fp32")
+
+        rows = list(csv.DictReader(io.StringIO(self.rprof_ok("kernels", "--format", "csv",
+                                                             db=False).stdout)))
+        self.assertEqual([row["name"] for row in rows], names)
+        csv_triad = rows[names.index("triad")]
+        self.assertEqual(csv_triad["params"], "n=10000000 [1..2000000000]")
+        self.assertEqual((csv_triad["flops"], csv_triad["bytes"]), ("2*n", "24*n"))
+
+        table = self.rprof_ok("kernels", db=False).stdout
+        lines = table.splitlines()
+        self.assertEqual(lines[0].split()[:2], ["kernel", "prec"])
+        self.assertEqual([line.split()[0] for line in lines[1:1 + len(names)]], names)
+        self.assertIn("compulsory traffic", table)
+        self.assertFalse(os.path.exists(self.db), "listing kernels needs no database")
+
+    def test_every_kernel_runs_at_a_tiny_size(self):
+        listed = json.loads(self.rprof_ok("kernels", "--format", "json", db=False).stdout)
+        self.assertTrue(listed)
+        for run_id, kernel in enumerate(listed, start=1):
+            with self.subTest(kernel=kernel["name"]):
+                out = self.run_json(kernel["name"], "-p", "n=64", "--repeat", "1")
+                self.assertEqual(out["run_id"], run_id)
+                self.assertEqual(out["status"], "ok")
+                self.assertEqual(out["params"], {"n": 64})
+                self.assertEqual(out["repetitions"], 1)
+                model = out["metrics"]
+                self.assertEqual(model["flops"]["model"]["value"],
+                                 evaluate_formula(kernel["flops"], {"n": 64}))
+                self.assertEqual(model["bytes_dram"]["model"]["value"],
+                                 evaluate_formula(kernel["bytes"], {"n": 64}))
+                flops_metric = {"fp64": "flops_dp", "fp32": "flops_sp"}[kernel["precision"]]
+                self.assertEqual(model[flops_metric]["model"]["value"],
+                                 model["flops"]["model"]["value"])
+        self.assertEqual(self.query("select count(*), min(status), max(status) from runs"),
+                         [(len(listed), "ok", "ok")])
+
+
+def catches_sigint(pid):
+    """Whether process pid has a handler installed for SIGINT."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("SigCgt:"):
+                    return bool(int(line.split()[1], 16) >> (signal.SIGINT - 1) & 1)
+    except OSError:
+        pass
+    return False
+
+
+class Interrupt(RprofTestCase):
+    def test_sigint_stores_an_interrupted_run(self):
+        # matmul-naive at n=256 takes tens of milliseconds per call, so the interrupt lands
+        # between repetitions quickly; --min-time 30 makes the run long enough that only the
+        # interrupt can end it in time.
+        argv = self.command(["run", "matmul-naive", "-p", "n=256", "--min-time", "30"])
+        proc = subprocess.Popen(argv, env=self.env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        try:
+            # A SIGINT before rprof installs its handler would simply kill it: wait for the
+            # handler (SigCgt in /proc), then let the measurement run a while.
+            started = time.monotonic()
+            while not catches_sigint(proc.pid) and time.monotonic() - started < 20:
+                self.assertIsNone(proc.poll(), "rprof ended before measuring")
+                time.sleep(0.05)
+            self.assertTrue(catches_sigint(proc.pid), "rprof never installed a SIGINT handler")
+            time.sleep(max(0.0, 1.5 - (time.monotonic() - started)))
+            self.assertIsNone(proc.poll(), "the run ended before it was interrupted")
+            proc.send_signal(signal.SIGINT)
+            sent = time.monotonic()
+            stdout, stderr = proc.communicate(timeout=20)
+            waited = time.monotonic() - sent
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+        r = rprof_harness.Result(argv[1:], proc.returncode, stdout, stderr)
+        self.assertEqual(proc.returncode, 1, r)
+        self.assertLess(waited, 5, "rprof took too long to stop after SIGINT")
+        self.assertRegex(stderr, r"rprof: error: run 1 interrupted: interrupted after \d+ "
+                                 r"repetitions \(stored\)")
+        self.assertRegex(stdout.splitlines()[0], r"^run 1  matmul-naive  n=256  fp64  interrupted$")
+        rows = self.query("select id, status, repetitions, note from runs")
+        self.assertEqual(len(rows), 1, rows)
+        run_id, status, repetitions, note = rows[0]
+        self.assertEqual(status, "interrupted")
+        self.assertEqual(note, f"interrupted after {repetitions} repetitions")
+        self.assertGreaterEqual(repetitions, 1)
+        self.assertEqual(self.scalar("select count(*) from samples where run_id = ?", (run_id,)),
+                         repetitions)
+
+
+if __name__ == "__main__":
+    rprof_harness.main()

@@ -1,0 +1,269 @@
+// The migration runner on real SQLite files: a fresh database gets the current schema, migrating
+// again changes nothing, a failing migration leaves the previous version, and a database newer
+// than this binary is refused without a single byte of it changing.
+#include "store/migrations.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "store/run_store.h"
+
+namespace rprof {
+namespace {
+
+// A fresh directory under $TMPDIR (or /tmp), removed with everything in it.
+class TempDir {
+ public:
+  TempDir() {
+    const char* base = std::getenv("TMPDIR");
+    std::string pattern = std::string(base && *base ? base : "/tmp") + "/rprof-test-XXXXXX";
+    if (mkdtemp(pattern.data())) path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
+  }
+  const std::string& path() const { return path_; }
+  std::string File(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+std::string ReadBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Where two byte strings first differ, for a failure message that does not print the files.
+std::string FirstDifference(const std::string& a, const std::string& b) {
+  size_t i = 0;
+  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+  if (i == a.size() && i == b.size()) return "identical";
+  return "sizes " + std::to_string(a.size()) + " and " + std::to_string(b.size()) +
+         ", first difference at byte " + std::to_string(i);
+}
+
+// Runs SQL through SQLite directly, independent of the code under test.
+void RawExec(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  char* message = nullptr;
+  int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message);
+  EXPECT_EQ(rc, SQLITE_OK) << (message ? message : "");
+  sqlite3_free(message);
+  sqlite3_close(db);
+}
+
+int64_t RawInt(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  int64_t value = -1;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
+        sqlite3_step(stmt) == SQLITE_ROW)
+      value = sqlite3_column_int64(stmt, 0);
+    sqlite3_finalize(stmt);
+  }
+  sqlite3_close(db);
+  return value;
+}
+
+std::vector<std::string> RawStrings(Database* db, const std::string& sql) {
+  std::vector<std::string> out;
+  Statement stmt;
+  std::string err;
+  EXPECT_TRUE(db->Prepare(sql, &stmt, &err)) << err;
+  while (stmt.Step(&err)) out.push_back(stmt.Text(0));
+  EXPECT_EQ(err, "");
+  return out;
+}
+
+int UserVersion(Database* db) {
+  Statement stmt;
+  std::string err;
+  EXPECT_TRUE(db->Prepare("PRAGMA user_version", &stmt, &err)) << err;
+  EXPECT_TRUE(stmt.Step(&err)) << err;
+  return static_cast<int>(stmt.Int(0));
+}
+
+TEST(BuiltinMigrations, NumberedFromOneWithoutGaps) {
+  const std::vector<Migration>& migrations = BuiltinMigrations();
+  ASSERT_FALSE(migrations.empty());
+  for (size_t i = 0; i < migrations.size(); ++i) {
+    SCOPED_TRACE(migrations[i].name);
+    EXPECT_EQ(migrations[i].version, static_cast<int>(i) + 1);
+    char prefix[8];
+    std::snprintf(prefix, sizeof prefix, "%03d_", migrations[i].version);
+    EXPECT_EQ(migrations[i].name.rfind(prefix, 0), 0u);
+    EXPECT_TRUE(migrations[i].name.ends_with(".sql"));
+    EXPECT_FALSE(migrations[i].sql.empty());
+  }
+  EXPECT_EQ(CurrentSchemaVersion(), static_cast<int>(migrations.size()));
+}
+
+TEST(Migrate, FreshDatabaseGetsCurrentSchema) {
+  TempDir dir;
+  ASSERT_FALSE(dir.path().empty());
+  Database db;
+  std::string err;
+  ASSERT_TRUE(db.Open(dir.File("fresh.db"), Database::Mode::kReadWrite, &err)) << err;
+  ASSERT_TRUE(Migrate(&db, BuiltinMigrations(), &err)) << err;
+  EXPECT_EQ(UserVersion(&db), CurrentSchemaVersion());
+  std::vector<std::string> tables =
+      RawStrings(&db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+  // The tables of 001 (later migrations add more).
+  for (const char* table : {"machines", "metrics", "runs", "samples", "tags"})
+    EXPECT_NE(std::find(tables.begin(), tables.end(), table), tables.end()) << table;
+  EXPECT_EQ(RawStrings(&db, "PRAGMA journal_mode"), (std::vector<std::string>{"wal"}));
+}
+
+TEST(Migrate, SecondTimeIsANoOp) {
+  TempDir dir;
+  std::string path = dir.File("twice.db");
+  std::string err;
+  std::vector<std::string> schema_before;
+  {
+    Database db;
+    ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
+    ASSERT_TRUE(Migrate(&db, BuiltinMigrations(), &err)) << err;
+    schema_before = RawStrings(&db, "SELECT sql FROM sqlite_master ORDER BY name");
+  }
+  Database db;
+  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
+  ASSERT_TRUE(Migrate(&db, BuiltinMigrations(), &err)) << err;
+  EXPECT_EQ(UserVersion(&db), CurrentSchemaVersion());
+  EXPECT_EQ(RawStrings(&db, "SELECT sql FROM sqlite_master ORDER BY name"), schema_before);
+}
+
+TEST(Migrate, AppliesOnlyMigrationsNotYetApplied) {
+  // Plain CREATE TABLE fails when run twice, so re-applying an old migration would show.
+  TempDir dir;
+  std::string path = dir.File("steps.db");
+  std::vector<Migration> first = {{1, "001_a.sql", "CREATE TABLE a (x);"}};
+  std::vector<Migration> both = {first[0], {2, "002_b.sql", "CREATE TABLE b (y);"}};
+  Database db;
+  std::string err;
+  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
+  ASSERT_TRUE(Migrate(&db, first, &err)) << err;
+  EXPECT_EQ(UserVersion(&db), 1);
+  ASSERT_TRUE(Migrate(&db, first, &err)) << err;
+  ASSERT_TRUE(Migrate(&db, both, &err)) << err;
+  EXPECT_EQ(UserVersion(&db), 2);
+  EXPECT_EQ(RawStrings(&db, "SELECT name FROM sqlite_master ORDER BY name"),
+            (std::vector<std::string>{"a", "b"}));
+}
+
+TEST(Migrate, FailingMigrationIsRolledBackAndNamed) {
+  TempDir dir;
+  std::string path = dir.File("broken.db");
+  std::vector<Migration> migrations = {
+      {1, "001_a.sql", "CREATE TABLE a (x);"},
+      {2, "002_broken.sql", "CREATE TABLE b (y); THIS IS NOT SQL;"}};
+  Database db;
+  std::string err;
+  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
+  EXPECT_FALSE(Migrate(&db, migrations, &err));
+  EXPECT_NE(err.find("002_broken.sql"), std::string::npos) << err;
+  EXPECT_EQ(UserVersion(&db), 1);
+  EXPECT_EQ(RawStrings(&db, "SELECT name FROM sqlite_master ORDER BY name"),
+            (std::vector<std::string>{"a"}))
+      << "the half-applied migration must be rolled back";
+}
+
+TEST(Migrate, ForeignDatabaseThatCannotBeMigratedIsLeftUntouched) {
+  // Someone else's SQLite file at version 0 with tables (here one named like ours): refused as
+  // not an rprof database, and the file must be exactly as it was, journal mode included (the
+  // runner may switch to WAL only once it knows the file is ours).
+  TempDir dir;
+  std::string path = dir.File("foreign.db");
+  RawExec(path,
+          "CREATE TABLE runs (lap INTEGER, seconds REAL);"
+          "INSERT INTO runs VALUES (1, 62.5);");
+  std::string bytes = ReadBytes(path);
+  std::string err;
+  {
+    Database db;
+    ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
+    EXPECT_FALSE(Migrate(&db, BuiltinMigrations(), &err));
+  }
+  EXPECT_NE(err.find("not an rprof database"), std::string::npos) << err;
+  EXPECT_EQ(RawInt(path, "PRAGMA user_version"), 0);
+  EXPECT_EQ(RawInt(path, "SELECT count(*) FROM runs"), 1);
+  EXPECT_TRUE(ReadBytes(path) == bytes)
+      << "a refused database was modified: " << FirstDifference(ReadBytes(path), bytes);
+}
+
+class NewerDatabaseTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_FALSE(dir_.path().empty());
+    path_ = dir_.File("newer.db");
+    newer_ = CurrentSchemaVersion() + 1;
+    RawExec(path_,
+            "CREATE TABLE runs (id INTEGER PRIMARY KEY, future TEXT);"
+            "INSERT INTO runs (future) VALUES ('from a newer rprof');"
+            "PRAGMA user_version = " +
+                std::to_string(newer_) + ";");
+    ASSERT_EQ(RawInt(path_, "PRAGMA user_version"), newer_);
+    bytes_ = ReadBytes(path_);
+    ASSERT_FALSE(bytes_.empty());
+  }
+
+  TempDir dir_;
+  std::string path_;
+  int newer_ = 0;
+  std::string bytes_;
+};
+
+TEST_F(NewerDatabaseTest, MigrateRefusesNamingBothVersions) {
+  std::string err;
+  {
+    Database db;
+    ASSERT_TRUE(db.Open(path_, Database::Mode::kReadWrite, &err)) << err;
+    EXPECT_FALSE(Migrate(&db, BuiltinMigrations(), &err));
+  }
+  EXPECT_NE(err.find("schema version " + std::to_string(newer_)), std::string::npos) << err;
+  EXPECT_NE(err.find("this rprof's " + std::to_string(CurrentSchemaVersion())), std::string::npos)
+      << err;
+  EXPECT_TRUE(ReadBytes(path_) == bytes_)
+      << "a refused database must be left untouched: " << FirstDifference(ReadBytes(path_), bytes_);
+  EXPECT_EQ(RawInt(path_, "PRAGMA user_version"), newer_);
+}
+
+TEST_F(NewerDatabaseTest, RunStoreOpenRefusesAndLeavesTheFile) {
+  Error err;
+  {
+    RunStore store;
+    EXPECT_FALSE(store.Open({path_, false}, &err));
+  }
+  EXPECT_EQ(err.status, ExitStatus::kEnvironment);
+  EXPECT_NE(err.message.find(path_), std::string::npos) << err.message;
+  EXPECT_NE(err.message.find(std::to_string(newer_)), std::string::npos) << err.message;
+  EXPECT_TRUE(ReadBytes(path_) == bytes_) << FirstDifference(ReadBytes(path_), bytes_);
+  EXPECT_FALSE(std::filesystem::exists(path_ + "-wal"));
+}
+
+TEST_F(NewerDatabaseTest, ReadOnlyOpenRefusesToo) {
+  Error err;
+  {
+    RunStore store;
+    EXPECT_FALSE(store.OpenReadOnly({path_, false}, &err));
+  }
+  EXPECT_EQ(err.status, ExitStatus::kEnvironment);
+  EXPECT_NE(err.message.find("schema version " + std::to_string(newer_)), std::string::npos)
+      << err.message;
+  EXPECT_TRUE(ReadBytes(path_) == bytes_) << FirstDifference(ReadBytes(path_), bytes_);
+}
+
+}  // namespace
+}  // namespace rprof

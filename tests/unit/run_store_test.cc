@@ -1,0 +1,515 @@
+// The runs database on real SQLite files in temporary directories: a run reads back exactly as
+// it was stored, listing filters and orders runs, each run is stored whole or not at all, and
+// files or directories that cannot hold a database are refused with the path and the reason,
+// the file left as it was.
+#include "store/run_store.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rprof {
+namespace {
+
+// A fresh directory under $TMPDIR (or /tmp), removed with everything in it.
+class TempDir {
+ public:
+  TempDir() {
+    const char* base = std::getenv("TMPDIR");
+    std::string pattern = std::string(base && *base ? base : "/tmp") + "/rprof-test-XXXXXX";
+    if (mkdtemp(pattern.data())) path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
+  }
+  const std::string& path() const { return path_; }
+  std::string File(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+std::string ReadBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Where two byte strings first differ, for a failure message that does not print the files.
+std::string FirstDifference(const std::string& a, const std::string& b) {
+  size_t i = 0;
+  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+  if (i == a.size() && i == b.size()) return "identical";
+  return "sizes " + std::to_string(a.size()) + " and " + std::to_string(b.size()) +
+         ", first difference at byte " + std::to_string(i);
+}
+
+void WriteBytes(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out << bytes;
+}
+
+// Counts rows through SQLite directly, independent of the code under test.
+int64_t RawCount(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  int64_t value = -1;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
+        sqlite3_step(stmt) == SQLITE_ROW)
+      value = sqlite3_column_int64(stmt, 0);
+    sqlite3_finalize(stmt);
+  }
+  sqlite3_close(db);
+  return value;
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+MachineRecord TestMachine(const std::string& fingerprint = "fp-0001") {
+  return {fingerprint, "Test CPU @ 3.0GHz", 8, "L1d 32K, L2 1M, L3 32M", "6.1.0-test", "testhost"};
+}
+
+// A run with every field set, including the awkward ones: a NULL metric with its reason, a
+// region, text that needs escaping.
+RunRecord FullRun() {
+  RunRecord run;
+  run.machine = TestMachine();
+  run.target_kind = "executable";
+  run.target = "/opt/bench/stencil";
+  run.params = {{"n", "1000"}, {"label", "a \"quoted\" name"}};
+  run.command = {"/opt/bench/stencil", "--size", "1 000", "back\\slash"};
+  run.cwd = "/home/user/work dir";
+  run.precision = "fp32";
+  run.status = RunStatus::kCrashed;
+  run.exit_code = 139;
+  run.signal = 11;
+  run.note = "killed by SIGSEGV";
+  run.sources = {"clock", "pmu", "model"};
+  run.samples = {0.001, 0.0012345678901234567, 1e-9};
+  run.calls_per_rep = 7;
+  run.metrics = {
+      {"time_s", 0.0012345678901234567, "s", Source::kClock, "", "median of 3 repetitions"},
+      {"flops", 2000, "FLOP", Source::kModel, "", "2*n"},
+      {"PAPI_TOT_INS", std::nullopt, "count", Source::kPmu, "", "no hardware PMU here"},
+      {"perf::TASK-CLOCK", 123456.5, "ns", Source::kPmu, "", ""},
+      {"flops", 1000, "FLOP", Source::kModel, "inner loop", ""},
+  };
+  run.tags = {{"lab", "00"}, {"who", "ci"}};  // in key order, as Load returns them
+  run.started_at = "2026-11-29T23:40:00.123Z";
+  run.ended_at = "2026-11-29T23:40:01.456Z";
+  run.rprof_version = "0.1.0";
+  return run;
+}
+
+RunRecord SmallRun(const std::string& target, RunStatus status, const std::string& started_at,
+                   KeyValues tags) {
+  RunRecord run;
+  run.machine = TestMachine();
+  run.target_kind = "builtin";
+  run.target = target;
+  run.params = {{"n", "10"}};
+  run.precision = "fp64";
+  run.status = status;
+  run.sources = {"clock", "model"};
+  run.samples = {0.5};
+  run.metrics = {{"time_s", 0.5, "s", Source::kClock, "", ""}};
+  run.tags = std::move(tags);
+  run.started_at = started_at;
+  run.ended_at = started_at;
+  run.rprof_version = "0.1.0";
+  return run;
+}
+
+class RunStoreTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_FALSE(dir_.path().empty());
+    path_ = dir_.File("runs.db");
+    Error err;
+    ASSERT_TRUE(store_.Open({path_, false}, &err)) << err.message;
+  }
+  int64_t Insert(RunRecord run) {
+    Error err;
+    EXPECT_TRUE(store_.Insert(&run, &err)) << err.message;
+    return run.id;
+  }
+  std::vector<int64_t> ListIds(const RunFilter& filter) {
+    std::vector<RunRecord> runs;
+    Error err;
+    EXPECT_TRUE(store_.List(filter, &runs, &err)) << err.message;
+    std::vector<int64_t> ids;
+    for (const RunRecord& r : runs) ids.push_back(r.id);
+    return ids;
+  }
+
+  TempDir dir_;
+  std::string path_;
+  RunStore store_;
+};
+
+TEST_F(RunStoreTest, InsertThenLoadRoundTripsEverything) {
+  RunRecord stored = FullRun();
+  Error err;
+  ASSERT_TRUE(store_.Insert(&stored, &err)) << err.message;
+  ASSERT_GT(stored.id, 0);
+
+  RunRecord loaded;
+  ASSERT_TRUE(store_.Load(stored.id, &loaded, &err)) << err.message;
+  EXPECT_EQ(loaded.id, stored.id);
+  EXPECT_EQ(loaded.machine.fingerprint, stored.machine.fingerprint);
+  EXPECT_EQ(loaded.machine.cpu_model, stored.machine.cpu_model);
+  EXPECT_EQ(loaded.machine.cores, stored.machine.cores);
+  EXPECT_EQ(loaded.machine.caches, stored.machine.caches);
+  EXPECT_EQ(loaded.machine.kernel, stored.machine.kernel);
+  EXPECT_EQ(loaded.machine.hostname, stored.machine.hostname);
+  EXPECT_EQ(loaded.target_kind, stored.target_kind);
+  EXPECT_EQ(loaded.target, stored.target);
+  EXPECT_EQ(loaded.params, stored.params);
+  EXPECT_EQ(loaded.command, stored.command);
+  EXPECT_EQ(loaded.cwd, stored.cwd);
+  EXPECT_EQ(loaded.precision, stored.precision);
+  EXPECT_EQ(loaded.status, RunStatus::kCrashed);
+  EXPECT_EQ(loaded.exit_code, std::optional<int>(139));
+  EXPECT_EQ(loaded.signal, std::optional<int>(11));
+  EXPECT_EQ(loaded.note, stored.note);
+  EXPECT_EQ(loaded.sources, stored.sources);
+  EXPECT_EQ(loaded.samples, stored.samples);  // REAL keeps every bit of a double
+  EXPECT_EQ(loaded.calls_per_rep, 7);
+  EXPECT_EQ(loaded.tags, stored.tags);
+  EXPECT_EQ(loaded.started_at, stored.started_at);
+  EXPECT_EQ(loaded.ended_at, stored.ended_at);
+  EXPECT_EQ(loaded.rprof_version, stored.rprof_version);
+
+  ASSERT_EQ(loaded.metrics.size(), stored.metrics.size());
+  for (size_t i = 0; i < stored.metrics.size(); ++i) {
+    const Metric& want = stored.metrics[i];
+    const Metric& got = loaded.metrics[i];
+    SCOPED_TRACE(want.name + " " + std::string(SourceName(want.source)) + " '" + want.region + "'");
+    EXPECT_EQ(got.name, want.name);
+    EXPECT_EQ(got.value, want.value);
+    EXPECT_EQ(got.unit, want.unit);
+    EXPECT_EQ(got.source, want.source);
+    EXPECT_EQ(got.region, want.region);
+    EXPECT_EQ(got.note, want.note);
+  }
+  // The absent value is NULL in the file, never 0.
+  EXPECT_EQ(RawCount(path_,
+                     "SELECT count(*) FROM metrics WHERE name = 'PAPI_TOT_INS' AND value "
+                     "IS NULL AND note = 'no hardware PMU here'"),
+            1);
+  EXPECT_EQ(
+      RawCount(path_, "SELECT count(*) FROM samples WHERE run_id = " + std::to_string(stored.id)),
+      3);
+  EXPECT_EQ(RawCount(path_, "SELECT repetitions FROM runs WHERE id = " + std::to_string(stored.id)),
+            3);
+}
+
+TEST_F(RunStoreTest, AbsentOptionalFieldsStayAbsent) {
+  RunRecord run = SmallRun("triad", RunStatus::kOk, "2026-01-01T00:00:00.000Z", {});
+  run.precision = "";
+  int64_t id = Insert(run);
+  RunRecord loaded;
+  Error err;
+  ASSERT_TRUE(store_.Load(id, &loaded, &err)) << err.message;
+  EXPECT_EQ(loaded.exit_code, std::nullopt);
+  EXPECT_EQ(loaded.signal, std::nullopt);
+  EXPECT_TRUE(loaded.command.empty());
+  EXPECT_EQ(loaded.note, "");
+  EXPECT_EQ(loaded.precision, "");
+  EXPECT_TRUE(loaded.tags.empty());
+  EXPECT_EQ(RawCount(path_,
+                     "SELECT count(*) FROM runs WHERE command IS NULL AND note IS NULL "
+                     "AND precision IS NULL AND exit_code IS NULL"),
+            1);
+}
+
+TEST_F(RunStoreTest, ParamsAreStoredAsJsonWithIntegersAsNumbers) {
+  RunRecord run = FullRun();
+  Insert(run);
+  EXPECT_EQ(RawCount(path_,
+                     "SELECT count(*) FROM runs WHERE params = "
+                     "'{\"n\":1000,\"label\":\"a \\\"quoted\\\" name\"}'"),
+            1);
+}
+
+TEST_F(RunStoreTest, OneMachineRowPerFingerprint) {
+  Insert(SmallRun("triad", RunStatus::kOk, "2026-01-01T00:00:00.000Z", {}));
+  Insert(SmallRun("dot", RunStatus::kOk, "2026-01-02T00:00:00.000Z", {}));
+  RunRecord other = SmallRun("dot", RunStatus::kOk, "2026-01-03T00:00:00.000Z", {});
+  other.machine = TestMachine("fp-0002");
+  Insert(other);
+  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM machines"), 2);
+  EXPECT_EQ(RawCount(path_, "SELECT count(DISTINCT machine_id) FROM runs"), 2);
+}
+
+TEST_F(RunStoreTest, LoadOfMissingRunIsAUsageError) {
+  RunRecord loaded;
+  Error err;
+  EXPECT_FALSE(store_.Load(999, &loaded, &err));
+  EXPECT_EQ(err.status, ExitStatus::kUsage);
+  EXPECT_TRUE(Contains(err.message, "run 999")) << err.message;
+}
+
+TEST_F(RunStoreTest, FailedInsertStoresNothing) {
+  RunRecord run = SmallRun("triad", RunStatus::kOk, "2026-01-01T00:00:00.000Z", {});
+  // Two rows with one primary key (run, region, name, source): the metrics insert fails after
+  // the run and sample rows went in.
+  run.metrics.push_back(run.metrics.front());
+  Error err;
+  EXPECT_FALSE(store_.Insert(&run, &err));
+  EXPECT_EQ(err.status, ExitStatus::kEnvironment);
+  EXPECT_TRUE(Contains(err.message, path_)) << err.message;
+  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM runs"), 0);
+  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM samples"), 0);
+  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM machines"), 0);
+
+  // The connection is usable afterwards: the transaction was rolled back, not left open.
+  int64_t id = Insert(SmallRun("triad", RunStatus::kOk, "2026-01-01T00:00:00.000Z", {}));
+  EXPECT_GT(id, 0);
+  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM runs"), 1);
+}
+
+class RunStoreListTest : public RunStoreTest {
+ protected:
+  void SetUp() override {
+    RunStoreTest::SetUp();
+    ids_ = {Insert(SmallRun("triad", RunStatus::kOk, "2026-01-01T00:00:00.000Z", {{"lab", "00"}})),
+            Insert(SmallRun("dot", RunStatus::kOk, "2026-02-01T00:00:00.000Z", {{"lab", "01"}})),
+            Insert(SmallRun("triad", RunStatus::kFailed, "2026-03-01T00:00:00.000Z",
+                            {{"lab", "00"}, {"who", "ci"}})),
+            Insert(SmallRun("triad", RunStatus::kInterrupted, "2026-04-01T00:00:00.000Z", {})),
+            Insert(SmallRun("copy", RunStatus::kOk, "2026-05-01T00:00:00.000Z", {{"who", "ci"}}))};
+  }
+  // The id of the i-th inserted run (1-based, as in the comments).
+  int64_t Id(int i) const { return ids_[i - 1]; }
+  std::vector<int64_t> ids_;
+};
+
+TEST_F(RunStoreListTest, AllNewestFirst) {
+  RunFilter all;
+  all.limit = 0;
+  EXPECT_EQ(ListIds(all), (std::vector<int64_t>{Id(5), Id(4), Id(3), Id(2), Id(1)}));
+}
+
+TEST_F(RunStoreListTest, ByTarget) {
+  RunFilter f;
+  f.target = "triad";
+  EXPECT_EQ(ListIds(f), (std::vector<int64_t>{Id(4), Id(3), Id(1)}));
+  f.target = "matmul-naive";
+  EXPECT_TRUE(ListIds(f).empty());
+}
+
+TEST_F(RunStoreListTest, ByStatus) {
+  RunFilter f;
+  f.status = "ok";
+  EXPECT_EQ(ListIds(f), (std::vector<int64_t>{Id(5), Id(2), Id(1)}));
+  f.status = "interrupted";
+  EXPECT_EQ(ListIds(f), (std::vector<int64_t>{Id(4)}));
+}
+
+TEST_F(RunStoreListTest, ByTags) {
+  RunFilter f;
+  f.tags = {{"lab", "00"}};
+  EXPECT_EQ(ListIds(f), (std::vector<int64_t>{Id(3), Id(1)}));
+  f.tags = {{"lab", "00"}, {"who", "ci"}};  // every tag must match
+  EXPECT_EQ(ListIds(f), (std::vector<int64_t>{Id(3)}));
+  f.tags = {{"lab", "02"}};
+  EXPECT_TRUE(ListIds(f).empty());
+}
+
+TEST_F(RunStoreListTest, SinceAndLimit) {
+  RunFilter f;
+  f.since = "2026-03";
+  EXPECT_EQ(ListIds(f), (std::vector<int64_t>{Id(5), Id(4), Id(3)}));
+  f.since = "2026-03-01T00:00:00.001Z";
+  EXPECT_EQ(ListIds(f), (std::vector<int64_t>{Id(5), Id(4)}));
+  RunFilter limited;
+  limited.limit = 2;
+  EXPECT_EQ(ListIds(limited), (std::vector<int64_t>{Id(5), Id(4)}));
+  limited.limit = 1;
+  EXPECT_EQ(ListIds(limited), (std::vector<int64_t>{Id(5)}));
+}
+
+TEST_F(RunStoreListTest, FiltersCombine) {
+  RunFilter f;
+  f.target = "triad";
+  f.since = "2026-02";
+  f.tags = {{"who", "ci"}};
+  EXPECT_EQ(ListIds(f), (std::vector<int64_t>{Id(3)}));
+  f.tags.clear();
+  f.status = "interrupted";
+  EXPECT_EQ(ListIds(f), (std::vector<int64_t>{Id(4)}));
+}
+
+TEST_F(RunStoreListTest, ListedRunsAreWhole) {
+  RunFilter f;
+  f.tags = {{"who", "ci"}};
+  f.target = "triad";
+  std::vector<RunRecord> runs;
+  Error err;
+  ASSERT_TRUE(store_.List(f, &runs, &err)) << err.message;
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].status, RunStatus::kFailed);
+  EXPECT_EQ(runs[0].tags, (KeyValues{{"lab", "00"}, {"who", "ci"}}));
+  EXPECT_EQ(runs[0].samples, (std::vector<double>{0.5}));
+  ASSERT_EQ(runs[0].metrics.size(), 1u);
+  EXPECT_EQ(runs[0].metrics[0].name, "time_s");
+  EXPECT_EQ(runs[0].machine.hostname, "testhost");
+}
+
+TEST(RunStoreOpen, NotAnSqliteFileIsRefusedAndUntouched) {
+  TempDir dir;
+  std::string path = dir.File("garbage.db");
+  std::string garbage = "this is not an SQLite database, just some text\n";
+  for (int i = 0; i < 4096; ++i) garbage += static_cast<char>((i * 7919) % 251);
+  WriteBytes(path, garbage);
+  Error err;
+  {
+    RunStore store;
+    EXPECT_FALSE(store.Open({path, false}, &err));
+  }
+  EXPECT_EQ(err.status, ExitStatus::kEnvironment);
+  EXPECT_TRUE(Contains(err.message, path)) << err.message;
+  EXPECT_TRUE(Contains(err.message, "not a database")) << err.message;
+  EXPECT_TRUE(ReadBytes(path) == garbage) << FirstDifference(ReadBytes(path), garbage);
+  EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
+  EXPECT_FALSE(std::filesystem::exists(path + "-journal"));
+
+  {
+    RunStore store;
+    EXPECT_FALSE(store.OpenReadOnly({path, false}, &err));
+  }
+  EXPECT_EQ(err.status, ExitStatus::kEnvironment);
+  EXPECT_TRUE(ReadBytes(path) == garbage) << FirstDifference(ReadBytes(path), garbage);
+}
+
+TEST(RunStoreOpen, MissingDirectoryIsNamed) {
+  TempDir dir;
+  std::string missing = dir.File("no/such/dir");
+  Error err;
+  RunStore store;
+  EXPECT_FALSE(store.Open({missing + "/runs.db", false}, &err));
+  EXPECT_EQ(err.status, ExitStatus::kEnvironment);
+  EXPECT_TRUE(Contains(err.message, "directory " + missing + " does not exist")) << err.message;
+  EXPECT_FALSE(std::filesystem::exists(dir.File("no"))) << "a path the user gave is not created";
+}
+
+TEST(RunStoreOpen, DefaultPathCreatesItsDirectory) {
+  TempDir dir;
+  std::string path = dir.File("xdg/rprof/rprof.db");
+  Error err;
+  RunStore store;
+  ASSERT_TRUE(store.Open({path, true}, &err)) << err.message;
+  EXPECT_TRUE(std::filesystem::exists(path));
+}
+
+TEST(RunStoreOpen, UnwritableDirectoryIsNamed) {
+  if (geteuid() == 0)
+    GTEST_SKIP() << "running as root, where directory permission bits do not apply";
+  TempDir dir;
+  std::string locked = dir.File("locked");
+  ASSERT_EQ(mkdir(locked.c_str(), 0555), 0);
+  Error err;
+  {
+    RunStore store;
+    EXPECT_FALSE(store.Open({locked + "/runs.db", false}, &err));
+  }
+  chmod(locked.c_str(), 0755);  // so TempDir can remove it
+  EXPECT_EQ(err.status, ExitStatus::kEnvironment);
+  EXPECT_TRUE(Contains(err.message, "directory " + locked + " is not writable")) << err.message;
+  EXPECT_FALSE(std::filesystem::exists(locked + "/runs.db"));
+}
+
+TEST(RunStoreOpen, ReadOnlyOnMissingFileFailsWithoutCreatingIt) {
+  TempDir dir;
+  std::string path = dir.File("absent.db");
+  Error err;
+  RunStore store;
+  EXPECT_FALSE(store.OpenReadOnly({path, false}, &err));
+  EXPECT_EQ(err.status, ExitStatus::kEnvironment);
+  EXPECT_TRUE(Contains(err.message, path)) << err.message;
+  EXPECT_TRUE(Contains(err.message, "no such file")) << err.message;
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+TEST(RunStoreOpen, ReadOnlyConnectionCannotWrite) {
+  TempDir dir;
+  std::string path = dir.File("runs.db");
+  Error err;
+  {
+    RunStore writer;
+    ASSERT_TRUE(writer.Open({path, false}, &err)) << err.message;
+    RunRecord run = SmallRun("triad", RunStatus::kOk, "2026-01-01T00:00:00.000Z", {});
+    ASSERT_TRUE(writer.Insert(&run, &err)) << err.message;
+  }
+  RunStore reader;
+  ASSERT_TRUE(reader.OpenReadOnly({path, false}, &err)) << err.message;
+  std::string why;
+  EXPECT_FALSE(reader.db()->Exec("DELETE FROM runs", &why));
+  EXPECT_FALSE(why.empty());
+  RunRecord loaded;
+  EXPECT_TRUE(reader.Load(1, &loaded, &err)) << err.message;
+  EXPECT_EQ(RawCount(path, "SELECT count(*) FROM runs"), 1);
+}
+
+// Sets or clears an environment variable for one scope.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value)
+      setenv(name, value, 1);
+    else
+      unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (old_)
+      setenv(name_, old_->c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+TEST(ResolveDatabasePath, FlagThenEnvironmentThenXdgThenHome) {
+  ScopedEnv db("RPROF_DB", "/env/runs.db");
+  ScopedEnv xdg("XDG_DATA_HOME", "/xdg");
+  ScopedEnv home("HOME", "/home/someone");
+
+  DatabasePath p = ResolveDatabasePath("/flag/runs.db");
+  EXPECT_EQ(p.path, "/flag/runs.db");
+  EXPECT_FALSE(p.is_default);
+
+  p = ResolveDatabasePath("");
+  EXPECT_EQ(p.path, "/env/runs.db");
+  EXPECT_FALSE(p.is_default);
+
+  {
+    ScopedEnv no_db("RPROF_DB", nullptr);
+    p = ResolveDatabasePath("");
+    EXPECT_EQ(p.path, "/xdg/rprof/rprof.db");
+    EXPECT_TRUE(p.is_default);
+    ScopedEnv no_xdg("XDG_DATA_HOME", "");
+    p = ResolveDatabasePath("");
+    EXPECT_EQ(p.path, "/home/someone/.local/share/rprof/rprof.db");
+    EXPECT_TRUE(p.is_default);
+  }
+}
+
+}  // namespace
+}  // namespace rprof
