@@ -4,6 +4,7 @@
 
 #include "cli/command.h"
 #include "cli/options.h"
+#include "cli/run_placement.h"
 #include "report/run_report.h"
 #include "store/run_store.h"
 
@@ -77,7 +78,8 @@ ExitStatus ShowCommand(const GlobalOptions& global, const std::vector<std::strin
   if (!store.Open(ResolveDatabasePath(global.db), err)) return err->status;
   RunRecord run;
   if (!store.Load(id, &run, err)) return err->status;
-  std::cout << FormatRun(run, format);
+  RunPlacement placement = PlaceStoredRun(&store, run);
+  std::cout << FormatRun(run, format, &placement);
   return ExitStatus::kOk;
 }
 

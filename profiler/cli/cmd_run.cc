@@ -6,6 +6,7 @@
 #include "cli/command.h"
 #include "cli/current_machine.h"
 #include "cli/options.h"
+#include "cli/run_placement.h"
 #include "report/run_report.h"
 #include "rprof_config.h"
 #include "store/run_store.h"
@@ -228,7 +229,9 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
   }
   if (!store.Insert(&run, err)) return err->status;
 
-  std::string report = vm.count("quiet") ? std::to_string(run.id) + "\n" : FormatRun(run, format);
+  RunPlacement placement = PlaceStoredRun(&store, run);
+  std::string report =
+      vm.count("quiet") ? std::to_string(run.id) + "\n" : FormatRun(run, format, &placement);
   if (output.empty()) {
     std::cout << report;
   } else {

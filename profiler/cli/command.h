@@ -38,6 +38,9 @@ ExitStatus KernelsCommand(const GlobalOptions&, const std::vector<std::string>&,
 ExitStatus HistoryCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 ExitStatus ShowCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 ExitStatus QueryCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+ExitStatus CompareCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+ExitStatus PlotCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+ExitStatus MachineCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 
 }  // namespace rprof
 

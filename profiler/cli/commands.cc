@@ -4,13 +4,18 @@ namespace rprof {
 
 const std::vector<Command>& Commands() {
   static const std::vector<Command> commands = {
-      {"run", "measure a kernel and store the run (the default: `rprof triad` = `rprof run triad`)",
+      {"run", "measure a kernel, plugin or program, store the run and place it on the roofline "
+              "(the default: `rprof triad` = `rprof run triad`)",
        Needs::kCounters, RunCommand},
       {"kernels", "list the kernels with their parameters and model formulas", Needs::kNothing,
        KernelsCommand},
       {"history", "list stored runs, newest first", Needs::kDatabase, HistoryCommand},
       {"show", "show one stored run with every metric and its source", Needs::kDatabase,
        ShowCommand},
+      {"compare", "compare two runs metric by metric (--fail-if-slower PCT for CI)",
+       Needs::kDatabase, CompareCommand},
+      {"plot", "draw runs on this machine's roofline (svg, png, pdf or the terminal)",
+       Needs::kDatabase, PlotCommand},
       {"query", "run read-only SQL on the database", Needs::kDatabase, QueryCommand},
   };
   return commands;

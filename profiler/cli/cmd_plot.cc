@@ -1,0 +1,152 @@
+// rprof plot: runs on their machine's roofline, rendered by gnuplot to a file or the terminal,
+// or the gnuplot script itself for users to restyle.
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/current_machine.h"
+#include "cli/options.h"
+#include "report/roofline_plot.h"
+#include "store/profile_store.h"
+#include "targets/target_path.h"
+
+extern char** environ;
+
+namespace rprof {
+
+namespace {
+
+// Runs gnuplot on the script file; kEnvironment when gnuplot is missing or fails.
+bool RunGnuplot(const std::string& script_path, Error* err) {
+  if (!OnPath("gnuplot"))
+    return Fail(err, ExitStatus::kEnvironment,
+                "gnuplot not found: install the Debian package gnuplot-nox "
+                "(apt-get install gnuplot-nox), or write the script with --gnuplot FILE");
+  std::string program = "gnuplot";
+  std::vector<char*> argv = {program.data(), const_cast<char*>(script_path.c_str()), nullptr};
+  pid_t pid;
+  if (posix_spawnp(&pid, "gnuplot", nullptr, nullptr, argv.data(), environ) != 0)
+    return Fail(err, ExitStatus::kEnvironment, "cannot start gnuplot");
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return Fail(err, ExitStatus::kEnvironment,
+                "gnuplot failed on the roofline script (its message is above); --gnuplot FILE "
+                "writes the script to look at");
+  return true;
+}
+
+}  // namespace
+
+ExitStatus PlotCommand(const GlobalOptions& global, const std::vector<std::string>& args,
+                       Error* err) {
+  po::options_description options("plot options");
+  std::vector<long long> ids;
+  std::vector<std::string> tags;
+  RunFilter filter;
+  std::string output, script;
+  int last = 0, threads = 1;
+  long long profile_id = 0;
+  options.add_options()
+      ("help,h", "show this help")
+      ("last", po::value(&last), "the newest N runs (default 10 when no run is named)")
+      ("kernel,k", po::value(&filter.target), "only runs of this kernel or program")
+      ("tag,t", po::value(&tags)->composing(), "only runs tagged KEY=VALUE (repeatable)")
+      ("output,o", po::value(&output), "write FILE.svg, FILE.png or FILE.pdf")
+      ("terminal", "draw the roofline in the terminal")
+      ("gnuplot", po::value(&script), "write the gnuplot script (data inline) to FILE")
+      ("threads", po::value(&threads), "draw the ceilings of N threads (default 1)")
+      ("profile", po::value(&profile_id), "the machine profile to draw (default: the newest of "
+       "the runs' machine)")
+      ("run", po::value(&ids)->composing(), "run ids");
+  po::positional_options_description positional;
+  positional.add("run", -1);
+  po::variables_map vm;
+  if (!ParseCommandLine("plot", args, options, positional, &vm, err)) return err->status;
+  if (vm.count("help")) {
+    PrintCommandHelp("plot", "[RUN...|--last N|--kernel K|--tag K=V] -o FILE.svg|--terminal",
+                     "Draws runs on the roofline of their machine: log-log, every compute ceiling "
+                     "(per precision and ISA) and bandwidth ceiling (per memory level) labelled, "
+                     "each run a labelled point per source, its model point joined to its "
+                     "measured point. Rendered by gnuplot.",
+                     options);
+    return ExitStatus::kOk;
+  }
+  bool terminal = vm.count("terminal") > 0;
+  if (output.empty() && !terminal && script.empty())
+    return FailWith(err, ExitStatus::kUsage,
+                    "plot: say where: -o FILE.svg|.png|.pdf, --terminal, or --gnuplot FILE");
+  if (!output.empty() && terminal)
+    return FailWith(err, ExitStatus::kUsage, "plot: -o FILE or --terminal, not both");
+  std::string term = terminal ? "dumb size 110,34 noenhanced" : TerminalForFile(output);
+  if (!output.empty() && term.empty())
+    return FailWith(err, ExitStatus::kUsage,
+                    "plot: -o " + output + ": use a .svg, .png or .pdf file name");
+  if (term.empty()) term = TerminalForFile("roofline.svg");
+  if (threads < 1) return FailWith(err, ExitStatus::kUsage, "--threads must be at least 1");
+  if (!ParseKeyValues("--tag", tags, &filter.tags, err)) return err->status;
+
+  RunStore store;
+  if (!store.Open(ResolveDatabasePath(global.db), err)) return err->status;
+  std::vector<RunRecord> runs;
+  if (!ids.empty()) {
+    for (long long id : ids) {
+      RunRecord run;
+      if (!store.Load(id, &run, err)) return err->status;
+      runs.push_back(std::move(run));
+    }
+  } else {
+    filter.limit = last > 0 ? last : 10;
+    if (!store.List(filter, &runs, err)) return err->status;
+    if (runs.empty())
+      return FailWith(err, ExitStatus::kUsage, "plot: no stored run matches; see rprof history");
+  }
+
+  StoredProfile profile;
+  if (profile_id > 0) {
+    if (!LoadProfile(&store, profile_id, &profile, err)) return err->status;
+  } else {
+    bool found = false;
+    std::string fingerprint =
+        runs.empty() ? CurrentMachine().fingerprint : runs.front().machine.fingerprint;
+    if (!LoadNewestProfile(&store, fingerprint, &profile, &found, err)) return err->status;
+    if (!found)
+      return FailWith(err, ExitStatus::kEnvironment,
+                      "no machine profile for machine " + fingerprint +
+                          " (the runs' machine); measure one there with `rprof machine measure`");
+  }
+
+  PlotOptions plot;
+  plot.terminal = term;
+  plot.output = output;
+  plot.threads = threads;
+  plot.title = "roofline of " + profile.machine.cpu_model + " (" + profile.machine.hostname +
+               "), " + std::to_string(threads) + " thread" + (threads > 1 ? "s" : "") +
+               ", profile " + std::to_string(profile.id);
+  std::string text = RooflineGnuplotScript(profile.profile, runs, plot);
+
+  if (!script.empty()) {
+    std::ofstream file(script);
+    file << text;
+    if (!file) return FailWith(err, ExitStatus::kEnvironment, "--gnuplot " + script + ": cannot write");
+    if (output.empty() && !terminal) return ExitStatus::kOk;
+  }
+  char temp[] = "/tmp/rprof-plot-XXXXXX";
+  int fd = mkstemp(temp);
+  if (fd < 0) return FailWith(err, ExitStatus::kEnvironment, "cannot create a temporary file in /tmp");
+  (void)!write(fd, text.data(), text.size());
+  close(fd);
+  std::cout.flush();
+  bool ok = RunGnuplot(temp, err);
+  unlink(temp);
+  if (!ok) return err->status;
+  if (!output.empty()) std::cout << "wrote " << output << "\n";
+  return ExitStatus::kOk;
+}
+
+}  // namespace rprof

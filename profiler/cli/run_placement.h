@@ -1,0 +1,17 @@
+// A stored run placed against the newest machine profile of its own machine, for every command
+// that shows runs (run, show, compare).
+#ifndef RPROF_CLI_RUN_PLACEMENT_H_
+#define RPROF_CLI_RUN_PLACEMENT_H_
+
+#include "report/run_report.h"
+#include "store/run_store.h"
+
+namespace rprof {
+
+// The run's shape (precision; threads from a `threads` parameter, else 1) against the profile.
+// No profile, or a database error reading it: profile_id 0 and `missing` says what to do.
+RunPlacement PlaceStoredRun(RunStore* store, const RunRecord& run);
+
+}  // namespace rprof
+
+#endif  // RPROF_CLI_RUN_PLACEMENT_H_

@@ -1,0 +1,23 @@
+// Machine profiles as the user reads them: the ceiling table and the ladder of the memory
+// hierarchy (level, size, latency, bandwidth) — the table the curriculum asks students to fill
+// in for their own computer — or CSV/JSON for scripts.
+#ifndef RPROF_REPORT_MACHINE_REPORT_H_
+#define RPROF_REPORT_MACHINE_REPORT_H_
+
+#include <string>
+#include <vector>
+
+#include "report/output_format.h"
+#include "store/profile_store.h"
+
+namespace rprof {
+
+std::string FormatProfile(const StoredProfile& profile, OutputFormat format);
+std::string FormatProfileList(const std::vector<StoredProfile>& profiles, OutputFormat format);
+
+// "32 KiB", "1 MiB", "4 GiB".
+std::string FormatBytes(uint64_t bytes);
+
+}  // namespace rprof
+
+#endif  // RPROF_REPORT_MACHINE_REPORT_H_

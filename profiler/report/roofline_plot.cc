@@ -1,0 +1,162 @@
+#include "report/roofline_plot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace rprof {
+
+namespace {
+
+std::string Num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+std::string Short(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+// A gnuplot string literal (terminals are set `noenhanced`, so only quotes and backslashes
+// need escaping).
+std::string Quote(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string Upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+struct Point {
+  double ai, gflops;
+};
+
+}  // namespace
+
+std::string TerminalForFile(const std::string& path) {
+  auto ends = [&](const char* ext) {
+    std::string e = ext;
+    return path.size() > e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0;
+  };
+  if (ends(".svg")) return "svg size 1000,650 dynamic noenhanced font 'sans,11'";
+  if (ends(".png")) return "pngcairo size 1200,800 noenhanced font 'sans,11'";
+  if (ends(".pdf")) return "pdfcairo size 10in,6.5in noenhanced font 'sans,10'";
+  return "";
+}
+
+std::string RooflineGnuplotScript(const MachineProfile& profile,
+                                  const std::vector<RunRecord>& runs, const PlotOptions& options) {
+  // Compute roofs: the best pattern per (precision, isa); bandwidth roofs: best per level.
+  std::map<std::string, const Ceiling*> compute, bandwidth;
+  for (const Ceiling& c : profile.ceilings) {
+    if (c.threads != options.threads) continue;
+    std::string key = c.kind == "compute" ? c.precision + " " + c.isa : c.level;
+    auto& slot = c.kind == "compute" ? compute[key] : bandwidth[key];
+    if (!slot || c.value > slot->value) slot = &c;
+  }
+  double peak = 0, top_bw = 0, low_bw = 1e300;
+  for (const auto& [k, c] : compute) peak = std::max(peak, c->value);
+  for (const auto& [k, c] : bandwidth) {
+    top_bw = std::max(top_bw, c->value);
+    low_bw = std::min(low_bw, c->value);
+  }
+
+  // Run points: per source with both AI (DRAM bytes: the classic roofline) and a rate.
+  struct RunPoints {
+    std::string label;
+    std::vector<std::pair<std::string, Point>> by_source;  // measured first, model last
+  };
+  std::vector<RunPoints> points;
+  std::vector<std::string> skipped;
+  for (const RunRecord& run : runs) {
+    RunPoints rp;
+    rp.label = "#";
+    rp.label += std::to_string(run.id) + " " + run.target;
+    for (Source s : {Source::kPmu, Source::kSim, Source::kModel}) {
+      const Metric* ai = FindMetric(run.metrics, "ai_dram", s);
+      const Metric* gf = FindMetric(run.metrics, "gflops", s);
+      if (ai && gf && ai->value && gf->value && *ai->value > 0 && *gf->value > 0)
+        rp.by_source.push_back({std::string(SourceName(s)), {*ai->value, *gf->value}});
+    }
+    if (rp.by_source.empty())
+      skipped.push_back(rp.label);
+    else
+      points.push_back(std::move(rp));
+  }
+
+  double xmin = 1.0 / 64, xmax = 64, ymin = 1e300, ymax = peak > 0 ? peak * 2 : 100;
+  for (const auto& rp : points)
+    for (const auto& [s, p] : rp.by_source) {
+      xmin = std::min(xmin, p.ai / 2);
+      xmax = std::max(xmax, p.ai * 2);
+      ymin = std::min(ymin, p.gflops / 2);
+      ymax = std::max(ymax, p.gflops * 2);
+    }
+  if (low_bw < 1e300) ymin = std::min(ymin, low_bw * xmin);
+  if (ymin >= 1e300) ymin = 0.1;
+
+  std::string s = "# rprof roofline: gnuplot script, data inline; edit freely and run `gnuplot FILE`\n";
+  for (const auto& label : skipped) s += "# left out (no FLOPs or no bytes): " + label + "\n";
+  s += "set terminal " + options.terminal + "\n";
+  if (!options.output.empty()) s += "set output " + Quote(options.output) + "\n";
+  s += "set title " + Quote(options.title) + "\n";
+  s += "set logscale xy\nset grid xtics ytics mxtics mytics lc rgb '#dddddd'\n";
+  s += "set xlabel 'arithmetic intensity (FLOP/byte, DRAM bytes)'\n";
+  s += "set ylabel 'performance (GFLOP/s)'\n";
+  s += "set xrange [" + Num(xmin) + ":" + Num(xmax) + "]\nset yrange [" + Num(ymin) + ":" +
+       Num(ymax) + "]\nset key off\nset clip two\n";
+
+  // Ceilings as line segments, each labelled where it ends.
+  s += "$roofs << EOD\n";
+  std::string labels;
+  for (const auto& [level, c] : bandwidth) {
+    double x_end = peak > 0 ? peak / c->value : xmax;  // meets the highest compute roof
+    s += Num(xmin) + " " + Num(c->value * xmin) + "\n" + Num(x_end) + " " + Num(peak) + "\n\n";
+    labels += "set label " + Quote(Upper(level) + " " + Short(c->value) + " GB/s") + " at " +
+              Num(xmin * 1.15) + "," + Num(c->value * xmin * 1.35) + " left tc rgb '#1f5fa8'\n";
+  }
+  for (const auto& [key, c] : compute) {
+    double x_start = top_bw > 0 ? c->value / top_bw : xmin;
+    s += Num(x_start) + " " + Num(c->value) + "\n" + Num(xmax) + " " + Num(c->value) + "\n\n";
+    labels += "set label " + Quote(key + " " + c->pattern + " " + Short(c->value) + " GFLOP/s") +
+              " at " + Num(xmax / 1.1) + "," + Num(c->value * 1.12) + " right tc rgb '#a83232'\n";
+  }
+  s += "EOD\n";
+
+  // Runs: one line per point (x y label), and model→measured links.
+  s += "$runs << EOD\n";
+  std::string links;
+  for (const auto& rp : points) {
+    for (size_t i = 0; i < rp.by_source.size(); ++i) {
+      const auto& [source, p] = rp.by_source[i];
+      s += Num(p.ai) + " " + Num(p.gflops) + " " + Quote(rp.label + " (" + source + ")") + "\n";
+    }
+    if (rp.by_source.size() > 1) {
+      const Point& measured = rp.by_source.front().second;
+      const Point& model = rp.by_source.back().second;
+      links += Num(model.ai) + " " + Num(model.gflops) + "\n" + Num(measured.ai) + " " +
+               Num(measured.gflops) + "\n\n";
+    }
+  }
+  s += "EOD\n$links << EOD\n" + links + "EOD\n";
+  s += labels;
+  s += "plot $roofs with lines lw 2 lc rgb '#555555'";
+  if (!links.empty()) s += ", \\\n     $links with lines dt 2 lc rgb '#888888'";
+  if (!points.empty())
+    s += ", \\\n     $runs using 1:2 with points pt 7 ps 1.2 lc rgb '#2a9d3a', \\\n"
+         "     $runs using 1:2:3 with labels left offset 0.8,0.4 font ',9'";
+  s += "\n";
+  return s;
+}
+
+}  // namespace rprof

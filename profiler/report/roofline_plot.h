@@ -1,0 +1,32 @@
+// The roofline drawn: a self-contained gnuplot script (data inline) with every ceiling of a
+// machine profile labelled and every run a labelled point, its model point joined to its
+// measured point. gnuplot renders it to svg/png/pdf or to the terminal ("dumb").
+#ifndef RPROF_REPORT_ROOFLINE_PLOT_H_
+#define RPROF_REPORT_ROOFLINE_PLOT_H_
+
+#include <string>
+#include <vector>
+
+#include "machine/machine_profile.h"
+#include "store/run_record.h"
+
+namespace rprof {
+
+struct PlotOptions {
+  std::string terminal;  // gnuplot "set terminal" line body: "svg size 1000,650", "dumb 100 32"
+  std::string output;    // file to write; "" for stdout
+  std::string title;
+  int threads = 1;       // which ceilings to draw
+};
+
+// The script. Runs without FLOPs or bytes are left out (and listed in a comment).
+std::string RooflineGnuplotScript(const MachineProfile& profile,
+                                  const std::vector<RunRecord>& runs, const PlotOptions& options);
+
+// The terminal line for an output file name by its extension (.svg, .png, .pdf); "" when the
+// extension is not one gnuplot renders here.
+std::string TerminalForFile(const std::string& path);
+
+}  // namespace rprof
+
+#endif  // RPROF_REPORT_ROOFLINE_PLOT_H_
