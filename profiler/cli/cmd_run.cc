@@ -227,9 +227,17 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
     ProcessSignalScope signals;
     if (!RunProcess(program, &run, err)) return err->status;
   }
+  // Placed before storing, so the run and where it stood are stored together.
+  RunPlacement placement = PlaceStoredRun(&store, run);
+  if (placement.profile_id != 0) {
+    const Placement& p = placement.placement;
+    run.placement = PlacementRecord{placement.profile_id, p.compute_ceiling, p.peak,
+                                    p.placed ? p.binding : "",
+                                    p.placed ? std::optional<double>(p.attainable) : std::nullopt,
+                                    p.percent_of_roof, p.placed ? p.verdict : p.reason};
+  }
   if (!store.Insert(&run, err)) return err->status;
 
-  RunPlacement placement = PlaceStoredRun(&store, run);
   std::string report =
       vm.count("quiet") ? std::to_string(run.id) + "\n" : FormatRun(run, format, &placement);
   if (output.empty()) {

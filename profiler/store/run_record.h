@@ -28,6 +28,17 @@ std::optional<RunStatus> ParseRunStatus(const std::string& name);
 
 using KeyValues = std::vector<std::pair<std::string, std::string>>;
 
+// Where the run stood on its machine's roofline when it was stored (the placements table).
+struct PlacementRecord {
+  int64_t profile_id = 0;
+  std::string compute_ceiling;
+  double peak_gflops = 0;
+  std::string binding;  // "" when not placed
+  std::optional<double> attainable_gflops;
+  std::optional<double> percent_of_roof;
+  std::string verdict;  // or why it was not placed
+};
+
 struct RunRecord {
   int64_t id = 0;  // set by the store
   MachineRecord machine;
@@ -46,6 +57,7 @@ struct RunRecord {
   int64_t calls_per_rep = 1;
   std::vector<Metric> metrics;
   KeyValues tags;
+  std::optional<PlacementRecord> placement;  // stored with the run when a profile existed
   std::string started_at;  // ISO 8601 UTC
   std::string ended_at;
   std::string rprof_version;

@@ -204,6 +204,24 @@ bool RunStore::Insert(RunRecord* run, Error* err) {
     tag.Bind(3, value);
     if (!tag.Run(&why)) return fail();
   }
+  if (run->placement) {
+    const PlacementRecord& p = *run->placement;
+    Statement place;
+    if (!db_.Prepare("INSERT INTO placements (run_id, profile_id, compute_ceiling, peak_gflops,"
+                     " binding, attainable_gflops, percent_of_roof, verdict)"
+                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                     &place, &why))
+      return fail();
+    place.Bind(1, run_id);
+    place.Bind(2, p.profile_id);
+    place.Bind(3, p.compute_ceiling);
+    place.Bind(4, p.peak_gflops);
+    if (p.binding.empty()) place.BindNull(5); else place.Bind(5, p.binding);
+    place.Bind(6, p.attainable_gflops);
+    place.Bind(7, p.percent_of_roof);
+    place.Bind(8, p.verdict);
+    if (!place.Run(&why)) return fail();
+  }
   if (!txn.Commit(&why)) return fail();
   run->id = run_id;
   return true;
