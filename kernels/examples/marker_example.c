@@ -10,10 +10,9 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <pthread.h>
+#include <rprof/marker.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-#include <rprof/marker.h>
 
 typedef struct arrays {
   double* a;

@@ -88,7 +88,8 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
   std::vector<std::string> params, tags;
   std::string events, format_text = "table", kernel_name, output;
   int repeat = 0;
-  double min_time = 0.5, timeout = 0, flops = 0, bytes = 0;
+  double min_time = 0.5, timeout = 0, flops = 0, bytes = 0, sim_budget = 20;
+  std::string counters = "auto";
   options.add_options()
       ("help,h", "show this help")
       ("param,p", po::value(&params)->composing(), "kernel parameter NAME=VALUE (repeatable)")
@@ -97,6 +98,11 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
        "comma-separated PAPI presets or native events for the pmu source "
        "(default: software events plus PAPI_TOT_INS,PAPI_TOT_CYC where they can be counted)")
       ("allow-missing-events", "run without the named events that cannot be counted here")
+      ("counters,c", po::value(&counters), "where FLOP and byte counts come from: auto (default: "
+       "pmu events, plus sim where the hardware cannot count and it fits --sim-budget), pmu, "
+       "sim (valgrind's simulation, always), model (the kernel's formulas only, no counters)")
+      ("sim-budget", po::value(&sim_budget), "auto: run sim only when it is expected to take "
+       "at most S seconds (default 20)")
       ("repeat,r", po::value(&repeat), "exactly N timed repetitions (default: until --min-time "
        "for kernels, 1 for programs)")
       ("min-time", po::value(&min_time), "kernels: repeat until the timed repetitions add up to "
@@ -156,6 +162,19 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
   if (!(flops >= 0) || !(bytes >= 0))
     return FailWith(err, ExitStatus::kUsage, "--flops and --bytes must be 0 or more");
 
+  SimMode sim_mode = SimMode::kAuto;
+  bool use_pmu = true;
+  if (counters == "pmu") sim_mode = SimMode::kNever;
+  else if (counters == "sim") sim_mode = SimMode::kAlways;
+  else if (counters == "model") sim_mode = SimMode::kNever, use_pmu = false;
+  else if (counters != "auto")
+    return FailWith(err, ExitStatus::kUsage,
+                    "--counters " + counters + ": use auto, pmu, sim or model");
+  if (!(sim_budget >= 0))
+    return FailWith(err, ExitStatus::kUsage, "--sim-budget must be 0 or more seconds");
+  if (!use_pmu && vm.count("events"))
+    return FailWith(err, ExitStatus::kUsage, "--counters model counts nothing: drop --events");
+
   RunRecord run;
   if (!ParseKeyValues("--tag", tags, &run.tags, err)) return err->status;
   const std::string target = vm["target"].as<std::string>();
@@ -192,6 +211,9 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
     program.timeout_s = timeout;
     if (vm.count("flops")) program.declared_flops = flops;
     if (vm.count("bytes")) program.declared_bytes = bytes;
+    program.use_pmu = use_pmu;
+    program.sim = sim_mode;
+    program.sim_budget_s = sim_budget;
   }
   if (!kernel_name.empty() && !LooksLikePlugin(target))
     return FailWith(err, ExitStatus::kUsage, "--kernel chooses a kernel inside a plugin (.so)");
@@ -207,6 +229,9 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
     request.measure.repetitions = repeat;
     request.measure.min_time_s = min_time;
     request.measure.interrupted = &g_interrupted;
+    request.use_pmu = use_pmu;
+    request.sim = sim_mode;
+    request.sim_budget_s = sim_budget;
   } else if (!params.empty()) {
     return FailWith(err, ExitStatus::kUsage,
                     "--param sets kernel parameters; a program takes its own arguments after "

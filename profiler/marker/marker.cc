@@ -7,6 +7,8 @@
 // store (no locked instruction on the hot path), so that read is well defined. Everything else
 // process-wide (the list of threads, the totals of threads that ended, declarations) is guarded
 // by Process::mu, which the hot path never takes.
+#include "rprof/marker.h"
+
 #include <fcntl.h>
 #include <pthread.h>
 #include <time.h>
@@ -29,7 +31,6 @@
 #include <vector>
 
 #include "marker/marker_counters.h"
-#include "rprof/marker.h"
 
 namespace rprof::marker {
 
@@ -153,8 +154,10 @@ struct Process {
 };
 
 // Created at the first active call and never destroyed: threads may still run markers while
-// the process exits, after static destructors.
+// the process exits, after static destructors. Written under g_init_mu, before g_mode becomes
+// kOn (release); readers either saw kOn (acquire) or hold g_init_mu.
 Process* g = nullptr;
+pthread_mutex_t g_init_mu = PTHREAD_MUTEX_INITIALIZER;
 
 // Only a pointer: a thread_local with a destructor would run before the atexit handler and
 // could not be touched by markers called from later destructors. initial-exec: one load.
@@ -336,8 +339,7 @@ std::string FormatBlock() {
       AppendProblem(&out, name,
                     "declared again with different values, " + Times(declaration.conflicts) +
                         " (last: flops " + RealText(declaration.conflict_flops) + ", bytes " +
-                        RealText(declaration.conflict_bytes) +
-                        "); the first declaration is kept");
+                        RealText(declaration.conflict_bytes) + "); the first declaration is kept");
     if (declaration.invalid > 0)
       AppendProblem(&out, name,
                     "declared with a value that is not a finite number, " +
@@ -393,7 +395,8 @@ void WriteResultsAtExit() { WriteResults(); }
 __attribute__((destructor)) void OnUnload() {
   WriteResults();
   // The key's destructor lives in this library: threads that end after it is unloaded must not
-  // call it.
+  // call it. Under g_init_mu: another thread may be making the process's first call right now.
+  Lock lock(&g_init_mu);
   if (g != nullptr && g->have_key) {
     pthread_key_delete(g->thread_key);
     g->have_key = false;
@@ -447,8 +450,15 @@ std::vector<std::string> SplitEvents(const char* list) {
   return names;
 }
 
-void BeforeFork() { pthread_mutex_lock(&g->mu); }
-void AfterForkInParent() { pthread_mutex_unlock(&g->mu); }
+void BeforeFork() {
+  pthread_mutex_lock(&g_init_mu);
+  pthread_mutex_lock(&g->mu);
+}
+
+void AfterForkInParent() {
+  pthread_mutex_unlock(&g->mu);
+  pthread_mutex_unlock(&g_init_mu);
+}
 
 // The child starts with no results of its own: the parent reports what ran before the fork.
 // Only the thread that forked exists here; the others' states are dropped, not freed (their
@@ -488,6 +498,7 @@ void AfterForkInChild() {
     }
   }
   pthread_mutex_unlock(&g->mu);
+  pthread_mutex_unlock(&g_init_mu);
 }
 
 bool StartProcess(const char* out_path, const char* event_list) {
@@ -507,8 +518,7 @@ bool StartProcess(const char* out_path, const char* event_list) {
 
 // The first call of the process, in whichever thread makes it.
 __attribute__((noinline, cold)) int InitOnce() {
-  static pthread_mutex_t init_mu = PTHREAD_MUTEX_INITIALIZER;
-  Lock lock(&init_mu);
+  Lock lock(&g_init_mu);
   int mode = g_mode.load(std::memory_order_acquire);
   if (mode == kUnknown) {
     mode = kOff;

@@ -1,5 +1,6 @@
 #include "targets/kernel_run.h"
 
+#include <chrono>
 #include <memory>
 
 #include "core/derived_metrics.h"
@@ -8,6 +9,43 @@
 #include "counters/papi/papi_session.h"
 
 namespace rprof {
+
+namespace {
+
+// Counts one call of the kernel under valgrind (see KernelRunRequest::sim). Adds the sim
+// metrics, or a note saying why sim did not run.
+bool RunKernelSim(const KernelRunRequest& request, double native_s, RunRecord* run, Error* err) {
+  std::string why;
+  if (!ShouldRunSim(request.sim, native_s, request.sim_budget_s, &why)) {
+    if (request.sim == SimMode::kAlways)
+      return Fail(err, ExitStatus::kEnvironment, "--counters sim: " + why);
+    if (request.sim == SimMode::kAuto && !why.empty())
+      run->note += (run->note.empty() ? "" : "; ") + why;
+    return true;
+  }
+  const rprof_kernel& kernel = *request.entry->kernel;
+  SimRequest sim;
+  sim.argv = {SimRunnerPath()};
+  if (request.entry->origin != "builtin") sim.argv.insert(sim.argv.end(), {"--plugin", request.entry->origin});
+  sim.argv.push_back(kernel.name);
+  for (uint32_t i = 0; i < kernel.param_count; ++i)
+    sim.argv.push_back(std::to_string(request.args.values[i]));
+  SimGeometryForThisMachine(&sim.d1, &sim.ll);
+  SimResult result;
+  if (!RunSim(sim, &result, err)) return false;
+  if (result.exit_code != 0)
+    return Fail(err, ExitStatus::kEnvironment,
+                std::string("sim: the kernel runner failed under valgrind (exit ") +
+                    std::to_string(result.exit_code) + "); its message is above");
+  run->sources.push_back("sim");
+  for (Metric& m : result.metrics) {
+    if (m.name == "flops") m.note += "; AVX2 build of the kernel (valgrind cannot run AVX-512)";
+    run->metrics.push_back(std::move(m));
+  }
+  return true;
+}
+
+}  // namespace
 
 bool RunKernel(const KernelRunRequest& request, RunRecord* run, Error* err) {
   const rprof_kernel& kernel = *request.entry->kernel;
@@ -24,13 +62,16 @@ bool RunKernel(const KernelRunRequest& request, RunRecord* run, Error* err) {
   const std::vector<std::string>& events =
       request.events_given ? request.events : DefaultPmuEvents();
   std::unique_ptr<CounterSession> pmu;
-  if (!events.empty()) {
+  if (request.use_pmu && !events.empty()) {
     pmu = CreatePapiSession(events, request.allow_missing_events || !request.events_given, err);
     if (!pmu) return false;
   }
 
   rprof_error kernel_error{};
+  auto setup_start = std::chrono::steady_clock::now();
   void* state = kernel.setup(&request.args, &kernel_error);
+  double setup_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
   if (!state)
     return Fail(err, ExitStatus::kEnvironment,
                 std::string("kernel ") + kernel.name + ": setup failed: " + kernel_error.message);
@@ -67,6 +108,9 @@ bool RunKernel(const KernelRunRequest& request, RunRecord* run, Error* err) {
     for (Metric& m : pmu->Results(static_cast<double>(measured.timed_calls)))
       run->metrics.push_back(std::move(m));
   }
+  if (run->status == RunStatus::kOk && !run->samples.empty() &&
+      !RunKernelSim(request, setup_s + 2 * Summarize(run->samples).median, run, err))
+    return false;
   AddDerivedMetrics(&run->metrics);
   return true;
 }

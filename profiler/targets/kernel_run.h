@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/exit_status.h"
+#include "counters/sim_source.h"
 #include "store/run_record.h"
 #include "targets/kernel_catalog.h"
 #include "targets/measure_loop.h"
@@ -22,7 +23,12 @@ struct KernelRunRequest {
   std::vector<std::string> events;
   bool events_given = false;
   bool allow_missing_events = false;
+  bool use_pmu = true;  // false with --counters model
   MeasureOptions measure;
+  // The sim source: one warm-up and one counted call of the AVX2 build under valgrind, after
+  // the native measurement (so time stays real) and only when the check passed.
+  SimMode sim = SimMode::kAuto;
+  double sim_budget_s = 20;
 };
 
 // Measures the kernel and fills run's target, samples, metrics, sources and status. A failed

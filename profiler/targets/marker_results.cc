@@ -159,7 +159,8 @@ class Parser {
       if (field == "-") continue;
       double number = 0;
       if (!ParseReal(field, &number))
-        return Fail("declared value " + Quoted(field) + " is neither '-' nor a non-negative number");
+        return Fail("declared value " + Quoted(field) +
+                    " is neither '-' nor a non-negative number");
       *value = number;
     }
     for (size_t i = 6; i < fields.size(); ++i) {
@@ -192,8 +193,8 @@ std::string ProcessText(long pid) { return "process " + std::to_string(pid); }
 
 // Keeps the first declared value; a different one from another process is a problem.
 void MergeDeclared(const std::string& region, const char* what, long pid,
-                   const std::optional<double>& value, std::optional<double>* kept,
-                   long* kept_pid, std::vector<std::string>* problems) {
+                   const std::optional<double>& value, std::optional<double>* kept, long* kept_pid,
+                   std::vector<std::string>* problems) {
   if (!value) return;
   if (!*kept) {
     *kept = value;
@@ -201,8 +202,7 @@ void MergeDeclared(const std::string& region, const char* what, long pid,
   } else if (**kept != *value) {
     problems->push_back(region + ": declared " + what + " differ between processes (" +
                         FormatReal(**kept) + " in " + ProcessText(*kept_pid) + ", " +
-                        FormatReal(*value) + " in " + ProcessText(pid) +
-                        "); the first is kept");
+                        FormatReal(*value) + " in " + ProcessText(pid) + "); the first is kept");
   }
 }
 

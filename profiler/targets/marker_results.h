@@ -22,8 +22,8 @@ struct MarkerEvent {
 
 struct MarkerRegion {
   std::string name;
-  uint64_t calls = 0;    // completed begin/end pairs, over threads and processes
-  double seconds = 0;    // total wall time inside the region
+  uint64_t calls = 0;  // completed begin/end pairs, over threads and processes
+  double seconds = 0;  // total wall time inside the region
   // The model work of one pass, from rprof_region_declare; the first process's when several
   // declared different values (a problem says so).
   std::optional<double> flops_per_call;
@@ -35,10 +35,10 @@ struct MarkerRegion {
 };
 
 struct MarkerResults {
-  std::vector<long> pids;              // the processes that reported, in file order
-  std::vector<MarkerEvent> events;     // by name, in order of first appearance
-  std::vector<MarkerRegion> regions;   // by name, in order of first appearance
-  std::vector<std::string> problems;   // "<region>: <what happened> (process <pid>)"
+  std::vector<long> pids;             // the processes that reported, in file order
+  std::vector<MarkerEvent> events;    // by name, in order of first appearance
+  std::vector<MarkerRegion> regions;  // by name, in order of first appearance
+  std::vector<std::string> problems;  // "<region>: <what happened> (process <pid>)"
 };
 
 // Parses the whole file (empty text: no process reported; true with empty results) and merges

@@ -264,8 +264,9 @@ bool RunProcess(const ProcessRunRequest& request, RunRecord* run, Error* err) {
     std::free(cwd);
   }
 
+  static const std::vector<std::string> kNone;
   const std::vector<std::string>& events =
-      request.events_given ? request.events : DefaultPmuEvents();
+      !request.use_pmu ? kNone : request.events_given ? request.events : DefaultPmuEvents();
   bool allow_missing = request.allow_missing_events || !request.events_given;
 
   std::vector<std::vector<Metric>> counts, regions;
@@ -308,7 +309,8 @@ bool RunProcess(const ProcessRunRequest& request, RunRecord* run, Error* err) {
   }
   run->ended_at = UtcNow();
   if (!problems.empty()) {
-    std::string text = "markers: " + problems.front();
+    std::string text = problems.front();
+    if (text.rfind("markers: ", 0) != 0) text = "markers: " + text;
     if (problems.size() > 1) text += " (and " + std::to_string(problems.size() - 1) + " more)";
     run->note = run->note.empty() ? text : run->note + "; " + text;
   }
@@ -329,6 +331,23 @@ bool RunProcess(const ProcessRunRequest& request, RunRecord* run, Error* err) {
   if (!events.empty()) run->sources.push_back("pmu");
   for (Metric& m : Average(counts)) run->metrics.push_back(std::move(m));
   for (Metric& m : Average(regions)) run->metrics.push_back(std::move(m));
+
+  std::string why;
+  if (run->status == RunStatus::kOk && ShouldRunSim(request.sim, stats.median, request.sim_budget_s, &why)) {
+    SimRequest sim;
+    sim.argv = request.argv;
+    sim.argv[0] = request.path;
+    sim.collect_from_start = true;
+    SimGeometryForThisMachine(&sim.d1, &sim.ll);
+    SimResult result;
+    if (!RunSim(sim, &result, err)) return false;
+    run->sources.push_back("sim");
+    for (Metric& m : result.metrics) run->metrics.push_back(std::move(m));
+  } else if (request.sim == SimMode::kAlways) {
+    return Fail(err, ExitStatus::kEnvironment, "--counters sim: " + why);
+  } else if (request.sim == SimMode::kAuto && !why.empty()) {
+    run->note += (run->note.empty() ? "" : "; ") + why;
+  }
   AddDerivedMetrics(&run->metrics);
   return true;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/exit_status.h"
+#include "counters/sim_source.h"
 #include "store/run_record.h"
 
 namespace rprof {
@@ -24,6 +25,11 @@ struct ProcessRunRequest {
   double timeout_s = 0;  // > 0: kill the program after this long; the run is interrupted
   std::optional<double> declared_flops;  // --flops / --bytes: the model of one execution
   std::optional<double> declared_bytes;
+  bool use_pmu = true;  // false with --counters model
+  // The sim source: one more execution, whole, under valgrind (the program's output appears
+  // again), after the timed ones and only when they succeeded.
+  SimMode sim = SimMode::kAuto;
+  double sim_budget_s = 20;
 };
 
 // Runs the program `repetitions` times (stopping at the first failure) and fills run. A program

@@ -11,6 +11,11 @@
 #ifndef RPROF_TESTS_SIM_TARGETS_SIM_TARGET_H_
 #define RPROF_TESTS_SIM_TARGETS_SIM_TARGET_H_
 
+/* posix_memalign and clock_gettime under -std=c11; include this header first. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,7 +10,8 @@ namespace rprof {
 
 struct CanonicalMetric {
   std::string_view name;  // e.g. "bytes_dram"
-  std::string_view unit;  // e.g. "B"; what a group file writes between brackets
+  // "FLOP", "B" or "count", as core/metric.h spells units; a group file writes it in brackets.
+  std::string_view unit;
   std::string_view description;
 };
 

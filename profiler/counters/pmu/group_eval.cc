@@ -21,7 +21,8 @@ std::string Describe(const GroupEvent& event) {
 bool TryDefinition(const MetricGroup& group, const GroupMetric& metric, const EventCounts& counts,
                    std::optional<double> time_s, double* value, double* coverage,
                    std::string* why) {
-  // Name every missing input, not only the first one the evaluator meets: the user fixes all at once.
+  // Name every missing input, not only the first one the evaluator meets: the user fixes all at
+  // once.
   std::vector<std::string> missing;
   double min_coverage = 1.0;
   for (const auto& input : metric.formula.names()) {
@@ -34,8 +35,9 @@ bool TryDefinition(const MetricGroup& group, const GroupMetric& metric, const Ev
     if (it == counts.end()) {
       missing.push_back(event ? Describe(*event) : input);
     } else if (!Usable(it->second)) {
-      missing.push_back((event ? Describe(*event) : input) +
-                        (it->second.coverage <= 0 ? " never ran on a counter" : " is not a number"));
+      missing.push_back((event ? Describe(*event) : input) + (it->second.coverage <= 0
+                                                                  ? " never ran on a counter"
+                                                                  : " is not a number"));
     } else {
       min_coverage = std::min(min_coverage, std::min(1.0, it->second.coverage));
     }
@@ -122,7 +124,8 @@ std::vector<MetricResult> EvaluateGroup(const MetricGroup& group, const EventCou
   return results;
 }
 
-std::vector<std::string> MissingRequiredEvents(const MetricGroup& group, const EventCounts& counts) {
+std::vector<std::string> MissingRequiredEvents(const MetricGroup& group,
+                                               const EventCounts& counts) {
   std::vector<std::string> missing;
   for (const auto& event : group.events) {
     if (!event.required) continue;

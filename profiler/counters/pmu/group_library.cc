@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <set>
 
-#include "counters/pmu/spelling.h"
+#include "core/spelling.h"
 
 namespace rprof {
 namespace {
@@ -113,8 +113,11 @@ bool GroupLibrary::LoadGroup(const std::string& pmu, const std::string& name, Me
   if (match.empty()) {
     std::string list;
     for (const auto& g : groups) list += (list.empty() ? "" : ", ") + g;
-    *err = "unknown metric group '" + name + "' for " + pmu + DidYouMean(name, groups) +
-           "; groups: " + list;
+    // Group names are upper case; compare the user's spelling the same way.
+    std::string upper = name;
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    *err = "unknown metric group '" + name + "' for " + pmu + " (groups: " + list + ")" +
+           DidYouMean(upper, groups);
     return false;
   }
   std::string path = PathOf(pmu, match);

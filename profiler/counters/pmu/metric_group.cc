@@ -7,8 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include "core/spelling.h"
 #include "counters/pmu/canonical_metrics.h"
-#include "counters/pmu/spelling.h"
 
 namespace rprof {
 namespace {
@@ -23,16 +23,16 @@ bool IsIdentifier(std::string_view text) {
 
 bool IsPmuName(std::string_view text) {
   return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-    return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) ||
-           c == '_';
+    return std::islower(static_cast<unsigned char>(c)) ||
+           std::isdigit(static_cast<unsigned char>(c)) || c == '_';
   });
 }
 
 bool IsPapiPreset(std::string_view text) {
   if (text.size() <= 5 || text.substr(0, 5) != "PAPI_") return false;
   return std::all_of(text.begin() + 5, text.end(), [](char c) {
-    return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) ||
-           c == '_';
+    return std::isupper(static_cast<unsigned char>(c)) ||
+           std::isdigit(static_cast<unsigned char>(c)) || c == '_';
   });
 }
 
@@ -148,8 +148,10 @@ class GroupParser {
           return std::isdigit(static_cast<unsigned char>(c));
         });
         if (numeric)
-          return Fail(line_no, "FORMAT " + std::string(rest) + " is not readable by this rprof (it reads FORMAT " +
-                                   std::to_string(kGroupFormatVersion) + "); update rprof or rewrite the file");
+          return Fail(line_no, "FORMAT " + std::string(rest) +
+                                   " is not readable by this rprof (it reads FORMAT " +
+                                   std::to_string(kGroupFormatVersion) +
+                                   "); update rprof or rewrite the file");
         return Fail(line_no, "FORMAT needs a version number, e.g. 'FORMAT 1'");
       }
       return true;
@@ -188,8 +190,8 @@ class GroupParser {
       return Fail(line_no, "event alias '" + std::string(alias) + "' declared twice");
     for (const auto& other : group_->events) {
       if (other.event == event)
-        return Fail(line_no, "event " + std::string(event) + " already declared as '" + other.alias +
-                                 "'");
+        return Fail(line_no,
+                    "event " + std::string(event) + " already declared as '" + other.alias + "'");
     }
     GroupEvent declared;
     declared.alias = std::string(alias);
@@ -240,8 +242,8 @@ class GroupParser {
     // A note: "approximation: ...", "uncore: ...", "note: ..." attaches to the metric above.
     std::string_view rest;
     std::string_view word = FirstWord(line, &rest);
-    for (auto kind : {MetricNote::Kind::kNote, MetricNote::Kind::kApproximation,
-                      MetricNote::Kind::kUncore}) {
+    for (auto kind :
+         {MetricNote::Kind::kNote, MetricNote::Kind::kApproximation, MetricNote::Kind::kUncore}) {
       if (word == std::string(NoteKindName(kind)) + ":") {
         if (group_->metrics.empty())
           return Fail(line_no, std::string(word) + " must follow the metric it describes");
@@ -259,12 +261,13 @@ class GroupParser {
     size_t close = line.find(']');
     size_t equals = line.find('=');
     if (equals == std::string_view::npos)
-      return Fail(line_no, "a metric line is 'name [unit] = formula', got '" + std::string(line) +
-                               "'");
+      return Fail(line_no,
+                  "a metric line is 'name [unit] = formula', got '" + std::string(line) + "'");
     if (open == std::string_view::npos || open > equals || close == std::string_view::npos ||
         close < open || close > equals)
-      return Fail(line_no, "metric '" + std::string(Trim(line.substr(0, equals))) +
-                               "' needs a unit in brackets before '=', e.g. 'bytes_dram [B] = ...'");
+      return Fail(line_no,
+                  "metric '" + std::string(Trim(line.substr(0, equals))) +
+                      "' needs a unit in brackets before '=', e.g. 'bytes_dram [B] = ...'");
     std::string name(Trim(line.substr(0, open)));
     std::string unit(Trim(line.substr(open + 1, close - open - 1)));
     if (!Trim(line.substr(close + 1, equals - close - 1)).empty())
@@ -318,7 +321,8 @@ class GroupParser {
     for (const auto& absent : group_->absent) {
       for (const auto& metric : group_->metrics) {
         if (metric.name == absent.name)
-          return Fail(absent.line, "metric " + absent.name + " is declared absent but defined on line " +
+          return Fail(absent.line, "metric " + absent.name +
+                                       " is declared absent but defined on line " +
                                        std::to_string(metric.line));
       }
     }
@@ -388,8 +392,8 @@ std::vector<std::string> MetricGroup::MetricNames() const {
 
 bool IsValidGroupName(std::string_view text) {
   return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-    return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) ||
-           c == '_';
+    return std::isupper(static_cast<unsigned char>(c)) ||
+           std::isdigit(static_cast<unsigned char>(c)) || c == '_';
   });
 }
 

@@ -19,8 +19,8 @@ inline constexpr int kGroupFormatVersion = 1;
 inline constexpr std::string_view kGenericPmu = "generic";
 
 struct GroupEvent {
-  std::string alias;   // short name the formulas use, e.g. "p256"
-  std::string event;   // libpfm4 name with its PMU ("icx::L1D:REPLACEMENT") or a PAPI preset
+  std::string alias;     // short name the formulas use, e.g. "p256"
+  std::string event;     // libpfm4 name with its PMU ("icx::L1D:REPLACEMENT") or a PAPI preset
   bool required = true;  // false: missing only makes the metrics that read it absent
   int line = 0;          // where it is declared in the file
 };

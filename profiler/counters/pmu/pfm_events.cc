@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <mutex>
 
-#include "counters/pmu/spelling.h"
+#include "core/spelling.h"
 
 namespace rprof {
 namespace {
@@ -170,7 +170,8 @@ bool EventExistsInTable(const std::string& qualified_name, std::string* why) {
   std::vector<std::string> parts;
   for (size_t start = 0;;) {
     size_t colon = rest.find(':', start);
-    parts.push_back(rest.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
+    parts.push_back(
+        rest.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
     if (colon == std::string::npos) break;
     start = colon + 1;
   }
@@ -236,7 +237,8 @@ std::string HostCorePmuName(std::string* why) {
       *why = "the kernel exposes no CPU PMU (/sys/bus/event_source/devices has " +
              (seen.empty() ? std::string("nothing") : seen) +
              "): hardware events cannot be opened, as in a virtual machine without a vPMU; "
-             "libpfm4 reads the CPU as " + model + " from CPUID";
+             "libpfm4 reads the CPU as " +
+             model + " from CPUID";
     }
     return "";
   }

@@ -14,6 +14,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "counters/sim/address_index.h"
+
 namespace rprof {
 namespace {
 
@@ -64,6 +66,32 @@ std::string Quote(std::string_view s) {
   return q;
 }
 
+// The compression ids defined so far in one name space whose names are not needed (files,
+// functions): only whether an id was defined matters, to reject references to undefined ones.
+class IdSet {
+ public:
+  void Clear() {
+    dense_.clear();
+    sparse_.clear();
+  }
+  void Insert(uint64_t id) {
+    if (id < kDenseLimit) {
+      if (id >= dense_.size()) dense_.resize(std::max<size_t>(id + 1, dense_.size() * 2), false);
+      dense_[id] = true;
+    } else {
+      sparse_.insert(id);
+    }
+  }
+  bool Contains(uint64_t id) const {
+    return id < kDenseLimit ? id < dense_.size() && dense_[id] : sparse_.count(id) > 0;
+  }
+
+ private:
+  static constexpr uint64_t kDenseLimit = 1 << 22;  // callgrind numbers ids densely from 0
+  std::vector<bool> dense_;
+  std::unordered_set<uint64_t> sparse_;
+};
+
 // A parse failure: the 1-based line and what was wrong there.
 struct ParseError {
   size_t line = 0;
@@ -71,8 +99,8 @@ struct ParseError {
 };
 
 // Accumulates one or more files into a CallgrindOutput. State that belongs to one file (name
-// compression ids, the current part) is reset by BeginFile(); the sites, event columns and
-// object list are shared by all files.
+// compression ids, the current part, the base of relative positions) is reset by ParseFile();
+// the sites, event columns and object list are shared by all files.
 class Reader {
  public:
   explicit Reader(CallgrindOutput* out) : out_(out) { *out_ = CallgrindOutput(); }
@@ -90,12 +118,11 @@ class Reader {
     int line_index = 0;
     std::vector<int> event_map;  // part column -> global column
     bool has_events = false;
-    bool in_body = false;        // a body line has been read in this part
-    bool has_costs = false;
-    std::vector<uint64_t> self;  // self cost sums of this part, global columns
+    bool in_body = false;                         // a body line has been read in this part
+    std::vector<uint64_t> self;                   // self cost sums of this part, global columns
     std::optional<std::vector<uint64_t>> totals;  // totals: line, global columns
     size_t totals_line = 0;
-    bool counted = false;        // counted in out_->parts
+    bool counted = false;  // counted in out_->parts
   };
 
   bool Fail(std::string message) {
@@ -110,7 +137,8 @@ class Reader {
   bool HandleCostLine(std::string_view line);
   bool ParsePositions(std::string_view* rest, std::vector<uint64_t>* positions, bool update_base);
   bool ParseCosts(std::string_view rest, std::vector<uint64_t>* costs);
-  bool ResolveName(NameSpace space, std::string_view value, std::string* name);
+  bool ResolveObject(std::string_view value, std::string* name);
+  bool CheckNameId(NameSpace space, std::string_view value);
   bool SetEvents(std::string_view value);
   bool SetPositions(std::string_view value);
   bool StartPartIfInBody();
@@ -125,7 +153,8 @@ class Reader {
   size_t line_number_ = 0;
 
   // Per file.
-  std::unordered_map<uint64_t, std::string> names_[3];
+  std::unordered_map<uint64_t, std::string> object_names_;
+  IdSet ids_[3];  // kFile and kFunction used
   Part part_;
   Pending pending_ = Pending::kNone;
   size_t pending_line_ = 0;
@@ -138,7 +167,7 @@ class Reader {
   // Across files.
   std::unordered_map<std::string, uint32_t> object_index_;
   std::unordered_map<std::string, size_t> event_index_;
-  std::vector<std::unordered_map<uint64_t, uint32_t>> site_rows_;  // per object: address -> row
+  std::vector<AddressIndex> site_rows_;  // per object: address -> row
   std::vector<InstructionSite> row_sites_;
   std::vector<uint64_t> rows_;  // row-major, stride out_->events.size()
   bool all_parts_have_totals_ = true;
@@ -154,7 +183,8 @@ class Reader {
 bool Reader::ParseFile(std::string_view text, ParseError* error) {
   error_ = error;
   line_number_ = 0;
-  for (auto& n : names_) n.clear();
+  object_names_.clear();
+  for (auto& ids : ids_) ids.Clear();
   part_ = Part();
   pending_ = Pending::kNone;
   base_.assign(1, 0);
@@ -173,7 +203,8 @@ bool Reader::ParseFile(std::string_view text, ParseError* error) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (!HandleLine(line)) return false;
   }
-  ++line_number_;  // errors found at the end point past the last line
+  // Errors found at the end name the line after the last complete one.
+  if (text.empty() || text.back() == '\n') ++line_number_;
   if (pending_ != Pending::kNone) {
     line_number_ = pending_line_;
     return Fail(std::string(pending_ == Pending::kCall ? "calls=" : "jump") +
@@ -378,8 +409,7 @@ size_t Reader::EventColumn(const std::string& name) {
 }
 
 uint32_t Reader::ObjectIndex(const std::string& name) {
-  auto [it, inserted] =
-      object_index_.emplace(name, static_cast<uint32_t>(out_->objects.size()));
+  auto [it, inserted] = object_index_.emplace(name, static_cast<uint32_t>(out_->objects.size()));
   if (inserted) {
     out_->objects.push_back(name);
     site_rows_.emplace_back();
@@ -387,30 +417,58 @@ uint32_t Reader::ObjectIndex(const std::string& name) {
   return it->second;
 }
 
-// "(id) name" defines id; "(id)" refers to an earlier definition; "name" has no id.
-bool Reader::ResolveName(NameSpace space, std::string_view value, std::string* name) {
+// "(id) name" defines id; "(id)" refers to an earlier definition; "name" has no id. Sets *id
+// (when there is one), *name (the rest, trimmed) and *has_id; fails on a malformed "(id".
+bool SplitCompressedName(std::string_view value, uint64_t* id, std::string_view* name,
+                         bool* has_id) {
   value = Trim(value);
-  auto& table = names_[static_cast<int>(space)];
-  if (value.empty() || value[0] != '(') {
-    *name = std::string(value);
+  *has_id = !value.empty() && value[0] == '(';
+  if (!*has_id) {
+    *name = value;
     return true;
   }
   size_t close = value.find(')');
-  uint64_t id = 0;
-  if (close == std::string_view::npos || !ParseNumber(value.substr(1, close - 1), &id)) {
-    return Fail("bad name compression " + Quote(value) + " (expected '(id) name' or '(id)')");
+  if (close == std::string_view::npos || !ParseNumber(value.substr(1, close - 1), id)) {
+    return false;
   }
-  std::string_view rest = Trim(value.substr(close + 1));
-  if (rest.empty()) {
-    auto it = table.find(id);
-    if (it == table.end()) {
+  *name = Trim(value.substr(close + 1));
+  return true;
+}
+
+bool Reader::ResolveObject(std::string_view value, std::string* name) {
+  uint64_t id = 0;
+  std::string_view text;
+  bool has_id;
+  if (!SplitCompressedName(value, &id, &text, &has_id)) {
+    return Fail("bad name compression " + Quote(Trim(value)) + " (expected '(id) name' or '(id)')");
+  }
+  if (has_id && text.empty()) {
+    auto it = object_names_.find(id);
+    if (it == object_names_.end()) {
       return Fail("name id (" + std::to_string(id) + ") is used before it is defined");
     }
     *name = it->second;
     return true;
   }
-  *name = std::string(rest);
-  table[id] = *name;
+  *name = std::string(text);
+  if (has_id) object_names_[id] = *name;
+  return true;
+}
+
+bool Reader::CheckNameId(NameSpace space, std::string_view value) {
+  uint64_t id = 0;
+  std::string_view text;
+  bool has_id;
+  if (!SplitCompressedName(value, &id, &text, &has_id)) {
+    return Fail("bad name compression " + Quote(Trim(value)) + " (expected '(id) name' or '(id)')");
+  }
+  if (!has_id) return true;
+  IdSet& ids = ids_[static_cast<int>(space)];
+  if (!text.empty()) {
+    ids.Insert(id);
+  } else if (!ids.Contains(id)) {
+    return Fail("name id (" + std::to_string(id) + ") is used before it is defined");
+  }
   return true;
 }
 
@@ -420,9 +478,9 @@ bool Reader::HandleSpec(std::string_view key, std::string_view value) {
                 std::to_string(pending_line_) + " must follow");
   }
   part_.in_body = true;
-  std::string name;
   if (key == "ob" || key == "cob") {
-    if (!ResolveName(NameSpace::kObject, value, &name)) return false;
+    std::string name;
+    if (!ResolveObject(value, &name)) return false;
     if (key == "ob") {
       object_ = ObjectIndex(name);
       object_set_ = true;
@@ -430,10 +488,10 @@ bool Reader::HandleSpec(std::string_view key, std::string_view value) {
     return true;
   }
   if (key == "fl" || key == "fi" || key == "fe" || key == "cfi" || key == "cfl" || key == "jfi") {
-    return ResolveName(NameSpace::kFile, value, &name);
+    return CheckNameId(NameSpace::kFile, value);
   }
   if (key == "fn" || key == "cfn" || key == "jfn" || key == "frfn") {
-    return ResolveName(NameSpace::kFunction, value, &name);
+    return CheckNameId(NameSpace::kFunction, value);
   }
   if (key == "calls" || key == "jump" || key == "jcnd") {
     if (!part_.has_events) return Fail(std::string(key) + "= line before any events: line");
@@ -484,8 +542,8 @@ bool Reader::ParsePositions(std::string_view* rest, std::vector<uint64_t>* posit
         return Fail("bad relative " + part_.position_names[i] + " position " + Quote(token));
       }
       if (token[0] == '+') {
-        if (base_[i] + delta < base_[i]) return Fail("relative position " + Quote(token) +
-                                                     " overflows");
+        if (base_[i] + delta < base_[i])
+          return Fail("relative position " + Quote(token) + " overflows");
         v = base_[i] + delta;
       } else {
         if (delta > base_[i]) {
@@ -544,7 +602,6 @@ bool Reader::HandleCostLine(std::string_view line) {
   }
   if (part_.instr_index < 0) any_costs_without_instr_ = true;
   any_costs_ = true;
-  part_.has_costs = true;
   uint64_t address = part_.instr_index < 0 ? 0 : positions_[part_.instr_index];
   AddSelfCost(address, line_costs_);
   return true;
@@ -552,13 +609,14 @@ bool Reader::HandleCostLine(std::string_view line) {
 
 void Reader::AddSelfCost(uint64_t address, const std::vector<uint64_t>& part_costs) {
   size_t stride = out_->events.size();
-  auto& rows = site_rows_[object_];
-  auto [it, inserted] = rows.emplace(address, static_cast<uint32_t>(row_sites_.size()));
+  bool inserted;
+  uint32_t r = site_rows_[object_].FindOrInsert(address, static_cast<uint32_t>(row_sites_.size()),
+                                                &inserted);
   if (inserted) {
     row_sites_.push_back({object_, address});
     rows_.resize(rows_.size() + stride, 0);
   }
-  uint64_t* row = &rows_[static_cast<size_t>(it->second) * stride];
+  uint64_t* row = &rows_[static_cast<size_t>(r) * stride];
   if (part_.self.size() < stride) part_.self.resize(stride, 0);
   for (size_t c = 0; c < part_costs.size(); ++c) {
     size_t g = static_cast<size_t>(part_.event_map[c]);

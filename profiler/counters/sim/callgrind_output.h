@@ -82,14 +82,14 @@ struct CallgrindOutput {
   // has none). When present it is checked against the cost lines while parsing.
   std::optional<std::vector<uint64_t>> totals;
 
-  CacheGeometry cache;          // from the first part that describes it
+  CacheGeometry cache;               // from the first part that describes it
   bool has_instr_positions = false;  // `positions:` listed instr in every part with costs
   bool has_line_positions = false;
-  std::string creator;          // "callgrind-3.19.0"
-  std::string command;          // cmd: line of the first part
-  std::vector<int64_t> pids;    // pid: lines, one per file
+  std::string creator;                // "callgrind-3.19.0"
+  std::string command;                // cmd: line of the first part
+  std::vector<int64_t> pids;          // pid: lines, one per file
   std::vector<std::string> triggers;  // "desc: Trigger:" per part ("Program termination", ...)
-  int parts = 0;                // parts read over all files
+  int parts = 0;                      // parts read over all files
 
   // Column of an event, or -1 when the file did not list it.
   int EventIndex(std::string_view name) const;

@@ -12,7 +12,7 @@ namespace {
 struct MnemonicFp {
   uint8_t flops_per_lane = 0;  // 0: not FP arithmetic
   FpType type = FpType::kNone;
-  bool scalar = false;         // ...SS / ...SD
+  bool scalar = false;  // ...SS / ...SD
   bool x87_arith = false;
 };
 
@@ -23,8 +23,8 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 MnemonicFp ClassifyMnemonicName(std::string_view name) {
   MnemonicFp fp;
   static constexpr std::string_view kX87[] = {
-      "fadd",  "faddp",  "fiadd", "fsub",  "fsubp", "fsubr",  "fsubrp", "fisub",  "fisubr", "fmul",
-      "fmulp", "fimul",  "fdiv",  "fdivp", "fdivr", "fdivrp", "fidiv",  "fidivr", "fsqrt"};
+      "fadd",  "faddp", "fiadd", "fsub",  "fsubp", "fsubr",  "fsubrp", "fisub",  "fisubr", "fmul",
+      "fmulp", "fimul", "fdiv",  "fdivp", "fdivr", "fdivrp", "fidiv",  "fidivr", "fsqrt"};
   for (std::string_view x : kX87) {
     if (name == x) {
       fp.x87_arith = true;
@@ -45,8 +45,8 @@ MnemonicFp ClassifyMnemonicName(std::string_view name) {
   if (!stem.empty() && stem[0] == 'v') stem.remove_prefix(1);  // VEX/EVEX spelling
 
   static constexpr std::string_view kOnePerLane[] = {
-      "add",  "sub",   "mul",   "div",     "min",  "max",     "sqrt",   "hadd",
-      "hsub", "addsub", "rcp",  "rsqrt",   "rcp14", "rsqrt14", "rcp28", "rsqrt28"};
+      "add",  "sub",    "mul", "div",   "min",   "max",     "sqrt",  "hadd",
+      "hsub", "addsub", "rcp", "rsqrt", "rcp14", "rsqrt14", "rcp28", "rsqrt28"};
   for (std::string_view s : kOnePerLane) {
     if (stem == s) {
       fp.flops_per_lane = 1;
@@ -58,8 +58,8 @@ MnemonicFp ClassifyMnemonicName(std::string_view name) {
     return fp;
   }
   // FMA3 (fmadd132, fmadd213, fmadd231, ...) and FMA4 (fmadd, ...) forms.
-  static constexpr std::string_view kFma[] = {"fmadd",    "fmsub",   "fnmadd",
-                                              "fnmsub",   "fmaddsub", "fmsubadd"};
+  static constexpr std::string_view kFma[] = {"fmadd",  "fmsub",    "fnmadd",
+                                              "fnmsub", "fmaddsub", "fmsubadd"};
   std::string_view base = stem;
   if (EndsWith(base, "132") || EndsWith(base, "213") || EndsWith(base, "231")) {
     base.remove_suffix(3);
@@ -200,11 +200,12 @@ bool ClassifyInstruction(std::span<const uint8_t> code, InstructionClass* out, s
   bool masked = (in.encoding == ZYDIS_INSTRUCTION_ENCODING_EVEX ||
                  in.encoding == ZYDIS_INSTRUCTION_ENCODING_MVEX) &&
                 in.avx.mask.mode != ZYDIS_MASK_MODE_INVALID &&
-                in.avx.mask.mode != ZYDIS_MASK_MODE_DISABLED && in.avx.mask.reg != ZYDIS_REGISTER_K0;
+                in.avx.mask.mode != ZYDIS_MASK_MODE_DISABLED &&
+                in.avx.mask.reg != ZYDIS_REGISTER_K0;
   c.mask_unknown = masked || HasVectorMaskOperand(in.mnemonic);
   c.rep_string = in.meta.category == ZYDIS_CATEGORY_STRINGOP &&
-                 (in.attributes & (ZYDIS_ATTRIB_HAS_REP | ZYDIS_ATTRIB_HAS_REPE |
-                                   ZYDIS_ATTRIB_HAS_REPNE)) != 0;
+                 (in.attributes &
+                  (ZYDIS_ATTRIB_HAS_REP | ZYDIS_ATTRIB_HAS_REPE | ZYDIS_ATTRIB_HAS_REPNE)) != 0;
 
   switch (in.meta.category) {
     case ZYDIS_CATEGORY_CALL:

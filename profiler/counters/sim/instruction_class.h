@@ -49,18 +49,18 @@ struct InstructionClass {
   uint8_t length = 0;         // bytes of the encoding
   std::string_view mnemonic;  // Zydis's lower-case mnemonic ("vfmadd231pd"); static storage
 
-  bool fp_arith = false;      // counted as FLOPs by the rules above
+  bool fp_arith = false;  // counted as FLOPs by the rules above
   FpType fp_type = FpType::kNone;
   VectorWidth width = VectorWidth::kScalar;
-  uint8_t lanes = 0;          // elements computed per execution (1 for scalar forms)
-  uint8_t flops = 0;          // FLOPs per execution = lanes x FLOPs per lane
-  bool x87_arith = false;     // x87 FADD/FMUL/...: floating-point work that is not counted
+  uint8_t lanes = 0;       // elements computed per execution (1 for scalar forms)
+  uint8_t flops = 0;       // FLOPs per execution = lanes x FLOPs per lane
+  bool x87_arith = false;  // x87 FADD/FMUL/...: floating-point work that is not counted
 
-  uint32_t load_bytes = 0;    // bytes read by memory operands per execution
-  uint32_t store_bytes = 0;   // bytes written by memory operands per execution
-  uint8_t load_operands = 0;  // memory operands read (what valgrind counts as Dr per execution)
-  uint8_t store_operands = 0; // memory operands written (Dw per execution)
-  bool mask_unknown = false;  // lanes chosen at run time; counts assume every lane active
+  uint32_t load_bytes = 0;     // bytes read by memory operands per execution
+  uint32_t store_bytes = 0;    // bytes written by memory operands per execution
+  uint8_t load_operands = 0;   // memory operands read (what valgrind counts as Dr per execution)
+  uint8_t store_operands = 0;  // memory operands written (Dw per execution)
+  bool mask_unknown = false;   // lanes chosen at run time; counts assume every lane active
   bool gather_scatter = false;
   bool rep_string = false;    // REP-prefixed string instruction; bytes are per iteration
   bool control_flow = false;  // CALL, RET, JMP, Jcc: the instructions callgrind charges the costs

@@ -41,7 +41,8 @@ void ObjectCode::Reset() {
 bool ObjectCode::Open(const std::string& path, std::string* err) {
   Reset();
   path_ = path;
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO named where an object file was expected must not hang us.
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     *err = path + ": cannot open: " + std::strerror(errno);
     return false;

@@ -28,9 +28,9 @@ class ObjectCode {
  public:
   // A loadable segment of the file.
   struct Segment {
-    uint64_t vaddr = 0;        // link-time virtual address of its first byte
+    uint64_t vaddr = 0;  // link-time virtual address of its first byte
     uint64_t file_offset = 0;
-    uint64_t file_size = 0;    // bytes present in the file (the rest of mem_size is zero-filled)
+    uint64_t file_size = 0;  // bytes present in the file (the rest of mem_size is zero-filled)
     uint64_t mem_size = 0;
     bool executable = false;
   };

@@ -5,15 +5,22 @@
 #include <cstdio>
 #include <utility>
 
+#include "counters/sim/address_index.h"
+
 namespace rprof {
 
 struct SimAnalyzer::Object {
   ObjectCode code;
   bool readable = false;
   std::string open_error;
-  // address -> decoded class; failures are cached as nullopt with the reason in `failures`.
-  std::unordered_map<uint64_t, std::optional<InstructionClass>> classes;
-  std::unordered_map<uint64_t, std::string> failures;
+  // Every address looked up so far: index -> entries, decoded or not (then with its reason).
+  struct Entry {
+    InstructionClass cls;
+    int32_t failure = -1;  // index into failures, or -1 when decoded
+  };
+  AddressIndex index;
+  std::vector<Entry> entries;
+  std::vector<std::string> failures;
 };
 
 namespace {
@@ -37,12 +44,12 @@ std::string DescribeLevel(const char* name, const std::optional<CacheLevelGeomet
   std::string ways = g->associativity == 0   ? "fully associative"
                      : g->associativity == 1 ? "direct-mapped"
                                              : std::to_string(g->associativity) + "-way";
-  return Format("%s %" PRIu64 " B %s %u B line", name, g->size_bytes, ways.c_str(),
-                g->line_bytes);
+  return Format("%s %" PRIu64 " B %s %u B line", name, g->size_bytes, ways.c_str(), g->line_bytes);
 }
 
 // Sum of the listed events, or nullopt when any is missing.
-std::optional<uint64_t> SumEvents(const CallgrindOutput& out, std::initializer_list<const char*> names) {
+std::optional<uint64_t> SumEvents(const CallgrindOutput& out,
+                                  std::initializer_list<const char*> names) {
   uint64_t sum = 0;
   for (const char* n : names) {
     int e = out.EventIndex(n);
@@ -78,20 +85,25 @@ bool SimAnalyzer::Analyze(const CallgrindOutput& output, SimCounts* counts, std:
   SimCounts& c = *counts;
   int ir = output.EventIndex("Ir");
   if (ir < 0) {
-    *err = "the callgrind output has no Ir event: it was not written by callgrind's default "
-           "event set";
+    *err =
+        "the callgrind output has no Ir event: it was not written by callgrind's default "
+        "event set";
     return false;
   }
   if (!output.sites.empty() && !output.has_instr_positions) {
-    *err = "the callgrind output has no instruction addresses: run callgrind with "
-           "--dump-instr=yes";
+    *err =
+        "the callgrind output has no instruction addresses: run callgrind with "
+        "--dump-instr=yes";
     return false;
   }
 
   c.instructions = output.self_totals[static_cast<size_t>(ir)];
   c.cache = output.cache;
 
+  int dr = output.EventIndex("Dr");
+  int dw = output.EventIndex("Dw");
   uint64_t x87 = 0;
+  uint64_t plt_adjusted_sites = 0;
   UndecodedObject* current_undecoded = nullptr;
   uint32_t current_object = UINT32_MAX;
   Object* obj = nullptr;
@@ -103,37 +115,48 @@ bool SimAnalyzer::Analyze(const CallgrindOutput& output, SimCounts* counts, std:
       current_object = site.object;
       obj = FindObject(output.objects[site.object]);
       current_undecoded = nullptr;
+      // Sites are sorted by object: count this object's to size its table once.
+      size_t end = i;
+      while (end < output.sites.size() && output.sites[end].object == site.object) ++end;
+      obj->index.Reserve(obj->index.size() + (end - i));
+      obj->entries.reserve(obj->entries.size() + (end - i));
     }
     const InstructionClass* cls = nullptr;
-    std::string reason;
+    const std::string* reason = nullptr;
     if (!obj->readable) {
-      reason = obj->open_error;
+      reason = &obj->open_error;
     } else {
-      auto [it, inserted] = obj->classes.try_emplace(site.address);
+      bool inserted;
+      uint32_t e = obj->index.FindOrInsert(site.address, static_cast<uint32_t>(obj->entries.size()),
+                                           &inserted);
       if (inserted) {
+        Object::Entry entry;
         std::span<const uint8_t> code = obj->code.CodeAt(site.address);
-        InstructionClass k;
         std::string why;
         if (code.empty()) {
           why = Format("address 0x%" PRIx64 " is not in an executable segment of the file",
                        site.address);
-        } else if (ClassifyInstruction(code, &k, &why)) {
-          it->second = k;
+        } else if (ClassifyInstruction(code, &entry.cls, &why)) {
           ++decoded_;
         }
-        if (!it->second) obj->failures.emplace(site.address, std::move(why));
+        if (!why.empty()) {
+          entry.failure = static_cast<int32_t>(obj->failures.size());
+          obj->failures.push_back(std::move(why));
+        }
+        obj->entries.push_back(std::move(entry));
       }
-      if (it->second) {
-        cls = &*it->second;
+      const Object::Entry& entry = obj->entries[e];
+      if (entry.failure < 0) {
+        cls = &entry.cls;
       } else {
-        reason = obj->failures[site.address];
+        reason = &obj->failures[static_cast<size_t>(entry.failure)];
       }
     }
 
     if (cls == nullptr) {
       c.undecoded_executions += executions;
       if (current_undecoded == nullptr) {
-        c.undecoded.push_back({output.objects[site.object], 0, 0, reason});
+        c.undecoded.push_back({output.objects[site.object], 0, 0, *reason});
         current_undecoded = &c.undecoded.back();
       }
       current_undecoded->executions += executions;
@@ -141,8 +164,8 @@ bool SimAnalyzer::Analyze(const CallgrindOutput& output, SimCounts* counts, std:
       continue;
     }
 
-    int w = static_cast<int>(cls->width);
     if (cls->fp_arith) {
+      int w = static_cast<int>(cls->width);
       uint64_t flops = executions * cls->flops;
       if (cls->fp_type == FpType::kFp64) {
         c.flops_dp += flops;
@@ -155,8 +178,30 @@ bool SimAnalyzer::Analyze(const CallgrindOutput& output, SimCounts* counts, std:
       }
     }
     if (cls->x87_arith) x87 += executions;
-    c.bytes_l1_loads += executions * cls->load_bytes;
-    c.bytes_l1_stores += executions * cls->store_bytes;
+    if (cls->rep_string && dr >= 0 && dw >= 0) {
+      // Valgrind runs a REP instruction once more with the count register at 0, which adds an
+      // Ir but moves nothing; Dr/Dw count the iterations that did move an element.
+      if (cls->load_operands > 0) {
+        c.bytes_l1_loads += output.Cost(i, dr) * (cls->load_bytes / cls->load_operands);
+      }
+      if (cls->store_operands > 0) {
+        c.bytes_l1_stores += output.Cost(i, dw) * (cls->store_bytes / cls->store_operands);
+      }
+    } else if (cls->control_flow && dr >= 0 && dw >= 0) {
+      // With --skip-plt=yes (callgrind's default) the PLT stub a call or jump goes through is
+      // charged to that instruction: its Ir then counts the stub's JMP too, and the stub's GOT
+      // load shows up as Dr. Every stack or GOT access of CALL/RET/JMP is 8 bytes in 64-bit mode.
+      uint64_t reads = output.Cost(i, dr);
+      uint64_t writes = output.Cost(i, dw);
+      if (reads != executions * cls->load_operands || writes != executions * cls->store_operands) {
+        ++plt_adjusted_sites;
+      }
+      c.bytes_l1_loads += reads * 8;
+      c.bytes_l1_stores += writes * 8;
+    } else {
+      c.bytes_l1_loads += executions * cls->load_bytes;
+      c.bytes_l1_stores += executions * cls->store_bytes;
+    }
     if (cls->mask_unknown) c.masked_executions += executions;
     if (cls->rep_string) c.rep_string_executions += executions;
   }
@@ -172,10 +217,10 @@ bool SimAnalyzer::Analyze(const CallgrindOutput& output, SimCounts* counts, std:
       "flops_dp/flops_sp: decoded executed instructions, FP_ARITH rules: add, sub, mul, div, "
       "sqrt, min, max, rcp, rsqrt, hadd, hsub, addsub = 1 FLOP per lane; FMA and DPPS/DPPD = 2 "
       "per lane; compares, conversions and x87 not counted");
-  notes.push_back(Format(
-      "bytes_l1 = memory-operand bytes of every executed instruction: %" PRIu64
-      " B loaded + %" PRIu64 " B stored (stack pushes/pops included; LEA, NOP, prefetch excluded)",
-      c.bytes_l1_loads, c.bytes_l1_stores));
+  notes.push_back(Format("bytes_l1 = memory-operand bytes of every executed instruction: %" PRIu64
+                         " B loaded + %" PRIu64
+                         " B stored (stack pushes/pops included; LEA, NOP, prefetch excluded)",
+                         c.bytes_l1_loads, c.bytes_l1_stores));
   if (!c.l1d_misses || !c.llc_misses) {
     notes.push_back(
         "l1d_misses, llc_misses, bytes_l2, bytes_dram absent: the callgrind output has no D1/LL "
@@ -184,9 +229,10 @@ bool SimAnalyzer::Analyze(const CallgrindOutput& output, SimCounts* counts, std:
   if (c.l1d_misses) {
     if (c.cache.d1) {
       c.bytes_l2 = *c.l1d_misses * c.cache.d1->line_bytes;
-      notes.push_back(Format("bytes_l2 = simulated D1 misses (D1mr + D1mw) x %u B line: line "
-                             "refills only; write-backs of dirty D1 lines are not simulated",
-                             c.cache.d1->line_bytes));
+      notes.push_back(
+          Format("bytes_l2 = simulated D1 misses (D1mr + D1mw) x %u B line: line "
+                 "refills only; write-backs of dirty D1 lines are not simulated",
+                 c.cache.d1->line_bytes));
     } else {
       notes.push_back("bytes_l2 absent: the callgrind output does not describe the D1 cache");
     }
@@ -208,10 +254,11 @@ bool SimAnalyzer::Analyze(const CallgrindOutput& output, SimCounts* counts, std:
     }
   }
   if (c.cache.d1 || c.cache.ll) {
-    notes.push_back("simulated caches (valgrind's reading of cpuid, may differ from the "
-                    "hardware): " +
-                    DescribeLevel("D1", c.cache.d1) + ", " + DescribeLevel("LL", c.cache.ll) +
-                    "; LL is inclusive, write-allocate, LRU");
+    notes.push_back(
+        "simulated caches (valgrind's reading of cpuid, may differ from the "
+        "hardware): " +
+        DescribeLevel("D1", c.cache.d1) + ", " + DescribeLevel("LL", c.cache.ll) +
+        "; LL is inclusive, write-allocate, LRU");
   }
   if (c.undecoded_executions > 0) {
     std::string where;
@@ -236,12 +283,21 @@ bool SimAnalyzer::Analyze(const CallgrindOutput& output, SimCounts* counts, std:
                            c.x87_instructions));
   }
   if (c.rep_string_executions > 0) {
-    notes.push_back(Format("%" PRIu64 " REP string iterations counted at one element each",
+    notes.push_back(Format("REP string instructions (%" PRIu64 " executions): bytes from "
+                           "callgrind's per-iteration data reads and writes (Dr, Dw) x element "
+                           "size",
                            c.rep_string_executions));
   }
+  if (plt_adjusted_sites > 0) {
+    notes.push_back(Format("%" PRIu64 " call/jump instructions carry the PLT stubs callgrind "
+                           "skips (--skip-plt=yes): their bytes are Dr/Dw x 8 B, and the stubs' "
+                           "instructions count in instructions but not as separate sites",
+                           plt_adjusted_sites));
+  }
   if (!output.totals) {
-    notes.push_back("the callgrind output has no totals: line (valgrind stopped before writing "
-                    "it?): the counts may be incomplete");
+    notes.push_back(
+        "the callgrind output has no totals: line (valgrind stopped before writing "
+        "it?): the counts may be incomplete");
   }
   return true;
 }

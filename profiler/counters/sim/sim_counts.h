@@ -37,8 +37,8 @@ struct UndecodedObject {
 struct SimCounts {
   uint64_t instructions = 0;  // executed instructions (Ir) [count]
 
-  uint64_t flops_dp = 0;  // [FLOP], fp64 arithmetic
-  uint64_t flops_sp = 0;  // [FLOP], fp32 arithmetic
+  uint64_t flops_dp = 0;            // [FLOP], fp64 arithmetic
+  uint64_t flops_sp = 0;            // [FLOP], fp32 arithmetic
   WidthCounts flops_dp_by_width{};  // flops_dp split by scalar/128/256/512 [FLOP]
   WidthCounts flops_sp_by_width{};
   // Instruction mix: executed FP arithmetic instructions by width [count].
@@ -55,15 +55,15 @@ struct SimCounts {
 
   // From the cache simulation; nullopt (with a note saying why) when the output lacks the events
   // (no --cache-sim=yes) or the geometry.
-  std::optional<uint64_t> data_accesses;  // Dr + Dw [count]
-  std::optional<uint64_t> l1d_misses;     // D1mr + D1mw [count]
-  std::optional<uint64_t> llc_misses;     // DLmr + DLmw [count]
-  std::optional<uint64_t> llc_writebacks; // DLdmr + DLdmw (--simulate-wb=yes only) [count]
-  std::optional<uint64_t> bytes_l2;       // l1d_misses x D1 line [B]
-  std::optional<uint64_t> bytes_dram;     // (llc_misses + llc_writebacks) x LL line [B]
+  std::optional<uint64_t> data_accesses;   // Dr + Dw [count]
+  std::optional<uint64_t> l1d_misses;      // D1mr + D1mw [count]
+  std::optional<uint64_t> llc_misses;      // DLmr + DLmw [count]
+  std::optional<uint64_t> llc_writebacks;  // DLdmr + DLdmw (--simulate-wb=yes only) [count]
+  std::optional<uint64_t> bytes_l2;        // l1d_misses x D1 line [B]
+  std::optional<uint64_t> bytes_dram;      // (llc_misses + llc_writebacks) x LL line [B]
   CacheGeometry cache;
 
-  uint64_t undecoded_executions = 0;     // Ir of instructions not decoded [count]
+  uint64_t undecoded_executions = 0;  // Ir of instructions not decoded [count]
   std::vector<UndecodedObject> undecoded;
 
   // Approximations and caveats, one sentence each, to store beside the values.

@@ -13,10 +13,10 @@
  *
  * CONTRACT
  *
- * Names. A region is identified by its name, a NUL-terminated string compared by content. Names
- * are looked up by their address first (a string literal costs no string comparison beyond a
- * check that its text is unchanged), so any string works, including one built in a buffer that is
- * reused. The library keeps its own copy. A NULL or empty name is ignored and reported.
+ * Names. A region is identified by its name, a NUL-terminated string compared by content: each
+ * thread finds it by the string's address first (string literals: no search) and confirms by
+ * comparing the text, so a buffer reused for other names is safe too. The library keeps its own
+ * copy. A NULL or empty name is ignored and reported.
  *
  * Regions. begin/end pairs are counted per thread: a region begun in one thread must end in that
  * thread. Regions with different names may nest and overlap freely; each measures its own span.
@@ -42,7 +42,8 @@
  * begin and one at end (PAPI_read of the thread's event set: one read() system call, about
  * 0.3 us on bare metal, 1.2 us in a KVM guest). The first call of a region in a thread
  * allocates its slot; later calls do not allocate. The first call in the process reads the
- * environment and, with events, starts PAPI (milliseconds, once).
+ * environment and, with events, starts PAPI (tens of ms, once, before that region's clock
+ * starts); the first call in each thread starts that thread's counters.
  *
  * PROTOCOL WITH RPROF (version 1)
  *
@@ -66,9 +67,10 @@
  *           <TAB> <declared bytes per call|-> <TAB> <event 0 total|-> <TAB> <event 1 total|-> ...
  *   problem <TAB> <region name, or * for the library> <TAB> <what happened>
  *
- * The header comes first; events follow in index order (0, 1, ...), as many as were asked for;
- * every region line has one count column per event line, "-" for a missing event or when some
- * calls ran without counters (a problem line says why). Totals are summed over calls and threads.
+ * The header comes first; events follow in index order (0, 1, ...), one per distinct name asked
+ * for; every region line has one count column per event line, "-" for a missing event or when
+ * some calls ran without counters (a problem line says why). Totals are summed over calls and
+ * threads.
  * Numbers do not depend on the locale: integers in decimal; seconds with a '.' and 9 decimals;
  * declared values in the shortest form that reads back exactly ("2e+06", "0.25").
  * Regions that never completed a call have no region line. A reader refuses other versions.
@@ -78,7 +80,11 @@
 
 #ifdef __cplusplus
 extern "C" {
+#if __cplusplus >= 201103L
 #define RPROF_MARKER_NOEXCEPT noexcept
+#else
+#define RPROF_MARKER_NOEXCEPT throw()
+#endif
 #else
 #define RPROF_MARKER_NOEXCEPT
 #endif

@@ -1,0 +1,339 @@
+#include "counters/sim/callgrind_runner.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+extern char** environ;
+
+namespace rprof {
+namespace {
+
+double Now() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+bool IsExecutableFile(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
+}
+
+bool StartsWith(const std::string& s, const char* prefix) {
+  return s.compare(0, std::strlen(prefix), prefix) == 0;
+}
+
+// What valgrind's log says about an instruction it could not execute, or "" when nothing.
+// The log has, for example:
+//   vex amd64->IR: unhandled instruction bytes: 0x62 0xF1 0xFD 0x48 0x10 0x0 0x62 ...
+//   ==13332== valgrind: Unrecognised instruction at address 0x10908a.
+//   ==13332==    at 0x10908A: main (in /tmp/cg/a512)
+std::string DescribeUnhandledInstruction(const std::string& log_path) {
+  std::ifstream in(log_path);
+  std::string line;
+  std::string bytes_text;
+  std::string where;
+  bool want_where = false;
+  while (std::getline(in, line)) {
+    size_t p = line.find("unhandled instruction bytes:");
+    if (p != std::string::npos && bytes_text.empty()) {
+      bytes_text = line.substr(p + std::strlen("unhandled instruction bytes:"));
+      continue;
+    }
+    if (line.find("Unrecognised instruction at address") != std::string::npos) {
+      want_where = true;
+      continue;
+    }
+    if (want_where) {
+      size_t at = line.find("at 0x");
+      if (at != std::string::npos) where = line.substr(at + 3);
+      want_where = false;
+    }
+  }
+  if (bytes_text.empty() && where.empty()) return "";
+
+  std::vector<unsigned> bytes;
+  std::istringstream ss(bytes_text);
+  std::string tok;
+  while (ss >> tok) bytes.push_back(static_cast<unsigned>(std::strtoul(tok.c_str(), nullptr, 16)));
+  std::string hex;
+  for (size_t i = 0; i < bytes.size() && i < 8; ++i) {
+    char b[4];
+    std::snprintf(b, sizeof b, "%02x", bytes[i] & 0xff);
+    if (!hex.empty()) hex += ' ';
+    hex += b;
+  }
+  // Skip legacy prefixes; 0x62 then starts an EVEX (AVX-512) instruction: BOUND, the other
+  // meaning of 0x62, does not exist in 64-bit mode.
+  size_t i = 0;
+  while (i < bytes.size() &&
+         (bytes[i] == 0x26 || bytes[i] == 0x2e || bytes[i] == 0x36 || bytes[i] == 0x3e ||
+          bytes[i] == 0x64 || bytes[i] == 0x65 || bytes[i] == 0x66 || bytes[i] == 0x67 ||
+          bytes[i] == 0xf0 || bytes[i] == 0xf2 || bytes[i] == 0xf3)) {
+    ++i;
+  }
+  bool evex = i < bytes.size() && bytes[i] == 0x62;
+  std::string what = "valgrind cannot execute the instruction";
+  if (!where.empty()) what += " at " + where;
+  if (!hex.empty()) what += " (bytes " + hex + ")";
+  if (evex) {
+    return what +
+           ": it is AVX-512 (EVEX-encoded), which valgrind 3.19 cannot execute; sim runs need the "
+           "AVX2 build of the code: compile it with -mavx2 -mfma and without -mavx512f or "
+           "-march=native, or let target clones pick the AVX2 version";
+  }
+  return what +
+         ": valgrind does not support it; for sim runs build the code for an ISA valgrind "
+         "supports (x86-64-v3: -mavx2 -mfma)";
+}
+
+std::string LogTail(const std::vector<std::string>& logs, size_t max_lines) {
+  std::vector<std::string> lines;
+  for (const std::string& path : logs) {
+    std::ifstream in(path);
+    std::string line;
+    while (std::getline(in, line)) lines.push_back(line);
+  }
+  size_t start = lines.size() > max_lines ? lines.size() - max_lines : 0;
+  std::string tail;
+  for (size_t k = start; k < lines.size(); ++k) tail += "\n  " + lines[k];
+  return tail;
+}
+
+}  // namespace
+
+std::string FindExecutable(const std::string& name) {
+  if (name.empty()) return "";
+  if (name.find('/') != std::string::npos) return IsExecutableFile(name) ? name : "";
+  const char* path = std::getenv("PATH");
+  std::string dirs = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
+  size_t start = 0;
+  for (;;) {
+    size_t colon = dirs.find(':', start);
+    std::string dir =
+        dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+    std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + name;
+    if (IsExecutableFile(candidate)) return candidate;
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  return "";
+}
+
+bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOptions& opts,
+                       CallgrindRun* out, std::string* err) {
+  *out = CallgrindRun();
+  if (argv.empty() || argv[0].empty()) {
+    *err = "no program to run under callgrind";
+    return false;
+  }
+  std::string valgrind =
+      opts.valgrind.empty() ? FindExecutable("valgrind") : FindExecutable(opts.valgrind);
+  if (valgrind.empty()) {
+    *err = opts.valgrind.empty()
+               ? "valgrind not found: install the Debian package valgrind (apt-get install "
+                 "valgrind)"
+               : "valgrind not found at " + opts.valgrind +
+                     ": install the Debian package valgrind (apt-get install valgrind)";
+    return false;
+  }
+  std::string program = FindExecutable(argv[0]);
+  if (program.empty()) {
+    *err = argv[0] + ": not found or not executable" +
+           (argv[0].find('/') == std::string::npos ? " (looked on PATH)" : "");
+    return false;
+  }
+
+  std::string dir = opts.output_dir;
+  if (dir.empty()) {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string templ = std::string(tmp != nullptr && *tmp ? tmp : "/tmp") + "/rprof-sim-XXXXXX";
+    std::vector<char> buf(templ.begin(), templ.end());
+    buf.push_back('\0');
+    if (mkdtemp(buf.data()) == nullptr) {
+      *err = "cannot create a directory for callgrind output from " + templ + ": " +
+             std::strerror(errno);
+      return false;
+    }
+    dir = buf.data();
+  } else if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+    *err = "cannot create " + dir + ": " + std::strerror(errno);
+    return false;
+  }
+  out->output_dir = dir;
+
+  // %p: each process valgrind follows (forked children) writes its own file instead of
+  // truncating the parent's.
+  std::vector<std::string>& cmd = out->command;
+  cmd = {valgrind,
+         "--tool=callgrind",
+         "--cache-sim=yes",
+         "--dump-instr=yes",
+         "--collect-atstart=no",
+         "--callgrind-out-file=" + dir + "/callgrind.out.%p",
+         "--log-file=" + dir + "/valgrind.%p.log"};
+  cmd.insert(cmd.end(), opts.extra_valgrind_args.begin(), opts.extra_valgrind_args.end());
+  cmd.push_back(program);
+  cmd.insert(cmd.end(), argv.begin() + 1, argv.end());
+
+  // Everything the child needs is built before fork: only async-signal-safe calls after it.
+  std::vector<std::string> env_strings;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    std::string entry = *e;
+    std::string key = entry.substr(0, entry.find('='));
+    bool replaced = std::any_of(opts.env.begin(), opts.env.end(),
+                                [&](const auto& kv) { return kv.first == key; });
+    if (!replaced) env_strings.push_back(std::move(entry));
+  }
+  for (const auto& [key, value] : opts.env) env_strings.push_back(key + "=" + value);
+  std::vector<char*> child_argv;
+  for (std::string& s : cmd) child_argv.push_back(s.data());
+  child_argv.push_back(nullptr);
+  std::vector<char*> child_env;
+  for (std::string& s : env_strings) child_env.push_back(s.data());
+  child_env.push_back(nullptr);
+
+  int exec_pipe[2];
+  if (pipe2(exec_pipe, O_CLOEXEC) != 0) {
+    *err = std::string("pipe: ") + std::strerror(errno);
+    return false;
+  }
+  double start = Now();
+  pid_t pid = fork();
+  if (pid < 0) {
+    *err = std::string("fork: ") + std::strerror(errno);
+    close(exec_pipe[0]);
+    close(exec_pipe[1]);
+    return false;
+  }
+  if (pid == 0) {
+    close(exec_pipe[0]);
+    execve(child_argv[0], child_argv.data(), child_env.data());
+    int e = errno;
+    ssize_t ignored = write(exec_pipe[1], &e, sizeof e);
+    (void)ignored;
+    _exit(127);
+  }
+  close(exec_pipe[1]);
+  int exec_errno = 0;
+  ssize_t n;
+  do {
+    n = read(exec_pipe[0], &exec_errno, sizeof exec_errno);
+  } while (n < 0 && errno == EINTR);
+  close(exec_pipe[0]);
+
+  int status = 0;
+  for (;;) {
+    pid_t r = waitpid(pid, &status, opts.timeout_s > 0 ? WNOHANG : 0);
+    if (r == pid) break;
+    if (r < 0 && errno != EINTR) {
+      *err = std::string("waitpid: ") + std::strerror(errno);
+      return false;
+    }
+    if (r == 0) {  // still running, with a time limit
+      if (Now() - start > opts.timeout_s) {
+        kill(pid, SIGKILL);
+        out->timed_out = true;
+      }
+      struct timespec ts = {0, 5 * 1000 * 1000};
+      nanosleep(&ts, nullptr);
+    }
+  }
+  out->wall_s = Now() - start;
+  if (WIFEXITED(status)) {
+    out->exited = true;
+    out->exit_code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    out->term_signal = WTERMSIG(status);
+  }
+
+  if (n == static_cast<ssize_t>(sizeof exec_errno)) {
+    *err = "cannot execute " + valgrind + ": " + std::strerror(exec_errno);
+    return false;
+  }
+
+  // Collect what valgrind wrote. valgrind runs the program in the process we forked, so its
+  // files carry our child's pid: callgrind.out.<pid>, .<pid>.<dump>, .<pid>-<thread>.
+  const std::string own = "callgrind.out." + std::to_string(pid);
+  if (DIR* d = opendir(dir.c_str())) {
+    while (struct dirent* ent = readdir(d)) {
+      std::string name = ent->d_name;
+      if (StartsWith(name, "callgrind.out.")) {
+        bool mine = StartsWith(name, own.c_str()) &&
+                    (name.size() == own.size() || name[own.size()] == '.' ||
+                     name[own.size()] == '-');
+        (mine ? out->output_files : out->child_output_files).push_back(dir + "/" + name);
+      }
+      if (StartsWith(name, "valgrind.") && name.size() > 4 &&
+          name.compare(name.size() - 4, 4, ".log") == 0) {
+        out->log_files.push_back(dir + "/" + name);
+      }
+    }
+    closedir(d);
+  }
+  std::sort(out->output_files.begin(), out->output_files.end());
+  std::sort(out->child_output_files.begin(), out->child_output_files.end());
+  std::sort(out->log_files.begin(), out->log_files.end());
+
+  for (const std::string& log : out->log_files) {
+    std::string unhandled = DescribeUnhandledInstruction(log);
+    if (!unhandled.empty()) {
+      *err = unhandled;
+      return false;
+    }
+  }
+  if (out->timed_out) {
+    *err = "the callgrind run took longer than " + std::to_string(opts.timeout_s) +
+           " s and was killed";
+    return false;
+  }
+  bool any_output = false;
+  for (const std::string& f : out->output_files) {
+    struct stat st;
+    if (stat(f.c_str(), &st) == 0 && st.st_size > 0) any_output = true;
+  }
+  if (!any_output) {
+    std::string status_text = out->exited ? "exit status " + std::to_string(out->exit_code)
+                                          : "signal " + std::to_string(out->term_signal);
+    *err = out->output_files.empty()
+               ? "valgrind wrote no callgrind output (" + status_text + ")" +
+                     (out->log_files.empty() ? std::string(": it did not start; check its "
+                                                           "options")
+                                             : ("; its log ends:" + LogTail(out->log_files, 8)))
+               : "valgrind's callgrind output is empty (" + status_text +
+                     "): the program probably replaced itself with exec (a shell script or a "
+                     "wrapper?), which valgrind does not follow; run the real executable";
+    return false;
+  }
+  return true;
+}
+
+bool RemoveCallgrindRun(const CallgrindRun& run, std::string* err) {
+  bool ok = true;
+  auto remove_file = [&](const std::string& path) {
+    if (unlink(path.c_str()) != 0 && errno != ENOENT && ok) {
+      *err = "cannot remove " + path + ": " + std::strerror(errno);
+      ok = false;
+    }
+  };
+  for (const std::string& f : run.output_files) remove_file(f);
+  for (const std::string& f : run.child_output_files) remove_file(f);
+  for (const std::string& f : run.log_files) remove_file(f);
+  if (!run.output_dir.empty()) rmdir(run.output_dir.c_str());  // only when empty: ours or not
+  return ok;
+}
+
+}  // namespace rprof

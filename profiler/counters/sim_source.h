@@ -1,0 +1,60 @@
+// The sim counter source as rprof uses it: run a kernel (through rprof-sim-runner) or a whole
+// program under valgrind's callgrind with the cache simulator, analyse the output, and return
+// canonical metrics with source sim. Deterministic: the same binary gives the same counts.
+#ifndef RPROF_COUNTERS_SIM_SOURCE_H_
+#define RPROF_COUNTERS_SIM_SOURCE_H_
+
+#include <string>
+#include <vector>
+
+#include "core/exit_status.h"
+#include "core/metric.h"
+
+namespace rprof {
+
+struct SimRequest {
+  std::vector<std::string> argv;  // the program, or the runner and its arguments
+  // Collection on from the start (a whole program) or only where the program toggles it (the
+  // kernel runner, marker regions).
+  bool collect_from_start = false;
+  // Cache geometry to simulate, "size,associativity,line" in bytes; "" lets valgrind read the
+  // CPU's (which a virtual machine may report badly).
+  std::string d1, ll;
+  double timeout_s = 0;
+};
+
+struct SimResult {
+  std::vector<Metric> metrics;  // totals of the collected region, source sim
+  double wall_s = 0;            // how long valgrind took
+  int exit_code = 0;            // the program's
+  std::string fp_mix;           // "scalar code: 100 % of FP instructions are scalar"
+};
+
+// True when sim can run here; else false with the reason and the package to install.
+bool SimAvailable(std::string* why);
+
+// Runs the request. kEnvironment when valgrind is missing, stops on an instruction it cannot
+// execute (AVX-512: the message explains the AVX2 build), or its output cannot be parsed (the
+// error names the line); nothing is then to be stored.
+bool RunSim(const SimRequest& request, SimResult* result, Error* err);
+
+// The runner program for kernels: next to the rprof binary.
+std::string SimRunnerPath();
+
+// valgrind's --D1 and --LL values for this machine's L1 data cache and last-level cache, as
+// sysfs reports them (valgrind itself trusts cpuid, which a virtual machine may fill badly).
+// Sizes are rounded down where needed so the set count is a power of two, as valgrind requires.
+void SimGeometryForThisMachine(std::string* d1, std::string* ll);
+
+// How --counters chooses the sim source.
+enum class SimMode { kNever, kAuto, kAlways };
+
+// Whether to run sim: kAlways yes (when available), kNever no; kAuto when this machine cannot
+// count FLOPs in hardware, valgrind is here, and the expected time — `native_s` of native work
+// under valgrind, at the slowdown callgrind with cache simulation shows here — fits `budget_s`.
+// *why says why not, and how to get sim counts anyway.
+bool ShouldRunSim(SimMode mode, double native_s, double budget_s, std::string* why);
+
+}  // namespace rprof
+
+#endif  // RPROF_COUNTERS_SIM_SOURCE_H_

@@ -1,0 +1,179 @@
+// libFuzzer target for counters/sim/callgrind_output.h: any input must parse or fail with an error
+// that names a line ("line N: ..."), without crashing, hanging or leaking; a parsed output must be
+// self-consistent (sorted unique sites, cost rows that sum to self_totals, totals that agree).
+//
+//   clang++ -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -I profiler
+//       tests/fuzz/callgrind_output_fuzz.cc profiler/counters/sim/callgrind_output.cc
+//       -o callgrind_output_fuzz
+//   ./callgrind_output_fuzz -max_len=4096 -max_total_time=60
+// (one command line; Debian: clang-14 and libclang-rt-14-dev give -fsanitize=fuzzer)
+//
+// Built with -DRPROF_FUZZ_STANDALONE it is a plain program (for compilers without libFuzzer):
+// it runs each file named on the command line, or else a built-in corpus and a deterministic
+// stream of mutations of it, and exits 0 when nothing failed.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "counters/sim/callgrind_output.h"
+
+namespace {
+
+void Check(std::string_view text) {
+  rprof::CallgrindOutput out;
+  std::string err;
+  if (!rprof::ParseCallgrindOutput(text, &out, &err)) {
+    if (err.rfind("line ", 0) != 0) std::abort();
+    size_t lines = 1;
+    for (char c : text) lines += c == '\n';
+    if (std::strtoull(err.c_str() + 5, nullptr, 10) > lines) std::abort();
+    return;
+  }
+  size_t stride = out.events.size();
+  if (out.costs.size() != out.sites.size() * stride) std::abort();
+  if (out.self_totals.size() != stride) std::abort();
+  std::vector<uint64_t> sums(stride, 0);
+  for (size_t i = 0; i < out.sites.size(); ++i) {
+    if (out.sites[i].object >= out.objects.size()) std::abort();
+    if (i > 0) {
+      const auto& a = out.sites[i - 1];
+      const auto& b = out.sites[i];
+      if (!(a.object < b.object || (a.object == b.object && a.address < b.address))) std::abort();
+    }
+    for (size_t e = 0; e < stride; ++e) sums[e] += out.costs[i * stride + e];
+  }
+  if (sums != out.self_totals) std::abort();
+  if (out.totals && *out.totals != out.self_totals) std::abort();
+  for (size_t e = 0; e < stride; ++e) {
+    if (out.EventIndex(out.events[e]) != static_cast<int>(e)) std::abort();
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  Check(std::string_view(reinterpret_cast<const char*>(data), size));
+  return 0;
+}
+
+#ifdef RPROF_FUZZ_STANDALONE
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+int main(int argc, char** argv) {
+  if (argc > 1) {
+    for (int i = 1; i < argc; ++i) {
+      std::ifstream in(argv[i], std::ios::binary);
+      std::stringstream text;
+      text << in.rdbuf();
+      Check(text.str());
+    }
+    return 0;
+  }
+  const std::string sample =
+      "# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\npid: 4808\ncmd:  ./t 1000\n"
+      "part: 1\n\ndesc: I1 cache: 32768 B, 64 B, 8-way associative\n"
+      "desc: D1 cache: 32768 B, 64 B, 8-way associative\n"
+      "desc: LL cache: 268435456 B, 64 B, direct-mapped\n\ndesc: Trigger: Program termination\n"
+      "\npositions: instr line\nevents: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\nsummary: 0\n\n"
+      "ob=(1) /lib/ld.so\nfl=(1) ???\nfn=(0) 0x1ab70\ncob=(5) /tmp/t\ncfi=(139) ???\n"
+      "cfn=(502) (below main)\ncalls=1 0x12f0 0 \n0x1abaa 0 6017 2002 1007 3 1 17 3 1\n\n"
+      "ob=(5)\nfl=(139)\nfn=(536) main\n0x11ac 0 1 0 1\n+5 0 1 1\n+20 0 1\n+3 0 1 1\n"
+      "jcnd=1/1 +26 0\n* 0\n+5 0 1 1\n+6 0 1 0 1\n-11 0 999 999\n+5 0 999 999\n"
+      "+6 0 999 0 999 0 0 16\njump=1 0x11ac 0\n* 0\n\ntotals: 3003 2001 1001 0 0 16\n"
+      "part: 2\nevents: Ir Bc\nob=(5)\n0x10 1 2\n";
+  const char* corpus[] = {"",
+                          "\n",
+                          "events:",
+                          "events: Ir\n",
+                          "events: Ir\n0x10 1\n",
+                          "events: Ir\n+1 1\n-2 1\n",
+                          "positions: instr line\nevents: Ir\n* * 1\n",
+                          "events: Ir\ncalls=1 2\n",
+                          "events: Ir\ncalls=1 2\n3 4\n",
+                          "events: Ir\nfn=(1)\n",
+                          "ob=(18446744073709551615) x\n",
+                          "events: Ir\n0xffffffffffffffff 1\n+1 1\n",
+                          "events: Ir\ntotals: 1\n",
+                          "totals: 1\n",
+                          "events: Ir Dr\npart: 2\nevents: Dr Ir\n0 1 2\n",
+                          "desc: D1 cache: 1 B, 1 B, 1-way associative\nevents: Ir\n",
+                          "version: 1\r\nevents: Ir\r\n0x1 2\r\n"};
+  size_t runs = 0;
+  for (const char* text : corpus) {
+    Check(text);
+    ++runs;
+  }
+  {
+    rprof::CallgrindOutput out;
+    std::string err;
+    if (!rprof::ParseCallgrindOutput(sample, &out, &err)) {  // mutations must start from valid
+      std::cerr << "callgrind_output_fuzz: the built-in sample does not parse: " << err << "\n";
+      return 1;
+    }
+  }
+  Check(sample);
+  Check(std::string_view("events: Ir\n0x1\0 1\n", 17));  // an embedded NUL
+  runs += 2;
+  // Deterministic mutations of the sample: byte edits, line deletions and duplications.
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  auto next = [&state] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  const std::string alphabet = "0123456789abcdefx+-*=():( )\n\t #/Ircalsobfnpitevm";
+  for (int i = 0; i < 100000; ++i) {
+    std::string text = sample;
+    int edits = 1 + static_cast<int>(next() % 4);
+    for (int k = 0; k < edits && !text.empty(); ++k) {
+      size_t at = next() % text.size();
+      switch (next() % 5) {
+        case 0:
+          text[at] = alphabet[next() % alphabet.size()];
+          break;
+        case 1:
+          text.insert(at, 1, alphabet[next() % alphabet.size()]);
+          break;
+        case 2:
+          text.erase(at, 1 + next() % 8);
+          break;
+        case 3: {  // delete a line
+          size_t start = text.rfind('\n', at);
+          start = start == std::string::npos ? 0 : start + 1;
+          size_t end = text.find('\n', at);
+          text.erase(start, end == std::string::npos ? std::string::npos : end - start + 1);
+          break;
+        }
+        default: {  // duplicate a line
+          size_t start = text.rfind('\n', at);
+          start = start == std::string::npos ? 0 : start + 1;
+          size_t end = text.find('\n', at);
+          std::string line =
+              text.substr(start, end == std::string::npos ? std::string::npos : end - start + 1);
+          text.insert(start, line);
+          break;
+        }
+      }
+    }
+    Check(text);
+    ++runs;
+  }
+  // Big inputs stay linear: many events, many sites.
+  std::string wide = "events:";
+  for (int e = 0; e < 2000; ++e) wide += " E" + std::to_string(e);
+  wide += "\n0x1 1\n";
+  Check(wide);
+  std::string tall = "positions: instr\nevents: Ir\nob=(1) /x\n0x1000 1\n";
+  for (int k = 0; k < 200000; ++k) tall += "+1 1\n";
+  Check(tall);
+  runs += 2;
+  std::cout << "callgrind_output_fuzz: " << runs << " inputs, no failure\n";
+  return 0;
+}
+#endif

@@ -1,0 +1,255 @@
+// The parser of the marker results file (format: rprof/marker.h, version 1) on hand-written
+// files: merging processes, missing events, problems, declarations, malformed input.
+#include "targets/marker_results.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace rprof {
+namespace {
+
+// Two processes (a parent and the child it forked): same events, regions merged by name.
+const char kTwoProcesses[] =
+    "rprof-markers\t1\t100\n"
+    "event\t0\tperf::TASK-CLOCK\tok\t\n"
+    "event\t1\tPAPI_TOT_CYC\tmissing\tEvent does not exist (PAPI error -7)\n"
+    "region\tinit\t1\t0.250000000\t-\t-\t250000000\t-\n"
+    "region\ttriad\t10\t1.500000000\t8000000\t96000000\t1400000000\t-\n"
+    "rprof-markers\t1\t101\n"
+    "event\t0\tperf::TASK-CLOCK\tok\t\n"
+    "event\t1\tPAPI_TOT_CYC\tmissing\tEvent does not exist (PAPI error -7)\n"
+    "region\ttriad\t5\t0.750000000\t8000000\t96000000\t700000000\t-\n"
+    "region\twork\t2\t0.100000000\t-\t-\t90000000\t-\n";
+
+const Metric* Find(const std::vector<Metric>& metrics, const std::string& name,
+                   const std::string& region) {
+  for (const Metric& metric : metrics)
+    if (metric.name == name && metric.region == region) return &metric;
+  return nullptr;
+}
+
+TEST(MarkerResults, EmptyFileMeansNoProcessReported) {
+  MarkerResults results;
+  std::string err;
+  ASSERT_TRUE(ParseMarkerResults("", &results, &err)) << err;
+  EXPECT_TRUE(results.pids.empty());
+  EXPECT_TRUE(results.regions.empty());
+  EXPECT_TRUE(MarkerMetrics(results).empty());
+}
+
+TEST(MarkerResults, MergesProcessesByRegionName) {
+  MarkerResults results;
+  std::string err;
+  ASSERT_TRUE(ParseMarkerResults(kTwoProcesses, &results, &err)) << err;
+  EXPECT_EQ(results.pids, (std::vector<long>{100, 101}));
+  ASSERT_EQ(results.regions.size(), 3u);
+  EXPECT_EQ(results.regions[0].name, "init");
+  EXPECT_EQ(results.regions[1].name, "triad");
+  EXPECT_EQ(results.regions[2].name, "work");
+
+  const MarkerRegion& triad = results.regions[1];
+  EXPECT_EQ(triad.calls, 15u);
+  EXPECT_DOUBLE_EQ(triad.seconds, 2.25);
+  ASSERT_TRUE(triad.flops_per_call);
+  EXPECT_DOUBLE_EQ(*triad.flops_per_call, 8e6);
+  ASSERT_TRUE(triad.counts[0]);
+  EXPECT_DOUBLE_EQ(*triad.counts[0], 2.1e9);
+  EXPECT_TRUE(results.problems.empty());
+}
+
+TEST(MarkerResults, MissingEventIsAbsentWithItsReasonNeverZero) {
+  MarkerResults results;
+  std::string err;
+  ASSERT_TRUE(ParseMarkerResults(kTwoProcesses, &results, &err)) << err;
+  ASSERT_EQ(results.events.size(), 2u);
+  EXPECT_TRUE(results.events[0].counted);
+  EXPECT_FALSE(results.events[1].counted);
+  EXPECT_NE(results.events[1].reason.find("Event does not exist"), std::string::npos);
+
+  std::vector<Metric> metrics = MarkerMetrics(results);
+  const Metric* cycles = Find(metrics, "PAPI_TOT_CYC", "triad");
+  ASSERT_NE(cycles, nullptr);
+  EXPECT_FALSE(cycles->value);
+  EXPECT_EQ(cycles->source, Source::kPmu);
+  EXPECT_NE(cycles->note.find("Event does not exist"), std::string::npos);
+  EXPECT_NE(cycles->note.find("process 100"), std::string::npos);
+}
+
+TEST(MarkerResults, MetricsPerRegionWithTheirSources) {
+  MarkerResults results;
+  std::string err;
+  ASSERT_TRUE(ParseMarkerResults(kTwoProcesses, &results, &err)) << err;
+  std::vector<Metric> metrics = MarkerMetrics(results);
+
+  const Metric* time = Find(metrics, "time_s", "triad");
+  ASSERT_NE(time, nullptr);
+  EXPECT_EQ(time->source, Source::kClock);
+  EXPECT_EQ(time->unit, "s");
+  EXPECT_DOUBLE_EQ(*time->value, 2.25);
+
+  const Metric* calls = Find(metrics, "calls", "triad");
+  ASSERT_NE(calls, nullptr);
+  EXPECT_EQ(calls->source, Source::kClock);
+  EXPECT_EQ(calls->unit, "count");
+  EXPECT_DOUBLE_EQ(*calls->value, 15);
+
+  const Metric* task_clock = Find(metrics, "perf::TASK-CLOCK", "triad");
+  ASSERT_NE(task_clock, nullptr);
+  EXPECT_EQ(task_clock->source, Source::kPmu);
+  EXPECT_EQ(task_clock->unit, "ns");
+  EXPECT_DOUBLE_EQ(*task_clock->value, 2.1e9);
+
+  // Declared per call, multiplied by all calls of all processes.
+  const Metric* flops = Find(metrics, "flops", "triad");
+  ASSERT_NE(flops, nullptr);
+  EXPECT_EQ(flops->source, Source::kModel);
+  EXPECT_DOUBLE_EQ(*flops->value, 8e6 * 15);
+  EXPECT_EQ(flops->note, "declared by rprof_region_declare");
+  const Metric* bytes = Find(metrics, "bytes_dram", "triad");
+  ASSERT_NE(bytes, nullptr);
+  EXPECT_EQ(bytes->unit, "B");
+  EXPECT_DOUBLE_EQ(*bytes->value, 96e6 * 15);
+
+  // Undeclared regions have no model metrics.
+  EXPECT_EQ(Find(metrics, "flops", "init"), nullptr);
+  EXPECT_EQ(Find(metrics, "bytes_dram", "work"), nullptr);
+  ASSERT_NE(Find(metrics, "time_s", "work"), nullptr);
+}
+
+TEST(MarkerResults, ProblemsNameTheRegionAndTheProcess) {
+  const char text[] =
+      "rprof-markers\t1\t7\n"
+      "region\tloop\t3\t0.001000000\t-\t-\n"
+      "problem\tloop\tended without a matching begin in that thread, once; those ends were "
+      "ignored\n"
+      "problem\t*\ta null region name was passed twice; ignored\n";
+  MarkerResults results;
+  std::string err;
+  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err;
+  ASSERT_EQ(results.problems.size(), 2u);
+  EXPECT_EQ(results.problems[0],
+            "loop: ended without a matching begin in that thread, once; those ends were ignored "
+            "(process 7)");
+  EXPECT_EQ(results.problems[1],
+            "markers: a null region name was passed twice; ignored (process 7)");
+}
+
+TEST(MarkerResults, ConflictingDeclarationsKeepTheFirstAndSaySo) {
+  const char text[] =
+      "rprof-markers\t1\t1\n"
+      "region\tk\t1\t0.1\t100\t800\n"
+      "rprof-markers\t1\t2\n"
+      "region\tk\t1\t0.1\t200\t800\n";
+  MarkerResults results;
+  std::string err;
+  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err;
+  ASSERT_EQ(results.regions.size(), 1u);
+  EXPECT_DOUBLE_EQ(*results.regions[0].flops_per_call, 100);
+  EXPECT_DOUBLE_EQ(*results.regions[0].bytes_per_call, 800);
+  ASSERT_EQ(results.problems.size(), 1u);
+  EXPECT_EQ(results.problems[0],
+            "k: declared flops differ between processes (100 in process 1, 200 in process 2); "
+            "the first is kept");
+}
+
+TEST(MarkerResults, UncountedCallsOrAnEventMissingInOneProcessMakeTheTotalAbsent) {
+  const char text[] =
+      "rprof-markers\t1\t1\n"
+      "event\t0\tperf::PAGE-FAULTS\tok\t\n"
+      "region\ta\t2\t0.1\t-\t-\t-\n"
+      "region\tb\t2\t0.1\t-\t-\t5\n"
+      "rprof-markers\t1\t2\n"
+      "event\t0\tperf::PAGE-FAULTS\tmissing\tPermission denied\n"
+      "region\tb\t1\t0.1\t-\t-\t-\n"
+      "region\tc\t1\t0.1\t-\t-\t-\n";
+  MarkerResults results;
+  std::string err;
+  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err;
+  ASSERT_EQ(results.regions.size(), 3u);
+  EXPECT_FALSE(results.regions[0].counts[0]);
+  EXPECT_NE(results.regions[0].count_notes[0].find("ran without counters"), std::string::npos);
+  EXPECT_FALSE(results.regions[1].counts[0]);  // 5 from process 1 is only part of the total
+  EXPECT_EQ(results.regions[1].count_notes[0], "process 2: Permission denied");
+  EXPECT_FALSE(results.events[0].counted);
+}
+
+TEST(MarkerResults, EventNotAskedForInAProcessIsAbsentThere) {
+  const char text[] =
+      "rprof-markers\t1\t1\n"
+      "region\tr\t1\t0.1\t-\t-\n"
+      "rprof-markers\t1\t2\n"
+      "event\t0\tperf::PAGE-FAULTS\tok\t\n"
+      "region\tr\t1\t0.1\t-\t-\t4\n"
+      "region\ts\t1\t0.1\t-\t-\t4\n";
+  MarkerResults results;
+  std::string err;
+  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err;
+  ASSERT_EQ(results.regions.size(), 2u);
+  EXPECT_FALSE(results.regions[0].counts[0]);
+  EXPECT_EQ(results.regions[0].count_notes[0], "not asked for in process 1");
+  ASSERT_TRUE(results.regions[1].counts[0]);
+  EXPECT_DOUBLE_EQ(*results.regions[1].counts[0], 4);
+}
+
+TEST(MarkerResults, NamesMayContainSpacesAndNonAscii) {
+  const char text[] =
+      "rprof-markers\t1\t3\n"
+      "region\tmatmul 64×64 (blocked)\t1\t0.5\t-\t-\n";
+  MarkerResults results;
+  std::string err;
+  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err;
+  ASSERT_EQ(results.regions.size(), 1u);
+  EXPECT_EQ(results.regions[0].name, "matmul 64×64 (blocked)");
+}
+
+struct Malformed {
+  const char* text;
+  const char* error;
+};
+
+class MarkerResultsMalformed : public testing::TestWithParam<Malformed> {};
+
+TEST_P(MarkerResultsMalformed, ErrorNamesTheLine) {
+  MarkerResults results;
+  std::string err;
+  EXPECT_FALSE(ParseMarkerResults(GetParam().text, &results, &err));
+  EXPECT_EQ(err, GetParam().error);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Inputs, MarkerResultsMalformed,
+    testing::Values(
+        Malformed{"region\tx\t1\t0.1\t-\t-\n",
+                  "line 1: expected the header 'rprof-markers<TAB>1<TAB><pid>', found 'region'"},
+        Malformed{"rprof-markers\t2\t5\n",
+                  "line 1: marker results format version '2'; this rprof reads version 1 (rprof "
+                  "and librprof-marker differ: rebuild the program against this rprof's "
+                  "rprof-marker)"},
+        Malformed{"rprof-markers\t1\tabc\n", "line 1: process id 'abc' is not a positive integer"},
+        Malformed{"rprof-markers\t1\t5\nregion\tx\tmany\t0.1\t-\t-\n",
+                  "line 2: calls 'many' is not a non-negative integer"},
+        Malformed{
+            "rprof-markers\t1\t5\nevent\t0\tperf::TASK-CLOCK\tok\t\nregion\tx\t1\t0.1\t-\t-\n",
+            "line 3: region line has 6 fields, expected 7 (region, name, calls, seconds, "
+            "flops, bytes and 1 event totals)"},
+        Malformed{"rprof-markers\t1\t5\nregion\tx\t1\t-0.1\t-\t-\n",
+                  "line 2: seconds '-0.1' is not a non-negative number"},
+        Malformed{"rprof-markers\t1\t5\nregion\tx\t1\t0.1\tlots\t-\n",
+                  "line 2: declared value 'lots' is neither '-' nor a non-negative number"},
+        Malformed{"rprof-markers\t1\t5\nevent\t1\tperf::TASK-CLOCK\tok\t\n",
+                  "line 2: event index '1', expected 0"},
+        Malformed{"rprof-markers\t1\t5\nevent\t0\tperf::TASK-CLOCK\tmaybe\t\n",
+                  "line 2: event status 'maybe', expected ok or missing"},
+        Malformed{"rprof-markers\t1\t5\nevent\t0\tX\tmissing\tno\nregion\tr\t1\t0.1\t-\t-\t3\n",
+                  "line 3: a count for event 'X', which is missing"},
+        Malformed{"rprof-markers\t1\t5\n\nregion\tx\t1\t0.1\t-\t-\n", "line 2: empty line"},
+        Malformed{"rprof-markers\t1\t5\nregion\tx\t1\t0.1\t-\t-\nregion\tx\t1\t0.1\t-\t-\n",
+                  "line 3: region 'x' listed twice in one process"},
+        Malformed{"rprof-markers\t1\t5\nsample\tx\n",
+                  "line 2: unknown record 'sample' (expected event, region or problem)"},
+        Malformed{"rprof-markers\t1\t5\nproblem\tx\n",
+                  "line 2: problem line has 2 fields, expected 3 (problem, region, message)"}));
+
+}  // namespace
+}  // namespace rprof
