@@ -40,6 +40,7 @@ ExitStatus ShowCommand(const GlobalOptions&, const std::vector<std::string>&, Er
 ExitStatus QueryCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 ExitStatus CompareCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 ExitStatus PlotCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+ExitStatus ValidateCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 ExitStatus MachineCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 
 }  // namespace rprof

@@ -16,6 +16,8 @@ const std::vector<Command>& Commands() {
        Needs::kDatabase, CompareCommand},
       {"plot", "draw runs on this machine's roofline (svg, png, pdf or the terminal)",
        Needs::kDatabase, PlotCommand},
+      {"validate", "check every built-in kernel's FLOP model against valgrind's count (sim)",
+       Needs::kCounters, ValidateCommand},
       {"query", "run read-only SQL on the database", Needs::kDatabase, QueryCommand},
   };
   return commands;

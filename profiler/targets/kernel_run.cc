@@ -23,13 +23,24 @@ bool RunKernelSim(const KernelRunRequest& request, double native_s, RunRecord* r
       run->note += (run->note.empty() ? "" : "; ") + why;
     return true;
   }
-  const rprof_kernel& kernel = *request.entry->kernel;
+  std::vector<Metric> metrics;
+  if (!SimulateKernel(*request.entry, request.args, &metrics, err)) return false;
+  run->sources.push_back("sim");
+  for (Metric& m : metrics) run->metrics.push_back(std::move(m));
+  return true;
+}
+
+}  // namespace
+
+bool SimulateKernel(const CatalogEntry& entry, const rprof_args& args, std::vector<Metric>* out,
+                    Error* err) {
+  const rprof_kernel& kernel = *entry.kernel;
   SimRequest sim;
   sim.argv = {SimRunnerPath()};
-  if (request.entry->origin != "builtin") sim.argv.insert(sim.argv.end(), {"--plugin", request.entry->origin});
+  if (entry.origin != "builtin") sim.argv.insert(sim.argv.end(), {"--plugin", entry.origin});
   sim.argv.push_back(kernel.name);
   for (uint32_t i = 0; i < kernel.param_count; ++i)
-    sim.argv.push_back(std::to_string(request.args.values[i]));
+    sim.argv.push_back(std::to_string(args.values[i]));
   SimGeometryForThisMachine(&sim.d1, &sim.ll);
   SimResult result;
   if (!RunSim(sim, &result, err)) return false;
@@ -37,15 +48,12 @@ bool RunKernelSim(const KernelRunRequest& request, double native_s, RunRecord* r
     return Fail(err, ExitStatus::kEnvironment,
                 std::string("sim: the kernel runner failed under valgrind (exit ") +
                     std::to_string(result.exit_code) + "); its message is above");
-  run->sources.push_back("sim");
   for (Metric& m : result.metrics) {
     if (m.name == "flops") m.note += "; AVX2 build of the kernel (valgrind cannot run AVX-512)";
-    run->metrics.push_back(std::move(m));
+    out->push_back(std::move(m));
   }
   return true;
 }
-
-}  // namespace
 
 bool RunKernel(const KernelRunRequest& request, RunRecord* run, Error* err) {
   const rprof_kernel& kernel = *request.entry->kernel;

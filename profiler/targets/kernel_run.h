@@ -31,6 +31,11 @@ struct KernelRunRequest {
   double sim_budget_s = 20;
 };
 
+// Counts one call of the kernel under valgrind (after one warm-up call): the sim metrics of one
+// run() call. kEnvironment when sim cannot run or the runner fails.
+bool SimulateKernel(const CatalogEntry& entry, const rprof_args& args, std::vector<Metric>* out,
+                    Error* err);
+
 // Measures the kernel and fills run's target, samples, metrics, sources and status. A failed
 // check or an interrupt is a stored outcome (true, status failed / interrupted); false with *err
 // means nothing should be stored: the counters or the kernel's setup could not start.
