@@ -7,6 +7,8 @@ const std::vector<Command>& Commands() {
       {"run", "measure a kernel, plugin or program, store the run and place it on the roofline "
               "(the default: `rprof triad` = `rprof run triad`)",
        Needs::kCounters, RunCommand},
+      {"machine", "measure this machine's roofline (ceilings, memory ladder), show or list profiles",
+       Needs::kDatabase, MachineCommand},
       {"kernels", "list the kernels with their parameters and model formulas", Needs::kNothing,
        KernelsCommand},
       {"history", "list stored runs, newest first", Needs::kDatabase, HistoryCommand},

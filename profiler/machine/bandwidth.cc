@@ -112,21 +112,29 @@ bool MeasureBandwidth(ThreadTeam& team, BandwidthBuffers* buffers, const IsaFlag
     return *std::max_element(seconds.begin(), seconds.end());
   };
 
-  // Warm the slices into whatever cache holds them, then calibrate the pass count.
+  // Warm the slices into whatever cache holds them, then calibrate the pass count. A working set
+  // that takes longer than a repetition per pass is far out in memory: one warm-up pass, one
+  // pass per repetition and at most 3 repetitions (DRAM varies little, and 4x a 480 MiB
+  // reported L3 is 2 GiB a pass).
   uint64_t passes = 1;
+  int repetitions = std::max(1, opts.repetitions);
   double target = std::max(1e-3, opts.seconds_per_rep);
   double t = run(passes);
-  t = run(passes);
-  while (t < target / 8) {
-    passes *= t < target / 64 ? 8 : 2;
+  if (t >= target) {
+    if (t >= 2 * target) repetitions = std::min(repetitions, 3);
+  } else {
     t = run(passes);
+    while (t < target / 8) {
+      passes *= t < target / 64 ? 8 : 2;
+      t = run(passes);
+    }
+    passes = std::max<uint64_t>(1, static_cast<uint64_t>(passes * (target / t)));
   }
-  passes = std::max<uint64_t>(1, static_cast<uint64_t>(passes * (target / t)));
 
   uint64_t bytes = slice.elements * PatternBytesPerElement(opts.pattern) * passes *
                    static_cast<uint64_t>(n);
   std::vector<double> rates;
-  for (int rep = 0; rep < std::max(1, opts.repetitions); ++rep) {
+  for (int rep = 0; rep < repetitions; ++rep) {
     double s = run(passes);
     rates.push_back(static_cast<double>(bytes) / s * 1e-9);
   }

@@ -4,22 +4,10 @@
 #include <cstdio>
 
 #include "core/json.h"
+#include "machine/hierarchy.h"
 #include "report/text_table.h"
 
 namespace rprof {
-
-std::string FormatBytes(uint64_t bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = static_cast<double>(bytes);
-  int u = 0;
-  while (v >= 1024 && u < 4) {
-    v /= 1024;
-    ++u;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, v == static_cast<double>(static_cast<uint64_t>(v)) ? "%.0f %s" : "%.3g %s", v, units[u]);
-  return buf;
-}
 
 namespace {
 

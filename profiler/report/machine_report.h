@@ -15,9 +15,6 @@ namespace rprof {
 std::string FormatProfile(const StoredProfile& profile, OutputFormat format);
 std::string FormatProfileList(const std::vector<StoredProfile>& profiles, OutputFormat format);
 
-// "32 KiB", "1 MiB", "4 GiB".
-std::string FormatBytes(uint64_t bytes);
-
 }  // namespace rprof
 
 #endif  // RPROF_REPORT_MACHINE_REPORT_H_

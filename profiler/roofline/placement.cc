@@ -26,17 +26,19 @@ const Ceiling* ComputeRoof(const MachineProfile& profile, const RunShape& shape)
   return best;
 }
 
-// The best bandwidth ceiling of a level at this thread count (any pattern: the roof is what the
-// level can deliver at best).
+}  // namespace
+
 const Ceiling* BandwidthRoof(const MachineProfile& profile, const std::string& level,
                              int threads) {
   const Ceiling* best = nullptr;
   for (const Ceiling& c : profile.ceilings)
     if (c.kind == "bandwidth" && c.level == level && c.threads == threads &&
-        (!best || c.value > best->value))
+        c.pattern != "copy_nt" && (!best || c.value > best->value))
       best = &c;
   return best;
 }
+
+namespace {
 
 std::optional<double> Value(const std::vector<Metric>& metrics, const std::string& name,
                             Source source) {

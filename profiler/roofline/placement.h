@@ -46,6 +46,11 @@ struct Placement {
   std::string verdict;          // "DRAM-bandwidth-bound at 71 % of its roof"
 };
 
+// The roof of a memory level at this thread count: its best ceiling over the load, copy and
+// triad patterns. Non-temporal stores are left out: they are a way of writing code, not what the
+// level delivers to ordinary loads and stores. nullptr when the profile has none.
+const Ceiling* BandwidthRoof(const MachineProfile& profile, const std::string& level, int threads);
+
 // Places `metrics` (a run's, whole-run region) against `profile`. Never fails: an unplaceable
 // run gets placed = false and the reason.
 Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,

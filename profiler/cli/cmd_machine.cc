@@ -1,0 +1,170 @@
+// rprof machine measure|show|list: this machine's roofline, measured once and stored, so every
+// run can be placed against it.
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <thread>
+
+#include "cli/command.h"
+#include "cli/current_machine.h"
+#include "cli/options.h"
+#include "machine/machine_measure.h"
+#include "report/machine_report.h"
+#include "store/profile_store.h"
+
+namespace rprof {
+
+namespace {
+
+std::atomic<bool> g_cancel{false};
+extern "C" void OnCancel(int) { g_cancel.store(true); }
+
+ExitStatus Measure(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+  po::options_description options("machine measure options");
+  int threads = 0;
+  std::string format_text = "table";
+  options.add_options()
+      ("help,h", "show this help")
+      ("quick", "a quick profile: fewer points, short repetitions (default; under 15 s on 2 cores)")
+      ("full", "a full profile: every pattern over the whole sweep (about a minute)")
+      ("threads", po::value(&threads), "threads of the all-threads ceilings (default: one per "
+       "core this process may use)")
+      ("format,f", po::value(&format_text), "table, csv or json");
+  po::variables_map vm;
+  if (!ParseCommandLine("machine measure", args, options, {}, &vm, err)) return err->status;
+  if (vm.count("help")) {
+    PrintCommandHelp("machine measure", "[--quick|--full] [--threads N]",
+                     "Measures this machine's roofline: peak FLOP/s per precision and ISA, "
+                     "bandwidth per memory level (load, copy, triad), the latency ladder and the "
+                     "clock, on 1 thread and all cores, and stores the profile. Close other "
+                     "programs first: a busy machine halves ceilings.",
+                     options);
+    return ExitStatus::kOk;
+  }
+  OutputFormat format;
+  if (!ParseFormatOption(format_text, &format, err)) return err->status;
+  if (vm.count("quick") && vm.count("full"))
+    return FailWith(err, ExitStatus::kUsage, "machine measure: --quick or --full, not both");
+  unsigned cpus = std::thread::hardware_concurrency();
+  if (vm.count("threads") && (threads < 1 || (cpus > 0 && threads > static_cast<int>(cpus))))
+    return FailWith(err, ExitStatus::kUsage,
+                    "--threads " + std::to_string(threads) + ": must be 1.." +
+                        std::to_string(cpus) + " (the CPUs of this machine)");
+
+  RunStore store;
+  if (!store.Open(ResolveDatabasePath(global.db), err)) return err->status;
+
+  MachineMeasureOptions measure;
+  measure.mode = vm.count("full") ? "full" : "quick";
+  measure.threads = threads;
+  measure.cancel = &g_cancel;
+  bool tty = isatty(STDERR_FILENO);
+  measure.progress = [tty](const std::string& what, double fraction) {
+    if (tty) std::fprintf(stderr, "\r\033[K[%3.0f%%] %s", fraction * 100, what.c_str());
+  };
+  struct sigaction action {}, old_int {}, old_term {};
+  action.sa_handler = OnCancel;
+  sigaction(SIGINT, &action, &old_int);
+  sigaction(SIGTERM, &action, &old_term);
+  MachineProfile profile;
+  std::string why;
+  bool ok = MeasureMachine(measure, &profile, &why);
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  if (tty) std::fprintf(stderr, "\r\033[K");
+  if (!ok && g_cancel.load())
+    return FailWith(err, ExitStatus::kTargetFailed,
+                    "machine measure interrupted: no profile stored (the earlier profiles, if "
+                    "any, are untouched)");
+  if (!ok) return FailWith(err, ExitStatus::kEnvironment, "machine measure: " + why);
+
+  StoredProfile stored;
+  if (!InsertProfile(&store, CurrentMachine(), profile, &stored.id, err)) return err->status;
+  if (!LoadProfile(&store, stored.id, &stored, err)) return err->status;
+  std::cout << FormatProfile(stored, format);
+  return ExitStatus::kOk;
+}
+
+ExitStatus Show(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+  po::options_description options("machine show options");
+  std::string format_text = "table";
+  long long id = 0;
+  options.add_options()("help,h", "show this help")("format,f", po::value(&format_text),
+                                                     "table, csv or json")(
+      "profile", po::value(&id), "a profile id (default: the newest of this machine)");
+  po::positional_options_description positional;
+  positional.add("profile", 1);
+  po::variables_map vm;
+  if (!ParseCommandLine("machine show", args, options, positional, &vm, err)) return err->status;
+  if (vm.count("help")) {
+    PrintCommandHelp("machine show", "[PROFILE_ID] [--format table|csv|json]",
+                     "Shows a stored machine profile: ceilings and the memory-hierarchy ladder.",
+                     options);
+    return ExitStatus::kOk;
+  }
+  OutputFormat format;
+  if (!ParseFormatOption(format_text, &format, err)) return err->status;
+  RunStore store;
+  if (!store.Open(ResolveDatabasePath(global.db), err)) return err->status;
+  StoredProfile profile;
+  if (vm.count("profile")) {
+    if (!LoadProfile(&store, id, &profile, err)) return err->status;
+  } else {
+    bool found = false;
+    std::string fingerprint = CurrentMachine().fingerprint;
+    if (!LoadNewestProfile(&store, fingerprint, &profile, &found, err)) return err->status;
+    if (!found)
+      return FailWith(err, ExitStatus::kEnvironment,
+                      "no machine profile for this machine (" + fingerprint + ") in " +
+                          store.path() + "; measure one with `rprof machine measure`");
+  }
+  std::cout << FormatProfile(profile, format);
+  return ExitStatus::kOk;
+}
+
+ExitStatus List(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+  po::options_description options("machine list options");
+  std::string format_text = "table";
+  options.add_options()("help,h", "show this help")("format,f", po::value(&format_text),
+                                                     "table, csv or json");
+  po::variables_map vm;
+  if (!ParseCommandLine("machine list", args, options, {}, &vm, err)) return err->status;
+  if (vm.count("help")) {
+    PrintCommandHelp("machine list", "[--format table|csv|json]",
+                     "Lists the stored machine profiles, newest first.", options);
+    return ExitStatus::kOk;
+  }
+  OutputFormat format;
+  if (!ParseFormatOption(format_text, &format, err)) return err->status;
+  RunStore store;
+  if (!store.Open(ResolveDatabasePath(global.db), err)) return err->status;
+  std::vector<StoredProfile> profiles;
+  if (!ListProfiles(&store, &profiles, err)) return err->status;
+  std::cout << FormatProfileList(profiles, format);
+  return ExitStatus::kOk;
+}
+
+}  // namespace
+
+ExitStatus MachineCommand(const GlobalOptions& global, const std::vector<std::string>& args,
+                          Error* err) {
+  const std::string usage =
+      "usage: rprof machine measure [--quick|--full] [--threads N]\n"
+      "       rprof machine show [PROFILE_ID] [--format table|csv|json]\n"
+      "       rprof machine list [--format table|csv|json]\n";
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    std::cout << usage;
+    return args.empty() ? FailWith(err, ExitStatus::kUsage, "machine: say measure, show or list")
+                        : ExitStatus::kOk;
+  }
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (args[0] == "measure") return Measure(global, rest, err);
+  if (args[0] == "show") return Show(global, rest, err);
+  if (args[0] == "list") return List(global, rest, err);
+  return FailWith(err, ExitStatus::kUsage,
+                  "machine: no subcommand '" + args[0] + "'; use measure, show or list");
+}
+
+}  // namespace rprof

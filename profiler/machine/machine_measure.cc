@@ -1,0 +1,532 @@
+#include "machine/machine_measure.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <set>
+#include <vector>
+
+#include "machine/bandwidth.h"
+#include "machine/clock.h"
+#include "machine/compute_peak.h"
+#include "machine/hierarchy.h"
+#include "machine/huge_buffer.h"
+#include "machine/isa.h"
+#include "machine/latency.h"
+#include "machine/system_load.h"
+#include "machine/thread_team.h"
+
+namespace rprof {
+namespace {
+
+constexpr uint64_t kKiB = 1024;
+constexpr uint64_t kMiB = 1024 * kKiB;
+
+// How long and how finely each mode measures.
+struct Plan {
+  double clock_rep_s;
+  int clock_reps;
+  double compute_rep_s;
+  int compute_reps;
+  int bw_steps_per_octave;
+  double bw_rep_s;
+  int bw_reps;
+  bool bw_full_sweeps;       // every pattern over the whole sweep (else only on the plateaus)
+  int bw_points_per_level;   // quick: points per plateau the other patterns run at
+  int lat_steps_per_octave;
+  double lat_rep_s;
+  int lat_reps;
+  uint64_t sweep_cap;        // 0: none
+};
+
+Plan PlanFor(const std::string& mode, double scale) {
+  Plan p;
+  // Many short repetitions rather than a few long ones: the best repetition is the ceiling, and
+  // on a shared machine a 2 ms repetition often escapes the other processes' time slices where a
+  // 10 ms one never does.
+  if (mode == "full") {
+    p = {0.002, 50, 0.005, 30, 4, 0.005, 15, true, 0, 4, 0.005, 7, 0};
+  } else {
+    p = {0.001, 20, 0.002, 10, 2, 0.002, 10, false, 3, 2, 0.003, 4, 512 * kMiB};
+  }
+  p.clock_rep_s *= scale;
+  p.compute_rep_s *= scale;
+  p.bw_rep_s *= scale;
+  p.lat_rep_s *= scale;
+  return p;
+}
+
+std::string Format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string Format(const char* fmt, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(buf, sizeof(buf), fmt, ap);
+  va_end(ap);
+  return buf;
+}
+
+std::string Upper(std::string s) {
+  for (char& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+class Measurer {
+ public:
+  Measurer(const MachineMeasureOptions& opts, MachineProfile* out) : opts_(opts), out_(out) {}
+  bool Run(std::string* err);
+
+ private:
+  bool Cancelled(std::string* err) {
+    if (opts_.cancel != nullptr && opts_.cancel->load()) {
+      *err = "interrupted";
+      return true;
+    }
+    return false;
+  }
+  void Progress(const std::string& what) {
+    if (opts_.progress) opts_.progress(what, std::min(1.0, done_ / std::max(1.0, total_)));
+  }
+  bool Clock(std::string* err);
+  bool Compute(std::string* err);
+  bool Bandwidth(std::string* err);
+  bool BandwidthFor(int threads, std::string* err);
+  bool Latency(std::string* err);
+  void Levels();
+  void Warnings(const CompetingLoad& load);
+  std::vector<uint64_t> ReportedSizes(int threads) const;
+
+  const MachineMeasureOptions& opts_;
+  MachineProfile* out_;
+  Plan plan_{};
+  std::unique_ptr<ThreadTeam> team_;
+  int n_ = 1;                 // the all-threads count
+  uint64_t max_ws_ = 0;       // sweep end
+  bool reached_memory_ = true;
+  double done_ = 0, total_ = 1;  // progress, in measurements
+  std::map<int, std::vector<DetectedLevel>> bw_levels_;  // by thread count
+  std::vector<DetectedLevel> lat_levels_;
+};
+
+std::vector<uint64_t> Measurer::ReportedSizes(int threads) const {
+  std::vector<uint64_t> sizes;
+  for (const CacheLevel& c : DataCaches(out_->topology)) {
+    sizes.push_back(AggregateCacheBytes(out_->topology, c.level, threads));
+  }
+  return sizes;
+}
+
+bool Measurer::Run(std::string* err) {
+  const double t_start = NowSeconds();
+  if (opts_.mode != "quick" && opts_.mode != "full") {
+    *err = "mode must be quick or full, not '" + opts_.mode + "'";
+    return false;
+  }
+  plan_ = PlanFor(opts_.mode, opts_.time_scale > 0 ? opts_.time_scale : 1.0);
+  out_->mode = opts_.mode;
+  out_->load_average_before = ReadLoadAverage();
+  CpuActivity activity_before = ReadCpuActivity();
+  out_->topology = ReadTopology();
+  out_->fingerprint = Fingerprint(out_->topology);
+  const Topology& topo = out_->topology;
+
+  // Threads: one per physical core that the affinity mask allows, unless asked otherwise.
+  const int usable = static_cast<int>(topo.cpu_order.size());
+  if (usable < 1) {
+    *err = "no CPU to run on (empty affinity mask?)";
+    return false;
+  }
+  int cores = std::max(1, std::min(usable, topo.physical_cores));
+  n_ = opts_.threads == 0 ? cores : opts_.threads;
+  if (n_ < 1 || n_ > usable) {
+    *err = Format("threads must be 1..%d (the CPUs this process may run on), not %d", usable,
+                  opts_.threads);
+    return false;
+  }
+  out_->threads = n_;
+  std::vector<int> cpus(topo.cpu_order.begin(), topo.cpu_order.begin() + n_);
+  team_ = ThreadTeam::Start(cpus, err);
+  if (!team_) return false;
+
+  if (out_->load_average_before >= 0.5) {
+    out_->warnings.push_back(Format(
+        "load average %.2f before measuring: other processes were running; ceilings may be "
+        "low — rerun on a quiet machine",
+        out_->load_average_before));
+  }
+
+  // Sweep range: 4x the last-level cache (all instances the N threads reach), at least 64 MiB
+  // (256 MiB when sysfs reports no caches), within a third of the available memory (the 1-thread
+  // and N-thread buffers live together).
+  std::vector<uint64_t> reported = ReportedSizes(n_);
+  uint64_t llc = reported.empty() ? 0 : reported.back();
+  uint64_t want = llc == 0 ? 256 * kMiB : std::max<uint64_t>(64 * kMiB, 4 * llc);
+  if (opts_.max_working_set_bytes > 0) want = opts_.max_working_set_bytes;
+  max_ws_ = want;
+  uint64_t avail = AvailableMemoryBytes();
+  if (avail > 0 && max_ws_ > avail / 3) {
+    max_ws_ = std::max<uint64_t>(4 * kMiB, avail / 3);
+    out_->warnings.push_back(Format(
+        "only %s of memory available: working sets capped at %s instead of %s (4x the "
+        "last-level cache); the DRAM ceilings are measured there",
+        FormatBytes(avail).c_str(), FormatBytes(max_ws_).c_str(), FormatBytes(want).c_str()));
+  }
+  if (opts_.max_working_set_bytes == 0 && plan_.sweep_cap > 0 && max_ws_ > plan_.sweep_cap) {
+    out_->warnings.push_back(Format(
+        "quick mode: working sets capped at %s instead of %s (4x the reported last-level "
+        "cache); --full sweeps the whole range",
+        FormatBytes(plan_.sweep_cap).c_str(), FormatBytes(max_ws_).c_str()));
+    max_ws_ = plan_.sweep_cap;
+  }
+  // The last plateau is DRAM when the sweep went well past the reported last-level cache.
+  reached_memory_ = llc == 0 || max_ws_ >= 2 * llc;
+
+  // Rough measurement counts, for the progress fraction only.
+  int isas = static_cast<int>(UsableIsas(topo.isa).size());
+  int thread_counts = n_ > 1 ? 2 : 1;
+  double octaves = std::log2(static_cast<double>(max_ws_) / (16.0 * kKiB));
+  total_ = 2 + (opts_.measure_compute ? 2 * isas * 3 * thread_counts : 0) +
+           (opts_.measure_bandwidth
+                ? thread_counts * octaves * plan_.bw_steps_per_octave *
+                      (plan_.bw_full_sweeps ? 3.5 : 1.5)
+                : 0) +
+           (opts_.measure_latency ? octaves * plan_.lat_steps_per_octave : 0);
+
+  if (!Clock(err)) return false;
+  if (opts_.measure_compute && !Compute(err)) return false;
+  if (opts_.measure_bandwidth && !Bandwidth(err)) return false;
+  if (opts_.measure_latency && !Latency(err)) return false;
+  team_.reset();
+  Levels();
+  Warnings(Competition(activity_before, ReadCpuActivity()));
+  out_->seconds = NowSeconds() - t_start;
+  if (opts_.progress) opts_.progress("done", 1.0);
+  return true;
+}
+
+bool Measurer::Clock(std::string* err) {
+  if (Cancelled(err)) return false;
+  Progress("clock, 1 thread");
+  ClockOptions co;
+  co.seconds_per_rep = plan_.clock_rep_s;
+  co.repetitions = plan_.clock_reps;
+  ClockResult r;
+  if (!MeasureScalarClock(*team_, co, &r, err)) return false;
+  out_->clock_ghz_scalar = r.ghz.best;
+  ++done_;
+  if (Cancelled(err)) return false;
+  Progress(Format("clock under vector load, %d threads", n_));
+  std::string why;
+  if (MeasureVectorClock(*team_, out_->topology.isa, n_, co, &r, &why)) {
+    out_->clock_ghz_vector = r.ghz.best;
+  } else {
+    out_->warnings.push_back("no vector-load clock: " + why);
+  }
+  ++done_;
+  return true;
+}
+
+bool Measurer::Compute(std::string* err) {
+  const IsaFlags& flags = out_->topology.isa;
+  std::vector<int> counts{1};
+  if (n_ > 1) counts.push_back(n_);
+  for (int threads : counts) {
+    for (Precision precision : {Precision::kFp64, Precision::kFp32}) {
+      for (Isa isa : UsableIsas(flags)) {
+        for (FlopOp op : {FlopOp::kFma, FlopOp::kMulAdd, FlopOp::kAdd}) {
+          if (op == FlopOp::kFma && !IsaFmaUsable(flags, isa)) continue;
+          if (Cancelled(err)) return false;
+          Progress(Format("compute %s %s %s, %d thread%s", PrecisionName(precision),
+                          IsaName(isa), FlopOpName(op), threads, threads > 1 ? "s" : ""));
+          ComputePeakOptions o;
+          o.isa = isa;
+          o.precision = precision;
+          o.op = op;
+          o.threads = threads;
+          o.seconds_per_rep = plan_.compute_rep_s;
+          o.repetitions = plan_.compute_reps;
+          ComputePeakResult r;
+          if (!MeasureComputePeak(*team_, flags, o, &r, err)) return false;
+          Ceiling c;
+          c.kind = "compute";
+          c.name = std::string(PrecisionName(precision)) + "_" + IsaName(isa) + "_" +
+                   FlopOpName(op);
+          c.isa = IsaName(isa);
+          c.precision = PrecisionName(precision);
+          c.pattern = FlopOpName(op);
+          c.threads = threads;
+          c.value = r.gflops.best;
+          c.unit = "GFLOP/s";
+          c.spread_pct = r.gflops.spread_pct;
+          c.repetitions = r.gflops.repetitions;
+          out_->ceilings.push_back(c);
+          ++done_;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+bool Measurer::Bandwidth(std::string* err) {
+  if (!BandwidthFor(1, err)) return false;
+  if (n_ > 1 && !BandwidthFor(n_, err)) return false;
+  return true;
+}
+
+bool Measurer::BandwidthFor(int threads, std::string* err) {
+  const IsaFlags& flags = out_->topology.isa;
+  const Isa isa = WidestIsa(flags);
+  const uint64_t from = 16 * kKiB * static_cast<uint64_t>(threads);
+  std::vector<uint64_t> sizes = GeometricSizes(from, std::max(from, max_ws_),
+                                               plan_.bw_steps_per_octave);
+  BandwidthBuffers buffers;
+  // Map the largest slices once, up front: no remapping (and page faulting) inside the sweep.
+  uint64_t need = 0;
+  for (BandwidthPattern p : {BandwidthPattern::kLoad, BandwidthPattern::kCopy,
+                             BandwidthPattern::kTriad}) {
+    need = std::max(need, BandwidthBytesPerThread(p, threads, sizes.back()));
+  }
+  if (!buffers.Reserve(*team_, threads, need, err)) return false;
+
+  // Results by (pattern, working set as requested).
+  std::map<std::pair<BandwidthPattern, uint64_t>, BandwidthResult> results;
+  auto measure = [&](BandwidthPattern pattern, uint64_t ws) -> bool {
+    if (results.count({pattern, ws})) return true;
+    if (Cancelled(err)) return false;
+    Progress(Format("bandwidth %s %s, %d thread%s", PatternName(pattern),
+                    FormatBytes(ws).c_str(), threads, threads > 1 ? "s" : ""));
+    BandwidthOptions o;
+    o.pattern = pattern;
+    o.isa = isa;
+    o.threads = threads;
+    o.working_set_bytes = ws;
+    o.seconds_per_rep = plan_.bw_rep_s;
+    o.repetitions = plan_.bw_reps;
+    BandwidthResult r;
+    if (!MeasureBandwidth(*team_, &buffers, flags, o, &r, err)) return false;
+    results[{pattern, ws}] = r;
+    out_->bandwidth.push_back(
+        {PatternName(pattern), threads, r.working_set_bytes, r.gbs.best, r.gbs.spread_pct});
+    ++done_;
+    return true;
+  };
+
+  // 1. The load sweep, and the levels on it.
+  std::vector<CurvePoint> curve;
+  for (uint64_t ws : sizes) {
+    if (!measure(BandwidthPattern::kLoad, ws)) return false;
+    curve.push_back({ws, results[{BandwidthPattern::kLoad, ws}].gbs.best});
+  }
+  HierarchyOptions ho;
+  ho.higher_is_better = true;
+  ho.reported_sizes = ReportedSizes(threads);
+  ho.reached_memory = reached_memory_;
+  std::vector<DetectedLevel> levels;
+  if (!DetectHierarchy(curve, ho, &levels, err)) return false;
+  bw_levels_[threads] = levels;
+
+  // 2. The other patterns: everywhere (full) or on a few points of each plateau (quick).
+  std::vector<BandwidthPattern> others{BandwidthPattern::kCopy, BandwidthPattern::kTriad};
+  auto on_level = [&](const DetectedLevel& level) {
+    std::vector<uint64_t> pts;
+    for (uint64_t ws : sizes) {
+      if (ws >= level.first_size && ws <= level.last_size) pts.push_back(ws);
+    }
+    if (plan_.bw_full_sweeps || static_cast<int>(pts.size()) <= plan_.bw_points_per_level) {
+      return pts;
+    }
+    // Quick: the points around the best load point.
+    size_t at = std::find(pts.begin(), pts.end(), level.best_size) - pts.begin();
+    if (at >= pts.size()) at = pts.size() / 2;
+    size_t k = static_cast<size_t>(plan_.bw_points_per_level);
+    size_t first = at >= k / 2 ? at - k / 2 : 0;
+    first = std::min(first, pts.size() - k);
+    return std::vector<uint64_t>(pts.begin() + static_cast<long>(first),
+                                 pts.begin() + static_cast<long>(first + k));
+  };
+  if (plan_.bw_full_sweeps) {
+    for (BandwidthPattern p : others) {
+      for (uint64_t ws : sizes) {
+        if (!measure(p, ws)) return false;
+      }
+    }
+  }
+  for (const DetectedLevel& level : levels) {
+    std::vector<BandwidthPattern> patterns{BandwidthPattern::kLoad, BandwidthPattern::kCopy,
+                                           BandwidthPattern::kTriad};
+    if (level.name == "dram") patterns.push_back(BandwidthPattern::kCopyNt);
+    for (BandwidthPattern p : patterns) {
+      const BandwidthResult* best = nullptr;
+      for (uint64_t ws : on_level(level)) {
+        if (!measure(p, ws)) return false;
+        const BandwidthResult& r = results[{p, ws}];
+        if (best == nullptr || r.gbs.best > best->gbs.best) best = &r;
+      }
+      if (best == nullptr) continue;
+      Ceiling c;
+      c.kind = "bandwidth";
+      c.name = level.name + "_" + PatternName(p);
+      c.level = level.name;
+      c.isa = IsaName(isa);
+      c.precision = "fp64";
+      c.pattern = PatternName(p);
+      c.threads = threads;
+      c.working_set_bytes = best->working_set_bytes;
+      c.value = best->gbs.best;
+      c.unit = "GB/s";
+      c.spread_pct = best->gbs.spread_pct;
+      c.repetitions = best->gbs.repetitions;
+      out_->ceilings.push_back(c);
+    }
+  }
+  return true;
+}
+
+bool Measurer::Latency(std::string* err) {
+  std::vector<uint64_t> sizes = GeometricSizes(16 * kKiB, std::max(16 * kKiB, max_ws_),
+                                               plan_.lat_steps_per_octave);
+  HugeBuffer buffer;
+  int line = 64;
+  for (const CacheLevel& c : DataCaches(out_->topology)) line = std::max(line, c.line_bytes);
+  // Map the largest working set once, on worker 0 (first touch), so that every size runs on the
+  // same huge pages.
+  bool mapped = true;
+  team_->Run(1, [&](int) {
+    mapped = buffer.Allocate(sizes.back(), err);
+    if (mapped) buffer.Touch();
+  });
+  if (!mapped) return false;
+  std::vector<CurvePoint> curve;
+  for (uint64_t ws : sizes) {
+    if (Cancelled(err)) return false;
+    Progress(Format("latency %s", FormatBytes(ws).c_str()));
+    LatencyOptions o;
+    o.working_set_bytes = ws;
+    o.line_bytes = line;
+    o.seconds_per_rep = plan_.lat_rep_s;
+    o.repetitions = plan_.lat_reps;
+    LatencyResult r;
+    if (!MeasureLatency(*team_, &buffer, o, &r, err)) return false;
+    out_->latency.push_back({r.working_set_bytes, r.ns.best, r.ns.spread_pct});
+    curve.push_back({r.working_set_bytes, r.ns.best});
+    ++done_;
+  }
+  HierarchyOptions ho;
+  ho.higher_is_better = false;
+  ho.reported_sizes = ReportedSizes(1);
+  ho.reached_memory = reached_memory_;
+  return DetectHierarchy(curve, ho, &lat_levels_, err);
+}
+
+void Measurer::Levels() {
+  const std::vector<DetectedLevel>& bw = bw_levels_[1];
+  std::vector<std::string> names;
+  auto add_name = [&](const std::string& name) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  };
+  for (const DetectedLevel& d : bw) add_name(d.name);
+  for (const DetectedLevel& d : lat_levels_) add_name(d.name);
+  // l1 < l2 < ... < dram
+  std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
+    auto rank = [](const std::string& s) { return s == "dram" ? 1000 : std::atoi(s.c_str() + 1); };
+    return rank(a) < rank(b);
+  });
+  auto find = [](const std::vector<DetectedLevel>& v, const std::string& name) {
+    for (const DetectedLevel& d : v) {
+      if (d.name == name) return &d;
+    }
+    return static_cast<const DetectedLevel*>(nullptr);
+  };
+  std::vector<CacheLevel> caches = DataCaches(out_->topology);
+  for (const std::string& name : names) {
+    LevelSummary s;
+    s.level = name;
+    const DetectedLevel* lat = find(lat_levels_, name);
+    const DetectedLevel* b = find(bw, name);
+    if (name != "dram") {
+      int level = std::atoi(name.c_str() + 1);
+      for (const CacheLevel& c : caches) {
+        if (c.level == level) s.reported_size = c.size_bytes;
+      }
+      s.effective_size = lat != nullptr ? lat->effective_size : b->effective_size;
+    }
+    if (lat != nullptr) s.latency_ns = lat->median;
+    for (const Ceiling& c : out_->ceilings) {
+      if (c.kind == "bandwidth" && c.threads == 1 && c.level == name && c.pattern == "load") {
+        s.bandwidth_gbs = c.value;
+      }
+    }
+    out_->levels.push_back(s);
+  }
+}
+
+void Measurer::Warnings(const CompetingLoad& load) {
+  if (load.valid && load.other_cpus >= 0.1) {
+    out_->warnings.push_back(Format(
+        "other processes used %.1f CPU-seconds during the %.0f s measurement (%.0f %% of one "
+        "CPU): ceilings may be low — rerun on a quiet machine",
+        load.other_cpu_seconds, load.wall_seconds, 100 * load.other_cpus));
+  }
+  if (load.valid && load.steal_seconds >= 0.05 * load.wall_seconds) {
+    out_->warnings.push_back(Format(
+        "the hypervisor gave %.1f CPU-seconds of this VM's time to other guests (steal): "
+        "ceilings may be low",
+        load.steal_seconds));
+  }
+  int noisy = 0;
+  const Ceiling* worst = nullptr;
+  for (const Ceiling& c : out_->ceilings) {
+    if (c.spread_pct > 10) {
+      ++noisy;
+      if (worst == nullptr || c.spread_pct > worst->spread_pct) worst = &c;
+    }
+  }
+  if (worst != nullptr) {
+    out_->warnings.push_back(Format(
+        "%d of %zu ceilings varied more than 10 %% between repetitions (worst: %s, %d "
+        "thread%s, %.0f %%): something else was running, or the clock changed",
+        noisy, out_->ceilings.size(), worst->name.c_str(), worst->threads,
+        worst->threads > 1 ? "s" : "", worst->spread_pct));
+  }
+  // Where sysfs and the measurement disagree.
+  for (const CacheLevel& c : DataCaches(out_->topology)) {
+    std::string name = Format("l%d", c.level);
+    const LevelSummary* s = nullptr;
+    for (const LevelSummary& l : out_->levels) {
+      if (l.level == name) s = &l;
+    }
+    if (s == nullptr) {
+      if (!out_->levels.empty()) {
+        out_->warnings.push_back(Format(
+            "sysfs reports an %s of %s, but neither the bandwidth nor the latency curve shows "
+            "a plateau for it",
+            Upper(name).c_str(), FormatBytes(c.size_bytes).c_str()));
+      }
+      continue;
+    }
+    if (s->effective_size > 0 &&
+        (2 * s->effective_size < c.size_bytes || s->effective_size > 2 * c.size_bytes)) {
+      out_->warnings.push_back(Format(
+          "sysfs reports %s of %s, but the measured plateau ends at %s: ceilings are read on "
+          "the measured plateau",
+          Upper(name).c_str(), FormatBytes(c.size_bytes).c_str(),
+          FormatBytes(s->effective_size).c_str()));
+    }
+  }
+}
+
+}  // namespace
+
+bool MeasureMachine(const MachineMeasureOptions& opts, MachineProfile* out, std::string* err) {
+  *out = MachineProfile();
+  Measurer m(opts, out);
+  return m.Run(err);
+}
+
+}  // namespace rprof

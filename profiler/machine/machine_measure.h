@@ -1,0 +1,56 @@
+// `rprof machine measure`: runs every measurement of this folder and fills a MachineProfile.
+#ifndef RPROF_MACHINE_MACHINE_MEASURE_H_
+#define RPROF_MACHINE_MACHINE_MEASURE_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "machine/machine_profile.h"
+
+namespace rprof {
+
+struct MachineMeasureOptions {
+  // "quick": 2 points per octave, short repetitions, the non-load patterns only on the plateaus
+  // the load sweep found, sweeps capped at 512 MiB (under 15 s on a 2-core machine).
+  // "full": 4 points per octave, every pattern over the whole sweep, longer repetitions.
+  std::string mode = "quick";
+  // N of the all-threads ceilings; 0: one per physical core this process may run on. Must be
+  // 1..the CPUs this process may run on (MeasureMachine fails otherwise).
+  int threads = 0;
+  // Called before each measurement with what is about to run ("compute fp64 avx2 fma, 2
+  // threads") and the fraction of the work done, 0..1. May be empty. Called on the caller's thread.
+  std::function<void(const std::string& what, double fraction)> progress;
+  // Polled between measurements; when it becomes true MeasureMachine returns false with *err
+  // "interrupted" and `out` must be discarded. May be null.
+  const std::atomic<bool>* cancel = nullptr;
+
+  // For tests and experiments; the CLI leaves them alone.
+  bool measure_compute = true;
+  bool measure_bandwidth = true;
+  bool measure_latency = true;
+  double time_scale = 1.0;             // multiplies every repetition's duration
+  uint64_t max_working_set_bytes = 0;  // 0: 4x the last-level cache, capped as described below
+};
+
+// Measures this machine into *out (cleared first):
+//  - topology and fingerprint; the 1-minute load average before starting;
+//  - clock: scalar (one core, imul chain) and vector (all N threads on the widest FMA);
+//  - compute ceilings: fp64/fp32 x every usable ISA x fma/mul_add/add x 1 and N threads;
+//  - bandwidth: for 1 and N threads, a load sweep from 16 KiB per thread to 4x the last-level
+//    cache (at least 64 MiB; at most a third of MemAvailable, and 512 MiB in quick mode — a
+//    warning says when a cap applies), levels found on it (hierarchy.h), and per level the
+//    load, copy and triad ceilings (best point on the level's plateau), plus copy_nt for DRAM;
+//    all with the widest vector ISA;
+//  - latency: pointer chase over the same range, levels found on it;
+//  - levels: reported vs effective size, latency, 1-thread load bandwidth;
+//  - warnings: load average, CPU time other processes used meanwhile, repetition spreads,
+//    capped working sets, sysfs sizes the measurement contradicts.
+// Returns false with *err set when options are invalid (mode, threads), memory cannot be
+// mapped, or the measurement was cancelled ("interrupted"); *out is then incomplete.
+bool MeasureMachine(const MachineMeasureOptions& opts, MachineProfile* out, std::string* err);
+
+}  // namespace rprof
+
+#endif  // RPROF_MACHINE_MACHINE_MEASURE_H_

@@ -1,0 +1,89 @@
+// A machine profile: what the machine is (Topology) and what it can do, measured — the ceilings
+// every run is placed against, the latency ladder, and the hierarchy as measured next to what
+// sysfs reports. Plain data: machine_measure.h fills it, the store keeps it, the CLI prints it.
+#ifndef RPROF_MACHINE_MACHINE_PROFILE_H_
+#define RPROF_MACHINE_MACHINE_PROFILE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "machine/topology.h"
+
+namespace rprof {
+
+// One roof: a compute rate or a bandwidth, at a thread count.
+struct Ceiling {
+  std::string kind;       // "compute" | "bandwidth"
+  // compute: "<precision>_<isa>_<pattern>", e.g. "fp64_avx2_fma", "fp32_sse_add";
+  // bandwidth: "<level>_<pattern>", e.g. "l1_load", "dram_triad", "dram_copy_nt".
+  // Unique together with `threads`.
+  std::string name;
+  std::string level;      // "" for compute; "l1", "l2", "l3", ..., "dram" for bandwidth
+  std::string isa;        // "scalar", "sse", "avx2", "avx512"
+  std::string precision;  // "fp64", "fp32" (bandwidth kernels stream fp64 arrays)
+  // compute: "fma" (2 FLOPs per lane), "mul_add" (independent multiplies and adds, no FMA),
+  //          "add";
+  // bandwidth: "load", "copy", "triad" (a = b + s*c), "copy_nt" (non-temporal stores).
+  std::string pattern;
+  int threads = 1;                 // pinned threads, one per core while there are cores
+  // bandwidth: the working set (all arrays of all threads) at which `value` was measured;
+  // compute: 0.
+  uint64_t working_set_bytes = 0;
+  // The best repetition: GFLOP/s = FLOPs of all threads / time of the slowest thread; GB/s =
+  // 1e9 bytes/s the kernels load and store (write-allocate traffic not counted, as in
+  // likwid-bench). For a bandwidth level: the best point on the level's plateau.
+  double value = 0;
+  std::string unit;                // "GFLOP/s" | "GB/s"
+  double spread_pct = 0;           // (max - min) / max over the repetitions, percent
+  int repetitions = 0;
+};
+
+// One point of the latency ladder.
+struct LatencyPoint {
+  uint64_t working_set_bytes = 0;
+  double ns = 0;           // per dependent load, best repetition
+  double spread_pct = 0;   // over the repetitions
+};
+
+// One point of a bandwidth sweep (the curve the bandwidth ceilings were read from).
+struct BandwidthPoint {
+  std::string pattern;     // "load", "copy", "triad", "copy_nt"
+  int threads = 1;
+  uint64_t working_set_bytes = 0;
+  double gbs = 0;
+  double spread_pct = 0;
+};
+
+// One rung of the hierarchy, the table the curriculum asks students to fill in.
+struct LevelSummary {
+  std::string level;            // "l1", "l2", "l3", ..., "dram"
+  uint64_t reported_size = 0;   // sysfs, one instance; 0 for DRAM or when sysfs does not say
+  // Measured: the largest working set still on the level's latency plateau (the bandwidth
+  // plateau where latency did not find the level); 0 for DRAM.
+  uint64_t effective_size = 0;
+  double latency_ns = 0;        // median of the latency plateau; 0 when latency did not find it
+  double bandwidth_gbs = 0;     // 1-thread load ceiling of the level; 0 when not found
+};
+
+struct MachineProfile {
+  Topology topology;
+  std::string fingerprint;        // Fingerprint(topology)
+  double clock_ghz_scalar = 0;    // one core busy (imul chain), GHz
+  double clock_ghz_vector = 0;    // all measuring threads running the widest FMA, GHz
+  int threads = 1;                // N of the all-threads ceilings
+  std::vector<Ceiling> ceilings;
+  std::vector<LatencyPoint> latency;
+  std::vector<BandwidthPoint> bandwidth;  // the sweeps behind the bandwidth ceilings
+  std::vector<LevelSummary> levels;
+  std::string mode;               // "quick" | "full"
+  double load_average_before = 0; // 1-minute load average before measuring
+  double seconds = 0;             // how long the measurement took
+  // Anything that makes the numbers less trustworthy or differ from sysfs: competing load,
+  // large spreads, a capped working set, sysfs sizes the measurement contradicts.
+  std::vector<std::string> warnings;
+};
+
+}  // namespace rprof
+
+#endif  // RPROF_MACHINE_MACHINE_PROFILE_H_

@@ -1,0 +1,361 @@
+// Hierarchy detection on hand-made curves: deterministic, so every case is exact.
+#include "machine/hierarchy.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace rprof {
+namespace {
+
+constexpr uint64_t kKiB = 1024;
+constexpr uint64_t kMiB = 1024 * kKiB;
+constexpr uint64_t kGiB = 1024 * kMiB;
+
+struct Level {
+  uint64_t capacity;  // 0: memory (no end)
+  double value;
+};
+
+// Working sets from `from` to `to`, `steps` per doubling (like the sweeps).
+std::vector<uint64_t> Grid(uint64_t from, uint64_t to, int steps) {
+  std::vector<uint64_t> g;
+  for (int i = 0;; ++i) {
+    double v = static_cast<double>(from) * std::exp2(static_cast<double>(i) / steps);
+    if (v > static_cast<double>(to) * 1.0001) break;
+    g.push_back(static_cast<uint64_t>(std::llround(v / 1024.0)) * 1024);
+  }
+  return g;
+}
+
+// A synthetic curve: exactly levels[k].value up to its capacity, then a knee over one octave,
+// interpolated in log space towards the next level (what a real LRU-ish cache looks like on a
+// sweep). `noise` adds a deterministic +-noise wobble, alternating in sign.
+std::vector<CurvePoint> Curve(const std::vector<Level>& levels, const std::vector<uint64_t>& grid,
+                              double noise = 0) {
+  std::vector<CurvePoint> c;
+  int sign = 1;
+  for (uint64_t s : grid) {
+    double v = levels.back().value;
+    for (size_t k = 0; k + 1 < levels.size(); ++k) {
+      uint64_t cap = levels[k].capacity;
+      if (s <= cap) {
+        v = levels[k].value;
+        break;
+      }
+      if (s < 2 * cap) {
+        double f = std::log2(static_cast<double>(s) / static_cast<double>(cap));
+        v = std::exp((1 - f) * std::log(levels[k].value) + f * std::log(levels[k + 1].value));
+        break;
+      }
+    }
+    c.push_back({s, v * (1 + sign * noise)});
+    sign = -sign;
+  }
+  return c;
+}
+
+std::vector<std::string> Names(const std::vector<DetectedLevel>& levels) {
+  std::vector<std::string> names;
+  for (const DetectedLevel& d : levels) names.push_back(d.name);
+  return names;
+}
+
+const DetectedLevel& Find(const std::vector<DetectedLevel>& levels, const std::string& name) {
+  for (const DetectedLevel& d : levels) {
+    if (d.name == name) return d;
+  }
+  static DetectedLevel none;
+  ADD_FAILURE() << "no level " << name;
+  return none;
+}
+
+const std::vector<Level> kBandwidth = {
+    {32 * kKiB, 200}, {512 * kKiB, 100}, {32 * kMiB, 50}, {0, 15}};
+const std::vector<Level> kLatency = {
+    {32 * kKiB, 1.2}, {512 * kKiB, 4.0}, {32 * kMiB, 15}, {0, 90}};
+const std::vector<uint64_t> kReported = {32 * kKiB, 512 * kKiB, 32 * kMiB};
+
+TEST(HierarchyTest, FindsThreeCachesAndDramOnABandwidthCurve) {
+  HierarchyOptions o;
+  o.reported_sizes = kReported;
+  std::vector<DetectedLevel> levels;
+  std::string err;
+  ASSERT_TRUE(DetectHierarchy(Curve(kBandwidth, Grid(16 * kKiB, 128 * kMiB, 2)), o, &levels,
+                              &err))
+      << err;
+  EXPECT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3", "dram"}));
+  EXPECT_EQ(Find(levels, "l1").effective_size, 32 * kKiB);
+  EXPECT_EQ(Find(levels, "l2").effective_size, 512 * kKiB);
+  EXPECT_EQ(Find(levels, "l3").effective_size, 32 * kMiB);
+  EXPECT_EQ(Find(levels, "dram").effective_size, 0u);
+  EXPECT_EQ(Find(levels, "l2").reported_size, 512 * kKiB);
+  EXPECT_EQ(Find(levels, "dram").reported_size, 0u);
+  EXPECT_DOUBLE_EQ(Find(levels, "l1").median, 200);
+  EXPECT_DOUBLE_EQ(Find(levels, "l2").median, 100);
+  EXPECT_DOUBLE_EQ(Find(levels, "l3").median, 50);
+  EXPECT_DOUBLE_EQ(Find(levels, "dram").median, 15);
+  EXPECT_DOUBLE_EQ(Find(levels, "l3").best, 50);
+  EXPECT_EQ(Find(levels, "l1").cache_level, 1);
+  EXPECT_EQ(Find(levels, "dram").cache_level, 0);
+  // The knee points belong to no level.
+  EXPECT_GE(Find(levels, "l2").first_size, 45 * kKiB);
+  EXPECT_LE(Find(levels, "l2").first_size, 64 * kKiB);
+}
+
+TEST(HierarchyTest, FindsTheSameLevelsOnALatencyCurve) {
+  HierarchyOptions o;
+  o.higher_is_better = false;
+  o.reported_sizes = kReported;
+  std::vector<DetectedLevel> levels;
+  std::string err;
+  ASSERT_TRUE(DetectHierarchy(Curve(kLatency, Grid(16 * kKiB, 128 * kMiB, 4)), o, &levels,
+                              &err))
+      << err;
+  EXPECT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3", "dram"}));
+  EXPECT_EQ(Find(levels, "l2").effective_size, 512 * kKiB);
+  EXPECT_EQ(Find(levels, "l3").effective_size, 32 * kMiB);
+  EXPECT_DOUBLE_EQ(Find(levels, "l1").best, 1.2);  // best = min for latencies
+  EXPECT_DOUBLE_EQ(Find(levels, "dram").median, 90);
+}
+
+// sysfs says 480 MiB of L3, the machine gives 12 MiB: the L3 ceiling must come from the 50 GB/s
+// plateau, DRAM's from the 15 GB/s one, whatever sysfs says.
+TEST(HierarchyTest, LyingSysfsL3IsPlacedOnTheMeasuredPlateau) {
+  const std::vector<Level> vm = {{32 * kKiB, 200}, {1 * kMiB, 100}, {12 * kMiB, 50}, {0, 15}};
+  HierarchyOptions o;
+  o.reported_sizes = {32 * kKiB, 1 * kMiB, 480 * kMiB};
+  std::vector<DetectedLevel> levels;
+  std::string err;
+  ASSERT_TRUE(DetectHierarchy(Curve(vm, Grid(16 * kKiB, 1920 * kMiB, 2)), o, &levels, &err))
+      << err;
+  ASSERT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3", "dram"}));
+  const DetectedLevel& l3 = Find(levels, "l3");
+  EXPECT_EQ(l3.reported_size, 480 * kMiB);
+  EXPECT_GE(l3.effective_size, 8 * kMiB);
+  EXPECT_LE(l3.effective_size, 12 * kMiB);
+  EXPECT_DOUBLE_EQ(l3.median, 50);
+  EXPECT_DOUBLE_EQ(l3.best, 50);
+  EXPECT_LE(l3.best_size, 12 * kMiB);
+  const DetectedLevel& dram = Find(levels, "dram");
+  EXPECT_DOUBLE_EQ(dram.median, 15);
+  EXPECT_LE(dram.first_size, 32 * kMiB);  // DRAM from 16-32 MiB on, as in the VM
+  EXPECT_EQ(dram.last_size, Grid(16 * kKiB, 1920 * kMiB, 2).back());
+}
+
+TEST(HierarchyTest, LyingSysfsAlsoOnLatency) {
+  const std::vector<Level> vm = {{32 * kKiB, 1.3}, {1 * kMiB, 4.7}, {12 * kMiB, 44}, {0, 230}};
+  HierarchyOptions o;
+  o.higher_is_better = false;
+  o.reported_sizes = {32 * kKiB, 1 * kMiB, 480 * kMiB};
+  o.reached_memory = false;  // capped sweep (memory): 1 GiB < 2 x 480 MiB
+  std::vector<DetectedLevel> levels;
+  std::string err;
+  ASSERT_TRUE(DetectHierarchy(Curve(vm, Grid(16 * kKiB, 1 * kGiB, 2)), o, &levels, &err)) << err;
+  // Four plateaus for three reported caches: the last one must be DRAM even so.
+  ASSERT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3", "dram"}));
+  EXPECT_DOUBLE_EQ(Find(levels, "l3").median, 44);
+  EXPECT_DOUBLE_EQ(Find(levels, "dram").median, 230);
+}
+
+TEST(HierarchyTest, NoiseAndAnOutlierDoNotSplitALevel) {
+  std::vector<CurvePoint> c = Curve(kBandwidth, Grid(16 * kKiB, 128 * kMiB, 4), 0.04);
+  // One disturbed repetition inside L2 (128 KiB): 30 % low.
+  for (CurvePoint& p : c) {
+    if (p.working_set_bytes == 128 * kKiB) p.value *= 0.7;
+  }
+  HierarchyOptions o;
+  o.reported_sizes = kReported;
+  std::vector<DetectedLevel> levels;
+  std::string err;
+  ASSERT_TRUE(DetectHierarchy(c, o, &levels, &err)) << err;
+  ASSERT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3", "dram"}));
+  EXPECT_EQ(Find(levels, "l2").effective_size, 512 * kKiB);
+  EXPECT_LE(Find(levels, "l2").first_size, 64 * kKiB);  // the halves were joined again
+  EXPECT_NEAR(Find(levels, "l2").median, 100, 5);
+  EXPECT_NEAR(Find(levels, "l2").best, 104, 0.01);  // best = max of the noisy points
+}
+
+// Measured on this project's 2-core VM while two compilers ran (load average 4.8): single points
+// 40 % off inside L2, DRAM wobbling by 30 %. The levels must still come out.
+TEST(HierarchyTest, NoisyMeasuredLatencyCurve) {
+  const double kib[] = {16,   23,   32,   45,    64,    91,    128,   181,   256,
+                        362,  512,  724,  1024,  1448,  2048,  2896,  4096,  5793,
+                        8192, 11585, 16384, 23170, 32768, 46341, 65536, 92682, 131072};
+  const double ns[] = {1.24,  1.24,  2.11,   3.69,   4.07,   3.83,   3.91,  5.60,   3.78,
+                       4.96,  9.34,  12.72,  15.6,   16.65,  16.65,  19.78, 18.81,  21.81,
+                       69.28, 86.04, 139.63, 121.25, 138.11, 108.7,  118.58, 150.75, 163.52};
+  std::vector<CurvePoint> c;
+  for (size_t i = 0; i < std::size(kib); ++i) {
+    c.push_back({static_cast<uint64_t>(kib[i] * 1024), ns[i]});
+  }
+  HierarchyOptions o;
+  o.higher_is_better = false;
+  o.reported_sizes = kReported;
+  std::vector<DetectedLevel> levels;
+  std::string err;
+  ASSERT_TRUE(DetectHierarchy(c, o, &levels, &err)) << err;
+  ASSERT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3", "dram"}));
+  EXPECT_DOUBLE_EQ(Find(levels, "l1").median, 1.24);
+  EXPECT_NEAR(Find(levels, "l2").median, 3.9, 0.1);
+  EXPECT_GE(Find(levels, "l2").effective_size, 181 * kKiB);
+  EXPECT_NEAR(Find(levels, "l3").median, 17.5, 1.5);
+  EXPECT_GE(Find(levels, "l3").effective_size, 4 * kMiB);
+  EXPECT_LE(Find(levels, "l3").effective_size, 6 * kMiB);
+  EXPECT_LE(Find(levels, "dram").first_size, 16 * kMiB);
+  EXPECT_NEAR(Find(levels, "dram").median, 138, 10);
+}
+
+TEST(HierarchyTest, KneeTailDoesNotInflateTheNextLevel) {
+  // The first point after L1 is still 15 % above L2 (partly served by L1), within tolerance.
+  std::vector<CurvePoint> c = Curve(kBandwidth, Grid(16 * kKiB, 128 * kMiB, 2));
+  for (CurvePoint& p : c) {
+    if (p.working_set_bytes == 45 * kKiB) p.value = 115;
+  }
+  HierarchyOptions o;
+  o.reported_sizes = kReported;
+  std::vector<DetectedLevel> levels;
+  std::string err;
+  ASSERT_TRUE(DetectHierarchy(c, o, &levels, &err)) << err;
+  ASSERT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3", "dram"}));
+  EXPECT_DOUBLE_EQ(Find(levels, "l2").best, 100);
+  EXPECT_EQ(Find(levels, "l2").first_size, 64 * kKiB);
+}
+
+TEST(HierarchyTest, SlowKneeDoesNotBecomeALevel) {
+  // L2 -> L3 falls over three octaves in even steps: two-point runs that are not levels.
+  std::vector<CurvePoint> c = Curve(kBandwidth, Grid(16 * kKiB, 128 * kMiB, 2));
+  for (CurvePoint& p : c) {
+    double s = static_cast<double>(p.working_set_bytes);
+    if (s > 512.0 * kKiB && s < 4.0 * kMiB) {
+      double f = std::log2(s / (512.0 * kKiB)) / 3;  // 0..1 over 512K..4M
+      p.value = std::exp((1 - f) * std::log(100.0) + f * std::log(50.0));
+    }
+  }
+  HierarchyOptions o;
+  o.reported_sizes = kReported;
+  std::vector<DetectedLevel> levels;
+  std::string err;
+  ASSERT_TRUE(DetectHierarchy(c, o, &levels, &err)) << err;
+  ASSERT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3", "dram"}));
+  EXPECT_LE(Find(levels, "l2").effective_size, 1 * kMiB);
+  EXPECT_NEAR(Find(levels, "l2").median, 100, 10);
+  EXPECT_NEAR(Find(levels, "l3").median, 50, 5);
+}
+
+TEST(HierarchyTest, TlbStepInsideDramIsMergedNotAnExtraLevel) {
+  std::vector<CurvePoint> c = Curve(kLatency, Grid(16 * kKiB, 512 * kMiB, 2));
+  for (CurvePoint& p : c) {
+    if (p.working_set_bytes > 128 * kMiB) p.value = 130;  // page walks beyond the TLB's reach
+  }
+  HierarchyOptions o;
+  o.higher_is_better = false;
+  o.reported_sizes = kReported;
+  std::vector<DetectedLevel> levels;
+  std::string err;
+  ASSERT_TRUE(DetectHierarchy(c, o, &levels, &err)) << err;
+  ASSERT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3", "dram"}));
+  EXPECT_DOUBLE_EQ(Find(levels, "l3").median, 15);
+  EXPECT_GE(Find(levels, "dram").median, 90);
+  EXPECT_LE(Find(levels, "dram").median, 130);
+}
+
+TEST(HierarchyTest, MissingLevelIsNamedByTheNearestReportedSize) {
+  // No L3 at all (or one too small to show): L1, L2 (512 KiB), then memory.
+  const std::vector<Level> two = {{32 * kKiB, 200}, {512 * kKiB, 100}, {0, 15}};
+  HierarchyOptions o;
+  o.reported_sizes = kReported;
+  std::vector<DetectedLevel> levels;
+  std::string err;
+  ASSERT_TRUE(DetectHierarchy(Curve(two, Grid(16 * kKiB, 128 * kMiB, 2)), o, &levels, &err))
+      << err;
+  EXPECT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "dram"}));
+  // The middle plateau ends near 32 MiB: it is the L3, and there is no visible L2.
+  const std::vector<Level> no_l2 = {{32 * kKiB, 200}, {24 * kMiB, 60}, {0, 15}};
+  ASSERT_TRUE(DetectHierarchy(Curve(no_l2, Grid(16 * kKiB, 128 * kMiB, 2)), o, &levels, &err))
+      << err;
+  EXPECT_EQ(Names(levels), (std::vector<std::string>{"l1", "l3", "dram"}));
+  EXPECT_EQ(Find(levels, "l3").reported_size, 32 * kMiB);
+}
+
+TEST(HierarchyTest, SweepThatStopsInsideACacheHasNoDram) {
+  HierarchyOptions o;
+  o.reported_sizes = kReported;
+  o.reached_memory = false;
+  std::vector<DetectedLevel> levels;
+  std::string err;
+  ASSERT_TRUE(DetectHierarchy(Curve(kBandwidth, Grid(16 * kKiB, 16 * kMiB, 2)), o, &levels,
+                              &err))
+      << err;
+  EXPECT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3"}));
+  EXPECT_EQ(Find(levels, "l3").effective_size, 16 * kMiB);  // as far as the sweep went
+}
+
+TEST(HierarchyTest, WithoutSysfsEveryPlateauIsALevel) {
+  HierarchyOptions o;  // no reported sizes
+  std::vector<DetectedLevel> levels;
+  std::string err;
+  ASSERT_TRUE(DetectHierarchy(Curve(kBandwidth, Grid(16 * kKiB, 128 * kMiB, 2)), o, &levels,
+                              &err))
+      << err;
+  EXPECT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3", "dram"}));
+  EXPECT_EQ(Find(levels, "l3").reported_size, 0u);
+}
+
+TEST(HierarchyTest, OrderOfInputDoesNotMatter) {
+  std::vector<CurvePoint> c = Curve(kBandwidth, Grid(16 * kKiB, 128 * kMiB, 2), 0.03);
+  std::vector<CurvePoint> shuffled = c;
+  std::reverse(shuffled.begin(), shuffled.end());
+  std::swap(shuffled[3], shuffled[11]);
+  HierarchyOptions o;
+  o.reported_sizes = kReported;
+  std::vector<DetectedLevel> a, b;
+  std::string err;
+  ASSERT_TRUE(DetectHierarchy(c, o, &a, &err));
+  ASSERT_TRUE(DetectHierarchy(shuffled, o, &b, &err));
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].name, b[i].name);
+    EXPECT_EQ(a[i].first_size, b[i].first_size);
+    EXPECT_EQ(a[i].last_size, b[i].last_size);
+    EXPECT_EQ(a[i].median, b[i].median);
+  }
+}
+
+TEST(HierarchyTest, FlatCurveIsOneLevel) {
+  std::vector<CurvePoint> c = Curve({{0, 20}}, Grid(16 * kKiB, 1 * kMiB, 2));
+  HierarchyOptions o;
+  o.reported_sizes = kReported;
+  std::vector<DetectedLevel> levels;
+  std::string err;
+  ASSERT_TRUE(DetectHierarchy(c, o, &levels, &err)) << err;
+  ASSERT_EQ(levels.size(), 1u);
+  EXPECT_EQ(levels[0].name, "l1");
+  EXPECT_EQ(levels[0].points, static_cast<int>(c.size()));
+}
+
+TEST(HierarchyTest, RejectsTooFewPointsAndNonPositiveValues) {
+  HierarchyOptions o;
+  std::vector<DetectedLevel> levels;
+  std::string err;
+  EXPECT_FALSE(DetectHierarchy({{16 * kKiB, 10}}, o, &levels, &err));
+  EXPECT_NE(err.find("at least 2"), std::string::npos) << err;
+  err.clear();
+  EXPECT_FALSE(DetectHierarchy({{16 * kKiB, 10}, {32 * kKiB, 0}}, o, &levels, &err));
+  EXPECT_NE(err.find("32 KiB"), std::string::npos) << err;
+  err.clear();
+  EXPECT_FALSE(DetectHierarchy({{16 * kKiB, 10}, {32 * kKiB, std::nan("")}}, o, &levels, &err));
+}
+
+TEST(HierarchyTest, FormatBytes) {
+  EXPECT_EQ(FormatBytes(512), "512 B");
+  EXPECT_EQ(FormatBytes(48 * kKiB), "48 KiB");
+  EXPECT_EQ(FormatBytes(1280 * kKiB), "1.25 MiB");
+  EXPECT_EQ(FormatBytes(32 * kMiB), "32 MiB");
+  EXPECT_EQ(FormatBytes(2 * kGiB), "2 GiB");
+}
+
+}  // namespace
+}  // namespace rprof
