@@ -86,7 +86,7 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
                       Error* err) {
   po::options_description options("run options");
   std::vector<std::string> params, tags;
-  std::string events, format_text = "table", kernel_name, output;
+  std::string events, format_text = "table", kernel_name, output, groups;
   int repeat = 0;
   double min_time = 0.5, timeout = 0, flops = 0, bytes = 0, sim_budget = 20;
   std::string counters = "auto";
@@ -98,6 +98,9 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
        "comma-separated PAPI presets or native events for the pmu source "
        "(default: software events plus PAPI_TOT_INS,PAPI_TOT_CYC where they can be counted)")
       ("allow-missing-events", "run without the named events that cannot be counted here")
+      ("group,g", po::value(&groups), "comma-separated metric groups for the pmu source: "
+       "FLOPS_DP, FLOPS_SP, MEM, L2, L3, CACHE, BRANCH, CPI (this machine's PMU, or the generic "
+       "set on PAPI presets)")
       ("counters,c", po::value(&counters), "where FLOP and byte counts come from: auto (default: "
        "pmu events, plus sim where the hardware cannot count and it fits --sim-budget), pmu, "
        "sim (valgrind's simulation, always), model (the kernel's formulas only, no counters)")
@@ -175,6 +178,15 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
   if (!use_pmu && vm.count("events"))
     return FailWith(err, ExitStatus::kUsage, "--counters model counts nothing: drop --events");
 
+  GroupPlan group_plan;
+  std::vector<std::string> group_names;
+  if (!SplitEventList(groups, &group_names, err)) return err->status;
+  if (!group_names.empty()) {
+    if (!use_pmu) return FailWith(err, ExitStatus::kUsage, "--counters model counts nothing: drop --group");
+    if (!LoadGroupPlan(group_names, &group_plan, err)) return err->status;
+  }
+  const GroupPlan* plan = group_names.empty() ? nullptr : &group_plan;
+
   RunRecord run;
   if (!ParseKeyValues("--tag", tags, &run.tags, err)) return err->status;
   const std::string target = vm["target"].as<std::string>();
@@ -212,6 +224,7 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
     if (vm.count("flops")) program.declared_flops = flops;
     if (vm.count("bytes")) program.declared_bytes = bytes;
     program.use_pmu = use_pmu;
+    program.groups = plan;
     program.sim = sim_mode;
     program.sim_budget_s = sim_budget;
   }
@@ -230,6 +243,7 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
     request.measure.min_time_s = min_time;
     request.measure.interrupted = &g_interrupted;
     request.use_pmu = use_pmu;
+    request.groups = plan;
     request.sim = sim_mode;
     request.sim_budget_s = sim_budget;
   } else if (!params.empty()) {

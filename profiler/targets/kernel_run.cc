@@ -1,5 +1,6 @@
 #include "targets/kernel_run.h"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
@@ -67,12 +68,27 @@ bool RunKernel(const KernelRunRequest& request, RunRecord* run, Error* err) {
   if (!KernelModelMetrics(kernel, request.args, &model, &why))
     return Fail(err, ExitStatus::kEnvironment, why);
 
-  const std::vector<std::string>& events =
-      request.events_given ? request.events : DefaultPmuEvents();
+  std::vector<std::string> events = request.events_given ? request.events : DefaultPmuEvents();
+  if (request.groups)
+    for (const std::string& e : request.groups->events)
+      if (std::find(events.begin(), events.end(), e) == events.end()) events.push_back(e);
   std::unique_ptr<CounterSession> pmu;
   if (request.use_pmu && !events.empty()) {
-    pmu = CreatePapiSession(events, request.allow_missing_events || !request.events_given, err);
+    bool user_events_strict = request.events_given && !request.allow_missing_events;
+    // With groups, which events may be missing is decided per event below.
+    pmu = CreatePapiSession(events, !user_events_strict || request.groups != nullptr, err);
     if (!pmu) return false;
+    if (request.groups) {
+      std::vector<Metric> opened = pmu->Results(1);
+      if (!CheckRequiredEvents(*request.groups, opened, err)) return false;
+      if (user_events_strict)
+        for (const Metric& m : opened)
+          if (!m.value && std::find(request.events.begin(), request.events.end(), m.name) !=
+                              request.events.end())
+            return Fail(err, ExitStatus::kEnvironment,
+                        "cannot open event " + m.name + ": " + m.note +
+                            " (--allow-missing-events runs without it)");
+    }
   }
 
   rprof_error kernel_error{};
@@ -113,8 +129,12 @@ bool RunKernel(const KernelRunRequest& request, RunRecord* run, Error* err) {
   run->metrics.insert(run->metrics.end(), model.begin(), model.end());
   if (pmu && measured.timed_calls > 0) {
     run->sources.push_back("pmu");
-    for (Metric& m : pmu->Results(static_cast<double>(measured.timed_calls)))
-      run->metrics.push_back(std::move(m));
+    std::vector<Metric> raw = pmu->Results(static_cast<double>(measured.timed_calls));
+    if (request.groups) {
+      std::optional<double> time_s = Summarize(run->samples).median;
+      for (Metric& m : GroupMetrics(*request.groups, raw, time_s)) run->metrics.push_back(m);
+    }
+    for (Metric& m : raw) run->metrics.push_back(std::move(m));
   }
   if (run->status == RunStatus::kOk && !run->samples.empty() &&
       !RunKernelSim(request, setup_s + 2 * Summarize(run->samples).median, run, err))

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/exit_status.h"
+#include "counters/group_session.h"
 #include "counters/sim_source.h"
 #include "store/run_record.h"
 #include "targets/kernel_catalog.h"
@@ -24,6 +25,7 @@ struct KernelRunRequest {
   bool events_given = false;
   bool allow_missing_events = false;
   bool use_pmu = true;  // false with --counters model
+  const GroupPlan* groups = nullptr;  // --group: their events counted, their formulas applied
   MeasureOptions measure;
   // The sim source: one warm-up and one counted call of the AVX2 build under valgrind, after
   // the native measurement (so time stays real) and only when the check passed.

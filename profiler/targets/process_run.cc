@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -166,8 +167,23 @@ bool ExecuteOnce(const ProcessRunRequest& request, const std::vector<std::string
   std::unique_ptr<ProcessCounters> counters;
   if (!events.empty()) {
     Error why;
-    counters = ProcessCounters::Open(pid, events, allow_missing, &why);
+    counters = ProcessCounters::Open(pid, events, allow_missing || request.groups, &why);
     if (!counters) return abandon(why);
+    if (request.groups) {
+      // What opened counts as present (its value is not known before the program runs).
+      std::vector<Metric> opened = counters->Read();
+      for (Metric& m : opened)
+        for (const std::string& name : counters->CountedNames())
+          if (m.name == name) m.value = 0.0;
+      if (!CheckRequiredEvents(*request.groups, opened, &why)) return abandon(why);
+      if (!allow_missing)
+        for (const Metric& m : opened)
+          if (!m.value && std::find(request.events.begin(), request.events.end(), m.name) !=
+                              request.events.end())
+            return abandon(Error{ExitStatus::kEnvironment,
+                                 "cannot open event " + m.name + ": " + m.note +
+                                     " (--allow-missing-events runs without it)"});
+    }
   }
 
   std::vector<std::string> counted;
@@ -264,9 +280,13 @@ bool RunProcess(const ProcessRunRequest& request, RunRecord* run, Error* err) {
     std::free(cwd);
   }
 
-  static const std::vector<std::string> kNone;
-  const std::vector<std::string>& events =
-      !request.use_pmu ? kNone : request.events_given ? request.events : DefaultPmuEvents();
+  std::vector<std::string> events;
+  if (request.use_pmu) {
+    events = request.events_given ? request.events : DefaultPmuEvents();
+    if (request.groups)
+      for (const std::string& e : request.groups->events)
+        if (std::find(events.begin(), events.end(), e) == events.end()) events.push_back(e);
+  }
   bool allow_missing = request.allow_missing_events || !request.events_given;
 
   std::vector<std::vector<Metric>> counts, regions;
@@ -329,7 +349,10 @@ bool RunProcess(const ProcessRunRequest& request, RunRecord* run, Error* err) {
                               "declared by --bytes"});
   }
   if (!events.empty()) run->sources.push_back("pmu");
-  for (Metric& m : Average(counts)) run->metrics.push_back(std::move(m));
+  std::vector<Metric> raw = Average(counts);
+  if (request.groups)
+    for (Metric& m : GroupMetrics(*request.groups, raw, stats.median)) run->metrics.push_back(m);
+  for (Metric& m : raw) run->metrics.push_back(std::move(m));
   for (Metric& m : Average(regions)) run->metrics.push_back(std::move(m));
 
   std::string why;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/exit_status.h"
+#include "counters/group_session.h"
 #include "counters/sim_source.h"
 #include "store/run_record.h"
 
@@ -26,6 +27,7 @@ struct ProcessRunRequest {
   std::optional<double> declared_flops;  // --flops / --bytes: the model of one execution
   std::optional<double> declared_bytes;
   bool use_pmu = true;  // false with --counters model
+  const GroupPlan* groups = nullptr;  // --group: their events counted, their formulas applied
   // The sim source: one more execution, whole, under valgrind (the program's output appears
   // again), after the timed ones and only when they succeeded.
   SimMode sim = SimMode::kAuto;

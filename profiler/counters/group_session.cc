@@ -1,0 +1,107 @@
+#include "counters/group_session.h"
+
+#include <cstdio>
+
+#include "counters/groups_location.h"
+#include "counters/pmu/group_eval.h"
+#include "counters/pmu/group_library.h"
+#include "counters/pmu/pfm_events.h"
+
+namespace rprof {
+
+namespace {
+
+const Metric* Raw(const std::vector<Metric>& raw, const std::string& event) {
+  for (const Metric& m : raw)
+    if (m.name == event && m.source == Source::kPmu && m.region.empty()) return &m;
+  return nullptr;
+}
+
+// "multiplexed: counted 62 % of the time, scaled" → 0.62; 1 when not multiplexed.
+double CoverageOf(const Metric& m) {
+  double pct = 0;
+  if (std::sscanf(m.note.c_str(), "multiplexed: counted %lf", &pct) == 1) return pct / 100;
+  return 1.0;
+}
+
+}  // namespace
+
+bool LoadGroupPlan(const std::vector<std::string>& names, GroupPlan* plan, Error* err) {
+  GroupLibrary library(GroupsDataDir());
+  plan->pmu = library.ResolvePmu(HostCorePmuName());
+  for (const std::string& name : names) {
+    MetricGroup group;
+    std::string why;
+    if (!library.LoadGroup(plan->pmu, name, &group, &why))
+      return Fail(err,
+                  why.find("no group") != std::string::npos || why.find("unknown") != std::string::npos
+                      ? ExitStatus::kUsage
+                      : ExitStatus::kEnvironment,
+                  "--group " + name + " (" + plan->pmu + "): " + why);
+    for (const GroupEvent& e : group.events) {
+      bool seen = false;
+      for (const auto& known : plan->events) seen = seen || known == e.event;
+      if (!seen) plan->events.push_back(e.event);
+    }
+    plan->groups.push_back(std::move(group));
+  }
+  return true;
+}
+
+bool CheckRequiredEvents(const GroupPlan& plan, const std::vector<Metric>& opened, Error* err) {
+  for (const MetricGroup& group : plan.groups)
+    for (const GroupEvent& e : group.events) {
+      if (!e.required) continue;
+      const Metric* m = Raw(opened, e.event);
+      if (m && m->value) continue;
+      return Fail(err, ExitStatus::kEnvironment,
+                  "group " + group.name + " (" + plan.pmu + "): cannot count " + e.event + ": " +
+                      (m ? m->note : std::string("not opened")));
+    }
+  return true;
+}
+
+std::vector<Metric> GroupMetrics(const GroupPlan& plan, const std::vector<Metric>& raw,
+                                 std::optional<double> time_s) {
+  std::vector<Metric> out;
+  for (const MetricGroup& group : plan.groups) {
+    EventCounts counts;
+    for (const GroupEvent& e : group.events)
+      if (const Metric* m = Raw(raw, e.event); m && m->value)
+        counts[e.alias] = EventCount{*m->value, CoverageOf(*m)};
+    for (const MetricResult& r : EvaluateGroup(group, counts, time_s)) {
+      bool have = false;
+      for (const Metric& m : out) have = have || m.name == r.name;
+      if (have) continue;  // two groups define it: the first one asked for wins
+      std::string note = r.value ? "group " + group.name + ": " + r.formula : r.reason;
+      for (const MetricNote& n : r.notes) note += "; " + n.text;
+      if (r.value && r.coverage < 1) {
+        char text[64];
+        std::snprintf(text, sizeof text, "; counted %.0f %% of the time", r.coverage * 100);
+        note += text;
+      }
+      out.push_back({r.name, r.value, r.unit, Source::kPmu, "", note});
+    }
+  }
+  // Groups split FLOPs by precision; the rates need the total. Both precisions counted: their
+  // sum. One: that one, and the note says the other was not counted.
+  const Metric* dp = nullptr;
+  const Metric* sp = nullptr;
+  bool have_flops = false;
+  for (const Metric& m : out) {
+    if (m.name == "flops_dp" && m.value) dp = &m;
+    if (m.name == "flops_sp" && m.value) sp = &m;
+    if (m.name == "flops" && m.value) have_flops = true;
+  }
+  if (!have_flops && (dp || sp)) {
+    double total = (dp ? *dp->value : 0) + (sp ? *sp->value : 0);
+    std::string note = dp && sp ? "flops_dp + flops_sp"
+                       : dp     ? "flops_dp only: fp32 FLOPs not counted (add --group FLOPS_SP)"
+                                : "flops_sp only: fp64 FLOPs not counted (add --group FLOPS_DP)";
+    std::erase_if(out, [](const Metric& m) { return m.name == "flops"; });
+    out.push_back({"flops", total, "FLOP", Source::kPmu, "", note});
+  }
+  return out;
+}
+
+}  // namespace rprof
