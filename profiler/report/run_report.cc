@@ -121,6 +121,16 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
     write_metrics(metrics);
   }
   w->EndObject();
+  if (run.placement) {
+    const PlacementRecord& p = *run.placement;
+    w->Key("stored_placement").BeginObject();
+    w->Key("profile_id").Int(p.profile_id);
+    w->Key("binding");
+    if (p.binding.empty()) w->Null(); else w->String(p.binding);
+    w->Key("percent_of_roof").OptionalNumber(p.percent_of_roof);
+    w->Key("verdict").String(p.verdict);
+    w->EndObject();
+  }
   if (placement) {
     w->Key("placement");
     if (placement->profile_id == 0)
@@ -241,8 +251,8 @@ std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat forma
   }
   // The table a person reads: time in friendly units, sources folded next to each figure.
   TextTable table({"run", "started (UTC)", "target", "params", "status", "time/call", "GFLOP/s",
-                   "GB/s (DRAM)", "AI (FLOP/B)", "sources"},
-                  {true, false, false, false, false, true, true, true, true, false});
+                   "GB/s (DRAM)", "AI (FLOP/B)", "sources", "bound (when measured)", "% of roof"},
+                  {true, false, false, false, false, true, true, true, true, false, false, true});
   for (const RunRecord& run : runs) {
     const Metric* time = FindMetric(run.metrics, "time_s", Source::kClock);
     std::vector<std::string> row = {std::to_string(run.id), run.started_at.substr(0, 19),
@@ -257,6 +267,17 @@ std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat forma
         sources += (sources.empty() ? "" : ",") + s;
     }
     row.push_back(sources);
+    std::string bound = "-", percent = "-";
+    if (run.placement && !run.placement->binding.empty()) {
+      bound = run.placement->binding.substr(0, run.placement->binding.find(" ("));
+      if (run.placement->percent_of_roof) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.0f %%", *run.placement->percent_of_roof);
+        percent = text;
+      }
+    }
+    row.push_back(bound);
+    row.push_back(percent);
     table.AddRow(std::move(row));
   }
   return table.Render();

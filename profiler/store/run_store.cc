@@ -232,8 +232,11 @@ namespace {
 constexpr const char* kRunColumns =
     "r.id, r.target_kind, r.target, r.params, r.command, r.cwd, r.precision, r.status,"
     " r.exit_code, r.signal, r.note, r.sources, r.calls_per_rep, r.started_at, r.ended_at,"
-    " r.rprof_version, m.fingerprint, m.cpu_model, m.cores, m.caches, m.kernel, m.hostname"
-    " FROM runs r JOIN machines m ON m.id = r.machine_id";
+    " r.rprof_version, m.fingerprint, m.cpu_model, m.cores, m.caches, m.kernel, m.hostname,"
+    " p.profile_id, p.compute_ceiling, p.peak_gflops, p.binding, p.attainable_gflops,"
+    " p.percent_of_roof, p.verdict"
+    " FROM runs r JOIN machines m ON m.id = r.machine_id"
+    " LEFT JOIN placements p ON p.run_id = r.id";
 
 void ReadRunRow(const Statement& s, RunRecord* run) {
   run->id = s.Int(0);
@@ -254,6 +257,10 @@ void ReadRunRow(const Statement& s, RunRecord* run) {
   run->rprof_version = s.Text(15);
   run->machine = {s.Text(16), s.Text(17), static_cast<int>(s.Int(18)), s.Text(19), s.Text(20),
                   s.Text(21)};
+  if (!s.IsNull(22))
+    run->placement = PlacementRecord{s.Int(22),          s.Text(23),           s.Double(24),
+                                     s.Text(25),         s.OptionalDouble(26), s.OptionalDouble(27),
+                                     s.Text(28)};
 }
 
 }  // namespace
