@@ -59,7 +59,7 @@ std::string RooflineGnuplotScript(const MachineProfile& profile,
   // Compute roofs: the best pattern per (precision, isa); bandwidth roofs: best per level.
   std::map<std::string, const Ceiling*> compute, bandwidth;
   for (const Ceiling& c : profile.ceilings) {
-    if (c.threads != options.threads) continue;
+    if (c.threads != options.threads || c.pattern == "copy_nt") continue;  // see BandwidthRoof
     std::string key = c.kind == "compute" ? c.precision + " " + c.isa : c.level;
     auto& slot = c.kind == "compute" ? compute[key] : bandwidth[key];
     if (!slot || c.value > slot->value) slot = &c;
