@@ -11,8 +11,21 @@ extern "C" const rprof_kernel_set* rprof_builtin_kernels(void) {
   // units, whose initialisation order relative to this one is unspecified.
   static const std::vector<rprof_kernel> kernels = [] {
     std::vector<rprof_kernel> all;
-    for (std::span<const rprof_kernel> family :
-         {rprof::StreamKernels(), rprof::DotKernels(), rprof::MatmulKernels()}) {
+    const std::span<const rprof_kernel> families[] = {
+      rprof::StreamKernels(),
+      rprof::DotKernels(),
+      rprof::MatmulKernels(),
+      // The curriculum's kernels.
+      rprof::MatmulFastKernels(),
+#if RPROF_HAVE_OPENBLAS
+      rprof::MatmulBlasKernels(),  // built only when OpenBLAS was found (kernels/meson.build)
+#endif
+      rprof::GemvKernels(),
+      rprof::TransformerOpKernels(),
+      rprof::AttentionKernels(),
+      rprof::StencilKernels()
+    };
+    for (std::span<const rprof_kernel> family : families) {
       all.insert(all.end(), family.begin(), family.end());
     }
     return all;
