@@ -42,6 +42,8 @@ ExitStatus CompareCommand(const GlobalOptions&, const std::vector<std::string>&,
 ExitStatus PlotCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 ExitStatus ValidateCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 ExitStatus MachineCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+ExitStatus EventsCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+ExitStatus DoctorCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 
 }  // namespace rprof
 

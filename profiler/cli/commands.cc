@@ -21,6 +21,10 @@ const std::vector<Command>& Commands() {
       {"validate", "check every built-in kernel's FLOP model against valgrind's count (sim)",
        Needs::kCounters, ValidateCommand},
       {"query", "run read-only SQL on the database", Needs::kDatabase, QueryCommand},
+      {"events", "list counter events (PAPI presets, perf, libpfm4) and whether each counts here",
+       Needs::kNothing, EventsCommand},
+      {"doctor", "what rprof can measure on this machine, why not the rest, and the remedies",
+       Needs::kNothing, DoctorCommand},
   };
   return commands;
 }

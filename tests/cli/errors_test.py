@@ -63,7 +63,7 @@ class KernelAndParameterErrors(RprofTestCase):
                          "see `rprof help run`")
 
     def test_no_kernel_named(self):
-        self.assertError(self.rprof("run"), 2, "run: no kernel named")
+        self.assertError(self.rprof("run"), 2, "run: nothing to run", "rprof kernels")
 
 
 class RepeatedNames(RprofTestCase):

@@ -16,8 +16,7 @@ import unittest
 # Set by main() from argv[1].
 RPROF = None
 
-# Small enough that every run takes well under a second, even on a loaded two-core machine.
-# A quick triad run. pmu counters only: the sim source (valgrind) has its own suite, and would
+# A quick triad run: well under a second, even on a loaded two-core machine. pmu counters only: the sim source (valgrind) has its own suite, and would
 # add a second or so to every run here.
 FAST_RUN = ["-p", "n=1000", "--repeat", "3", "--counters", "pmu"]
 

@@ -1,0 +1,704 @@
+// rprof doctor: one screen on what rprof can measure on this machine and why not the rest. Each
+// check is found by looking (sysfs, /proc) or by trying (a perf software event is really
+// counted, a hardware event really opened), and says ok / limited / missing with the remedy.
+// Exits 0 when rprof can do its basic job here — wall time, the model, and FLOPs from sim or the
+// PMU — else 3, naming what is missing. Nothing is created: not even the database.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/command.h"
+#include "cli/current_machine.h"
+#include "cli/options.h"
+#include "core/json.h"
+#include "counters/groups_location.h"
+#include "counters/papi/papi_session.h"
+#include "counters/pmu/group_library.h"
+#include "counters/pmu/pfm_events.h"
+#include "counters/pmu_diagnosis.h"
+#include "counters/sim_source.h"
+#include "report/text_table.h"
+#include "rprof_config.h"
+#include "store/profile_store.h"
+#include "store/run_store.h"
+#include "targets/kernel_catalog.h"
+#include "targets/target_path.h"
+
+// PAPI's version and components are read here directly: papi_session.h has no call for them.
+// TODO: move PapiReport() into counters/papi/ (with a stub) so this file loses the #if.
+#if RPROF_HAVE_PAPI
+#include <papi.h>
+#endif
+
+namespace rprof {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+enum class Status { kOk, kLimited, kMissing };
+
+const char* StatusName(Status status) {
+  switch (status) {
+    case Status::kOk:
+      return "ok";
+    case Status::kLimited:
+      return "limited";
+    case Status::kMissing:
+      return "missing";
+  }
+  return "";
+}
+
+struct Check {
+  std::string name;  // stable key: "pmu", "sim", "gnuplot", …
+  Status status = Status::kOk;
+  std::string detail;
+  std::string remedy;  // "" when there is nothing to do
+};
+
+std::string ReadFirstLine(const std::string& path) {
+  std::ifstream file(path);
+  std::string line;
+  std::getline(file, line);
+  return line;
+}
+
+bool Exists(const std::string& path) {
+  std::error_code ec;
+  return fs::exists(path, ec);
+}
+
+// "Key:\tvalue" of /proc/self/status.
+std::string ProcStatus(const std::string& key) {
+  std::ifstream file("/proc/self/status");
+  std::string line;
+  while (std::getline(file, line))
+    if (line.rfind(key + ":", 0) == 0) {
+      std::string value = line.substr(key.size() + 1);
+      value.erase(0, value.find_first_not_of(" \t"));
+      return value;
+    }
+  return "";
+}
+
+struct Privileges {
+  bool perfmon = false;    // CAP_PERFMON (38) in the effective set
+  bool sys_admin = false;  // CAP_SYS_ADMIN (21)
+  bool root = false;
+  bool any() const { return perfmon || sys_admin; }
+  std::string Text() const {
+    std::string caps = perfmon && sys_admin ? "CAP_PERFMON and CAP_SYS_ADMIN"
+                       : perfmon            ? "CAP_PERFMON"
+                       : sys_admin          ? "CAP_SYS_ADMIN"
+                                            : "neither CAP_PERFMON nor CAP_SYS_ADMIN";
+    return (root ? "root, " : "not root, ") + caps;
+  }
+};
+
+Privileges ReadPrivileges() {
+  Privileges p;
+  p.root = geteuid() == 0;
+  unsigned long long eff = 0;
+  std::istringstream(ProcStatus("CapEff")) >> std::hex >> eff;
+  p.perfmon = (eff >> 38) & 1;
+  p.sys_admin = (eff >> 21) & 1;
+  return p;
+}
+
+std::vector<std::string> EventSourceDevices() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator("/sys/bus/event_source/devices", ec))
+    names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string ListText(const std::vector<std::string>& items, size_t max_items = 6) {
+  std::string out;
+  for (size_t i = 0; i < items.size() && i < max_items; ++i) out += (i ? ", " : "") + items[i];
+  if (items.size() > max_items) out += ", … (" + std::to_string(items.size()) + " in all)";
+  return out;
+}
+
+// --- the checks, in the order they are shown ---
+
+Check ParanoidCheck(const PmuDiagnosis& pmu, const Privileges& priv) {
+  Check c{"perf_event_paranoid", Status::kOk, "", ""};
+  int level = pmu.paranoid;
+  std::string allows;
+  if (level < 0 && level != -1) level = -2;  // unreadable
+  switch (level) {
+    case -2:
+      c.status = Status::kMissing;
+      c.detail =
+          "/proc/sys/kernel/perf_event_paranoid cannot be read: this kernel may have no "
+          "perf_event support";
+      c.remedy = "use a kernel built with CONFIG_PERF_EVENTS";
+      return c;
+    case -1:
+      allows = "every user may count everything";
+      break;
+    case 0:
+      allows = "every user may count processes and CPUs (uncore), no raw tracepoints";
+      break;
+    case 1:
+      allows =
+          "every user may count processes (user and kernel); CPU-wide (uncore) needs "
+          "CAP_PERFMON";
+      break;
+    case 2:
+      allows =
+          "every user may count processes in user space (what rprof needs); kernel and "
+          "CPU-wide (uncore) need CAP_PERFMON";
+      break;
+    default:
+      allows = "perf_event_open is refused to users without CAP_PERFMON (a Debian/Ubuntu patch)";
+      break;
+  }
+  c.detail = std::to_string(level) + ": " + allows;
+  if (priv.any()) {
+    c.detail += "; no limit for this process (" + priv.Text() + ")";
+    return c;
+  }
+  if (level >= 3) {
+    c.status = Status::kMissing;
+    c.remedy =
+        "sudo sysctl kernel.perf_event_paranoid=2 (persist in /etc/sysctl.d/"
+        "99-perf.conf), or grant CAP_PERFMON";
+  } else if (level >= 1) {
+    c.status = Status::kLimited;
+    c.remedy =
+        "for uncore (DRAM) counts: sudo sysctl kernel.perf_event_paranoid=0, or "
+        "sudo setcap cap_perfmon=ep on rprof";
+  }
+  return c;
+}
+
+Check ContainerCheck(const Privileges& priv, bool software_events_work) {
+  Check c{"container", Status::kOk, "", ""};
+  std::vector<std::string> hints;
+  for (const char* file : {"/.dockerenv", "/run/.containerenv"})
+    if (Exists(file)) hints.push_back(file);
+  std::ifstream cgroup("/proc/1/cgroup");
+  std::string line;
+  while (std::getline(cgroup, line)) {
+    bool hit = false;
+    for (const char* word : {"docker", "kubepods", "containerd", "libpod", "lxc"})
+      if (line.find(word) != std::string::npos) {
+        hints.push_back(std::string("/proc/1/cgroup mentions ") + word);
+        hit = true;
+        break;
+      }
+    if (hit) break;
+  }
+  std::string seccomp = ProcStatus("Seccomp");
+  std::string seccomp_text = seccomp == "2"   ? "a seccomp filter is active"
+                             : seccomp == "1" ? "strict seccomp is active"
+                                              : "no seccomp filter";
+  std::string state = seccomp_text + ", " + priv.Text();
+  if (hints.empty()) {
+    c.detail = "no container hints (/.dockerenv, /run/.containerenv, /proc/1/cgroup); " + state;
+    return c;
+  }
+  c.detail = "container hints: " + ListText(hints) + "; " + state;
+  if (!software_events_work) {
+    c.status = Status::kMissing;
+    c.detail += "; perf_event_open is refused";
+    c.remedy =
+        "start the container with --cap-add PERFMON and a seccomp profile that allows "
+        "perf_event_open (docker/podman --security-opt seccomp=PROFILE.json; Kubernetes: "
+        "securityContext.capabilities.add: [PERFMON])";
+  } else {
+    c.detail += "; perf_event_open is allowed";
+    if (!priv.any()) {
+      c.status = Status::kLimited;
+      c.remedy = "for uncore (DRAM) counts: --cap-add PERFMON";
+    }
+  }
+  return c;
+}
+
+Check PmuCheck(const PmuDiagnosis& pmu) {
+  Check c{"pmu", Status::kOk, "", ""};
+  if (pmu.hardware_counters) {
+    c.detail = std::string("hardware counters open (an instructions event was opened)") +
+               (pmu.virtual_machine ? " in a virtual machine with a vPMU" : "");
+    return c;
+  }
+  c.status = Status::kMissing;
+  c.detail = pmu.cause + (pmu.virtual_machine ? " (CPUID has the hypervisor bit)" : "");
+  c.remedy = pmu.remedy;
+  return c;
+}
+
+Check CorePmuCheck(const PmuDiagnosis& pmu) {
+  Check c{"core_pmu", Status::kOk, "", ""};
+  std::string err;
+  if (!InitPfm(&err)) {
+    c.status = Status::kMissing;
+    c.detail = err;
+    c.remedy = "install libpfm4 (apt-get install libpfm4-dev) and rebuild rprof";
+    return c;
+  }
+  // (PfmVersion() is libpfm4's ABI version, "4.0" on every 4.x release: not shown.)
+  std::string cpuid = CpuidCorePmuName(), why;
+  std::string host = HostCorePmuName(&why);
+  if (!host.empty()) {
+    c.detail = "libpfm4 reads the CPU as " + host + " (CPUID) and the kernel exposes its PMU";
+    return c;
+  }
+  c.status = Status::kMissing;
+  if (cpuid.empty()) {
+    c.detail = why;
+    c.remedy =
+        "a newer libpfm4 (and PAPI built with it) that knows this CPU; until then the "
+        "generic groups on PAPI presets apply";
+    return c;
+  }
+  c.detail = "libpfm4 reads the CPU as " + cpuid +
+             " (CPUID), but the kernel exposes no CPU PMU (event sources: " +
+             ListText(EventSourceDevices()) + ")";
+  c.remedy = pmu.hardware_counters ? "see pmu" : "see pmu: " + pmu.cause;
+  return c;
+}
+
+Check HybridCheck() {
+  Check c{"hybrid", Status::kOk, "", ""};
+  bool core = Exists("/sys/devices/cpu_core"), atom = Exists("/sys/devices/cpu_atom");
+  if (!(core && atom)) {
+    c.detail = "not a hybrid CPU (no /sys/devices/cpu_core + cpu_atom pair)";
+    return c;
+  }
+  std::string p_cpus = ReadFirstLine("/sys/devices/cpu_core/cpus");
+  std::string e_cpus = ReadFirstLine("/sys/devices/cpu_atom/cpus");
+  c.status = Status::kLimited;
+  c.detail = "hybrid CPU: P-cores " + p_cpus + " (cpu_core) and E-cores " + e_cpus +
+             " (cpu_atom) have different PMUs; rprof's groups use the P-core PMU";
+  c.remedy = "pin the target to the P-cores: taskset -c " + p_cpus + " rprof …";
+  return c;
+}
+
+Check UncoreCheck(const PmuDiagnosis& pmu, const Privileges& priv) {
+  Check c{"uncore", Status::kOk, "", ""};
+  std::vector<std::string> uncore;
+  for (const std::string& name : EventSourceDevices())
+    if (name.rfind("uncore_", 0) == 0 || name.rfind("amd_df", 0) == 0 ||
+        name.rfind("amd_l3", 0) == 0 || name.rfind("amd_umc", 0) == 0)
+      uncore.push_back(name);
+  if (uncore.empty()) {
+    c.status = Status::kMissing;
+    c.detail =
+        "no uncore PMU (uncore_*, amd_df, amd_l3, amd_umc) in "
+        "/sys/bus/event_source/devices: no measured DRAM traffic from the PMU";
+    c.remedy = pmu.virtual_machine
+                   ? "hypervisors do not give guests uncore PMUs: measure DRAM traffic on bare "
+                     "metal, or use --counters sim (simulated LL misses)"
+                   : "load the uncore driver (modprobe intel_uncore / amd_uncore)";
+    return c;
+  }
+  c.detail = "uncore PMUs: " + ListText(uncore);
+  if (!priv.any() && pmu.paranoid > 0) {
+    c.status = Status::kLimited;
+    c.detail += "; CPU-wide counting is refused at perf_event_paranoid " +
+                std::to_string(pmu.paranoid) + " without CAP_PERFMON";
+    c.remedy = "sudo sysctl kernel.perf_event_paranoid=0, or sudo setcap cap_perfmon=ep on rprof";
+  }
+  return c;
+}
+
+Check RdpmcCheck() {
+  Check c{"rdpmc", Status::kOk, "", ""};
+  std::string path;
+  for (const char* pmu : {"cpu", "cpu_core"}) {
+    std::string p = std::string("/sys/bus/event_source/devices/") + pmu + "/rdpmc";
+    if (Exists(p)) {
+      path = p;
+      break;
+    }
+  }
+  if (path.empty()) {
+    c.status = Status::kMissing;
+    c.detail = "no /sys/bus/event_source/devices/cpu/rdpmc: no CPU PMU to read from user space";
+    c.remedy = "comes with the PMU (see pmu)";
+    return c;
+  }
+  std::string value = ReadFirstLine(path);
+  if (value == "0") {
+    c.status = Status::kLimited;
+    c.detail = path +
+               " = 0: user-space reads disabled; counters are read with read(2) "
+               "(slower per read, same counts)";
+    c.remedy = "echo 1 | sudo tee " + path;
+  } else {
+    c.detail = path + " = " + value + ": user-space counter reads allowed" +
+               (value == "2" ? " for every process" : " for processes with counters open");
+  }
+  return c;
+}
+
+Check PapiCheck() {
+  Check c{"papi", Status::kOk, "", ""};
+#if RPROF_HAVE_PAPI
+  int version = PAPI_library_init(PAPI_VER_CURRENT);
+  if (version != PAPI_VER_CURRENT) {
+    c.status = Status::kMissing;
+    c.detail = std::string("PAPI cannot start: ") + PAPI_strerror(version);
+    c.remedy = "reinstall libpapi (the library must match the headers rprof was built with)";
+    return c;
+  }
+  int v = PAPI_get_opt(PAPI_LIB_VERSION, nullptr);
+  std::string text = "PAPI " + std::to_string(PAPI_VERSION_MAJOR(v)) + "." +
+                     std::to_string(PAPI_VERSION_MINOR(v)) + "." +
+                     std::to_string(PAPI_VERSION_REVISION(v));
+  std::vector<std::string> active, disabled;
+  bool perf_event = false;
+  std::string perf_event_why;
+  for (int cid = 0; cid < PAPI_num_components(); ++cid) {
+    const PAPI_component_info_t* info = PAPI_get_component_info(cid);
+    if (!info) continue;
+    std::string name = info->name;
+    if (info->disabled) {
+      disabled.push_back(name);
+      if (name == "perf_event") perf_event_why = info->disabled_reason;
+      continue;
+    }
+    if (name == "perf_event") perf_event = true;
+    active.push_back(name + " (" + std::to_string(info->num_native_events) + " native, " +
+                     std::to_string(info->num_preset_events) + " presets)");
+  }
+  c.detail = text + "; components: " + (active.empty() ? "none active" : ListText(active, 8));
+  if (!disabled.empty()) c.detail += "; disabled: " + ListText(disabled, 8);
+  if (!perf_event) {
+    c.status = Status::kMissing;
+    c.detail += "; perf_event is disabled" +
+                (perf_event_why.empty() ? std::string() : " (" + perf_event_why + ")");
+    c.remedy = "see perf_event_paranoid and container; papi_component_avail shows PAPI's view";
+  }
+#else
+  c.status = Status::kMissing;
+  c.detail = "this rprof was built without PAPI: no pmu source";
+  c.remedy = "apt-get install libpapi-dev libpfm4-dev and rebuild (scripts/bootstrap)";
+#endif
+  return c;
+}
+
+// Opens perf::TASK-CLOCK and counts a little work for real.
+Check SoftwareEventsCheck(const PmuDiagnosis& pmu, bool* works) {
+  Check c{"software_events", Status::kOk, "", ""};
+  *works = false;
+  Error err;
+  std::unique_ptr<CounterSession> session = CreatePapiSession({"perf::TASK-CLOCK"}, false, &err);
+  std::string why;
+  if (session && session->Start(&why)) {
+    volatile double sink = 0;
+    for (int i = 0; i < 2000000; ++i) sink = sink + i * 0.5;
+    if (session->Stop(&why)) {
+      std::vector<Metric> results = session->Results(1);
+      if (!results.empty() && results[0].value && *results[0].value > 0) {
+        *works = true;
+        c.detail = "perf::TASK-CLOCK counted " + FormatSeconds(*results[0].value * 1e-9) +
+                   " of work: perf software events count";
+        return c;
+      }
+      why = "perf::TASK-CLOCK counted nothing";
+    }
+  } else if (!session) {
+    why = err.message;
+  }
+  c.status = Status::kMissing;
+  c.detail = why;
+  c.remedy = pmu.paranoid >= 3 ? "sudo sysctl kernel.perf_event_paranoid=2"
+                               : "in a container, allow perf_event_open in its seccomp profile; "
+                                 "papi_command_line perf::TASK-CLOCK shows PAPI's own error";
+  return c;
+}
+
+Check GroupsCheck(const PmuDiagnosis& pmu) {
+  Check c{"metric_groups", Status::kOk, "", ""};
+  GroupLibrary library(GroupsDataDir());
+  if (library.ListPmus().empty()) {
+    c.status = Status::kMissing;
+    c.detail = "no metric-group files in " + library.data_dir() + " nor in " +
+               (library.user_dir().empty() ? std::string("a user folder") : library.user_dir());
+    c.remedy =
+        "reinstall rprof, or set RPROF_GROUPS_DIR to the source tree's "
+        "profiler/counters/groups";
+    return c;
+  }
+  std::string host = HostCorePmuName(), cpuid = CpuidCorePmuName();
+  std::string set = library.ResolvePmu(host);
+  std::string groups;
+  for (const std::string& g : library.ListGroups(set)) groups += (groups.empty() ? "" : " ") + g;
+  c.detail = set + " (" + groups + ") in " + library.data_dir();
+  if (set == kGenericPmu) {
+    if (host.empty() && !cpuid.empty() && !library.ListGroups(cpuid).empty())
+      c.detail += ", not " + cpuid + "'s own: the kernel exposes no PMU";
+    else if (!host.empty())
+      c.detail += ": no groups for " + host + " yet";
+  }
+  if (!pmu.hardware_counters) {
+    c.status = Status::kMissing;
+    c.detail += "; none can count here (" + pmu.cause + ")";
+    c.remedy = "see pmu; --counters sim gives flops and bytes without a PMU";
+  } else if (set == kGenericPmu) {
+    c.status = Status::kLimited;
+    c.remedy = "the generic groups have no DRAM bytes: add groups for " + host + " under " +
+               GroupLibrary::DefaultUserDir() + "/" + host + "/ (format: " + library.data_dir() +
+               "/README.md)";
+  }
+  return c;
+}
+
+Check SimCheck(bool* available) {
+  Check c{"sim", Status::kOk, "", ""};
+  std::string why;
+  *available = SimAvailable(&why);
+  if (!*available) {
+    c.status = Status::kMissing;
+    // why ends in what to install; split it off where it says so.
+    size_t colon = why.find(": install");
+    c.detail = colon == std::string::npos ? why : why.substr(0, colon);
+    c.remedy = colon == std::string::npos ? "see the detail" : why.substr(colon + 2);
+    return c;
+  }
+  std::string version;
+  if (std::FILE* pipe = popen("valgrind --version 2>/dev/null", "r")) {
+    char line[128] = {};
+    if (std::fgets(line, sizeof line, pipe)) version = line;
+    pclose(pipe);
+    while (!version.empty() && (version.back() == '\n' || version.back() == ' '))
+      version.pop_back();
+  }
+  c.detail = (version.empty() ? std::string("valgrind") : version) +
+             " + Zydis: exact flops and bytes_l1, simulated L2/DRAM bytes (of an AVX2 build)";
+  return c;
+}
+
+Check ModelCheck() {
+  Check c{"model", Status::kOk, "", ""};
+  size_t kernels = BuiltinCatalog().entries().size();
+  if (kernels == 0) {
+    c.status = Status::kMissing;
+    c.detail = "no built-in kernels";
+    c.remedy = "rebuild rprof";
+    return c;
+  }
+  c.detail = std::to_string(kernels) +
+             " built-in kernels declare their FLOPs and bytes; wall time is always measured";
+  return c;
+}
+
+Check GnuplotCheck() {
+  Check c{"gnuplot", Status::kOk, "", ""};
+  if (OnPath("gnuplot")) {
+    c.detail = "on PATH: rprof plot draws svg, png, pdf and the terminal";
+    return c;
+  }
+  c.status = Status::kMissing;
+  c.detail = "gnuplot is not on PATH: rprof plot cannot draw";
+  c.remedy = "apt-get install gnuplot-nox";
+  return c;
+}
+
+// The nearest directory that exists at or above path's directory.
+std::string ExistingAncestor(const std::string& path) {
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  std::error_code ec;
+  while (!fs::exists(dir, ec) && dir.has_parent_path() && dir != dir.parent_path())
+    dir = dir.parent_path();
+  return dir.string();
+}
+
+Check DatabaseCheck(const DatabasePath& db, bool* exists) {
+  Check c{"database", Status::kOk, "", ""};
+  *exists = access(db.path.c_str(), F_OK) == 0;
+  std::string dir = fs::path(db.path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  if (*exists) {
+    // SQLite in WAL mode writes -wal and -shm files next to the database.
+    bool writable = access(db.path.c_str(), W_OK) == 0 && access(dir.c_str(), W_OK) == 0;
+    std::error_code ec;
+    auto size = fs::file_size(db.path, ec);
+    c.detail = db.path + " (" + (ec ? std::string("?") : std::to_string(size / 1024)) + " KiB), " +
+               (writable ? "writable" : "not writable");
+    if (!writable) {
+      c.status = Status::kMissing;
+      c.remedy = "make it and its directory writable, or use --db PATH / RPROF_DB";
+    }
+    return c;
+  }
+  std::string ancestor = ExistingAncestor(db.path);
+  bool dir_exists = Exists(dir);
+  bool writable = access(ancestor.c_str(), W_OK) == 0;
+  c.detail = db.path + " does not exist yet (doctor does not create it); ";
+  if (!dir_exists && !db.is_default) {
+    c.status = Status::kMissing;
+    c.detail += "its directory " + dir + " does not exist";
+    c.remedy = "mkdir -p " + dir + ", or choose another --db";
+  } else if (!writable) {
+    c.status = Status::kMissing;
+    c.detail += ancestor + " is not writable";
+    c.remedy = "use --db PATH or RPROF_DB for a writable place";
+  } else {
+    c.detail += "the first run creates it (" + ancestor + " is writable)";
+  }
+  return c;
+}
+
+Check ProfileCheck(const DatabasePath& db, bool db_exists) {
+  Check c{"machine_profile", Status::kMissing, "", ""};
+  std::string fingerprint = CurrentMachine().fingerprint;
+  c.remedy = "rprof machine measure (about 15 s): runs are then placed on this machine's roofline";
+  if (!db_exists) {
+    c.detail = "no database yet, so no profile for this machine (" + fingerprint + ")";
+    return c;
+  }
+  RunStore store;
+  Error err;
+  StoredProfile profile;
+  bool found = false;
+  if (!store.OpenReadOnly(db, &err) ||
+      !LoadNewestProfile(&store, fingerprint, &profile, &found, &err)) {
+    c.detail = "cannot read profiles: " + err.message;
+    // An older schema lacks the profile tables; the next rprof that writes migrates it.
+    c.remedy = "rprof machine measure (it first brings an older database up to date)";
+    return c;
+  }
+  if (!found) {
+    c.detail = "no profile for this machine (" + fingerprint + ") in " + db.path;
+    return c;
+  }
+  c.status = Status::kOk;
+  c.remedy.clear();
+  c.detail = "profile " + std::to_string(profile.id) + " of " + profile.created_at + " (" +
+             fingerprint + ")";
+  return c;
+}
+
+}  // namespace
+
+ExitStatus DoctorCommand(const GlobalOptions& global, const std::vector<std::string>& args,
+                         Error* err) {
+  po::options_description options("doctor options");
+  std::string format_text = "table";
+  options.add_options()("help,h", "show this help")("format,f", po::value(&format_text),
+                                                    "table, csv or json");
+  po::variables_map vm;
+  if (!ParseCommandLine("doctor", args, options, {}, &vm, err)) return err->status;
+  if (vm.count("help")) {
+    PrintCommandHelp("doctor", "[--format table|csv|json]",
+                     "Shows what rprof can measure on this machine and why not the rest: "
+                     "perf_event_paranoid, the hardware PMU (virtual machine, container), the "
+                     "core PMU libpfm4 finds, hybrid cores, uncore, rdpmc, PAPI, software events, "
+                     "metric groups, sim (valgrind + Zydis), gnuplot, the database and this "
+                     "machine's profile; each ok, limited or missing, with the remedy. Creates "
+                     "nothing. Exit status 0 when rprof can do its basic job here (wall time, "
+                     "the model, and FLOPs from sim or the PMU), else 3.",
+                     options);
+    return ExitStatus::kOk;
+  }
+  OutputFormat format;
+  if (!ParseFormatOption(format_text, &format, err)) return err->status;
+
+  const PmuDiagnosis& pmu = DiagnosePmu();
+  Privileges priv = ReadPrivileges();
+  bool software_works = false, sim_works = false, db_exists = false;
+  DatabasePath db = ResolveDatabasePath(global.db);
+  std::vector<Check> checks;
+  checks.push_back(ParanoidCheck(pmu, priv));
+  Check software = SoftwareEventsCheck(pmu, &software_works);
+  checks.push_back(ContainerCheck(priv, software_works));
+  checks.push_back(PmuCheck(pmu));
+  checks.push_back(CorePmuCheck(pmu));
+  checks.push_back(HybridCheck());
+  checks.push_back(UncoreCheck(pmu, priv));
+  checks.push_back(RdpmcCheck());
+  checks.push_back(PapiCheck());
+  checks.push_back(software);
+  checks.push_back(GroupsCheck(pmu));
+  Check sim_check = SimCheck(&sim_works);
+  checks.push_back(sim_check);
+  Check model_check = ModelCheck();
+  checks.push_back(model_check);
+  checks.push_back(GnuplotCheck());
+  checks.push_back(DatabaseCheck(db, &db_exists));
+  checks.push_back(ProfileCheck(db, db_exists));
+
+  // The basic job: wall time (always), the model, FLOPs from sim or the PMU.
+  bool model = model_check.status == Status::kOk;
+  bool flops = pmu.hardware_counters || sim_works;
+  bool basic = model && flops;
+  std::string verdict;
+  if (basic) {
+    verdict = std::string("rprof can do its job here: wall time, the model, and FLOPs from ") +
+              (pmu.hardware_counters && sim_works ? "the PMU and sim"
+               : pmu.hardware_counters            ? "the PMU"
+                                                  : "sim (no hardware counters)");
+  } else {
+    std::string missing;
+    if (!model) missing += "the kernel models (" + model_check.detail + ")";
+    if (!flops)
+      missing += std::string(missing.empty() ? "" : " and ") + "FLOP counts: " + pmu.cause +
+                 ", and no sim (" + sim_check.detail + ")";
+    verdict = "rprof cannot do its basic job here: no " + missing;
+  }
+
+  if (format == OutputFormat::kJson) {
+    JsonWriter w;
+    w.BeginObject();
+    w.Key("checks").BeginArray();
+    for (const Check& c : checks) {
+      w.BeginObject();
+      w.Key("name").String(c.name);
+      w.Key("status").String(StatusName(c.status));
+      w.Key("detail").String(c.detail);
+      w.Key("remedy");
+      if (c.remedy.empty())
+        w.Null();
+      else
+        w.String(c.remedy);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.Key("basic_job").Bool(basic);
+    w.Key("verdict").String(verdict);
+    w.EndObject();
+    std::cout << w.str() << "\n";
+  } else if (format == OutputFormat::kCsv) {
+    std::cout << "name,status,detail,remedy\n";
+    for (const Check& c : checks)
+      std::cout << CsvField(c.name) << "," << StatusName(c.status) << "," << CsvField(c.detail)
+                << "," << CsvField(c.remedy) << "\n";
+  } else {
+    size_t width = 0;
+    for (const Check& c : checks) width = std::max(width, c.name.size());
+    for (const Check& c : checks) {
+      std::string name = c.name + std::string(width - c.name.size(), ' ');
+      std::string status = StatusName(c.status);
+      status += std::string(8 - status.size(), ' ');
+      std::cout << name << "  " << status << c.detail << "\n";
+      if (!c.remedy.empty())
+        std::cout << std::string(width + 2 + 8, ' ') << "fix: " << c.remedy << "\n";
+    }
+    std::cout << "\n" << verdict << ".\n";
+  }
+  if (!basic) {
+    std::string remedy = !model ? model_check.remedy
+                                : sim_check.remedy +
+                                      ", or give rprof a hardware PMU (the pmu "
+                                      "check says how)";
+    return FailWith(err, ExitStatus::kEnvironment, "doctor: " + verdict.substr(6) + "; " + remedy);
+  }
+  return ExitStatus::kOk;
+}
+
+}  // namespace rprof

@@ -1,0 +1,423 @@
+// rprof events: the counter events of this CPU — PAPI presets, perf software events, the events
+// of this CPU's metric groups, and with --all every native event libpfm4 lists — each marked
+// available here or not, with the reason. "Available" is decided by adding the event to a real
+// PAPI event set (CreatePapiSession), never by the event table; native hardware events are not
+// tried when the PMU probe (DiagnosePmu) already found no hardware counters, and events of PMUs
+// that are not on this machine are never tried.
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "cli/command.h"
+#include "cli/options.h"
+#include "core/json.h"
+#include "counters/groups_location.h"
+#include "counters/papi/papi_session.h"
+#include "counters/pmu/group_library.h"
+#include "counters/pmu/pfm_events.h"
+#include "counters/pmu_diagnosis.h"
+#include "report/text_table.h"
+#include "rprof_config.h"
+
+// PAPI's preset table is read here directly: papi_session.h has no call that lists presets.
+// TODO: move PresetTable() into counters/papi/ (with a stub) so this file loses the #if.
+#if RPROF_HAVE_PAPI
+#include <papi.h>
+#endif
+
+namespace rprof {
+
+namespace {
+
+enum class Kind { kPreset, kSoftware, kNative };
+enum class Here { kAvailable, kUnavailable, kNotOnThisMachine };
+
+const char* KindName(Kind kind) {
+  switch (kind) {
+    case Kind::kPreset:
+      return "preset";
+    case Kind::kSoftware:
+      return "software";
+    case Kind::kNative:
+      return "native";
+  }
+  return "";
+}
+
+// Stable JSON/CSV values.
+const char* HereKey(Here here) {
+  switch (here) {
+    case Here::kAvailable:
+      return "available";
+    case Here::kUnavailable:
+      return "unavailable";
+    case Here::kNotOnThisMachine:
+      return "not_on_this_machine";
+  }
+  return "";
+}
+
+// What the table shows.
+const char* HereText(Here here) {
+  switch (here) {
+    case Here::kAvailable:
+      return "yes";
+    case Here::kUnavailable:
+      return "no";
+    case Here::kNotOnThisMachine:
+      return "not on this machine";
+  }
+  return "";
+}
+
+struct EventRow {
+  std::string name;  // as PAPI takes it: "PAPI_TOT_INS", "perf::TASK-CLOCK", "icx::L1D:REPLACEMENT"
+  Kind kind = Kind::kNative;
+  std::string pmu;  // libpfm4's PMU name; "" for presets
+  std::string description;
+  Here here = Here::kUnavailable;
+  std::string reason;               // why not here; "" when available
+  std::string remedy;               // the way out, when one is known
+  std::vector<std::string> groups;  // "generic/FLOPS_DP": the metric groups that read it
+};
+
+EventRow MakeRow(std::string name, Kind kind, std::string pmu, std::string description) {
+  EventRow row;
+  row.name = std::move(name);
+  row.kind = kind;
+  row.pmu = std::move(pmu);
+  row.description = std::move(description);
+  return row;
+}
+
+struct Preset {
+  std::string name;
+  std::string description;
+  bool defined = false;  // PAPI maps it to native events on this CPU
+};
+
+// Every PAPI preset, in PAPI's order. False with *why when PAPI is missing or cannot start.
+bool PresetTable(std::vector<Preset>* out, std::string* why) {
+#if RPROF_HAVE_PAPI
+  // Safe alongside papi_session.cc's own call: a second PAPI_library_init returns the first
+  // result.
+  int version = PAPI_library_init(PAPI_VER_CURRENT);
+  if (version != PAPI_VER_CURRENT) {
+    *why = std::string("PAPI cannot start: ") + PAPI_strerror(version);
+    return false;
+  }
+  int code = PAPI_PRESET_MASK;
+  if (PAPI_enum_event(&code, PAPI_ENUM_FIRST) != PAPI_OK) return true;
+  do {
+    PAPI_event_info_t info;
+    if (PAPI_get_event_info(code, &info) != PAPI_OK) continue;
+    out->push_back({info.symbol, info.long_descr, info.count > 0});
+  } while (PAPI_enum_event(&code, PAPI_ENUM_EVENTS) == PAPI_OK);
+  return true;
+#else
+  (void)out;
+  *why = "this rprof was built without PAPI; install libpapi-dev and rebuild (scripts/bootstrap)";
+  return false;
+#endif
+}
+
+bool IsSoftwarePerfEvent(const PfmEvent& e) {
+  return e.name.rfind("PERF_COUNT_SW_", 0) == 0 || e.description.rfind("PERF_COUNT_SW_", 0) == 0;
+}
+
+std::string PmuOf(const std::string& name) {
+  size_t colons = name.find("::");
+  return colons == std::string::npos ? "" : name.substr(0, colons);
+}
+
+// Decides what each row is worth here; each distinct event is tried at most once.
+class Prober {
+ public:
+  Prober() : diagnosis_(DiagnosePmu()), cpuid_pmu_(CpuidCorePmuName()) {
+    for (PfmPmu& p : ListPmus()) pmus_[p.name] = p;
+  }
+
+  const PfmPmu* FindPmu(const std::string& name) const {
+    auto it = pmus_.find(name);
+    return it == pmus_.end() ? nullptr : &it->second;
+  }
+
+  // Fills here/reason/remedy of a row whose name, kind and pmu are set.
+  void Decide(EventRow* row) {
+    if (row->kind == Kind::kNative) {
+      const PfmPmu* pmu = FindPmu(row->pmu);
+      if (!pmu || !pmu->present) {
+        row->here = Here::kNotOnThisMachine;
+        row->reason = "no " + row->pmu + " PMU on this machine (" +
+                      (cpuid_pmu_.empty() ? std::string("libpfm4 does not recognise this CPU")
+                                          : "libpfm4 reads this CPU as " + cpuid_pmu_) +
+                      ")";
+        return;
+      }
+      // A hardware PMU the probe found unusable: thousands of tries would all fail the same way.
+      if (pmu->type != PfmPmu::Type::kOsGeneric && !diagnosis_.hardware_counters) {
+        SetDiagnosis(row);
+        return;
+      }
+    }
+    auto [it, fresh] = tried_.try_emplace(row->name);
+    if (fresh) it->second = Try(row->name);
+    row->here = it->second.empty() ? Here::kAvailable : Here::kUnavailable;
+    row->reason = it->second;
+    // PAPI's explanation of a hardware event ends in the probe's cause and remedy: split them,
+    // so the table can give the remedy once.
+    if (!diagnosis_.hardware_counters && !diagnosis_.cause.empty() &&
+        row->reason.rfind(diagnosis_.cause, 0) == 0)
+      SetDiagnosis(row);
+  }
+
+  void SetDiagnosis(EventRow* row) const {
+    row->here = Here::kUnavailable;
+    row->reason = diagnosis_.cause;
+    row->remedy = diagnosis_.remedy;
+  }
+
+  const std::string& cpuid_pmu() const { return cpuid_pmu_; }
+
+ private:
+  // "" when the event can be added to a PAPI event set, else the reason.
+  static std::string Try(const std::string& name) {
+    Error err;
+    std::unique_ptr<CounterSession> session = CreatePapiSession({name}, true, &err);
+    if (!session) return err.message;
+    for (const Metric& m : session->Results(1))
+      if (m.name == name && !m.value) return m.note.empty() ? "cannot be added" : m.note;
+    return "";
+  }
+
+  const PmuDiagnosis& diagnosis_;
+  std::string cpuid_pmu_;
+  std::map<std::string, PfmPmu> pmus_;
+  std::map<std::string, std::string> tried_;
+};
+
+// Rows keyed by event name, in insertion order.
+class RowList {
+ public:
+  EventRow* Add(EventRow row) {
+    auto it = index_.find(row.name);
+    if (it != index_.end()) return &rows_[it->second];
+    index_[row.name] = rows_.size();
+    rows_.push_back(std::move(row));
+    return &rows_.back();
+  }
+  std::vector<EventRow>& rows() { return rows_; }
+
+ private:
+  std::vector<EventRow> rows_;
+  std::map<std::string, size_t> index_;
+};
+
+// Native events of a PMU as PAPI names them: one row per unit mask, the event alone when it has
+// none; with software_only, perf's software events alone, each under one name. kUsage for a PMU
+// libpfm4 does not know.
+bool AddPmuEvents(const std::string& pmu, bool software_only, RowList* rows, Error* err) {
+  std::vector<PfmEvent> events;
+  std::string why;
+  if (!ListPmuEvents(pmu, &events, &why))
+    return Fail(err, ExitStatus::kUsage, "--pmu " + pmu + ": " + why);
+  std::set<std::string> seen_software;  // perf lists each software event under several aliases
+  for (const PfmEvent& e : events) {
+    bool software = pmu == "perf" && IsSoftwarePerfEvent(e);
+    if (software_only) {
+      if (!software) continue;
+      // One name per software event: the short alias ("TASK-CLOCK") rather than the
+      // PERF_COUNT_SW_ name the alias stands for.
+      std::string key = e.description.rfind("PERF_COUNT_SW_", 0) == 0 ? e.description : e.name;
+      if (e.name.rfind("PERF_COUNT_SW_", 0) == 0 || !seen_software.insert(key).second) continue;
+    }
+    Kind kind = software ? Kind::kSoftware : Kind::kNative;
+    std::string base = pmu + "::" + e.name;
+    if (e.umasks.empty()) {
+      rows->Add(MakeRow(base, kind, pmu, e.description));
+      continue;
+    }
+    for (const PfmUmask& u : e.umasks)
+      rows->Add(MakeRow(base + ":" + u.name, kind, pmu, e.description + ": " + u.description));
+  }
+  return true;
+}
+
+// Marks (and adds) the events of every group of `pmu` in the library.
+bool AddGroupEvents(const GroupLibrary& library, const std::string& pmu, RowList* rows,
+                    Error* err) {
+  for (const std::string& name : library.ListGroups(pmu)) {
+    MetricGroup group;
+    std::string why;
+    if (!library.LoadGroup(pmu, name, &group, &why))
+      return Fail(err, ExitStatus::kEnvironment, "metric group " + pmu + "/" + name + ": " + why);
+    for (const GroupEvent& ge : group.events) {
+      std::string pmu_of = PmuOf(ge.event);
+      Kind kind = pmu_of.empty() ? Kind::kPreset : Kind::kNative;
+      EventRow* added = rows->Add(MakeRow(ge.event, kind, pmu_of, group.description));
+      std::string tag = pmu + "/" + name;
+      if (std::find(added->groups.begin(), added->groups.end(), tag) == added->groups.end())
+        added->groups.push_back(tag);
+    }
+  }
+  return true;
+}
+
+std::string Join(const std::vector<std::string>& items, const char* separator) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
+  return out;
+}
+
+}  // namespace
+
+ExitStatus EventsCommand(const GlobalOptions&, const std::vector<std::string>& args, Error* err) {
+  po::options_description options("events options");
+  std::string format_text = "table", pmu_name;
+  options.add_options()("help,h", "show this help")(
+      "all", "every preset and every native event of the PMUs libpfm4 finds on this CPU")(
+      "pmu", po::value(&pmu_name),
+      "only the native events of this libpfm4 PMU (any PMU libpfm4 knows, e.g. icx)")(
+      "format,f", po::value(&format_text), "table, csv or json");
+  po::variables_map vm;
+  if (!ParseCommandLine("events", args, options, {}, &vm, err)) return err->status;
+  if (vm.count("help")) {
+    PrintCommandHelp(
+        "events", "[--all] [--pmu NAME] [--format table|csv|json]",
+        "Lists counter events and whether each can be counted here, found by adding it to a "
+        "PAPI event set, with the reason when it cannot. Default: the PAPI presets PAPI defines "
+        "for this CPU, perf's software events and the events of this CPU's metric groups. "
+        "--all adds every preset and every native event of the PMUs libpfm4 finds on this CPU; "
+        "--pmu NAME lists the native events of one PMU, present or not (events of a PMU that is "
+        "not here are marked \"not on this machine\" without being tried).",
+        options);
+    return ExitStatus::kOk;
+  }
+  OutputFormat format;
+  if (!ParseFormatOption(format_text, &format, err)) return err->status;
+  bool all = vm.count("all") > 0;
+
+  std::string pfm_why;
+  if (!InitPfm(&pfm_why) && !pmu_name.empty())
+    return FailWith(err, ExitStatus::kEnvironment, "--pmu " + pmu_name + ": " + pfm_why);
+
+  Prober prober;
+  std::string host_why;
+  std::string host_pmu = HostCorePmuName(&host_why);
+  GroupLibrary library(GroupsDataDir());
+  std::string group_pmu = library.ResolvePmu(host_pmu);
+
+  RowList rows;
+  if (!pmu_name.empty()) {
+    if (!AddPmuEvents(pmu_name, false, &rows, err)) return err->status;
+    if (!library.ListGroups(pmu_name).empty() && !AddGroupEvents(library, pmu_name, &rows, err))
+      return err->status;
+  } else {
+    std::vector<Preset> presets;
+    std::string papi_why;
+    if (!PresetTable(&presets, &papi_why))
+      return FailWith(err, ExitStatus::kEnvironment, "events: " + papi_why);
+    for (const Preset& p : presets) {
+      if (!p.defined && !all) continue;
+      EventRow* row = rows.Add(MakeRow(p.name, Kind::kPreset, "", p.description));
+      if (!p.defined) {
+        row->here = Here::kNotOnThisMachine;
+        row->reason = "PAPI defines no native events for this preset on this CPU";
+      }
+    }
+    if (all) {
+      for (const PfmPmu& p : ListPmus())
+        if (p.present && !AddPmuEvents(p.name, false, &rows, err)) return err->status;
+    } else if (!AddPmuEvents("perf", true, &rows, err)) {
+      return err->status;
+    }
+    // This CPU's groups: the set rprof uses, and, where the kernel hides the PMU the CPU has,
+    // that PMU's set too, so one sees what the machine could count with a PMU.
+    if (!AddGroupEvents(library, group_pmu, &rows, err)) return err->status;
+    if (!prober.cpuid_pmu().empty() && prober.cpuid_pmu() != group_pmu &&
+        !library.ListGroups(prober.cpuid_pmu()).empty() &&
+        !AddGroupEvents(library, prober.cpuid_pmu(), &rows, err))
+      return err->status;
+  }
+  for (EventRow& row : rows.rows())
+    if (row.reason.empty()) prober.Decide(&row);
+
+  std::vector<EventRow>& list = rows.rows();
+  if (format == OutputFormat::kJson) {
+    JsonWriter w;
+    w.BeginObject();
+    w.Key("host_pmu").String(host_pmu);
+    w.Key("host_pmu_note").String(host_why);
+    w.Key("cpuid_pmu").String(prober.cpuid_pmu());
+    w.Key("group_set").String(group_pmu);
+    w.Key("hardware_counters").Bool(DiagnosePmu().hardware_counters);
+    w.Key("events").BeginArray();
+    for (const EventRow& r : list) {
+      w.BeginObject();
+      w.Key("name").String(r.name);
+      w.Key("kind").String(KindName(r.kind));
+      w.Key("pmu");
+      if (r.pmu.empty())
+        w.Null();
+      else
+        w.String(r.pmu);
+      w.Key("status").String(HereKey(r.here));
+      w.Key("available").Bool(r.here == Here::kAvailable);
+      w.Key("reason");
+      if (r.reason.empty())
+        w.Null();
+      else
+        w.String(r.reason);
+      w.Key("remedy");
+      if (r.remedy.empty())
+        w.Null();
+      else
+        w.String(r.remedy);
+      w.Key("description").String(r.description);
+      w.Key("groups").BeginArray();
+      for (const std::string& g : r.groups) w.String(g);
+      w.EndArray();
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+    std::cout << w.str() << "\n";
+    return ExitStatus::kOk;
+  }
+  if (format == OutputFormat::kCsv) {
+    std::cout << "event,kind,pmu,status,reason,remedy,groups,description\n";
+    for (const EventRow& r : list)
+      std::cout << CsvField(r.name) << "," << KindName(r.kind) << "," << CsvField(r.pmu) << ","
+                << HereKey(r.here) << "," << CsvField(r.reason) << "," << CsvField(r.remedy) << ","
+                << CsvField(Join(r.groups, " ")) << "," << CsvField(r.description) << "\n";
+    return ExitStatus::kOk;
+  }
+
+  if (!host_pmu.empty())
+    std::cout << "core PMU: " << host_pmu << " (libpfm4 " << PfmVersion() << ")\n";
+  else
+    std::cout << "core PMU: none usable: " << (host_why.empty() ? pfm_why : host_why) << "\n";
+  std::cout << "metric groups: " << group_pmu << " (" << library.data_dir() << ")\n\n";
+  TextTable table({"event", "kind", "here", "groups", "why not / description"},
+                  {false, false, false, false, false});
+  size_t available = 0;
+  std::vector<std::pair<std::string, std::string>> remedies;  // (reason, remedy), each once
+  for (const EventRow& r : list) {
+    available += r.here == Here::kAvailable;
+    table.AddRow({r.name, KindName(r.kind), HereText(r.here), Join(r.groups, " "),
+                  r.here == Here::kAvailable ? r.description : r.reason});
+    if (!r.remedy.empty() && std::find(remedies.begin(), remedies.end(),
+                                       std::pair(r.reason, r.remedy)) == remedies.end())
+      remedies.emplace_back(r.reason, r.remedy);
+  }
+  std::cout << table.Render() << "\n"
+            << available << " of " << list.size() << " events can be counted here.\n";
+  for (const auto& [reason, remedy] : remedies) std::cout << reason << ": " << remedy << "\n";
+  if (!all && pmu_name.empty())
+    std::cout << "--all lists every preset and native event; --pmu NAME another PMU's.\n";
+  return ExitStatus::kOk;
+}
+
+}  // namespace rprof

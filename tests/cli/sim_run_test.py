@@ -1,0 +1,79 @@
+"""The sim source end to end through the rprof binary: exact FLOP and byte counts from valgrind
+for built-in kernels, a plugin and a whole program, stored with source 'sim'; rprof validate."""
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rprof_harness import RprofTestCase, main  # noqa: E402
+
+
+class SimCounts(RprofTestCase):
+    def sim_metrics(self, *args):
+        out = self.run_json(*args, "--repeat", "1", "--counters", "sim")
+        self.assertIn("sim", out["sources"])
+        return {name: by_source["sim"]["value"]
+                for name, by_source in out["metrics"].items() if "sim" in by_source}
+
+    def test_triad_counts_are_exact(self):
+        n = 100000
+        m = self.sim_metrics("triad", "-p", f"n={n}")
+        self.assertEqual(m["flops_dp"], 2 * n)
+        self.assertEqual(m["flops"], 2 * n)
+        self.assertEqual(m["flops_sp"], 0)
+        self.assertAlmostEqual(m["bytes_l1"] / (24 * n), 1, delta=0.001)
+        # sim is stored like every other source.
+        rows = self.query("select count(*) from metrics where source = 'sim' and name = 'flops_dp'"
+                          " and value = ?", (2 * n,))
+        self.assertEqual(rows, [(1,)])
+
+    def test_matmul_naive_flops_are_2n3(self):
+        m = self.sim_metrics("matmul-naive", "-p", "n=64")
+        self.assertEqual(m["flops_dp"], 2 * 64 ** 3)
+
+    def test_dot_fp32_counts_single_precision(self):
+        n = 65536
+        m = self.sim_metrics("dot-fp32", "-p", f"n={n}")
+        self.assertEqual(m["flops_dp"], 0)
+        self.assertAlmostEqual(m["flops_sp"] / (2 * n), 1, delta=0.01)
+
+    def test_sim_rates_and_intensity_are_derived(self):
+        out = self.run_json("triad", "-p", "n=100000", "--repeat", "1", "--counters", "sim")
+        self.assertAlmostEqual(out["metrics"]["ai_l1"]["sim"]["value"], 2 / 24, places=4)
+        self.assertGreater(out["metrics"]["gflops"]["sim"]["value"], 0)
+
+    def test_counters_model_runs_no_sim_and_no_pmu(self):
+        out = self.run_json("triad", "-p", "n=1000", "--repeat", "1", "--counters", "model")
+        self.assertEqual(out["sources"], ["clock", "model"])
+
+    def test_program_under_sim(self):
+        # A whole program: /bin/true executes instructions but no floating-point arithmetic.
+        # rprof's options come before the program: everything after it is the program's own.
+        out = json.loads(self.rprof_ok("run", "--counters", "sim", "--format", "json",
+                                       "/bin/true").stdout)
+        self.assertEqual(out["metrics"]["flops"]["sim"]["value"], 0)
+        self.assertGreater(out["metrics"]["instructions"]["sim"]["value"], 1000)
+
+    def test_bad_counters_value(self):
+        r = self.rprof("run", "triad", "--counters", "hardware")
+        self.assertError(r, 2, "--counters hardware", "auto, pmu, sim or model")
+
+
+class Validate(RprofTestCase):
+    def test_foundation_kernels_match_their_models(self):
+        for kernel in ("triad", "copy", "matmul-naive", "matmul-ikj-fp32"):
+            with self.subTest(kernel=kernel):
+                r = self.rprof_ok("validate", "--kernel", kernel, "--format", "json", db=False)
+                rows = json.loads(r.stdout)
+                self.assertEqual(len(rows), 1)
+                self.assertTrue(rows[0]["ok"], rows[0])
+                self.assertEqual(rows[0]["flops_model"], rows[0]["flops_sim"])
+
+    def test_unknown_kernel(self):
+        r = self.rprof("validate", "--kernel", "tirad", db=False)
+        self.assertError(r, 2, "did you mean 'triad'")
+
+
+if __name__ == "__main__":
+    main()
