@@ -357,6 +357,10 @@ bool RunProcess(const ProcessRunRequest& request, RunRecord* run, Error* err) {
 
   std::string why;
   if (run->status == RunStatus::kOk && ShouldRunSim(request.sim, stats.median, request.sim_budget_s, &why)) {
+    // The program runs once more, and its output appears again: say why, to a person.
+    if (isatty(STDERR_FILENO))
+      std::fprintf(stderr, "rprof: running %s once more under valgrind for the sim counts "
+                           "(--counters pmu skips this)\n", request.argv[0].c_str());
     SimRequest sim;
     sim.argv = request.argv;
     sim.argv[0] = request.path;

@@ -26,6 +26,13 @@ bool InitLibpfm() {
 
 // A PAPI preset defined as one native event becomes that event's libpfm4 name.
 bool PresetToNative(const std::string& name, std::string* native, std::string* why) {
+  // Every preset is a hardware event: without hardware counters, say so without paying for
+  // PAPI's start-up (tens of milliseconds, more than a short program takes).
+  const PmuDiagnosis& pmu = DiagnosePmu();
+  if (!pmu.hardware_counters) {
+    *why = pmu.cause + "; " + pmu.remedy;
+    return false;
+  }
   if (PAPI_is_initialized() == PAPI_NOT_INITED) PAPI_library_init(PAPI_VER_CURRENT);
   int code = 0;
   PAPI_event_info_t info;
