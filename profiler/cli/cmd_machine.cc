@@ -1,5 +1,6 @@
 // rprof machine measure|show|list: this machine's roofline, measured once and stored, so every
 // run can be placed against it.
+#include <sched.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -47,11 +48,15 @@ ExitStatus Measure(const GlobalOptions& global, const std::vector<std::string>& 
   if (!ParseFormatOption(format_text, &format, err)) return err->status;
   if (vm.count("quick") && vm.count("full"))
     return FailWith(err, ExitStatus::kUsage, "machine measure: --quick or --full, not both");
-  unsigned cpus = std::thread::hardware_concurrency();
-  if (vm.count("threads") && (threads < 1 || (cpus > 0 && threads > static_cast<int>(cpus))))
+  // The CPUs this process may run on (taskset, cgroups), as the measurement will pin to them.
+  cpu_set_t allowed;
+  int cpus = sched_getaffinity(0, sizeof allowed, &allowed) == 0
+                 ? CPU_COUNT(&allowed)
+                 : static_cast<int>(std::thread::hardware_concurrency());
+  if (vm.count("threads") && (threads < 1 || (cpus > 0 && threads > cpus)))
     return FailWith(err, ExitStatus::kUsage,
                     "--threads " + std::to_string(threads) + ": must be 1.." +
-                        std::to_string(cpus) + " (the CPUs of this machine)");
+                        std::to_string(cpus) + " (the CPUs this process may run on)");
 
   RunStore store;
   if (!store.Open(ResolveDatabasePath(global.db), err)) return err->status;

@@ -121,6 +121,16 @@ ExitStatus PlotCommand(const GlobalOptions& global, const std::vector<std::strin
                           " (the runs' machine); measure one there with `rprof machine measure`");
   }
 
+  if (!HasCeilingsFor(profile.profile, threads))
+    return FailWith(err, ExitStatus::kUsage,
+                    "plot: machine profile " + std::to_string(profile.id) + " has no ceilings for " +
+                        std::to_string(threads) + " thread(s); measure them with `rprof machine "
+                        "measure --threads " + std::to_string(threads) + "`");
+  if (PlottableRuns(runs) == 0)
+    return FailWith(err, ExitStatus::kUsage,
+                    "plot: none of the chosen runs has both a FLOP rate and a DRAM intensity to "
+                    "draw (programs need --flops/--bytes or --counters sim)");
+
   PlotOptions plot;
   plot.terminal = term;
   plot.output = output;

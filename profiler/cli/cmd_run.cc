@@ -272,7 +272,8 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
     const Placement& p = placement.placement;
     run.placement = PlacementRecord{placement.profile_id, p.compute_ceiling, p.peak,
                                     p.placed ? p.binding : "",
-                                    p.placed ? std::optional<double>(p.attainable) : std::nullopt,
+                                    p.placed && p.attainable > 0 ? std::optional<double>(p.attainable)
+                                                                  : std::nullopt,
                                     p.percent_of_roof, p.placed ? p.verdict : p.reason};
   }
   if (!store.Insert(&run, err)) return err->status;

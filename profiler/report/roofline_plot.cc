@@ -43,6 +43,33 @@ struct Point {
 
 }  // namespace
 
+namespace {
+
+bool Plottable(const RunRecord& run, Source s) {
+  const Metric* ai = FindMetric(run.metrics, "ai_dram", s);
+  const Metric* gf = FindMetric(run.metrics, "gflops", s);
+  return ai && gf && ai->value && gf->value && *ai->value > 0 && *gf->value > 0;
+}
+
+}  // namespace
+
+bool HasCeilingsFor(const MachineProfile& profile, int threads) {
+  for (const Ceiling& c : profile.ceilings)
+    if (c.threads == threads) return true;
+  return false;
+}
+
+int PlottableRuns(const std::vector<RunRecord>& runs) {
+  int count = 0;
+  for (const RunRecord& run : runs)
+    for (Source s : {Source::kPmu, Source::kSim, Source::kModel})
+      if (Plottable(run, s)) {
+        ++count;
+        break;
+      }
+  return count;
+}
+
 std::string TerminalForFile(const std::string& path) {
   auto ends = [&](const char* ext) {
     std::string e = ext;
@@ -83,10 +110,10 @@ std::string RooflineGnuplotScript(const MachineProfile& profile,
     rp.label = "#";
     rp.label += std::to_string(run.id) + " " + run.target;
     for (Source s : {Source::kPmu, Source::kSim, Source::kModel}) {
-      const Metric* ai = FindMetric(run.metrics, "ai_dram", s);
-      const Metric* gf = FindMetric(run.metrics, "gflops", s);
-      if (ai && gf && ai->value && gf->value && *ai->value > 0 && *gf->value > 0)
-        rp.by_source.push_back({std::string(SourceName(s)), {*ai->value, *gf->value}});
+      if (!Plottable(run, s)) continue;
+      rp.by_source.push_back({std::string(SourceName(s)),
+                              {*FindMetric(run.metrics, "ai_dram", s)->value,
+                               *FindMetric(run.metrics, "gflops", s)->value}});
     }
     if (rp.by_source.empty())
       skipped.push_back(rp.label);

@@ -19,6 +19,12 @@ struct PlotOptions {
   int threads = 1;       // which ceilings to draw
 };
 
+// True when the profile has ceilings for `threads` to draw.
+bool HasCeilingsFor(const MachineProfile& profile, int threads);
+
+// How many of the runs can be drawn: those with a FLOP rate and a DRAM intensity, per source.
+int PlottableRuns(const std::vector<RunRecord>& runs);
+
 // The script. Runs without FLOPs or bytes are left out (and listed in a comment).
 std::string RooflineGnuplotScript(const MachineProfile& profile,
                                   const std::vector<RunRecord>& runs, const PlotOptions& options);

@@ -221,26 +221,21 @@ std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat forma
     header.push_back(name);
     header.push_back(std::string(name) + "_source");
   }
-  auto cells = [&](const RunRecord& run) {
-    const Metric* time = FindMetric(run.metrics, "time_s", Source::kClock);
-    std::vector<std::string> row = {std::to_string(run.id), run.started_at, TargetText(run),
-                                    ParamsText(run.params), OutcomeText(run),
-                                    time ? FormatValue(time->value) : "-"};
-    for (const char* name : kHeadline) {
-      const Metric* m = PreferredMetric(run.metrics, name);
-      row.push_back(m ? FormatValue(m->value) : "-");
-      row.push_back(m ? std::string(SourceName(m->source)) : "-");
-    }
-    return row;
-  };
   if (format == OutputFormat::kCsv) {
+    // For spreadsheets: stored values at full precision, the stored status, empty when absent.
     std::string out;
     for (size_t i = 0; i < header.size(); ++i) out += (i ? "," : "") + header[i];
     out += "\n";
     for (const RunRecord& run : runs) {
-      std::vector<std::string> row = cells(run);
-      if (const Metric* t = FindMetric(run.metrics, "time_s", Source::kClock); t && t->value)
-        row[5] = JsonNumber(*t->value);  // full precision for spreadsheets
+      const Metric* time = FindMetric(run.metrics, "time_s", Source::kClock);
+      std::vector<std::string> row = {std::to_string(run.id), run.started_at, TargetText(run),
+                                      ParamsText(run.params), RunStatusName(run.status),
+                                      time && time->value ? JsonNumber(*time->value) : ""};
+      for (const char* name : kHeadline) {
+        const Metric* m = PreferredMetric(run.metrics, name);
+        row.push_back(m ? JsonNumber(*m->value) : "");
+        row.push_back(m ? std::string(SourceName(m->source)) : "");
+      }
       for (size_t i = 0; i < row.size(); ++i) {
         if (i) out += ",";
         out += CsvField(row[i]);

@@ -132,6 +132,16 @@ Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
     std::snprintf(text, sizeof text, "%s-bound at %.0f %% of its roof (%.3g of %.3g GFLOP/s)",
                   compute_bound ? "compute" : (Upper(binding->level) + "-bandwidth").c_str(),
                   *p.percent_of_roof, *p.achieved, p.attainable);
+    // Above a bandwidth roof: the bytes did not all come from that level (a working set that
+    // fits in a cache, measured with DRAM-level model bytes). Say so rather than leave a puzzle.
+    if (*p.percent_of_roof > 105 && !compute_bound) {
+      p.verdict = text;
+      p.verdict += "; above the " + Upper(binding->level) +
+                   " roof: the data is served from a closer cache level than the " +
+                   std::string(SourceName(binding->source)) +
+                   " bytes assume (--counters sim gives bytes per level)";
+      return p;
+    }
   } else {
     std::snprintf(text, sizeof text, "%s-bound; no measured rate to compare with the roof",
                   compute_bound ? "compute" : (Upper(binding->level) + "-bandwidth").c_str());

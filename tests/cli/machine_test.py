@@ -1,0 +1,450 @@
+"""`rprof machine measure|show|list` end to end: one real quick measurement (shared by the
+tests of one class, each of which gets its own copy of the database), what it prints in each
+format, what it stores (checked with sqlite3), the orderings the issue asks of a measured
+profile, bad input, an interrupted measurement, and a run placed on the stored profile.
+
+Orderings are checked with a 0.9x allowance for noise. As in machine_ceilings_test.cc, an
+ordering that fails on a profile that itself warns of competing load is skipped with the
+profile's warnings rather than failed: a busy machine halves ceilings, and the profile says so.
+"""
+
+import csv
+import io
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rprof_harness  # noqa: E402
+from rprof_harness import Result, RprofTestCase  # noqa: E402
+
+NOISE = 0.9  # a faster rung must reach at least 0.9x the slower one
+LEVELS = ["l1", "l2", "l3", "dram"]
+SECTIONS = ["compute ceilings (GFLOP/s)", "bandwidth ceilings (GB/s)",
+            "memory hierarchy (1 thread)"]
+
+
+def catches_sigint(pid):
+    """Whether process pid has a handler installed for SIGINT (as in run_and_store_test.py)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("SigCgt:"):
+                    return bool(int(line.split()[1], 16) >> (signal.SIGINT - 1) & 1)
+    except OSError:
+        pass
+    return False
+
+
+def copy_database(source, target):
+    """A consistent copy through SQLite's backup API (the source may be in WAL mode)."""
+    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    dst = sqlite3.connect(target)
+    try:
+        src.backup(dst)
+    finally:
+        dst.close()
+        src.close()
+
+
+class InterruptMixin:
+    def measure_and_interrupt(self, after_s=2.0):
+        """Starts `machine measure --full`, sends SIGINT `after_s` seconds after rprof installed
+        its handler, and returns the Result and how long rprof took to stop."""
+        argv = self.command(["machine", "measure", "--full"])
+        proc = subprocess.Popen(argv, env=self.env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        try:
+            # A SIGINT before rprof installs its handler would simply kill it: wait for the
+            # handler (SigCgt in /proc), then let the measurement run a while.
+            started = time.monotonic()
+            while not catches_sigint(proc.pid) and time.monotonic() - started < 20:
+                self.assertIsNone(proc.poll(), "rprof ended before measuring")
+                time.sleep(0.02)
+            self.assertTrue(catches_sigint(proc.pid), "rprof never installed a SIGINT handler")
+            time.sleep(after_s)
+            self.assertIsNone(proc.poll(), "a --full measurement ended within seconds")
+            proc.send_signal(signal.SIGINT)
+            sent = time.monotonic()
+            stdout, stderr = proc.communicate(timeout=60)
+            waited = time.monotonic() - sent
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+        return Result(argv[1:], proc.returncode, stdout, stderr), waited
+
+    def assertInterrupted(self, result, waited):
+        self.assertError(result, 1, "machine measure interrupted", "no profile stored")
+        self.assertLess(waited, 10, "rprof took too long to stop after SIGINT")
+
+
+class MeasuredMachine(RprofTestCase, InterruptMixin):
+    """Tests on one `rprof machine measure --quick`."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.class_tmp = tempfile.mkdtemp(prefix="rprof-machine-")
+        cls.measured_db = os.path.join(cls.class_tmp, "measured.db")
+        env = dict(os.environ)
+        env.pop("RPROF_DB", None)
+        env["HOME"] = os.path.join(cls.class_tmp, "home")
+        env["XDG_DATA_HOME"] = os.path.join(cls.class_tmp, "xdg")
+        env["LC_ALL"] = "C"
+        args = ["machine", "measure", "--quick"]
+        proc = subprocess.run([rprof_harness.RPROF, "--db", cls.measured_db] + args, env=env,
+                              capture_output=True, text=True, timeout=300)
+        cls.measure = Result(args, proc.returncode, proc.stdout, proc.stderr)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.class_tmp, ignore_errors=True)
+
+    def setUp(self):
+        super().setUp()
+        self.assertEqual(self.measure.returncode, 0, self.measure)
+        copy_database(self.measured_db, self.db)
+
+    def profile_json(self):
+        return json.loads(self.rprof_ok("machine", "show", "--format", "json").stdout)
+
+    def busy_warnings(self, profile):
+        return [w for w in profile["warnings"]
+                if "other processes" in w or "load average" in w or "steal" in w]
+
+    def assertOrdered(self, rungs, what):
+        """rungs: [(name, value)] from the fastest to the slowest; each at least NOISE x the
+        next."""
+        profile = self.profile_json()
+        bad = [f"{a} {va:.3g} < {NOISE} x {b} {vb:.3g}"
+               for (a, va), (b, vb) in zip(rungs, rungs[1:]) if va < NOISE * vb]
+        if bad and self.busy_warnings(profile):
+            self.skipTest(f"{what} out of order ({'; '.join(bad)}) on a machine the profile "
+                          f"reports as busy: {profile['warnings']}")
+        self.assertEqual(bad, [], f"{what}: {rungs}")
+
+    # --- what measure printed and stored -------------------------------------------------
+
+    def test_measure_prints_the_ceilings_and_the_ladder(self):
+        r = self.measure
+        self.assertEqual(r.stderr, "", r)
+        lines = r.stdout.splitlines()
+        self.assertRegex(lines[0], r"^machine [0-9a-f]{16}  ")
+        self.assertRegex(lines[1], r"^profile 1: quick, measured \d{4}-\d\d-\d\dT")
+        self.assertTrue(any(line.startswith("ISA: ") for line in lines), r)
+        self.assertRegex(r.stdout, r"clock: [\d.]+ GHz scalar, [\d.]+ GHz under vector FMA load")
+        for section in SECTIONS:
+            self.assertIn(section, lines)
+        at = {section: lines.index(section) for section in SECTIONS}
+        self.assertLess(at[SECTIONS[0]], at[SECTIONS[1]])
+        self.assertLess(at[SECTIONS[1]], at[SECTIONS[2]])
+        self.assertEqual(lines[at[SECTIONS[0]] + 1].split(),
+                         ["ceiling", "precision", "isa", "op", "threads", "GFLOP/s", "spread", "%"])
+        self.assertEqual(lines[at[SECTIONS[1]] + 1].split(),
+                         ["ceiling", "level", "pattern", "threads", "working", "set", "GB/s",
+                          "spread", "%"])
+        compute_rows = [line.split()[0] for line in lines[at[SECTIONS[0]] + 2:at[SECTIONS[1]]]
+                        if line.strip()]
+        self.assertIn("fp64_scalar_fma", compute_rows)
+        self.assertIn("fp32_scalar_add", compute_rows)
+        bandwidth_rows = [line.split()[0] for line in lines[at[SECTIONS[1]] + 2:at[SECTIONS[2]]]
+                          if line.strip()]
+        self.assertIn("l1_load", bandwidth_rows)
+        self.assertIn("dram_triad", bandwidth_rows)
+        # The ladder: level, reported size, effective size, latency ns, load GB/s; L1 first,
+        # DRAM last.
+        ladder_header = lines[at[SECTIONS[2]] + 1].split()
+        self.assertEqual(ladder_header, ["level", "reported", "size", "effective", "size",
+                                         "latency", "ns", "load", "GB/s"])
+        ladder = []
+        for line in lines[at[SECTIONS[2]] + 2:]:
+            if not line.strip():
+                break
+            ladder.append(line.split())
+        self.assertEqual(ladder[0][0], "l1")
+        self.assertEqual(ladder[-1][0], "dram")
+        self.assertEqual(ladder[-1][1:3], ["-", "-"], "DRAM has no size")
+        for row in ladder:
+            self.assertGreater(float(row[-1]), 0, row)  # load GB/s measured on every level
+
+    def test_show_table_is_what_measure_printed(self):
+        self.assertEqual(self.rprof_ok("machine", "show").stdout, self.measure.stdout)
+        self.assertEqual(self.rprof_ok("machine", "show", "1").stdout, self.measure.stdout)
+
+    def test_show_json(self):
+        p = self.profile_json()
+        for key in ["profile_id", "created_at", "machine", "mode", "threads", "isa",
+                    "nominal_ghz", "clock_ghz_scalar", "clock_ghz_vector",
+                    "load_average_before", "seconds", "warnings", "ceilings", "levels",
+                    "latency", "bandwidth"]:
+            self.assertIn(key, p)
+        self.assertEqual(p["profile_id"], 1)
+        self.assertEqual(p["mode"], "quick")
+        self.assertGreaterEqual(p["threads"], 1)
+        self.assertRegex(p["machine"]["fingerprint"], r"^[0-9a-f]{16}$")
+        self.assertGreater(p["clock_ghz_scalar"], 0)
+        self.assertTrue(p["ceilings"])
+        for c in p["ceilings"]:
+            for key in ["kind", "name", "level", "isa", "precision", "pattern", "threads",
+                        "working_set_bytes", "value", "unit", "spread_pct", "repetitions"]:
+                self.assertIn(key, c)
+            self.assertIn(c["kind"], ["compute", "bandwidth"])
+            self.assertEqual(c["unit"], "GFLOP/s" if c["kind"] == "compute" else "GB/s", c)
+            self.assertGreater(c["value"], 0, c)
+            self.assertIn(c["threads"], [1, p["threads"]], c)
+            if c["kind"] == "compute":
+                self.assertEqual(c["level"], "", c)
+                self.assertEqual(c["name"], f"{c['precision']}_{c['isa']}_{c['pattern']}")
+            else:
+                self.assertIn(c["level"], LEVELS, c)
+                self.assertEqual(c["name"], f"{c['level']}_{c['pattern']}")
+                self.assertGreater(c["working_set_bytes"], 0, c)
+        names = {(c["name"], c["threads"]) for c in p["ceilings"]}
+        self.assertEqual(len(names), len(p["ceilings"]), "(name, threads) is unique")
+        self.assertEqual([lv["level"] for lv in p["levels"]][0], "l1")
+        self.assertEqual([lv["level"] for lv in p["levels"]][-1], "dram")
+        for lv in p["levels"]:
+            self.assertEqual(set(lv), {"level", "reported_size", "effective_size", "latency_ns",
+                                       "bandwidth_gbs"})
+        self.assertTrue(p["latency"])
+        for point in p["latency"]:
+            self.assertEqual(set(point), {"working_set_bytes", "ns", "spread_pct"})
+            self.assertGreater(point["ns"], 0)
+        self.assertTrue(p["bandwidth"])
+
+    def test_show_csv(self):
+        out = self.rprof_ok("machine", "show", "--format", "csv").stdout
+        reader = csv.DictReader(io.StringIO(out))
+        self.assertEqual(reader.fieldnames,
+                         ["profile_id", "kind", "name", "level", "isa", "precision", "pattern",
+                          "threads", "working_set_bytes", "value", "unit", "spread_pct"])
+        rows = list(reader)
+        as_json = self.profile_json()["ceilings"]
+        self.assertEqual(len(rows), len(as_json))
+        for row, c in zip(rows, as_json):
+            self.assertEqual(row["profile_id"], "1")
+            self.assertEqual((row["kind"], row["name"], int(row["threads"])),
+                             (c["kind"], c["name"], c["threads"]))
+            self.assertEqual(float(row["value"]), c["value"])  # full precision
+
+    def test_list_in_every_format(self):
+        profile = self.profile_json()
+        table = self.rprof_ok("machine", "list").stdout.splitlines()
+        self.assertEqual(table[0].split()[:3], ["profile", "created", "(UTC)"])
+        self.assertEqual(len(table), 2, table)
+        self.assertEqual(table[1].split()[0], "1")
+        self.assertIn(profile["machine"]["fingerprint"], table[1])
+
+        rows = list(csv.DictReader(io.StringIO(
+            self.rprof_ok("machine", "list", "--format", "csv").stdout)))
+        self.assertEqual(len(rows), 1)
+        self.assertEqual(rows[0]["profile_id"], "1")
+        self.assertEqual(rows[0]["mode"], "quick")
+        self.assertEqual(rows[0]["fingerprint"], profile["machine"]["fingerprint"])
+        best_1t = max(c["value"] for c in profile["ceilings"]
+                      if c["kind"] == "compute" and c["threads"] == 1)
+        self.assertAlmostEqual(float(rows[0]["peak_gflops_1t"]), best_1t, delta=0.051)
+
+        listed = json.loads(self.rprof_ok("machine", "list", "--format", "json").stdout)
+        self.assertEqual([p["profile_id"] for p in listed], [1])
+        self.assertEqual(listed[0]["ceilings"], profile["ceilings"])
+        self.assertNotIn("latency", listed[0], "the list carries no points")
+
+    def test_stored_rows(self):
+        profile = self.profile_json()
+        self.assertEqual(self.query("select id, mode, threads from machine_profiles"),
+                         [(1, "quick", profile["threads"])])
+        self.assertEqual(self.query("select m.fingerprint from machines m join machine_profiles p"
+                                    " on p.machine_id = m.id"),
+                         [(profile["machine"]["fingerprint"],)])
+        self.assertEqual(self.scalar("select count(*) from ceilings where profile_id = 1"),
+                         len(profile["ceilings"]))
+        self.assertEqual(self.scalar("select count(*) from ceilings where value <= 0"), 0)
+        kinds = dict(self.query("select kind, count(*) from ceilings group by kind"))
+        self.assertGreater(kinds.get("compute", 0), 0)
+        self.assertGreater(kinds.get("bandwidth", 0), 0)
+        self.assertEqual(self.scalar("select count(*) from latency_points where profile_id = 1"),
+                         len(profile["latency"]))
+        self.assertGreater(self.scalar("select count(*) from bandwidth_points"), 0)
+        levels = [row[0] for row in self.query(
+            "select level from memory_levels where profile_id = 1 order by rowid")]
+        self.assertEqual(levels, [lv["level"] for lv in profile["levels"]])
+        self.assertEqual(levels[0], "l1")
+        self.assertEqual(levels[-1], "dram")
+
+    # --- orderings -------------------------------------------------------------------------
+
+    def test_compute_avx512_avx2_sse_scalar_fma_fp64_one_thread(self):
+        values = {c["isa"]: c["value"] for c in self.profile_json()["ceilings"]
+                  if c["kind"] == "compute" and c["precision"] == "fp64"
+                  and c["pattern"] == "fma" and c["threads"] == 1}
+        self.assertIn("scalar", values)
+        self.assertIn("sse", values)
+        rungs = [(isa, values[isa]) for isa in ["avx512", "avx2", "sse", "scalar"]
+                 if isa in values]
+        self.assertOrdered(rungs, "fp64 fma compute ceilings, 1 thread")
+
+    def test_bandwidth_l1_l2_l3_dram_load_one_thread(self):
+        values = {c["level"]: c["value"] for c in self.profile_json()["ceilings"]
+                  if c["kind"] == "bandwidth" and c["pattern"] == "load" and c["threads"] == 1}
+        self.assertIn("l1", values)
+        self.assertIn("dram", values)
+        rungs = [(level, values[level]) for level in LEVELS if level in values]
+        self.assertOrdered(rungs, "load bandwidth ceilings, 1 thread")
+
+    def test_latency_grows_with_the_working_set(self):
+        points = sorted((p["working_set_bytes"], p["ns"]) for p in self.profile_json()["latency"])
+        self.assertGreaterEqual(points[0][0], 16 * 1024)
+        self.assertLessEqual(points[0][0], 32 * 1024, "the ladder starts inside L1")
+        smallest, largest = points[0][1], points[-1][1]
+        self.assertGreater(largest, 2 * smallest, points)  # DRAM is far slower than L1
+        half = len(points) // 2
+        self.assertGreater(max(ns for _, ns in points[half:]),
+                           max(ns for _, ns in points[:half]), points)
+
+    # --- show and measure on this database ---------------------------------------------------
+
+    def test_show_unknown_id(self):
+        r = self.rprof("machine", "show", "999")
+        self.assertError(r, 2, "machine profile 999: no such profile", "rprof machine list")
+
+    def test_interrupt_keeps_the_earlier_profile(self):
+        before = self.query("select * from ceilings order by rowid")
+        result, waited = self.measure_and_interrupt(after_s=1.0)
+        self.assertInterrupted(result, waited)
+        self.assertIn("earlier profiles", result.stderr)
+        self.assertEqual(self.scalar("select count(*) from machine_profiles"), 1)
+        self.assertEqual(self.query("select * from ceilings order by rowid"), before)
+
+    # --- a run placed on the profile ---------------------------------------------------------
+
+    def test_run_is_placed_on_the_profile(self):
+        out = self.run_json("triad", "-p", "n=100000", "--repeat", "3", "--counters", "model")
+        placement = out["placement"]
+        self.assertTrue(placement["placed"], placement)
+        self.assertIsNone(placement["reason"])
+        self.assertEqual(placement["profile_id"], 1)
+        self.assertTrue(placement["verdict"])
+        self.assertRegex(placement["verdict"], r"-bound at \d+ % of its roof")
+        self.assertEqual(placement["compute_ceiling"][:5], "fp64_", "an fp64 run, fp64 roof")
+        # The compute roof is the best 1-thread fp64 ceiling of the profile.
+        ceilings = self.profile_json()["ceilings"]
+        best = max((c for c in ceilings if c["kind"] == "compute" and c["threads"] == 1
+                    and c["precision"] == "fp64"), key=lambda c: c["value"])
+        self.assertEqual(placement["compute_ceiling"], best["name"])
+        self.assertEqual(placement["peak_gflops"], best["value"])
+        # triad's model intensity, 2 FLOPs per 24 bytes, on the DRAM level.
+        dram = [lv for lv in placement["levels"] if lv["level"] == "dram"
+                and lv["source"] == "model"]
+        self.assertEqual(len(dram), 1, placement)
+        self.assertAlmostEqual(dram[0]["ai"], 2 / 24, places=15)
+        self.assertTrue(dram[0]["memory_bound"])
+        self.assertAlmostEqual(dram[0]["attainable_gflops"],
+                               dram[0]["ai"] * dram[0]["bandwidth_gbs"], places=9)
+        self.assertAlmostEqual(placement["percent_of_roof"],
+                               placement["achieved_gflops"] / placement["attainable_gflops"]
+                               * 100, places=9)
+
+        run_id = out["run_id"]
+        rows = self.query("select profile_id, compute_ceiling, peak_gflops, binding,"
+                          " attainable_gflops, percent_of_roof, verdict from placements"
+                          " where run_id = ?", (run_id,))
+        self.assertEqual(rows, [(1, placement["compute_ceiling"], placement["peak_gflops"],
+                                 placement["binding"], placement["attainable_gflops"],
+                                 placement["percent_of_roof"], placement["verdict"])])
+        summary = json.loads(self.rprof_ok("query", "select * from run_summary",
+                                           "--format", "json").stdout)
+        self.assertEqual(len(summary), 1)
+        self.assertEqual(summary[0]["run_id"], run_id)
+        self.assertEqual(summary[0]["target"], "triad")
+        self.assertEqual(summary[0]["binding"], placement["binding"])
+        self.assertEqual(summary[0]["percent_of_roof"], placement["percent_of_roof"])
+        self.assertEqual(summary[0]["verdict"], placement["verdict"])
+        self.assertEqual(summary[0]["gflops_source"], "model")
+
+        # The table says it too, and `show` places the stored run on the same profile.
+        shown = self.rprof_ok("show", str(run_id)).stdout
+        self.assertIn("roofline (machine profile 1): ", shown)
+        self.assertIn(placement["verdict"], shown)
+
+
+    def test_fp32_run_is_judged_on_fp32_ceilings(self):
+        out = self.run_json("dot-fp32", "-p", "n=1000", "--repeat", "2", "--counters", "model")
+        placement = out["placement"]
+        self.assertEqual(out["precision"], "fp32")
+        self.assertTrue(placement["placed"], placement)
+        best = max((c for c in self.profile_json()["ceilings"] if c["kind"] == "compute"
+                    and c["threads"] == 1 and c["precision"] == "fp32"),
+                   key=lambda c: c["value"])
+        self.assertEqual(placement["compute_ceiling"], best["name"])
+        self.assertEqual(placement["peak_gflops"], best["value"])
+
+
+class WithoutProfile(RprofTestCase, InterruptMixin):
+    def test_threads_out_of_range(self):
+        for threads in ["0", "999", "-1"]:
+            with self.subTest(threads=threads):
+                r = self.rprof("machine", "measure", "--threads", threads)
+                self.assertError(r, 2, f"--threads {threads}: must be 1..")
+        self.assertFalse(os.path.exists(self.db), "a usage error must not create the database")
+
+    def test_threads_beyond_the_cpus_this_process_may_use(self):
+        # "More than the CPUs" counts the CPUs rprof may run on (its affinity), as
+        # MeasureMachine does: pinned to one CPU, --threads 2 is the same usage error as
+        # --threads 999, exit 2 before the database is touched.
+        if not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2:
+            self.skipTest("needs two CPUs to restrict rprof to one")
+        first = min(os.sched_getaffinity(0))
+        proc = subprocess.run(self.command(["machine", "measure", "--threads", "2"]),
+                              env=self.env, capture_output=True, text=True, timeout=120,
+                              preexec_fn=lambda: os.sched_setaffinity(0, {first}))
+        r = Result(["machine", "measure", "--threads", "2"], proc.returncode, proc.stdout,
+                   proc.stderr)
+        self.assertError(r, 2, "--threads 2", "1..1")
+        self.assertFalse(os.path.exists(self.db), "a usage error must not create the database")
+
+    def test_bad_subcommands_and_flags(self):
+        bare = self.rprof("machine")  # prints the usage, then the error
+        self.assertExit(bare, 2, "say measure, show or list")
+        self.assertIn("rprof machine measure [--quick|--full] [--threads N]", bare.stdout)
+        self.assertError(self.rprof("machine", "mesure"), 2, "no subcommand 'mesure'")
+        self.assertError(self.rprof("machine", "measure", "--quick", "--full"), 2,
+                         "--quick or --full, not both")
+        self.assertError(self.rprof("machine", "show", "--format", "xml"), 2)
+        self.assertFalse(os.path.exists(self.db))
+
+    def test_show_on_an_empty_database_says_how_to_measure(self):
+        r = self.rprof("machine", "show")
+        self.assertError(r, 3, "no machine profile for this machine", "rprof machine measure")
+
+    def test_list_on_an_empty_database(self):
+        self.assertEqual(json.loads(self.rprof_ok("machine", "list", "--format", "json").stdout),
+                         [])
+        csv_out = self.rprof_ok("machine", "list", "--format", "csv").stdout
+        self.assertEqual(len(csv_out.splitlines()), 1, csv_out)
+
+    def test_run_without_profile_says_how_to_make_one(self):
+        out = self.run_json("triad", "-p", "n=1000", "--repeat", "2", "--counters", "model")
+        self.assertFalse(out["placement"]["placed"])
+        self.assertIn("no machine profile", out["placement"]["reason"])
+        self.assertIn("rprof machine measure", out["placement"]["reason"])
+        self.assertEqual(self.scalar("select count(*) from placements"), 0)
+        self.assertEqual(self.query("select binding, percent_of_roof from run_summary"),
+                         [(None, None)])
+
+    def test_sigint_stores_no_profile(self):
+        result, waited = self.measure_and_interrupt(after_s=2.0)
+        self.assertInterrupted(result, waited)
+        self.assertEqual(self.scalar("select count(*) from machine_profiles"), 0)
+        self.assertEqual(self.scalar("select count(*) from ceilings"), 0)
+        self.assertEqual(self.scalar("select count(*) from latency_points"), 0)
+
+
+if __name__ == "__main__":
+    rprof_harness.main()

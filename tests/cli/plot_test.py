@@ -1,0 +1,303 @@
+"""`rprof plot` end to end: runs on the roofline of their machine, rendered by the real gnuplot.
+
+The machine profile is inserted with SQL (known ceilings, so every label is known and the test
+is deterministic and fast; `machine_test.py` covers a measured profile). Its machine row is the
+one `rprof run` created, so the plot finds it by the runs' fingerprint. The SVG must parse as XML
+and hold every ceiling label and every run label; PNG and PDF files start with their magic
+bytes; the script `--gnuplot` writes runs in gnuplot as it is. Without gnuplot on PATH: exit 3
+naming the Debian package.
+"""
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rprof_harness  # noqa: E402
+from rprof_harness import RprofTestCase  # noqa: E402
+
+RUN = ["--counters", "model", "--repeat", "2", "-q"]
+
+# (kind, name, level, isa, precision, pattern, threads, value)
+CEILINGS = [
+    ("compute", "fp64_scalar_add", "", "scalar", "fp64", "add", 1, 4.5),
+    ("compute", "fp64_scalar_fma", "", "scalar", "fp64", "fma", 1, 7.6),
+    ("compute", "fp64_avx2_fma", "", "avx2", "fp64", "fma", 1, 55.5),
+    ("compute", "fp64_avx2_add", "", "avx2", "fp64", "add", 1, 27.5),
+    ("compute", "fp32_avx2_fma", "", "avx2", "fp32", "fma", 1, 111),
+    ("compute", "fp64_avx2_fma", "", "avx2", "fp64", "fma", 2, 222),
+    ("bandwidth", "l1_load", "l1", "avx2", "fp64", "load", 1, 436),
+    ("bandwidth", "l2_load", "l2", "avx2", "fp64", "load", 1, 157),
+    ("bandwidth", "l3_load", "l3", "avx2", "fp64", "load", 1, 90),
+    ("bandwidth", "dram_load", "dram", "avx2", "fp64", "load", 1, 13.4),
+    ("bandwidth", "dram_triad", "dram", "avx2", "fp64", "triad", 1, 25),
+    ("bandwidth", "dram_copy_nt", "dram", "avx2", "fp64", "copy_nt", 1, 50),
+    ("bandwidth", "l1_load", "l1", "avx2", "fp64", "load", 2, 872),
+    ("bandwidth", "dram_triad", "dram", "avx2", "fp64", "triad", 2, 27.7),
+]
+# Every 1-thread roof drawn: compute per precision and ISA (its best pattern), bandwidth per
+# level (its best pattern other than the non-temporal copy).
+CEILING_LABELS = ["fp64 scalar fma 7.6 GFLOP/s", "fp64 avx2 fma 55.5 GFLOP/s",
+                  "fp32 avx2 fma 111 GFLOP/s", "L1 436 GB/s", "L2 157 GB/s", "L3 90 GB/s",
+                  "DRAM 25 GB/s"]
+NOT_DRAWN = ["fp64 scalar add", "fp64 avx2 add", "222 GFLOP/s", "872 GB/s", "DRAM 50",
+             "DRAM 13.4", "DRAM 27.7"]
+# Runs 2-4 have FLOPs and bytes (model); run 1, a copy, has no FLOPs and is left out.
+RUN_LABELS = ["#2 triad (model)", "#3 dot (model)", "#4 matmul-ikj (model)"]
+
+
+def insert_profile(db):
+    """A machine profile with CEILINGS for the machine of the runs in db; returns its id."""
+    con = sqlite3.connect(db)
+    try:
+        with con:
+            (machine_id,) = con.execute("select id from machines").fetchone()
+            cur = con.execute(
+                "insert into machine_profiles (machine_id, mode, threads, isa, nominal_ghz,"
+                " clock_ghz_scalar, clock_ghz_vector, load_average_before, seconds, warnings,"
+                " created_at, rprof_version) values (?, 'quick', 2, 'sse2 avx avx2 fma', 2.6,"
+                " 3.8, 3.45, 0.1, 9.5, '', '2026-01-01T00:00:00.000Z', '0.1.0')",
+                (machine_id,))
+            profile_id = cur.lastrowid
+            con.executemany(
+                "insert into ceilings (profile_id, kind, name, level, isa, precision, pattern,"
+                " threads, working_set_bytes, value, unit, spread_pct, repetitions)"
+                " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1.0, 5)",
+                [(profile_id, kind, name, level, isa, precision, pattern, threads,
+                  0 if kind == "compute" else 1 << 20, value,
+                  "GFLOP/s" if kind == "compute" else "GB/s")
+                 for kind, name, level, isa, precision, pattern, threads, value in CEILINGS])
+        return profile_id
+    finally:
+        con.close()
+
+
+def svg_texts(path):
+    """Every <text> element's text in an SVG file, which must parse as XML."""
+    root = ET.parse(path).getroot()
+    return ["".join(e.itertext()).strip() for e in root.iter() if e.tag.endswith("}text")
+            or e.tag == "text"]
+
+
+class PlotTestCase(RprofTestCase):
+    """Four runs and an SQL-made profile, seeded once per class; each test gets a copy."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.class_tmp = tempfile.mkdtemp(prefix="rprof-plot-")
+        cls.seeded_db = os.path.join(cls.class_tmp, "seeded.db")
+        env = dict(os.environ, HOME=cls.class_tmp, XDG_DATA_HOME=cls.class_tmp, LC_ALL="C")
+        env.pop("RPROF_DB", None)
+        for args in [["copy", "-p", "n=1000", "--tag", "lab=00"],
+                     ["triad", "-p", "n=1000", "--tag", "lab=01"],
+                     ["dot", "-p", "n=1000", "--tag", "lab=01"],
+                     ["matmul-ikj", "-p", "n=64", "--tag", "lab=02"]]:
+            subprocess.run([rprof_harness.RPROF, "--db", cls.seeded_db, "run"] + args + RUN,
+                           env=env, check=True, capture_output=True, timeout=120)
+        cls.profile_id = insert_profile(cls.seeded_db)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.class_tmp, ignore_errors=True)
+
+    def setUp(self):
+        super().setUp()
+        # A consistent copy through SQLite's backup API, whatever the journal mode.
+        src = sqlite3.connect(f"file:{self.seeded_db}?mode=ro", uri=True)
+        dst = sqlite3.connect(self.db)
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+            src.close()
+
+    def script(self, *args):
+        """The gnuplot script `rprof plot ARGS --gnuplot FILE` writes."""
+        path = self.path("roofline.gp")
+        r = self.rprof_ok("plot", *args, "--gnuplot", path)
+        self.assertEqual(r.stdout, "", r)
+        with open(path) as f:
+            return f.read()
+
+    def assertLabels(self, text, ceilings, runs):
+        for label in ceilings + runs:
+            self.assertIn(label, text)
+
+
+class Rendering(PlotTestCase):
+    def test_svg_parses_and_holds_every_label(self):
+        out = self.path("x.svg")
+        r = self.rprof_ok("plot", "--last", "3", "-o", out)
+        self.assertEqual(r.stdout, f"wrote {out}\n")
+        texts = svg_texts(out)
+        for label in CEILING_LABELS + RUN_LABELS:
+            self.assertIn(label, texts, f"{label!r} is not a text of the SVG: {texts}")
+        joined = "\n".join(texts)
+        for part in NOT_DRAWN:
+            self.assertNotIn(part, joined)
+        self.assertNotIn("#1 copy", joined)
+        self.assertTrue(any(t.startswith("roofline of ") and t.endswith(
+            f"1 thread, profile {self.profile_id}") for t in texts), texts)
+        self.assertIn("arithmetic intensity (FLOP/byte, DRAM bytes)", texts)
+        self.assertIn("performance (GFLOP/s)", texts)
+
+    def test_png_and_pdf(self):
+        for name, magic in [("x.png", b"\x89PNG\r\n\x1a\n"), ("x.pdf", b"%PDF-")]:
+            with self.subTest(name=name):
+                out = self.path(name)
+                r = self.rprof_ok("plot", "--last", "3", "-o", out)
+                self.assertEqual(r.stdout, f"wrote {out}\n")
+                with open(out, "rb") as f:
+                    data = f.read()
+                self.assertGreater(len(data), 1000)
+                self.assertEqual(data[:len(magic)], magic)
+
+    def test_terminal(self):
+        r = self.rprof_ok("plot", "--last", "3", "--terminal")
+        lines = r.stdout.splitlines()
+        self.assertGreater(len(lines), 20, r)
+        self.assertIn(f"1 thread, profile {self.profile_id}", r.stdout)
+        self.assertIn("arithmetic intensity", r.stdout)
+        self.assertTrue(any("+----" in line for line in lines), r.stdout)  # the frame
+        self.assertIn("*", r.stdout)  # the roofs
+        self.assertFalse(os.path.exists(self.path("x.svg")))
+
+    def test_gnuplot_script_runs_in_gnuplot(self):
+        text = self.script("--last", "3")
+        self.assertTrue(text.startswith("# rprof roofline: gnuplot script"), text[:200])
+        self.assertLabels(text, CEILING_LABELS, RUN_LABELS)
+        self.assertNotIn("set output", text, "without -o, gnuplot writes to stdout")
+        gp = subprocess.run(["gnuplot", self.path("roofline.gp")], capture_output=True,
+                            timeout=60, cwd=self.tmp)
+        self.assertEqual(gp.returncode, 0, gp.stderr)
+        root = ET.fromstring(gp.stdout)
+        self.assertTrue(root.tag.endswith("svg"), root.tag)
+
+    def test_gnuplot_script_with_output_file(self):
+        out = self.path("both.svg")
+        script = self.path("both.gp")
+        r = self.rprof_ok("plot", "--last", "3", "-o", out, "--gnuplot", script)
+        self.assertEqual(r.stdout, f"wrote {out}\n")
+        self.assertTrue(os.path.getsize(out) > 0)
+        with open(script) as f:
+            self.assertIn(f'set output "{out}"', f.read())
+
+    def test_left_out_runs_are_listed(self):
+        text = self.script("--last", "4")
+        self.assertIn("# left out (no FLOPs or no bytes): #1 copy\n", text)
+        self.assertLabels(text, CEILING_LABELS, RUN_LABELS)
+        self.assertNotIn('"#1 copy', text)
+
+    def test_choosing_runs(self):
+        text = self.script("2", "4")
+        self.assertIn("#2 triad (model)", text)
+        self.assertIn("#4 matmul-ikj (model)", text)
+        self.assertNotIn("#3 dot", text)
+        text = self.script("--kernel", "dot")
+        self.assertIn("#3 dot (model)", text)
+        self.assertNotIn("#2 triad", text)
+        text = self.script("--tag", "lab=01")
+        self.assertIn("#2 triad (model)", text)
+        self.assertIn("#3 dot (model)", text)
+        self.assertNotIn("#4 matmul", text)
+        text = self.script("--last", "1")
+        self.assertIn("#4 matmul-ikj (model)", text)
+        self.assertNotIn("#3 dot", text)
+
+    def test_two_thread_ceilings(self):
+        text = self.script("--last", "3", "--threads", "2")
+        for label in ["fp64 avx2 fma 222 GFLOP/s", "L1 872 GB/s", "DRAM 27.7 GB/s"]:
+            self.assertIn(label, text)
+        self.assertNotIn("L2 157", text)
+
+    def test_profile_by_id(self):
+        text = self.script("--last", "3", "--profile", str(self.profile_id))
+        self.assertLabels(text, CEILING_LABELS, RUN_LABELS)
+        r = self.rprof("plot", "--last", "3", "--profile", "999", "-o", self.path("x.svg"))
+        self.assertError(r, 2, "machine profile 999: no such profile")
+
+
+class PlotErrors(PlotTestCase):
+    def test_unsupported_extension(self):
+        for name in ["x.txt", "x", "x.jpg"]:
+            with self.subTest(name=name):
+                r = self.rprof("plot", "--last", "3", "-o", self.path(name))
+                self.assertError(r, 2, "use a .svg, .png or .pdf file name")
+                self.assertFalse(os.path.exists(self.path(name)))
+
+    def test_where_to_is_required_and_single(self):
+        self.assertError(self.rprof("plot", "--last", "3"), 2,
+                         "-o FILE.svg|.png|.pdf, --terminal, or --gnuplot FILE")
+        self.assertError(self.rprof("plot", "--last", "3", "-o", self.path("x.svg"),
+                                    "--terminal"), 2, "not both")
+        self.assertError(self.rprof("plot", "--terminal", "--threads", "0"), 2,
+                         "--threads must be at least 1")
+
+    def test_threads_without_ceilings(self):
+        # The profile has 1- and 2-thread ceilings only. A 3-thread plot would have no roof to
+        # draw: that must be said (as placement says "measure with --threads N"), not rendered
+        # as an empty roofline with exit 0 and gnuplot's "Skipping data file with no valid
+        # points" about a temporary file.
+        out = self.path("x.svg")
+        r = self.rprof("plot", "--last", "3", "--threads", "3", "-o", out)
+        self.assertIn(r.returncode, (2, 3), r)
+        self.assertEqual(r.stderr.count("rprof: error: "), 1, r)
+        self.assertIn("3 thread", r.stderr)
+        self.assertNotIn("/tmp/rprof-plot-", r.stderr)
+        self.assertFalse(os.path.exists(out))
+
+    def test_no_matching_runs(self):
+        r = self.rprof("plot", "--kernel", "nothing", "-o", self.path("x.svg"))
+        self.assertError(r, 2, "no stored run matches")
+        r = self.rprof("plot", "999", "-o", self.path("x.svg"))
+        self.assertError(r, 2, "run 999")
+
+    def test_no_runs_at_all(self):
+        empty = self.path("empty.db")
+        r = self.rprof("plot", "--last", "3", "-o", self.path("x.svg"), db=empty)
+        self.assertError(r, 2, "no stored run matches")
+        self.assertFalse(os.path.exists(self.path("x.svg")))
+
+    def test_no_profile(self):
+        con = sqlite3.connect(self.db)
+        with con:
+            con.execute("delete from ceilings")
+            con.execute("delete from machine_profiles")
+        con.close()
+        r = self.rprof("plot", "--last", "3", "-o", self.path("x.svg"))
+        self.assertError(r, 3, "no machine profile for machine", "rprof machine measure")
+        self.assertFalse(os.path.exists(self.path("x.svg")))
+
+    def test_gnuplot_missing(self):
+        # PATH keeps every program but gnuplot: each other one is linked into a directory of
+        # its own.
+        bin_dir = self.path("bin-without-gnuplot")
+        os.mkdir(bin_dir)
+        for directory in os.environ.get("PATH", "").split(os.pathsep):
+            if not os.path.isdir(directory):
+                continue
+            for name in os.listdir(directory):
+                target = os.path.join(directory, name)
+                link = os.path.join(bin_dir, name)
+                if (not name.startswith("gnuplot") and not os.path.lexists(link)
+                        and os.path.isfile(target) and os.access(target, os.X_OK)):
+                    os.symlink(target, link)
+        self.assertIsNone(shutil.which("gnuplot", path=bin_dir))
+        self.assertIsNotNone(shutil.which("sqlite3", path=bin_dir) or shutil.which(
+            "sh", path=bin_dir))
+        env = dict(self.env, PATH=bin_dir)
+        out = self.path("x.svg")
+        r = self.rprof("plot", "--last", "3", "-o", out, env=env)
+        self.assertError(r, 3, "gnuplot not found", "gnuplot-nox", "--gnuplot FILE")
+        self.assertFalse(os.path.exists(out))
+        # The script alone needs no gnuplot.
+        self.rprof_ok("plot", "--last", "3", "--gnuplot", self.path("s.gp"), env=env)
+        self.assertTrue(os.path.getsize(self.path("s.gp")) > 0)
+
+
+if __name__ == "__main__":
+    rprof_harness.main()

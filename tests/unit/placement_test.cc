@@ -1,0 +1,377 @@
+// Placement on hand-computed cases: a hand-made machine profile (a few ceilings at 1 and 2
+// threads, fp64 and fp32, a non-temporal DRAM copy that must not count) and hand-made metrics.
+// Every expected number below is worked out in the comment next to it.
+#include "roofline/placement.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "machine/machine_profile.h"
+
+namespace rprof {
+namespace {
+
+Ceiling Compute(const std::string& precision, const std::string& isa, const std::string& pattern,
+                int threads, double gflops) {
+  Ceiling c;
+  c.kind = "compute";
+  c.name = precision + "_" + isa + "_" + pattern;
+  c.isa = isa;
+  c.precision = precision;
+  c.pattern = pattern;
+  c.threads = threads;
+  c.value = gflops;
+  c.unit = "GFLOP/s";
+  c.repetitions = 5;
+  return c;
+}
+
+Ceiling Bandwidth(const std::string& level, const std::string& pattern, int threads, double gbs) {
+  Ceiling c;
+  c.kind = "bandwidth";
+  c.name = level + "_" + pattern;
+  c.level = level;
+  c.isa = "avx2";
+  c.precision = "fp64";
+  c.pattern = pattern;
+  c.threads = threads;
+  c.working_set_bytes = 1 << 20;
+  c.value = gbs;
+  c.unit = "GB/s";
+  c.repetitions = 5;
+  return c;
+}
+
+// 1 thread: fp64 peak 100 GFLOP/s (avx2 fma), fp32 peak 200; L1 400, L2 200, L3 100 GB/s, DRAM
+// 25 GB/s (triad; load 20; the non-temporal copy's 50 does not count). So the DRAM ridge is
+// 100 / 25 = 4 FLOP/B and the L1 ridge 100 / 400 = 0.25 FLOP/B.
+// 2 threads: fp64 peak 400, fp32 800; L1 800, DRAM 40 GB/s (copy_nt 90 does not count).
+MachineProfile TestProfile() {
+  MachineProfile p;
+  p.fingerprint = "fp-test";
+  p.threads = 2;
+  p.mode = "quick";
+  p.ceilings = {
+      Compute("fp64", "scalar", "add", 1, 10), Compute("fp64", "scalar", "fma", 1, 25),
+      Compute("fp64", "avx2", "fma", 1, 100),  Compute("fp64", "avx2", "add", 1, 50),
+      Compute("fp32", "avx2", "fma", 1, 200),  Compute("fp32", "scalar", "fma", 1, 50),
+      Compute("fp64", "avx2", "fma", 2, 400),  Compute("fp32", "avx2", "fma", 2, 800),
+      Bandwidth("l1", "load", 1, 400),         Bandwidth("l1", "copy", 1, 300),
+      Bandwidth("l2", "load", 1, 200),         Bandwidth("l3", "load", 1, 100),
+      Bandwidth("dram", "load", 1, 20),        Bandwidth("dram", "triad", 1, 25),
+      Bandwidth("dram", "copy", 1, 22),        Bandwidth("dram", "copy_nt", 1, 50),
+      Bandwidth("l1", "load", 2, 800),         Bandwidth("dram", "triad", 2, 40),
+      Bandwidth("dram", "copy_nt", 2, 90),
+  };
+  return p;
+}
+
+Metric M(const std::string& name, std::optional<double> value, Source source = Source::kModel) {
+  std::string unit = name == "flops"                ? "FLOP"
+                     : name.rfind("bytes_", 0) == 0 ? "B"
+                     : name == "gflops"             ? "GFLOP/s"
+                     : name.rfind("gbs_", 0) == 0   ? "GB/s"
+                                                    : "";
+  return Metric{name, value, unit, source, "", value ? "" : "not measured"};
+}
+
+RunShape Shape(const std::string& precision = "fp64", int threads = 1) {
+  RunShape s;
+  s.precision = precision;
+  s.threads = threads;
+  return s;
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+const LevelPlacement* FindLevel(const Placement& p, const std::string& level, Source source) {
+  for (const LevelPlacement& l : p.levels)
+    if (l.level == level && l.source == source) return &l;
+  return nullptr;
+}
+
+class PlacementTest : public testing::Test {
+ protected:
+  MachineProfile profile_ = TestProfile();
+};
+
+TEST_F(PlacementTest, ExactlyAtTheRidgeIsOnTheComputeSide) {
+  // AI = 4e9 / 1e9 = 4 FLOP/B = the DRAM ridge (100 / 25): AI x BW = 100 = the peak. The code
+  // says memory_bound = ai < ridge, so the ridge itself is compute-bound, and the binding
+  // ceiling is the compute roof.
+  std::vector<Metric> metrics = {M("flops", 4e9), M("bytes_dram", 1e9), M("gflops", 50)};
+  Placement p = PlaceRun(metrics, Shape(), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_EQ(p.compute_ceiling, "fp64_avx2_fma");
+  EXPECT_DOUBLE_EQ(p.peak, 100);
+  ASSERT_EQ(p.levels.size(), 1u);
+  const LevelPlacement& dram = p.levels[0];
+  EXPECT_EQ(dram.level, "dram");
+  EXPECT_EQ(dram.source, Source::kModel);
+  EXPECT_DOUBLE_EQ(dram.ai, 4);
+  EXPECT_DOUBLE_EQ(dram.ridge_ai, 4);
+  EXPECT_DOUBLE_EQ(dram.bandwidth, 25);
+  EXPECT_EQ(dram.bandwidth_ceiling, "dram_triad");
+  EXPECT_DOUBLE_EQ(dram.attainable, 100);
+  EXPECT_FALSE(dram.memory_bound);
+  EXPECT_EQ(p.binding, "compute (fp64_avx2_fma)");
+  EXPECT_DOUBLE_EQ(p.attainable, 100);
+  ASSERT_TRUE(p.percent_of_roof.has_value());
+  EXPECT_DOUBLE_EQ(*p.percent_of_roof, 50);  // 50 / 100
+  EXPECT_TRUE(Contains(p.verdict, "compute-bound at 50 % of its roof")) << p.verdict;
+  EXPECT_TRUE(p.reason.empty()) << p.reason;
+}
+
+TEST_F(PlacementTest, JustBelowTheRidgeIsMemoryBound) {
+  // AI = 3.9 < 4: attainable = 3.9 x 25 = 97.5, below the peak, on the DRAM roof.
+  std::vector<Metric> metrics = {M("flops", 3.9e9), M("bytes_dram", 1e9), M("gflops", 48.75)};
+  Placement p = PlaceRun(metrics, Shape(), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  ASSERT_EQ(p.levels.size(), 1u);
+  EXPECT_TRUE(p.levels[0].memory_bound);
+  EXPECT_DOUBLE_EQ(p.attainable, 3.9 * 25);
+  EXPECT_EQ(p.binding, "dram bandwidth (dram_triad)");
+  EXPECT_NEAR(*p.percent_of_roof, 50, 1e-9);  // 48.75 / 97.5
+}
+
+TEST_F(PlacementTest, MemoryBoundRunIsJudgedOnItsLowestLevelRoof) {
+  // triad-like: 2 FLOPs per 24 bytes, AI = 1/12 at every level.
+  //   L1:   1/12 x 400 = 33.3 GFLOP/s
+  //   DRAM: 1/12 x  25 = 2.0833 GFLOP/s  <- the lowest: binding
+  // achieved 1.5 GFLOP/s = 1.5 / (25/12) = 72 % of its roof.
+  std::vector<Metric> metrics = {M("flops", 2e9), M("bytes_l1", 24e9), M("bytes_dram", 24e9),
+                                 M("gflops", 1.5)};
+  Placement p = PlaceRun(metrics, Shape(), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  ASSERT_EQ(p.levels.size(), 2u);
+  const LevelPlacement* l1 = FindLevel(p, "l1", Source::kModel);
+  const LevelPlacement* dram = FindLevel(p, "dram", Source::kModel);
+  ASSERT_TRUE(l1 && dram);
+  EXPECT_DOUBLE_EQ(l1->ai, 2.0 / 24);
+  EXPECT_DOUBLE_EQ(l1->bandwidth, 400);
+  EXPECT_EQ(l1->bandwidth_ceiling, "l1_load");
+  EXPECT_NEAR(l1->attainable, 400.0 / 12, 1e-9);
+  EXPECT_DOUBLE_EQ(l1->ridge_ai, 0.25);
+  EXPECT_TRUE(l1->memory_bound);
+  EXPECT_NEAR(dram->attainable, 25.0 / 12, 1e-12);
+  EXPECT_TRUE(dram->memory_bound);
+  EXPECT_EQ(p.binding, "dram bandwidth (dram_triad)");
+  EXPECT_NEAR(p.attainable, 25.0 / 12, 1e-12);
+  ASSERT_TRUE(p.percent_of_roof.has_value());
+  EXPECT_NEAR(*p.percent_of_roof, 1.5 / (2.0 / 24 * 25) * 100, 1e-9);  // 72 %
+  EXPECT_NEAR(*p.percent_of_roof, 72, 1e-9);
+  EXPECT_TRUE(Contains(p.verdict, "DRAM-bandwidth-bound at 72 % of its roof")) << p.verdict;
+}
+
+TEST_F(PlacementTest, ComputeBoundRun) {
+  // AI = 1e12 / 1e9 = 1000 FLOP/B: DRAM would give 25000, so the 100 GFLOP/s peak binds.
+  std::vector<Metric> metrics = {M("flops", 1e12), M("bytes_dram", 1e9), M("gflops", 80)};
+  Placement p = PlaceRun(metrics, Shape(), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  ASSERT_EQ(p.levels.size(), 1u);
+  EXPECT_FALSE(p.levels[0].memory_bound);
+  EXPECT_DOUBLE_EQ(p.levels[0].attainable, 100);
+  EXPECT_EQ(p.binding, "compute (fp64_avx2_fma)");
+  EXPECT_DOUBLE_EQ(p.attainable, 100);
+  EXPECT_DOUBLE_EQ(*p.percent_of_roof, 80);
+  EXPECT_TRUE(Contains(p.verdict, "compute-bound at 80 % of its roof")) << p.verdict;
+}
+
+TEST_F(PlacementTest, NoAchievedRateStillPlacesButSaysSo) {
+  std::vector<Metric> metrics = {M("flops", 1e12), M("bytes_dram", 1e9)};
+  Placement p = PlaceRun(metrics, Shape(), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_FALSE(p.achieved.has_value());
+  EXPECT_FALSE(p.percent_of_roof.has_value());
+  EXPECT_TRUE(Contains(p.verdict, "no measured rate")) << p.verdict;
+}
+
+TEST_F(PlacementTest, ZeroFlopsIsJudgedByBandwidth) {
+  // A copy: no FLOPs, 10 GB/s moved. The DRAM roof is 25 GB/s (triad; the 50 GB/s
+  // non-temporal copy does not count): 10 / 25 = 40 %.
+  std::vector<Metric> metrics = {M("flops", 0), M("bytes_dram", 16e9), M("gflops", 0),
+                                 M("gbs_dram", 10)};
+  Placement p = PlaceRun(metrics, Shape(), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_EQ(p.binding, "dram bandwidth (dram_triad)");
+  ASSERT_TRUE(p.percent_of_roof.has_value());
+  EXPECT_DOUBLE_EQ(*p.percent_of_roof, 40);
+  EXPECT_TRUE(Contains(p.verdict, "bandwidth")) << p.verdict;
+  EXPECT_TRUE(Contains(p.verdict, "no floating-point work")) << p.verdict;
+  EXPECT_TRUE(Contains(p.verdict, "40 %")) << p.verdict;
+  EXPECT_TRUE(Contains(p.verdict, "DRAM")) << p.verdict;
+  EXPECT_TRUE(p.levels.empty()) << "no FLOP/byte intensity for a run without FLOPs";
+}
+
+TEST_F(PlacementTest, ZeroFlopsPrefersTheOutermostLevelWithARate) {
+  // Only an L2 rate known: judged against the L2 roof, 50 / 200 = 25 %.
+  std::vector<Metric> metrics = {M("flops", 0), M("gbs_l2", 50)};
+  Placement p = PlaceRun(metrics, Shape(), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_EQ(p.binding, "l2 bandwidth (l2_load)");
+  EXPECT_DOUBLE_EQ(*p.percent_of_roof, 25);
+  EXPECT_TRUE(Contains(p.verdict, "L2 bandwidth roof")) << p.verdict;
+}
+
+TEST_F(PlacementTest, MissingBytesIsNotPlacedAndSaysBytes) {
+  std::vector<Metric> metrics = {M("flops", 2e9), M("gflops", 1.5)};
+  Placement p = PlaceRun(metrics, Shape(), profile_);
+  EXPECT_FALSE(p.placed);
+  EXPECT_TRUE(Contains(p.reason, "bytes")) << p.reason;
+  EXPECT_TRUE(Contains(p.reason, "arithmetic intensity")) << p.reason;
+  EXPECT_TRUE(p.levels.empty());
+  EXPECT_TRUE(p.binding.empty());
+  EXPECT_FALSE(p.percent_of_roof.has_value());
+}
+
+TEST_F(PlacementTest, AbsentByteValueCountsAsMissing) {
+  // A byte metric that exists but could not be measured (nullopt, with its reason) is no AI.
+  std::vector<Metric> metrics = {M("flops", 2e9), M("bytes_dram", std::nullopt, Source::kPmu)};
+  Placement p = PlaceRun(metrics, Shape(), profile_);
+  EXPECT_FALSE(p.placed);
+  EXPECT_TRUE(Contains(p.reason, "bytes")) << p.reason;
+}
+
+TEST_F(PlacementTest, MissingFlopsIsNotPlacedAndSaysFlops) {
+  std::vector<Metric> metrics = {M("bytes_dram", 24e9), M("gbs_dram", 10)};
+  Placement p = PlaceRun(metrics, Shape(), profile_);
+  EXPECT_FALSE(p.placed);
+  EXPECT_TRUE(Contains(p.reason, "FLOP")) << p.reason;
+  EXPECT_TRUE(p.levels.empty());
+}
+
+TEST_F(PlacementTest, NoCeilingForTheThreadCount) {
+  std::vector<Metric> metrics = {M("flops", 2e9), M("bytes_dram", 24e9), M("gflops", 1)};
+  Placement p = PlaceRun(metrics, Shape("fp64", 4), profile_);
+  EXPECT_FALSE(p.placed);
+  EXPECT_TRUE(Contains(p.reason, "4 thread")) << p.reason;
+  EXPECT_TRUE(Contains(p.reason, "--threads 4")) << p.reason;
+  EXPECT_TRUE(p.compute_ceiling.empty());
+}
+
+TEST_F(PlacementTest, Fp32RunIsJudgedAgainstFp32Ceilings) {
+  // fp32 peak 200: AI 1000 is compute-bound at 100 / 200 = 50 %; against the fp64 peak (100)
+  // it would have been 100 %.
+  std::vector<Metric> metrics = {M("flops", 1e12), M("bytes_dram", 1e9), M("gflops", 100)};
+  Placement fp32 = PlaceRun(metrics, Shape("fp32"), profile_);
+  ASSERT_TRUE(fp32.placed) << fp32.reason;
+  EXPECT_EQ(fp32.compute_ceiling, "fp32_avx2_fma");
+  EXPECT_DOUBLE_EQ(fp32.peak, 200);
+  EXPECT_EQ(fp32.binding, "compute (fp32_avx2_fma)");
+  EXPECT_DOUBLE_EQ(*fp32.percent_of_roof, 50);
+
+  Placement fp64 = PlaceRun(metrics, Shape("fp64"), profile_);
+  EXPECT_EQ(fp64.compute_ceiling, "fp64_avx2_fma");
+  EXPECT_DOUBLE_EQ(fp64.peak, 100);
+  EXPECT_DOUBLE_EQ(*fp64.percent_of_roof, 100);
+
+  // The ridge moves with the precision: 200 / 25 = 8 for fp32.
+  ASSERT_EQ(fp32.levels.size(), 1u);
+  EXPECT_DOUBLE_EQ(fp32.levels[0].ridge_ai, 8);
+}
+
+TEST_F(PlacementTest, NoPrecisionTakesTheBestOfBoth) {
+  std::vector<Metric> metrics = {M("flops", 1e12), M("bytes_dram", 1e9)};
+  Placement p = PlaceRun(metrics, Shape(""), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_EQ(p.compute_ceiling, "fp32_avx2_fma");
+  EXPECT_DOUBLE_EQ(p.peak, 200);
+}
+
+TEST_F(PlacementTest, OneThreadRunNeverAgainstTwoThreadCeilings) {
+  std::vector<Metric> metrics = {M("flops", 2e9), M("bytes_l1", 24e9), M("bytes_dram", 24e9),
+                                 M("gflops", 1)};
+  Placement one = PlaceRun(metrics, Shape("fp64", 1), profile_);
+  ASSERT_TRUE(one.placed) << one.reason;
+  EXPECT_DOUBLE_EQ(one.peak, 100);  // not 400
+  for (const LevelPlacement& l : one.levels) {
+    SCOPED_TRACE(l.level);
+    EXPECT_NE(l.bandwidth, 800);
+    EXPECT_NE(l.bandwidth, 40);
+  }
+  EXPECT_DOUBLE_EQ(FindLevel(one, "dram", Source::kModel)->bandwidth, 25);
+  EXPECT_DOUBLE_EQ(FindLevel(one, "l1", Source::kModel)->bandwidth, 400);
+
+  // The same run on two threads is judged on the two-thread roofs (DRAM 40, L1 800, peak 400).
+  Placement two = PlaceRun(metrics, Shape("fp64", 2), profile_);
+  ASSERT_TRUE(two.placed) << two.reason;
+  EXPECT_DOUBLE_EQ(two.peak, 400);
+  EXPECT_DOUBLE_EQ(FindLevel(two, "dram", Source::kModel)->bandwidth, 40);
+  EXPECT_DOUBLE_EQ(FindLevel(two, "l1", Source::kModel)->bandwidth, 800);
+  EXPECT_NEAR(two.attainable, 40.0 / 12, 1e-12);
+}
+
+TEST_F(PlacementTest, LevelWithoutACeilingAtTheThreadCountIsLeftOut) {
+  // Two threads: the profile has no L2 ceiling there, so the L2 bytes give no level.
+  std::vector<Metric> metrics = {M("flops", 2e9), M("bytes_l2", 24e9), M("bytes_dram", 24e9)};
+  Placement p = PlaceRun(metrics, Shape("fp64", 2), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_EQ(FindLevel(p, "l2", Source::kModel), nullptr);
+  EXPECT_NE(FindLevel(p, "dram", Source::kModel), nullptr);
+}
+
+TEST_F(PlacementTest, MeasuredSourceBindsBeforeTheModel) {
+  // Model: AI 1/12 at DRAM -> 2.08 GFLOP/s. Sim: AI 2 at DRAM -> 2 x 25 = 50 GFLOP/s. The model
+  // is lower, but the binding ceiling is read from the measured (sim) bytes.
+  std::vector<Metric> metrics = {
+      M("flops", 2e9, Source::kModel),    M("bytes_dram", 24e9, Source::kModel),
+      M("gflops", 10, Source::kModel),    M("flops", 2e9, Source::kSim),
+      M("bytes_dram", 1e9, Source::kSim), M("gflops", 20, Source::kSim)};
+  Placement p = PlaceRun(metrics, Shape(), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  ASSERT_NE(FindLevel(p, "dram", Source::kModel), nullptr) << "both views are kept";
+  const LevelPlacement* sim = FindLevel(p, "dram", Source::kSim);
+  ASSERT_NE(sim, nullptr);
+  EXPECT_DOUBLE_EQ(sim->ai, 2);
+  EXPECT_DOUBLE_EQ(sim->attainable, 50);
+  EXPECT_DOUBLE_EQ(p.attainable, 50);
+  EXPECT_EQ(p.binding, "dram bandwidth (dram_triad)");
+  // The achieved rate is the measured one too: 20 / 50 = 40 %.
+  EXPECT_EQ(p.achieved_source, Source::kSim);
+  EXPECT_DOUBLE_EQ(*p.achieved, 20);
+  EXPECT_DOUBLE_EQ(*p.percent_of_roof, 40);
+}
+
+TEST_F(PlacementTest, PmuBindsBeforeSim) {
+  std::vector<Metric> metrics = {M("flops", 2e9, Source::kSim), M("bytes_dram", 1e9, Source::kSim),
+                                 M("flops", 2e9, Source::kPmu), M("bytes_dram", 4e9, Source::kPmu)};
+  Placement p = PlaceRun(metrics, Shape(), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_DOUBLE_EQ(p.attainable, 0.5 * 25);  // pmu AI 0.5
+}
+
+TEST(BandwidthRoof, IgnoresNonTemporalCopy) {
+  MachineProfile profile = TestProfile();
+  const Ceiling* dram = BandwidthRoof(profile, "dram", 1);
+  ASSERT_NE(dram, nullptr);
+  EXPECT_EQ(dram->name, "dram_triad");  // 25 GB/s, not dram_copy_nt's 50
+  EXPECT_DOUBLE_EQ(dram->value, 25);
+  const Ceiling* dram2 = BandwidthRoof(profile, "dram", 2);
+  ASSERT_NE(dram2, nullptr);
+  EXPECT_EQ(dram2->name, "dram_triad");  // 40, not 90
+  const Ceiling* l1 = BandwidthRoof(profile, "l1", 1);
+  ASSERT_NE(l1, nullptr);
+  EXPECT_EQ(l1->name, "l1_load");  // the best of load 400 and copy 300
+
+  // A level with only a non-temporal ceiling has no roof at all.
+  MachineProfile nt_only;
+  nt_only.ceilings = {Bandwidth("dram", "copy_nt", 1, 50)};
+  EXPECT_EQ(BandwidthRoof(nt_only, "dram", 1), nullptr);
+}
+
+TEST(BandwidthRoof, MatchesLevelAndThreadsExactly) {
+  MachineProfile profile = TestProfile();
+  EXPECT_EQ(BandwidthRoof(profile, "l4", 1), nullptr);
+  EXPECT_EQ(BandwidthRoof(profile, "l2", 2), nullptr);
+  EXPECT_EQ(BandwidthRoof(profile, "l1", 3), nullptr);
+  ASSERT_NE(BandwidthRoof(profile, "l3", 1), nullptr);
+  EXPECT_EQ(BandwidthRoof(profile, "l3", 1)->name, "l3_load");
+}
+
+}  // namespace
+}  // namespace rprof
