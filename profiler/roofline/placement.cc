@@ -48,6 +48,54 @@ std::optional<double> Value(const std::vector<Metric>& metrics, const std::strin
 
 }  // namespace
 
+namespace {
+
+// The compute roof of the vector width that did most of the run's FLOPs (flops_<p>_<width>
+// metrics, measured), next to the best roof of the run's precision.
+void AddIsaRoof(const std::vector<Metric>& metrics, const RunShape& shape,
+                const MachineProfile& profile, Placement* p) {
+  const char* widths[] = {"scalar", "128", "256", "512"};
+  const char* isas[] = {"scalar", "sse", "avx2", "avx512"};
+  const char* names[] = {"scalar code", "128-bit vector code", "256-bit vector code",
+                         "512-bit vector code"};
+  for (const char* precision : {"fp64", "fp32"}) {
+    if (!shape.precision.empty() && shape.precision != precision) continue;
+    std::string prefix = std::string("flops_") + (precision == std::string("fp64") ? "dp" : "sp");
+    for (Source source : {Source::kPmu, Source::kSim}) {
+      double total = 0, best = 0;
+      int dominant = -1;
+      for (int w = 0; w < 4; ++w) {
+        const Metric* m = FindMetric(metrics, prefix + "_" + widths[w], source);
+        if (!m || !m->value) continue;
+        total += *m->value;
+        if (*m->value > best) best = *m->value, dominant = w;
+      }
+      if (dominant < 0 || total <= 0) continue;
+      const Ceiling* roof = nullptr;
+      for (const Ceiling& c : profile.ceilings)
+        if (c.kind == "compute" && c.threads == shape.threads && c.precision == precision &&
+            c.isa == isas[dominant] && (!roof || c.value > roof->value))
+          roof = &c;
+      if (!roof) return;
+      p->isa_roof_ceiling = roof->name;
+      p->isa_roof = roof->value;
+      char text[240];
+      std::snprintf(text, sizeof text, "%s (%.0f %% of FLOPs, %s): the %s %s roof is %.3g GFLOP/s",
+                    names[dominant], best / total * 100, std::string(SourceName(source)).c_str(),
+                    precision, isas[dominant], roof->value);
+      p->isa_note = text;
+      if (roof->value < p->peak * 0.99) {
+        std::snprintf(text, sizeof text, "; the widest vector code could lift it to %.3g",
+                      p->peak);
+        p->isa_note += text;
+      }
+      return;
+    }
+  }
+}
+
+}  // namespace
+
 Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
                    const MachineProfile& profile) {
   Placement p;
@@ -61,6 +109,7 @@ Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
   }
   p.compute_ceiling = roof->name;
   p.peak = roof->value;
+  AddIsaRoof(metrics, shape, profile, &p);
 
   const Metric* gflops = PreferredMetric(metrics, "gflops");
   if (gflops) {

@@ -44,6 +44,11 @@ struct Placement {
   double attainable = 0;
   std::optional<double> percent_of_roof;  // achieved / attainable × 100
   std::string verdict;          // "DRAM-bandwidth-bound at 71 % of its roof"
+  // Where the instruction mix is known (sim, or PMU FLOP events split by width): the compute roof
+  // of the ISA the run actually used, as Intel Advisor draws several roofs. Empty otherwise.
+  std::string isa_roof_ceiling;  // e.g. "fp64_scalar_fma"
+  double isa_roof = 0;           // GFLOP/s
+  std::string isa_note;          // "scalar code (100 % of FLOPs): the fp64 scalar roof is …"
 };
 
 // The roof of a memory level at this thread count: its best ceiling over the load, copy and

@@ -22,6 +22,7 @@ std::string PlacementText(const Placement& p, int64_t profile_id) {
   out += p.verdict + "\n";
   out += "compute roof: " + p.compute_ceiling + " " + Num(p.peak) + " GFLOP/s; binding: " +
          p.binding + "\n";
+  if (!p.isa_note.empty()) out += "instruction mix: " + p.isa_note + "\n";
   if (p.levels.empty()) return out;
   TextTable table({"level", "bytes from", "AI FLOP/B", "roof GB/s", "attainable GFLOP/s",
                    "ridge AI", "side"},
@@ -46,6 +47,12 @@ void WritePlacementJson(const Placement& p, int64_t profile_id, JsonWriter* w) {
   w->Key("attainable_gflops").Number(p.attainable);
   w->Key("percent_of_roof").OptionalNumber(p.percent_of_roof);
   w->Key("verdict").String(p.verdict);
+  w->Key("isa_roof_ceiling");
+  if (p.isa_roof_ceiling.empty()) w->Null(); else w->String(p.isa_roof_ceiling);
+  w->Key("isa_roof_gflops");
+  if (p.isa_roof > 0) w->Number(p.isa_roof); else w->Null();
+  w->Key("isa_note");
+  if (p.isa_note.empty()) w->Null(); else w->String(p.isa_note);
   w->Key("levels").BeginArray();
   for (const LevelPlacement& l : p.levels) {
     w->BeginObject();
