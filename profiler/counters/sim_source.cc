@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include <climits>
 #include <cstdio>
 
@@ -99,41 +101,18 @@ bool ShouldRunSim(SimMode mode, double native_s, double budget_s, std::string* w
   return true;
 }
 
-bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
-  CallgrindOptions options;
-  if (!request.d1.empty()) options.extra_valgrind_args.push_back("--D1=" + request.d1);
-  if (!request.ll.empty()) options.extra_valgrind_args.push_back("--LL=" + request.ll);
-  if (request.collect_from_start) options.extra_valgrind_args.push_back("--collect-atstart=yes");
-  options.timeout_s = request.timeout_s;
-  CallgrindRun run;
-  std::string why;
-  bool ran = RunUnderCallgrind(request.argv, options, &run, &why);
-  auto cleanup = [&] {
-    std::string ignored;
-    RemoveCallgrindRun(run, &ignored);
-  };
-  if (!ran) {
-    cleanup();
-    return Fail(err, ExitStatus::kEnvironment, "sim: " + why);
-  }
-  result->wall_s = run.wall_s;
-  result->exit_code = run.exited ? run.exit_code : 128 + run.term_signal;
-  CallgrindOutput output;
-  SimCounts counts;
-  bool ok = ReadCallgrindOutputFiles(run.output_files, &output, &why) &&
-            ComputeSimCounts(output, &counts, &why);
-  cleanup();
-  if (!ok) return Fail(err, ExitStatus::kEnvironment, "sim: callgrind output: " + why);
+namespace {
 
+// Canonical metrics (source sim) of one collected part: the whole run (region "") or a region.
+void AddSimMetrics(const SimCounts& counts, const std::string& region, std::vector<Metric>* out) {
   auto add = [&](const std::string& name, std::optional<double> value, const char* unit,
                  std::string note) {
-    result->metrics.push_back({name, value, unit, Source::kSim, "", std::move(note)});
+    out->push_back({name, value, unit, Source::kSim, region, std::move(note)});
   };
   auto opt = [](const std::optional<uint64_t>& v) {
     return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
   };
-  result->fp_mix = DescribeFpMix(counts);
-  std::string flop_note = result->fp_mix;
+  std::string flop_note = DescribeFpMix(counts);
   if (counts.undecoded_executions > 0)
     flop_note += "; lower bound: " + std::to_string(counts.undecoded_executions) +
                  " executed instructions could not be decoded";
@@ -162,6 +141,78 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
   add("bytes_dram", opt(counts.bytes_dram), "B",
       "simulated LL misses x line (LL " + GeometryText(counts.cache.ll) +
           "): refills only, no write-backs or prefetch");
+}
+
+bool Analyze(const std::vector<std::string>& files, SimCounts* counts, std::string* why) {
+  CallgrindOutput output;
+  return ReadCallgrindOutputFiles(files, &output, why) && ComputeSimCounts(output, counts, why);
+}
+
+constexpr std::string_view kRegionTrigger = "Client Request: rprof-region:";
+
+}  // namespace
+
+bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
+  CallgrindOptions options;
+  if (!request.d1.empty()) options.extra_valgrind_args.push_back("--D1=" + request.d1);
+  if (!request.ll.empty()) options.extra_valgrind_args.push_back("--LL=" + request.ll);
+  if (request.collect_from_start) options.extra_valgrind_args.push_back("--collect-atstart=yes");
+  if (request.per_region) {
+    // The marker library must be active (its results file is not needed: /dev/null) and dump
+    // callgrind's counts at region boundaries.
+    options.env = {{"RPROF_MARKER_SIM", "1"}, {"RPROF_MARKER_OUT", "/dev/null"},
+                   {"RPROF_MARKER_EVENTS", ""}};
+  }
+  options.timeout_s = request.timeout_s;
+  CallgrindRun run;
+  std::string why;
+  bool ran = RunUnderCallgrind(request.argv, options, &run, &why);
+  auto cleanup = [&] {
+    std::string ignored;
+    RemoveCallgrindRun(run, &ignored);
+  };
+  if (!ran) {
+    cleanup();
+    return Fail(err, ExitStatus::kEnvironment, "sim: " + why);
+  }
+  result->wall_s = run.wall_s;
+  result->exit_code = run.exited ? run.exit_code : 128 + run.term_signal;
+
+  SimCounts counts;
+  if (!Analyze(run.output_files, &counts, &why)) {
+    cleanup();
+    return Fail(err, ExitStatus::kEnvironment, "sim: callgrind output: " + why);
+  }
+  result->fp_mix = DescribeFpMix(counts);
+  AddSimMetrics(counts, "", &result->metrics);
+
+  if (request.per_region && run.output_files.size() > 1) {
+    // Group the dumps by the region whose end wrote them.
+    std::vector<std::pair<std::string, std::vector<std::string>>> regions;
+    for (const std::string& file : run.output_files) {
+      CallgrindOutput part;
+      if (!ReadCallgrindOutputFiles({file}, &part, &why)) continue;
+      for (const std::string& trigger : part.triggers) {
+        if (trigger.rfind(kRegionTrigger, 0) != 0) continue;
+        std::string name = trigger.substr(kRegionTrigger.size());
+        auto it = std::find_if(regions.begin(), regions.end(),
+                               [&](const auto& r) { return r.first == name; });
+        if (it == regions.end()) regions.push_back({name, {file}});
+        else it->second.push_back(file);
+        break;
+      }
+    }
+    for (const auto& [name, files] : regions) {
+      SimCounts region_counts;
+      if (!Analyze(files, &region_counts, &why)) {
+        cleanup();
+        return Fail(err, ExitStatus::kEnvironment, "sim: callgrind output of region " + name +
+                                                       ": " + why);
+      }
+      AddSimMetrics(region_counts, name, &result->metrics);
+    }
+  }
+  cleanup();
   return true;
 }
 

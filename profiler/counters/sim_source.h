@@ -21,10 +21,13 @@ struct SimRequest {
   // CPU's (which a virtual machine may report badly).
   std::string d1, ll;
   double timeout_s = 0;
+  // A program using the marker API: also count each region on its own (the marker library
+  // dumps callgrind's counts at region boundaries when RPROF_MARKER_SIM=1).
+  bool per_region = false;
 };
 
 struct SimResult {
-  std::vector<Metric> metrics;  // totals of the collected region, source sim
+  std::vector<Metric> metrics;  // totals of the collected part, source sim; per marker region too
   double wall_s = 0;            // how long valgrind took
   int exit_code = 0;            // the program's
   std::string fp_mix;           // "scalar code: 100 % of FP instructions are scalar"

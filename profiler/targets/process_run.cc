@@ -365,6 +365,7 @@ bool RunProcess(const ProcessRunRequest& request, RunRecord* run, Error* err) {
     sim.argv = request.argv;
     sim.argv[0] = request.path;
     sim.collect_from_start = true;
+    sim.per_region = true;
     SimGeometryForThisMachine(&sim.d1, &sim.ll);
     SimResult result;
     if (!RunSim(sim, &result, err)) return false;

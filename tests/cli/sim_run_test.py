@@ -55,6 +55,24 @@ class SimCounts(RprofTestCase):
         self.assertEqual(out["metrics"]["flops"]["sim"]["value"], 0)
         self.assertGreater(out["metrics"]["instructions"]["sim"]["value"], 1000)
 
+    def test_marker_regions_are_counted_each(self):
+        example = os.environ.get("RPROF_MARKER_EXAMPLE")
+        if not example:
+            self.skipTest("RPROF_MARKER_EXAMPLE not set (meson sets it)")
+        n = 20000
+        # -o keeps rprof's report apart from the program's own output.
+        self.rprof_ok("run", "--counters", "sim", "--format", "json", "-o",
+                      os.path.join(self.tmp, "report.json"), example, str(n))
+        with open(os.path.join(self.tmp, "report.json")) as f:
+            out = json.load(f)
+        triad = out["regions"]["triad"]
+        # The region's executed FLOPs equal what the program declares for it: 2n per pass.
+        self.assertEqual(triad["flops"]["sim"]["value"], triad["flops"]["model"]["value"])
+        self.assertEqual(triad["flops"]["sim"]["value"], 2 * n * triad["calls"]["clock"]["value"])
+        self.assertIn("init", out["regions"])
+        self.assertGreaterEqual(out["metrics"]["flops"]["sim"]["value"],
+                                triad["flops"]["sim"]["value"])
+
     def test_bad_counters_value(self):
         r = self.rprof("run", "triad", "--counters", "hardware")
         self.assertError(r, 2, "--counters hardware", "auto, pmu, sim or model")
