@@ -230,6 +230,12 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
   }
   if (!kernel_name.empty() && !LooksLikePlugin(target))
     return FailWith(err, ExitStatus::kUsage, "--kernel chooses a kernel inside a plugin (.so)");
+  if (kernel)
+    for (const char* option : {"flops", "bytes", "timeout"})
+      if (vm.count(option))
+        return FailWith(err, ExitStatus::kUsage,
+                        std::string("--") + option + " is for programs; a kernel declares its "
+                        "own model (`rprof kernels`) and is timed per call");
 
   KernelRunRequest request;
   if (kernel) {

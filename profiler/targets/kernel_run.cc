@@ -60,6 +60,7 @@ bool RunKernel(const KernelRunRequest& request, RunRecord* run, Error* err) {
   const rprof_kernel& kernel = *request.entry->kernel;
   run->target_kind = request.entry->origin == "builtin" ? "builtin" : "plugin";
   run->target = kernel.name;
+  if (request.entry->origin != "builtin") run->command = {request.entry->origin};  // the .so
   run->params = request.shown_params;
   run->precision = PrecisionName(kernel.precision);
 

@@ -329,9 +329,12 @@ bool RunProcess(const ProcessRunRequest& request, RunRecord* run, Error* err) {
   }
   run->ended_at = UtcNow();
   if (!problems.empty()) {
-    std::string text = problems.front();
-    if (text.rfind("markers: ", 0) != 0) text = "markers: " + text;
-    if (problems.size() > 1) text += " (and " + std::to_string(problems.size() - 1) + " more)";
+    // Every misuse is reported: the note is where the run says what went wrong.
+    std::string text;
+    for (const std::string& problem : problems) {
+      if (!text.empty()) text += "; ";
+      text += problem.rfind("markers: ", 0) == 0 ? problem : "markers: " + problem;
+    }
     run->note = run->note.empty() ? text : run->note + "; " + text;
   }
 

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -58,12 +59,19 @@ bool ResolveExecutable(const std::string& target, std::string* path, Error* err)
     return Fail(err, ExitStatus::kUsage,
                 *path + ": not executable (" + std::strerror(errno) + "); chmod +x it");
   std::ifstream file(*path, std::ios::binary);
-  char magic[4] = {};
-  file.read(magic, 4);
-  if (std::memcmp(magic, "\x7f" "ELF", 4) != 0) {
-    std::string hint = magic[0] == '#' && magic[1] == '!'
-                           ? "a script: run its interpreter, e.g. rprof /bin/sh " + *path
-                           : "rprof runs ELF programs";
+  std::string first_line;
+  std::getline(file, first_line);
+  if (first_line.compare(0, 4, "\x7f" "ELF") != 0) {
+    std::string hint = "rprof runs ELF programs";
+    if (first_line.rfind("#!", 0) == 0) {
+      // Name the script's own interpreter: "#!/usr/bin/env python3" -> "/usr/bin/env python3".
+      std::string interpreter = first_line.substr(2);
+      while (!interpreter.empty() && (interpreter.front() == ' ' || interpreter.front() == '\t'))
+        interpreter.erase(interpreter.begin());
+      while (!interpreter.empty() && std::isspace(static_cast<unsigned char>(interpreter.back())))
+        interpreter.pop_back();
+      hint = "a script: run its interpreter, rprof " + interpreter + " " + *path;
+    }
     return Fail(err, ExitStatus::kUsage, *path + ": not an ELF executable; " + hint);
   }
   return true;

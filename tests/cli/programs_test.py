@@ -1,0 +1,656 @@
+"""rprof on the user's own code (issue 4): whole programs (`rprof ./prog args...`), kernel plugins
+(`rprof run ./libk.so --kernel NAME`) and marker regions, through the real binary, each checked on
+its exit status, its one error line, its stdout and the rows it stored.
+
+Started by meson as `python3 programs_test.py PATH/TO/rprof`; the helper programs come through
+the environment (tests/meson.build): RPROF_CLI_TARGETS (the build folder of tests/cli_targets),
+RPROF_EXAMPLE_PLUGIN and RPROF_MARKER_EXAMPLE (kernels/examples). Run by hand, they default to
+the same places in the build folder above rprof's.
+
+Programs run with `--counters pmu` (software events here): `auto` would run each one again under
+valgrind for the sim source, which has its own suite.
+"""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rprof_harness  # noqa: E402
+from rprof_harness import RprofTestCase  # noqa: E402
+
+PMU = ["--counters", "pmu"]
+
+
+def build_dir():
+    """The build folder: rprof is BUILD/profiler/rprof."""
+    return os.path.dirname(os.path.dirname(rprof_harness.RPROF))
+
+
+def cli_target(name):
+    folder = os.environ.get("RPROF_CLI_TARGETS") or os.path.join(build_dir(), "tests",
+                                                                 "cli_targets")
+    return os.path.join(folder, name)
+
+
+def example_plugin():
+    return os.environ.get("RPROF_EXAMPLE_PLUGIN") or os.path.join(
+        build_dir(), "kernels", "examples", "libexample_plugin.so")
+
+
+def marker_example():
+    return os.environ.get("RPROF_MARKER_EXAMPLE") or os.path.join(
+        build_dir(), "kernels", "examples", "marker_example")
+
+
+def program(name):
+    """An ELF program of the system (echo, sleep, sh, true) by its full path: /bin/NAME, else
+    where PATH has it."""
+    if os.access(f"/bin/{name}", os.X_OK):
+        return f"/bin/{name}"
+    found = shutil.which(name)
+    if not found:
+        raise unittest.SkipTest(f"no {name} on PATH")
+    return found
+
+
+def children_of(pid):
+    """Process ids whose parent is pid, from /proc."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                text = f.read()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...: comm may hold spaces and parentheses.
+        fields = text.rsplit(")", 1)[1].split()
+        if int(fields[1]) == pid:
+            found.append(int(entry))
+    return found
+
+
+def comm(pid):
+    try:
+        with open(f"/proc/{pid}/comm") as f:
+            return f.read().strip()
+    except OSError:
+        return ""
+
+
+class ProgramTestCase(RprofTestCase):
+    def setUp(self):
+        super().setUp()
+        for path in (rprof_harness.RPROF, cli_target("crasher"), example_plugin(),
+                     marker_example()):
+            self.assertTrue(os.path.exists(path), f"{path} is not built (ninja -C build)")
+
+    def run_row(self, run_id=None):
+        """The stored run as a dict of its columns (the newest one by default)."""
+        rows = self.query("select * from runs where id = coalesce(?, (select max(id) from "
+                              "runs))", (run_id,))
+        self.assertEqual(len(rows), 1, f"no run {run_id} stored")
+        names = [r[1] for r in self.query("pragma table_info(runs)")]
+        return dict(zip(names, rows[0]))
+
+    def metric(self, run_id, name, source, region=""):
+        rows = self.query("select value, unit, note from metrics where run_id = ? and region = ?"
+                          " and name = ? and source = ?", (run_id, region, name, source))
+        self.assertEqual(len(rows), 1, f"metric {region}/{name}/{source} of run {run_id}: {rows}")
+        return rows[0]
+
+    def runs_stored(self):
+        return self.scalar("select count(*) from runs") if os.path.exists(self.db) else 0
+
+    def rprof_in(self, cwd, *args, env=None, timeout=120):
+        """rprof ARGS started in the folder cwd."""
+        argv = self.command(args)
+        proc = subprocess.run(argv, cwd=cwd, env=env or self.env, capture_output=True,
+                              timeout=timeout)
+        return rprof_harness.Result(list(args), proc.returncode, proc.stdout.decode(),
+                                    proc.stderr.decode())
+
+    def assertFailedRun(self, r, status, *note_parts):
+        """rprof exit 1 with one error line naming the stored run and its status."""
+        self.assertExit(r, 1, " " + status + ": ", "(stored)", *note_parts)
+        self.assertEqual(r.stderr.count("rprof: error: "), 1, r)
+        row = self.run_row()
+        self.assertIn(f"rprof: error: run {row['id']} {status}: ", r.stderr)
+        self.assertEqual(row["status"], status)
+        return row
+
+
+class Programs(ProgramTestCase):
+    def test_echo_passes_output_through_and_is_stored(self):
+        echo = program("echo")
+        r = self.rprof_in(self.tmp, "run", *PMU, echo, "hello")
+        self.assertEqual(r.returncode, 0, r)
+        self.assertEqual(r.stderr, "", r)
+        self.assertTrue(r.stdout.startswith("hello\n"), r)
+        row = self.run_row()
+        self.assertIn(f"run {row['id']}  {echo} hello  ok", r.stdout)
+        self.assertEqual(row["target_kind"], "executable")
+        self.assertEqual(row["target"], echo)
+        self.assertEqual(json.loads(row["command"]), [echo, "hello"])
+        self.assertEqual(row["cwd"], os.path.realpath(self.tmp))
+        self.assertEqual(row["exit_code"], 0)
+        self.assertIsNone(row["signal"])
+        self.assertEqual(row["status"], "ok")
+        self.assertEqual(json.loads(row["params"]), {})
+        self.assertIsNone(row["precision"])
+        self.assertEqual(row["repetitions"], 1)
+        self.assertEqual(row["sources"], "clock,pmu")
+        self.assertEqual(self.scalar("select count(*) from samples where run_id = ?",
+                                     (row["id"],)), 1)
+        time_s = self.metric(row["id"], "time_s", "clock")[0]
+        self.assertGreater(time_s, 0)
+        self.assertLess(time_s, 10)
+        task_clock = self.metric(row["id"], "perf::TASK-CLOCK", "pmu")[0]
+        self.assertGreater(task_clock, 0, "the software task clock counts the child")
+
+    def test_without_run_command(self):
+        # `rprof PROGRAM ARGS` is `rprof run PROGRAM ARGS`: no room for rprof options, so the
+        # counters are the default (auto: sim may run it once more under valgrind).
+        echo = program("echo")
+        r = self.rprof(echo, "hello", "world", timeout=300)
+        self.assertEqual(r.returncode, 0, r)
+        self.assertTrue(r.stdout.startswith("hello world\n"), r)
+        self.assertNotIn("rprof: error", r.stderr)
+        row = self.run_row()
+        self.assertEqual((row["target_kind"], row["status"], row["exit_code"]),
+                         ("executable", "ok", 0))
+        self.assertEqual(json.loads(row["command"]), [echo, "hello", "world"])
+
+    def test_name_found_on_path(self):
+        r = self.rprof_ok("run", *PMU, "-q", "echo", "from", "path")
+        self.assertEqual(r.stdout, f"from path\n{self.run_row()['id']}\n")
+        row = self.run_row()
+        self.assertEqual(json.loads(row["command"]), ["echo", "from", "path"])
+        self.assertEqual((row["target_kind"], row["status"]), ("executable", "ok"))
+
+    def test_program_arguments_that_look_like_rprof_options(self):
+        echo = program("echo")
+        args = ["--format", "json", "-q", "--repeat", "5", "--db", self.path("other.db"), "--",
+                "-o", "x"]
+        r = self.rprof_ok("run", *PMU, echo, *args)
+        self.assertTrue(r.stdout.startswith(" ".join(args) + "\n"), r)
+        # The report is rprof's default table, not JSON, and not the run id alone.
+        self.assertIn(f"run {self.run_row()['id']}  {echo} --format json", r.stdout)
+        self.assertIn("\nmetric ", r.stdout)
+        row = self.run_row()
+        self.assertEqual(json.loads(row["command"]), [echo] + args)
+        self.assertEqual(row["repetitions"], 1)
+        self.assertFalse(os.path.exists(self.path("other.db")))
+        self.assertFalse(os.path.exists(self.path("x")))
+
+    def test_double_dash_before_the_program(self):
+        r = self.rprof_ok("run", *PMU, "-q", "--", program("echo"), "a", "--", "b")
+        self.assertEqual(r.stdout, f"a -- b\n{self.run_row()['id']}\n")
+
+    def test_repeat_stores_each_execution(self):
+        r = self.rprof_ok("run", *PMU, "--repeat", "3", "--format", "json", program("echo"),
+                          "again")
+        self.assertEqual(r.stdout.count("again\n"), 3, r)
+        report = json.loads(r.stdout.replace("again\n", ""))
+        run_id = report["run_id"]
+        self.assertEqual(report["repetitions"], 3)
+        self.assertEqual(len(report["samples_s"]), 3)
+        self.assertEqual(self.run_row(run_id)["repetitions"], 3)
+        samples = self.query("select rep, time_s from samples where run_id = ? order by rep",
+                             (run_id,))
+        self.assertEqual([rep for rep, _ in samples], [0, 1, 2])
+        self.assertTrue(all(t > 0 for _, t in samples), samples)
+        median = sorted(t for _, t in samples)[1]
+        self.assertAlmostEqual(self.metric(run_id, "time_s", "clock")[0], median, places=9)
+
+    def test_failing_program(self):
+        sh = program("sh")
+        r = self.rprof("run", *PMU, "--repeat", "3", sh, "-c",
+                       "echo out; echo err >&2; exit 3")
+        row = self.assertFailedRun(r, "failed", "exited with status 3")
+        self.assertTrue(r.stdout.startswith("out\n"), r)
+        self.assertEqual(r.stdout.count("out\n"), 1, "the repetitions stop at the failure")
+        self.assertTrue(r.stderr.startswith("err\n"), "the program's stderr passes through")
+        self.assertEqual(row["exit_code"], 3)
+        self.assertIsNone(row["signal"])
+        self.assertIn("exited with status 3", row["note"])
+        self.assertEqual(row["repetitions"], 1)
+        self.assertEqual(json.loads(row["command"]), [sh, "-c", "echo out; echo err >&2; exit 3"])
+
+    def test_crashing_program(self):
+        crasher = cli_target("crasher")
+        r = self.rprof("run", *PMU, crasher)
+        row = self.assertFailedRun(r, "crashed", "signal 11")
+        self.assertTrue(r.stdout.startswith("crasher: about to crash\n"), r)
+        self.assertIn("crashed", r.stdout, "the report is printed before the error")
+        self.assertEqual(row["signal"], signal.SIGSEGV)
+        self.assertIsNone(row["exit_code"])
+        self.assertIn("killed by signal 11", row["note"])
+        self.assertEqual(row["target"], crasher)
+        # What was measured is kept.
+        self.assertGreater(self.metric(row["id"], "time_s", "clock")[0], 0)
+        self.assertEqual(self.scalar("select count(*) from samples where run_id = ?",
+                                     (row["id"],)), 1)
+
+    def test_timeout_kills_and_stores_interrupted(self):
+        start = time.monotonic()
+        r = self.rprof("run", *PMU, "--timeout", "1", program("sleep"), "30", timeout=30)
+        elapsed = time.monotonic() - start
+        row = self.assertFailedRun(r, "interrupted", "--timeout")
+        self.assertLess(elapsed, 5, "killed soon after the timeout")
+        self.assertGreaterEqual(elapsed, 1)
+        self.assertIn("timed out after 1 s (--timeout)", row["note"])
+        self.assertEqual(row["signal"], signal.SIGTERM)
+        self.assertIsNone(row["exit_code"])
+        time_s = self.metric(row["id"], "time_s", "clock")[0]
+        self.assertGreaterEqual(time_s, 1)
+        self.assertLess(time_s, 5)
+
+    def test_timeout_kills_a_program_that_ignores_sigterm(self):
+        start = time.monotonic()
+        r = self.rprof("run", *PMU, "--timeout", "0.5", cli_target("stubborn"), timeout=30)
+        elapsed = time.monotonic() - start
+        row = self.assertFailedRun(r, "interrupted", "--timeout")
+        self.assertTrue(r.stdout.startswith("stubborn: ready\n"), r)
+        self.assertLess(elapsed, 8, "SIGKILL follows when SIGTERM is ignored")
+        self.assertEqual(row["signal"], signal.SIGKILL)
+        self.assertIn("timed out after 0.5 s (--timeout)", row["note"])
+
+    def test_megabytes_of_output_pass_through(self):
+        size = 8 * 1000 * 1000 + 7
+        r = self.rprof("run", *PMU, "-q", cli_target("print_bytes"), str(size), timeout=60)
+        self.assertEqual(r.returncode, 0, rprof_harness.Result(r.args, r.returncode,
+                                                               r.stdout[-200:], r.stderr))
+        self.assertEqual(r.stderr, "")
+        row = self.run_row()
+        self.assertEqual(len(r.stdout), size + len(f"{row['id']}\n"))
+        pattern = "abcdefghijklmnopqrstuvwxyz"
+        expected = pattern * (size // 26) + pattern[:size % 26]
+        self.assertTrue(r.stdout[:size] == expected, "the program's output was altered")
+        self.assertEqual(r.stdout[size:], f"{row['id']}\n")
+        self.assertEqual(row["status"], "ok")
+
+    def forward_signal(self, sig):
+        sleep = program("sleep")
+        argv = self.command(["run", *PMU, sleep, "30"])
+        start = time.monotonic()
+        proc = subprocess.Popen(argv, env=self.env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        try:
+            # Wait until the program runs (the child has become sleep): rprof forwards from then.
+            deadline = time.monotonic() + 10
+            while not any(comm(c) == "sleep" for c in children_of(proc.pid)):
+                self.assertIsNone(proc.poll(), "rprof ended before the program started")
+                self.assertLess(time.monotonic(), deadline, "the program never started")
+                time.sleep(0.02)
+            proc.send_signal(sig)
+            stdout, stderr = proc.communicate(timeout=10)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+        self.assertLess(time.monotonic() - start, 10)
+        return rprof_harness.Result(argv[1:], proc.returncode, stdout, stderr)
+
+    def test_sigterm_is_forwarded_and_the_run_stored(self):
+        r = self.forward_signal(signal.SIGTERM)
+        row = self.assertFailedRun(r, "interrupted", "interrupted by ")
+        self.assertEqual(row["signal"], signal.SIGTERM, "the program died of the forwarded signal")
+        self.assertIn("interrupted by " + signal.strsignal(signal.SIGTERM), row["note"])
+
+    def test_sigint_is_forwarded_and_the_run_stored(self):
+        r = self.forward_signal(signal.SIGINT)
+        row = self.assertFailedRun(r, "interrupted", "interrupted by ")
+        self.assertEqual(row["signal"], signal.SIGINT)
+
+    def test_declared_flops_and_bytes(self):
+        r = self.rprof_ok("run", *PMU, "--flops", "2e6", "--bytes", "24e6", "--format", "json",
+                          program("true"))
+        report = json.loads(r.stdout)
+        run_id = report["run_id"]
+        self.assertEqual(self.run_row(run_id)["sources"], "clock,model,pmu")
+        flops, unit, note = self.metric(run_id, "flops", "model")
+        self.assertEqual((flops, unit), (2e6, "FLOP"))
+        self.assertIn("--flops", note)
+        bytes_, unit, note = self.metric(run_id, "bytes_dram", "model")
+        self.assertEqual((bytes_, unit), (24e6, "B"))
+        self.assertIn("--bytes", note)
+        time_s = self.metric(run_id, "time_s", "clock")[0]
+        gflops, unit, _ = self.metric(run_id, "gflops", "model")
+        self.assertEqual(unit, "GFLOP/s")
+        self.assertAlmostEqual(gflops / (2e6 / time_s / 1e9), 1, places=6)
+        ai, unit, _ = self.metric(run_id, "ai_dram", "model")
+        self.assertEqual(unit, "FLOP/B")
+        self.assertAlmostEqual(ai, 2e6 / 24e6, places=12)
+        self.assertEqual(report["metrics"]["flops"]["model"]["value"], 2e6)
+        self.assertAlmostEqual(report["metrics"]["ai_dram"]["model"]["value"], 1 / 12)
+
+    def test_output_file_keeps_stdout_for_the_program(self):
+        out = self.path("report.json")
+        r = self.rprof_ok("run", *PMU, "-o", out, "--format", "json", program("echo"), "only",
+                          "this")
+        self.assertEqual(r.stdout, "only this\n")
+        with open(out) as f:
+            report = json.load(f)
+        self.assertEqual(report["status"], "ok")
+        self.assertEqual(report["command"], [program("echo"), "only", "this"])
+        self.assertEqual(report["run_id"], self.run_row()["id"])
+
+
+class BadPrograms(ProgramTestCase):
+    """A target that cannot be run: exit 2 naming it and why, nothing stored, no database."""
+
+    def assertRefused(self, target, code, *parts):
+        r = self.rprof("run", *PMU, target)
+        self.assertError(r, code, *parts)
+        self.assertEqual(self.runs_stored(), 0, "nothing may be stored")
+        return r
+
+    def test_missing_path(self):
+        missing = self.path("no-such-program")
+        self.assertRefused(missing, 2, f"{missing}: No such file or directory")
+        self.assertFalse(os.path.exists(self.db), "a usage error must not create the database")
+        self.assertRefused("./no-such-program", 2, "./no-such-program: ")
+
+    def test_directory(self):
+        folder = self.path("a-folder")
+        os.mkdir(folder)
+        self.assertRefused(folder, 2, f"{folder}: is a directory")
+
+    def test_not_executable(self):
+        plain = self.path("plain")
+        shutil.copyfile(program("true"), plain)
+        os.chmod(plain, 0o644)
+        self.assertRefused(plain, 2, f"{plain}: not executable", "chmod +x")
+
+    def test_shell_script(self):
+        script = self.path("job.sh")
+        with open(script, "w") as f:
+            f.write("#!/bin/sh\necho from the script\n")
+        os.chmod(script, 0o755)
+        r = self.assertRefused(script, 2, f"{script}: not an ELF executable", "/bin/sh")
+        self.assertIn("script", r.stderr)
+
+    def test_script_hint_names_its_own_interpreter(self):
+        # The way out must work: a Python script is not run with /bin/sh.
+        script = self.path("job.py")
+        with open(script, "w") as f:
+            f.write("#!/usr/bin/python3 -u\nprint('from the script')\n")
+        os.chmod(script, 0o755)
+        r = self.assertRefused(script, 2, f"{script}: not an ELF executable")
+        self.assertIn(f"rprof /usr/bin/python3 -u {script}", r.stderr,
+                      "the hint should name the script's interpreter (its #! line, as written)")
+        self.assertNotIn("/bin/sh", r.stderr)
+
+    def test_binary_that_is_not_elf(self):
+        blob = self.path("blob")
+        with open(blob, "wb") as f:
+            f.write(b"MZ\x90\x00" + bytes(range(256)) * 4)
+        os.chmod(blob, 0o755)
+        r = self.assertRefused(blob, 2, f"{blob}: not an ELF executable")
+        self.assertNotIn("script", r.stderr)
+
+    def test_truncated_elf(self):
+        # ELF magic, nothing behind it: passes the checks, then the kernel refuses it.
+        broken = self.path("broken")
+        with open(broken, "wb") as f:
+            f.write(b"\x7fELF\x02\x01\x01\x00")
+        os.chmod(broken, 0o755)
+        r = self.rprof("run", *PMU, broken)
+        self.assertIn(r.returncode, (2, 3), r)
+        self.assertError(r, r.returncode, broken, "Exec format error")
+        self.assertEqual(self.runs_stored(), 0)
+
+    def test_unknown_name(self):
+        r = self.rprof("run", *PMU, "no-such-program-xyz")
+        self.assertError(r, 2, "'no-such-program-xyz'")
+        self.assertFalse(os.path.exists(self.db))
+
+    def test_kernel_options_with_a_program(self):
+        echo = program("echo")
+        self.assertError(self.rprof("run", *PMU, "-p", "n=10", echo), 2,
+                         "--param sets kernel parameters")
+        self.assertError(self.rprof("run", *PMU, "--kernel", "saxpy", echo), 2,
+                         "--kernel chooses a kernel inside a plugin")
+        self.assertFalse(os.path.exists(self.db))
+
+
+class Plugins(ProgramTestCase):
+    def test_kernels_lists_the_plugin(self):
+        plugin = example_plugin()
+        r = self.rprof_ok("kernels", plugin, db=False)
+        rows = {line.split()[0]: line.split() for line in r.stdout.splitlines()
+                if line.split()[:1] in (["saxpy"], ["daxpy"])}
+        self.assertEqual(sorted(rows), ["daxpy", "saxpy"], r)
+        self.assertEqual(rows["saxpy"][1], "fp32")
+        self.assertEqual(rows["daxpy"][1], "fp64")
+        self.assertIn("2*n", rows["saxpy"])
+        self.assertIn("12*n", rows["saxpy"])
+        self.assertIn("24*n", rows["daxpy"])
+
+        kernels = json.loads(self.rprof_ok("kernels", "--format", "json", plugin,
+                                           db=False).stdout)
+        by_name = {k["name"]: k for k in kernels}
+        self.assertEqual(sorted(by_name), ["daxpy", "saxpy"])
+        for name, precision, bytes_formula in (("saxpy", "fp32", "12*n"),
+                                               ("daxpy", "fp64", "24*n")):
+            k = by_name[name]
+            self.assertEqual((k["precision"], k["flops"], k["bytes"]),
+                             (precision, "2*n", bytes_formula))
+            self.assertEqual(k["origin"], plugin)
+            self.assertEqual([p["name"] for p in k["params"]], ["n"])
+        self.assertFalse(os.path.exists(self.db))
+
+    def test_bare_file_name_in_the_current_folder(self):
+        # dlopen would search the library path for a bare name: rprof loads ./NAME.
+        folder, name = os.path.split(example_plugin())
+        r = self.rprof_in(folder, "kernels", "--format", "json", name)
+        self.assertEqual(r.returncode, 0, r)
+        self.assertEqual(sorted(k["name"] for k in json.loads(r.stdout)), ["daxpy", "saxpy"])
+
+    def test_run_a_plugin_kernel(self):
+        plugin = example_plugin()
+        report = self.run_json(*PMU, plugin, "--kernel", "saxpy", "-p", "n=1000", "--repeat", "2")
+        run_id = report["run_id"]
+        row = self.run_row(run_id)
+        self.assertEqual((row["target_kind"], row["target"], row["status"], row["precision"]),
+                         ("plugin", "saxpy", "ok", "fp32"))
+        self.assertEqual(json.loads(row["params"]), {"n": 1000})
+        # The plugin it came from is kept, so same-named kernels of two plugins stay apart.
+        self.assertEqual(json.loads(row["command"]), [plugin])
+        self.assertEqual(row["repetitions"], 2)
+        self.assertEqual(self.scalar("select count(*) from samples where run_id = ?", (run_id,)),
+                         2)
+        self.assertEqual(self.metric(run_id, "flops", "model")[:2], (2000.0, "FLOP"))
+        self.assertEqual(self.metric(run_id, "flops_sp", "model")[0], 2000.0)
+        self.assertEqual(self.metric(run_id, "bytes_dram", "model")[:2], (12000.0, "B"))
+        self.assertEqual(report["metrics"]["flops"]["model"]["note"], "2*n")
+        self.assertAlmostEqual(self.metric(run_id, "ai_dram", "model")[0], 2 / 12)
+
+    def test_run_a_plugin_without_run(self):
+        # `rprof PLUGIN.so OPTIONS`: a plugin is not a program, its options are rprof's.
+        r = self.rprof_ok(example_plugin(), "--kernel", "daxpy", "-p", "n=500", "--repeat", "1",
+                          *PMU, "-q")
+        run_id = int(r.stdout)
+        row = self.run_row(run_id)
+        self.assertEqual((row["target_kind"], row["target"], row["precision"]),
+                         ("plugin", "daxpy", "fp64"))
+        self.assertEqual(self.metric(run_id, "flops", "model")[0], 1000.0)
+        self.assertEqual(self.metric(run_id, "bytes_dram", "model")[0], 12000.0)
+
+    def test_several_kernels_need_kernel_option(self):
+        plugin = example_plugin()
+        for args in (["run", *PMU, plugin], [plugin]):
+            with self.subTest(args=args):
+                r = self.rprof(*args)
+                self.assertError(r, 2, f"{plugin} holds several kernels", "--kernel",
+                                 f"rprof kernels {plugin}")
+        self.assertFalse(os.path.exists(self.db))
+
+    def test_unknown_kernel_in_a_plugin(self):
+        plugin = example_plugin()
+        r = self.rprof("run", *PMU, plugin, "--kernel", "nosuch")
+        self.assertError(r, 2, "unknown kernel 'nosuch'", "saxpy", "daxpy")
+        r = self.rprof("run", *PMU, plugin, "--kernel", "sxapy")
+        self.assertError(r, 2, "unknown kernel 'sxapy'; did you mean 'saxpy'?")
+        self.assertFalse(os.path.exists(self.db))
+
+    def test_unknown_kernel_hint_lists_the_plugin(self):
+        # The way out must work: `rprof kernels` alone lists the built-ins, not the plugin's.
+        plugin = example_plugin()
+        r = self.rprof("run", *PMU, plugin, "--kernel", "nosuch")
+        self.assertError(r, 2, "unknown kernel 'nosuch'")
+        self.assertIn(f"rprof kernels {plugin}", r.stderr,
+                      "the hint should name the command that lists this plugin's kernels")
+
+    def test_shared_object_without_the_abi_symbol(self):
+        not_plugin = cli_target("libno_abi_plugin.so")
+        for args in (["run", *PMU, not_plugin], ["kernels", not_plugin]):
+            with self.subTest(command=args[0]):
+                r = self.rprof(*args)
+                self.assertError(r, 2, f"{not_plugin}: not an rprof kernel plugin",
+                                 "rprof_kernels")
+        self.assertFalse(os.path.exists(self.db))
+
+    def test_wrong_abi_version(self):
+        future = cli_target("libwrong_abi_plugin.so")
+        for args in (["run", *PMU, future, "--kernel", "future"], ["run", *PMU, future],
+                     ["kernels", future]):
+            with self.subTest(args=args):
+                r = self.rprof(*args)
+                # Exit 3, both versions named; the plugin's kernels (abort()) never called.
+                self.assertError(r, 3, future, "version 999", "version 1")
+        self.assertFalse(os.path.exists(self.db))
+
+    def test_missing_plugin(self):
+        missing = self.path("libgone.so")
+        for args in (["run", *PMU, missing], ["kernels", missing], [missing]):
+            with self.subTest(args=args):
+                self.assertError(self.rprof(*args), 2, f"{missing}: No such file or directory")
+        self.assertFalse(os.path.exists(self.db))
+
+    def test_program_options_with_a_kernel(self):
+        # --flops/--bytes/--timeout are for programs; a kernel's model comes from its formulas.
+        # Refused like --param with a program, never silently dropped.
+        for option, value in (("--flops", "5"), ("--bytes", "5"), ("--timeout", "3")):
+            with self.subTest(option=option):
+                r = self.rprof("run", *PMU, example_plugin(), "--kernel", "saxpy", "-p", "n=100",
+                               "--repeat", "1", option, value)
+                self.assertError(r, 2, option)
+        self.assertEqual(self.runs_stored(), 0)
+
+
+class Markers(ProgramTestCase):
+    N = 200000
+
+    def test_regions_are_stored(self):
+        example = marker_example()
+        r = self.rprof_ok("run", *PMU, "--format", "json", example, str(self.N))
+        first, _, rest = r.stdout.partition("\n")
+        self.assertTrue(first.startswith(f"marker_example: n={self.N} repetitions=10 "), r)
+        self.assertTrue(first.endswith("markers active"), r)
+        report = json.loads(rest)
+        run_id = report["run_id"]
+        regions = report["regions"]
+        self.assertEqual(sorted(regions), ["init", "triad"])
+        # Two threads: init once each, triad 10 times each.
+        self.assertEqual(regions["triad"]["calls"]["clock"]["value"], 20)
+        self.assertEqual(regions["init"]["calls"]["clock"]["value"], 2)
+        self.assertGreater(regions["triad"]["time_s"]["clock"]["value"], 0)
+        self.assertEqual(regions["triad"]["flops"]["model"]["value"], 2.0 * self.N * 20)
+
+        stored = {(region, name, source): value for region, name, source, value in self.query(
+            "select region, name, source, value from metrics where run_id = ? and region != ''",
+            (run_id,))}
+        self.assertEqual(stored[("triad", "calls", "clock")], 20)
+        self.assertEqual(stored[("init", "calls", "clock")], 2)
+        self.assertEqual(stored[("triad", "flops", "model")], 2.0 * self.N * 20)
+        self.assertEqual(stored[("triad", "bytes_dram", "model")], 24.0 * self.N * 20)
+        self.assertAlmostEqual(stored[("triad", "ai_dram", "model")], 2 / 24)
+        triad_time = stored[("triad", "time_s", "clock")]
+        init_time = stored[("init", "time_s", "clock")]
+        self.assertGreater(triad_time, 0)
+        self.assertGreater(init_time, 0)
+        self.assertAlmostEqual(stored[("triad", "gflops", "model")] /
+                               (2.0 * self.N * 20 / triad_time / 1e9), 1, places=6)
+        self.assertNotIn(("init", "flops", "model"), stored, "init declares nothing")
+        whole = self.metric(run_id, "time_s", "clock")[0]
+        self.assertLess(max(triad_time, init_time), 2 * whole,
+                        "region totals over two threads fit in twice the run's wall time")
+        row = self.run_row(run_id)
+        self.assertEqual((row["status"], row["exit_code"]), ("ok", 0))
+        self.assertIsNone(row["note"])
+
+    def test_regions_in_the_table(self):
+        r = self.rprof_ok("run", *PMU, marker_example(), str(self.N), "2")
+        self.assertIn("\nregion init\n", r.stdout)
+        self.assertIn("\nregion triad\n", r.stdout)
+        self.assertRegex(r.stdout, r"\ncalls +4 +count +clock")
+
+    def run_unbalanced(self, mode):
+        r = self.rprof_ok("run", *PMU, cli_target("unbalanced_markers"), mode)
+        self.assertIn("unbalanced_markers: done, markers active", r.stdout)
+        row = self.run_row()
+        self.assertEqual((row["status"], row["exit_code"]), ("ok", 0))
+        self.assertTrue(row["note"], "the misuse is reported on the run")
+        self.assertIn(row["note"], r.stdout, "and shown with it")
+        regions = {name: value for name, value in self.query(
+            "select region, value from metrics where run_id = ? and name = 'calls' and "
+            "source = 'clock'", (row["id"],))}
+        self.assertEqual(regions.get("fine"), 1, "well-formed regions are still measured")
+        return row, regions
+
+    def test_end_without_begin(self):
+        row, regions = self.run_unbalanced("end-without-begin")
+        self.assertIn("never-begun", row["note"])
+        self.assertIn("without a matching begin", row["note"])
+        self.assertNotIn("never-begun", regions, "an end alone is not a call")
+
+    def test_same_name_nested(self):
+        row, regions = self.run_unbalanced("nested")
+        self.assertIn("nested", row["note"])
+        self.assertIn("begun again while already open", row["note"])
+        self.assertEqual(regions.get("nested"), 1, "the nested pair counts as one call")
+
+    def test_both_misuses_are_reported(self):
+        row, regions = self.run_unbalanced("both")
+        self.assertEqual(regions.get("nested"), 1)
+        for region in ("never-begun", "nested"):
+            self.assertIn(region, row["note"], "every misuse is reported on the run, in words")
+
+    def test_inherited_marker_variables_are_replaced(self):
+        # A stale RPROF_MARKER_OUT in rprof's own environment must not leak to the program.
+        stale = self.path("stale-markers.txt")
+        env = dict(self.env, RPROF_MARKER_OUT=stale, RPROF_MARKER_EVENTS="PAPI_NO_SUCH")
+        r = self.rprof_ok("run", *PMU, "-q", marker_example(), "1000", "1", env=env)
+        self.assertFalse(os.path.exists(stale))
+        run_id = int(r.stdout.splitlines()[-1])
+        self.assertEqual(self.metric(run_id, "calls", "clock", region="triad")[0], 2)
+
+    def test_without_rprof_markers_are_off(self):
+        env = {k: v for k, v in self.env.items() if not k.startswith("RPROF_")}
+        env["TMPDIR"] = self.tmp
+        proc = subprocess.run([marker_example(), "1000", "2"], cwd=self.tmp, env=env,
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(proc.returncode, 0, proc)
+        self.assertEqual(proc.stderr, "")
+        self.assertRegex(proc.stdout, r"^marker_example: n=1000 repetitions=2 checksum=\S+ "
+                                      r"markers off\n$")
+        self.assertEqual(os.listdir(self.tmp), [], "outside rprof nothing is written")
+
+        proc = subprocess.run([cli_target("unbalanced_markers"), "both"], cwd=self.tmp, env=env,
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual((proc.returncode, proc.stderr), (0, ""), proc)
+        self.assertEqual(proc.stdout, "unbalanced_markers: done, markers off\n")
+        self.assertEqual(os.listdir(self.tmp), [])
+
+
+if __name__ == "__main__":
+    rprof_harness.main()
