@@ -50,6 +50,30 @@ bool PresetToNative(const std::string& name, std::string* native, std::string* w
   return true;
 }
 
+// The perf software events by the names libpfm4 gives them, encoded without starting libpfm4
+// (which reads every PMU table it knows: milliseconds, more than a short program runs).
+bool SoftwareEvent(const std::string& name, perf_event_attr* attr) {
+  static const struct {
+    const char* name;
+    uint64_t config;
+  } kSoftware[] = {
+      {"perf::TASK-CLOCK", PERF_COUNT_SW_TASK_CLOCK},
+      {"perf::CPU-CLOCK", PERF_COUNT_SW_CPU_CLOCK},
+      {"perf::PAGE-FAULTS", PERF_COUNT_SW_PAGE_FAULTS},
+      {"perf::CONTEXT-SWITCHES", PERF_COUNT_SW_CONTEXT_SWITCHES},
+      {"perf::CPU-MIGRATIONS", PERF_COUNT_SW_CPU_MIGRATIONS},
+      {"perf::MINOR-FAULTS", PERF_COUNT_SW_PAGE_FAULTS_MIN},
+      {"perf::MAJOR-FAULTS", PERF_COUNT_SW_PAGE_FAULTS_MAJ},
+  };
+  for (const auto& e : kSoftware) {
+    if (name != e.name) continue;
+    attr->type = PERF_TYPE_SOFTWARE;
+    attr->config = e.config;
+    return true;
+  }
+  return false;
+}
+
 std::string UnitOf(const std::string& name) {
   return name.find("TASK-CLOCK") != std::string::npos || name.find("CPU-CLOCK") != std::string::npos
              ? "ns"
@@ -62,10 +86,6 @@ std::unique_ptr<ProcessCounters> ProcessCounters::Open(pid_t pid,
                                                        const std::vector<std::string>& events,
                                                        bool allow_missing, Error* err) {
   auto counters = std::unique_ptr<ProcessCounters>(new ProcessCounters());
-  if (!InitLibpfm()) {
-    Fail(err, ExitStatus::kEnvironment, "libpfm4 cannot start; reinstall libpfm4");
-    return nullptr;
-  }
   for (const std::string& name : events) {
     Event event{name, -1, ""};
     std::string native = name;
@@ -77,7 +97,10 @@ std::unique_ptr<ProcessCounters> ProcessCounters::Open(pid_t pid,
       std::memset(&arg, 0, sizeof arg);
       arg.attr = &attr;
       arg.size = sizeof arg;
-      int code = pfm_get_os_event_encoding(native.c_str(), PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+      int code = SoftwareEvent(native, &attr) ? PFM_SUCCESS
+                 : InitLibpfm() ? pfm_get_os_event_encoding(native.c_str(), PFM_PLM3,
+                                                            PFM_OS_PERF_EVENT_EXT, &arg)
+                                : PFM_ERR_NOINIT;
       if (code != PFM_SUCCESS) {
         event.reason = std::string("libpfm4 cannot encode it here: ") + pfm_strerror(code);
         if (code == PFM_ERR_NOTFOUND && !DiagnosePmu().hardware_counters)
