@@ -88,6 +88,19 @@ class Validate(RprofTestCase):
                 self.assertTrue(rows[0]["ok"], rows[0])
                 self.assertEqual(rows[0]["flops_model"], rows[0]["flops_sim"])
 
+    def test_every_kernel_model_holds(self):
+        # Every built-in kernel's declared FLOPs against what the simulated CPU executed.
+        r = self.rprof("validate", "--format", "json", db=False, timeout=600)
+        rows = json.loads(r.stdout)
+        self.assertGreaterEqual(len(rows), 10)
+        bad = [row for row in rows if not row["ok"]]
+        self.assertEqual(bad, [])
+        self.assertEqual(r.returncode, 0, r)
+        exact = {row["kernel"]: row for row in rows}
+        for kernel in ("triad", "matmul-naive", "matmul-simd-fp32", "stencil"):
+            if kernel in exact:
+                self.assertEqual(exact[kernel]["flops_model"], exact[kernel]["flops_sim"], kernel)
+
     def test_unknown_kernel(self):
         r = self.rprof("validate", "--kernel", "tirad", db=False)
         self.assertError(r, 2, "did you mean 'triad'")
