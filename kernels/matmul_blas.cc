@@ -5,6 +5,10 @@
 // Built only when Meson finds OpenBLAS (kernels/meson.build); builtin_kernels.cc lists this family
 // under RPROF_HAVE_OPENBLAS.
 //
+// OpenBLAS is loaded with dlopen at the first setup, not linked: linking it would start its
+// thread pool in every rprof process (milliseconds on each `rprof ./app`, for a kernel most runs
+// never use). cblas.h is included for its types and constants only.
+//
 // OpenBLAS's thread count is a process-wide setting, so run() sets it to this kernel's `threads`
 // before every call (a store to a global when the count does not change): a default of 1
 // compares one core with one core, whatever OPENBLAS_NUM_THREADS says. Its own threads are
@@ -12,11 +16,13 @@
 // which CPU, chosen at run time unless OPENBLAS_CORETYPE forces one) is its business: at
 // n not a multiple of its tile it, too, computes padded edges the model does not count.
 #include <cblas.h>
+#include <dlfcn.h>
 
 #include <cstdint>
 #include <memory>
 #include <new>
 #include <span>
+#include <string>
 
 #include "kernel_families.h"
 #include "kernel_support.h"
@@ -24,6 +30,36 @@
 
 namespace rprof {
 namespace {
+
+// The OpenBLAS entry points this file calls, resolved once per process.
+struct OpenBlas {
+  decltype(&cblas_dgemm) dgemm = nullptr;
+  decltype(&cblas_sgemm) sgemm = nullptr;
+  decltype(&openblas_set_num_threads) set_num_threads = nullptr;
+  std::string error;  // why it could not be loaded
+};
+
+const OpenBlas& LoadOpenBlas() {
+  static const OpenBlas blas = [] {
+    OpenBlas b;
+    void* lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) lib = dlopen("libopenblas.so", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      const char* why = dlerror();
+      b.error = std::string("cannot load OpenBLAS (") + (why ? why : "not found") +
+                "); apt-get install libopenblas0";
+      return b;
+    }
+    b.dgemm = reinterpret_cast<decltype(&cblas_dgemm)>(dlsym(lib, "cblas_dgemm"));
+    b.sgemm = reinterpret_cast<decltype(&cblas_sgemm)>(dlsym(lib, "cblas_sgemm"));
+    b.set_num_threads =
+        reinterpret_cast<decltype(&openblas_set_num_threads)>(dlsym(lib, "openblas_set_num_threads"));
+    if (!b.dgemm || !b.sgemm || !b.set_num_threads)
+      b.error = "the OpenBLAS found lacks cblas_dgemm, cblas_sgemm or openblas_set_num_threads";
+    return b;
+  }();
+  return blas;
+}
 
 template <typename T>
 struct MatmulBlasState {
@@ -40,6 +76,10 @@ MatmulBlasState<T>& State(void* state) {
 template <typename T>
 void* MatmulBlasSetup(const rprof_args* args, rprof_error* err) {
   const int64_t n = args->values[0];
+  if (!LoadOpenBlas().error.empty()) {
+    SetError(err, "%s", LoadOpenBlas().error.c_str());
+    return nullptr;
+  }
   std::unique_ptr<MatmulBlasState<T>> st(new (std::nothrow) MatmulBlasState<T>);
   if (st) {
     st->n = n;
@@ -74,17 +114,19 @@ void MatmulBlasTeardown(void* state) {
 void MatmulBlas64(void* state) {
   MatmulBlasState<double>& st = State<double>(state);
   const blasint n = static_cast<blasint>(st.n);
-  openblas_set_num_threads(st.threads);
-  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, st.a.get(), n, st.b.get(), n,
-              0.0, st.c.get(), n);
+  const OpenBlas& blas = LoadOpenBlas();
+  blas.set_num_threads(st.threads);
+  blas.dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, st.a.get(), n, st.b.get(), n,
+             0.0, st.c.get(), n);
 }
 
 void MatmulBlas32(void* state) {
   MatmulBlasState<float>& st = State<float>(state);
   const blasint n = static_cast<blasint>(st.n);
-  openblas_set_num_threads(st.threads);
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, st.a.get(), n, st.b.get(),
-              n, 0.0f, st.c.get(), n);
+  const OpenBlas& blas = LoadOpenBlas();
+  blas.set_num_threads(st.threads);
+  blas.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, st.a.get(), n, st.b.get(),
+             n, 0.0f, st.c.get(), n);
 }
 
 template <typename T>
