@@ -57,6 +57,9 @@ namespace {
 // the sim_analyze benchmark); estimates use a middle value plus valgrind's own start-up.
 constexpr double kSimSlowdown = 150;
 constexpr double kSimStartupSeconds = 1.0;
+// Simulated AVX2 matmul executes about 3e7 FLOP/s here (matmul-simd-fp32 n=1024: two calls,
+// 4.3e9 FLOPs, 130 s); a little below that, to err on the side of not starting.
+constexpr double kSimFlopsPerSecond = 2e7;
 
 std::string Geometry(const CacheLevel& c, int default_ways) {
   uint64_t line = c.line_bytes > 0 ? static_cast<uint64_t>(c.line_bytes) : 64;
@@ -80,7 +83,8 @@ void SimGeometryForThisMachine(std::string* d1, std::string* ll) {
   if (caches.back().level > 1) *ll = Geometry(caches.back(), 16);
 }
 
-bool ShouldRunSim(SimMode mode, double native_s, double budget_s, std::string* why) {
+bool ShouldRunSim(SimMode mode, double native_s, double flops, double budget_s,
+                  std::string* why) {
   if (mode == SimMode::kNever) return false;
   if (!SimAvailable(why)) return false;
   if (mode == SimMode::kAlways) return true;
@@ -88,7 +92,8 @@ bool ShouldRunSim(SimMode mode, double native_s, double budget_s, std::string* w
     *why = "this machine counts in hardware (pmu); --counters sim adds the simulation";
     return false;
   }
-  double expected = native_s * kSimSlowdown + kSimStartupSeconds;
+  double expected =
+      std::max(native_s * kSimSlowdown, flops / kSimFlopsPerSecond) + kSimStartupSeconds;
   if (expected > budget_s) {
     char text[200];
     std::snprintf(text, sizeof text,

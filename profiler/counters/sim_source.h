@@ -53,10 +53,11 @@ void SimGeometryForThisMachine(std::string* d1, std::string* ll);
 enum class SimMode { kNever, kAuto, kAlways };
 
 // Whether to run sim: kAlways yes (when available), kNever no; kAuto when this machine cannot
-// count FLOPs in hardware, valgrind is here, and the expected time — `native_s` of native work
-// under valgrind, at the slowdown callgrind with cache simulation shows here — fits `budget_s`.
-// *why says why not, and how to get sim counts anyway.
-bool ShouldRunSim(SimMode mode, double native_s, double budget_s, std::string* why);
+// count FLOPs in hardware, valgrind is here, and the expected time fits `budget_s`: `native_s`
+// of native work at callgrind's slowdown, or — for dense vector code, which valgrind slows far
+// more than scalar code — `flops` (the model's, 0 when unknown) at the FLOP rate simulated
+// AVX2 code reaches, whichever is longer. *why says why not, and how to get sim counts anyway.
+bool ShouldRunSim(SimMode mode, double native_s, double flops, double budget_s, std::string* why);
 
 }  // namespace rprof
 

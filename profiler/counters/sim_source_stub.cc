@@ -22,7 +22,7 @@ void SimGeometryForThisMachine(std::string* d1, std::string* ll) {
   ll->clear();
 }
 
-bool ShouldRunSim(SimMode mode, double, double, std::string* why) {
+bool ShouldRunSim(SimMode mode, double, double, double, std::string* why) {
   return mode != SimMode::kNever && SimAvailable(why);
 }
 

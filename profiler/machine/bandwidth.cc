@@ -8,6 +8,9 @@ namespace rprof {
 namespace {
 
 constexpr uint64_t kPage = 4096;
+// Arrays up to this size are streamed whole, `passes` times a repetition; larger ones a slice
+// a repetition.
+constexpr uint64_t kWholePassArrayBytes = 8ull << 20;
 
 struct Slice {
   uint64_t elements = 0;      // per array
@@ -95,54 +98,72 @@ bool MeasureBandwidth(ThreadTeam& team, BandwidthBuffers* buffers, const IsaFlag
 
   std::vector<double> seconds(n, 0.0);
   double sink = 0;
-  auto run = [&](uint64_t passes) {
+  // Runs `passes` passes over elements [first, first + count) of every thread's arrays; returns
+  // the slowest thread's seconds.
+  auto run = [&](uint64_t first, uint64_t count, uint64_t passes) {
     team.Run(n, [&](int t) {
       char* base = buffers->data(t);
-      double* a = reinterpret_cast<double*>(base + slice.offsets[0]);
-      const double* b = reinterpret_cast<const double*>(
-          base + slice.offsets[PatternStreams(opts.pattern) > 1 ? 1 : 0]);
-      const double* c = reinterpret_cast<const double*>(
-          base + slice.offsets[PatternStreams(opts.pattern) > 2 ? 2 : 0]);
+      const int streams = PatternStreams(opts.pattern);
+      double* a = reinterpret_cast<double*>(base + slice.offsets[0]) + first;
+      const double* b =
+          reinterpret_cast<const double*>(base + slice.offsets[streams > 1 ? 1 : 0]) + first;
+      const double* c =
+          reinterpret_cast<const double*>(base + slice.offsets[streams > 2 ? 2 : 0]) + first;
       team.Sync();
       double t0 = NowSeconds();
-      double v = kernel(a, b, c, slice.elements, passes);
+      double v = kernel(a, b, c, count, passes);
       seconds[t] = NowSeconds() - t0;
       if (t == 0) sink += v;
     });
     return *std::max_element(seconds.begin(), seconds.end());
   };
+  auto blocks = [](double elements) {
+    uint64_t e = static_cast<uint64_t>(std::max(0.0, elements));
+    return std::max(kBandwidthBlockElements, e / kBandwidthBlockElements * kBandwidthBlockElements);
+  };
 
-  // Warm the slices into whatever cache holds them, then calibrate the pass count. A working set
-  // that takes longer than a repetition per pass is far out in memory: one warm-up pass, one
-  // pass per repetition and at most 3 repetitions (DRAM varies little, and 4x a 480 MiB
-  // reported L3 is 2 GiB a pass).
-  uint64_t passes = 1;
-  int repetitions = std::max(1, opts.repetitions);
-  double target = std::max(1e-3, opts.seconds_per_rep);
-  double t = run(passes);
-  if (t >= target) {
-    if (t >= 2 * target) repetitions = std::min(repetitions, 3);
-  } else {
-    t = run(passes);
+  const double target = std::max(1e-4, opts.seconds_per_rep);
+  const int repetitions = std::max(1, opts.repetitions);
+  const uint64_t elements = slice.elements;
+  uint64_t passes = 1, chunk = elements;
+  if (slice.array_bytes <= kWholePassArrayBytes) {
+    // Warm the slices into whatever cache holds them, then calibrate the pass count.
+    double t = run(0, elements, 1);
+    t = run(0, elements, 1);
     while (t < target / 8) {
       passes *= t < target / 64 ? 8 : 2;
-      t = run(passes);
+      t = run(0, elements, passes);
     }
     passes = std::max<uint64_t>(1, static_cast<uint64_t>(passes * (target / t)));
+  } else {
+    // Far larger than a repetition can stream: each repetition streams the next slice of the
+    // arrays, round-robin, so repetitions stay short (a few ms: on a shared machine some escape
+    // the other processes' time slices) and a huge working set costs no full passes. One warm-up
+    // pass first, up to 512 MiB a thread, so that a set a big cache can hold starts warm.
+    if (slice.array_bytes * PatternStreams(opts.pattern) <= (512ull << 20)) run(0, elements, 1);
+    chunk = std::min(elements, blocks((1 << 20) / sizeof(double)));
+    for (int i = 0; i < 2; ++i) {
+      double t = run(elements - chunk, chunk, 1);
+      chunk = std::min(elements, blocks(static_cast<double>(chunk) * target / t));
+    }
   }
 
-  uint64_t bytes = slice.elements * PatternBytesPerElement(opts.pattern) * passes *
-                   static_cast<uint64_t>(n);
+  const uint64_t bytes = chunk * PatternBytesPerElement(opts.pattern) * passes *
+                         static_cast<uint64_t>(n);
   std::vector<double> rates;
+  uint64_t first = 0;
   for (int rep = 0; rep < repetitions; ++rep) {
-    double s = run(passes);
+    if (first + chunk > elements) first = 0;
+    double s = run(first, chunk, passes);
+    if (chunk < elements) first += chunk;
     rates.push_back(static_cast<double>(bytes) / s * 1e-9);
   }
   asm volatile("" : : "r"(sink));
   result->gbs = Summarize(rates, /*higher_is_better=*/true);
   result->working_set_bytes = slice.array_bytes * PatternStreams(opts.pattern) * n;
   result->bytes_per_rep = bytes;
-  result->passes = passes;
+  result->passes = chunk < elements ? 0 : passes;
+  result->chunk_bytes = chunk * sizeof(double);
   return true;
 }
 

@@ -52,7 +52,11 @@ struct BandwidthResult {
   RepStats gbs;
   uint64_t working_set_bytes = 0;  // after rounding: what was actually used
   uint64_t bytes_per_rep = 0;      // counted bytes, all threads
-  uint64_t passes = 0;             // times each thread went over its slice per repetition
+  // Arrays up to 8 MiB: each repetition makes `passes` whole passes over every array. Larger
+  // ones: passes = 0 and each repetition streams the next chunk_bytes of every array
+  // (round-robin), which keeps repetitions at seconds_per_rep whatever the working set.
+  uint64_t passes = 0;
+  uint64_t chunk_bytes = 0;        // per array and thread
 };
 
 // Bytes per worker that BandwidthBuffers must hold for this pattern and working set.
@@ -60,8 +64,8 @@ uint64_t BandwidthBytesPerThread(BandwidthPattern pattern, int threads,
                                  uint64_t working_set_bytes);
 
 // Measures one bandwidth point. The slices are warmed by a first pass (so cache-sized working
-// sets start in cache), the pass count calibrated, then all threads run `repetitions` times,
-// starting together. Returns false and sets *err when the ISA cannot run here, threads is outside
+// sets start in cache), the pass count (or, for arrays over 8 MiB, the chunk) calibrated to
+// seconds_per_rep, then all threads run `repetitions` times, starting together. Returns false and sets *err when the ISA cannot run here, threads is outside
 // 1..team.size(), or memory cannot be mapped.
 bool MeasureBandwidth(ThreadTeam& team, BandwidthBuffers* buffers, const IsaFlags& flags,
                       const BandwidthOptions& opts, BandwidthResult* result, std::string* err);

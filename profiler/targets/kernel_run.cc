@@ -17,7 +17,9 @@ namespace {
 // metrics, or a note saying why sim did not run.
 bool RunKernelSim(const KernelRunRequest& request, double native_s, RunRecord* run, Error* err) {
   std::string why;
-  if (!ShouldRunSim(request.sim, native_s, request.sim_budget_s, &why)) {
+  const Metric* flops = FindMetric(run->metrics, "flops", Source::kModel);
+  double sim_flops = flops && flops->value ? 2 * *flops->value : 0;  // warm-up + counted call
+  if (!ShouldRunSim(request.sim, native_s, sim_flops, request.sim_budget_s, &why)) {
     if (request.sim == SimMode::kAlways)
       return Fail(err, ExitStatus::kEnvironment, "--counters sim: " + why);
     if (request.sim == SimMode::kAuto && !why.empty())

@@ -359,7 +359,8 @@ bool RunProcess(const ProcessRunRequest& request, RunRecord* run, Error* err) {
   for (Metric& m : Average(regions)) run->metrics.push_back(std::move(m));
 
   std::string why;
-  if (run->status == RunStatus::kOk && ShouldRunSim(request.sim, stats.median, request.sim_budget_s, &why)) {
+  if (run->status == RunStatus::kOk && ShouldRunSim(request.sim, stats.median, request.declared_flops.value_or(0),
+                                              request.sim_budget_s, &why)) {
     // The program runs once more, and its output appears again: say why, to a person.
     if (isatty(STDERR_FILENO))
       std::fprintf(stderr, "rprof: running %s once more under valgrind for the sim counts "
