@@ -152,11 +152,23 @@ std::string RooflineGnuplotScript(const MachineProfile& profile,
     labels += "set label " + Quote(Upper(level) + " " + Short(c->value) + " GB/s") + " at " +
               Num(xmin * 1.15) + "," + Num(c->value * xmin * 1.35) + " left tc rgb '#1f5fa8'\n";
   }
+  // Roofs within 2 % of each other (fp32 SSE and fp64 AVX2 often are) share one line and label.
+  std::vector<std::pair<double, std::string>> roofs;
   for (const auto& [key, c] : compute) {
-    double x_start = top_bw > 0 ? c->value / top_bw : xmin;
-    s += Num(x_start) + " " + Num(c->value) + "\n" + Num(xmax) + " " + Num(c->value) + "\n\n";
-    labels += "set label " + Quote(key + " " + c->pattern + " " + Short(c->value) + " GFLOP/s") +
-              " at " + Num(xmax / 1.1) + "," + Num(c->value * 1.12) + " right tc rgb '#a83232'\n";
+    std::string name = key + " " + c->pattern;
+    auto same = std::find_if(roofs.begin(), roofs.end(), [&](const auto& r) {
+      return std::fabs(r.first - c->value) <= 0.02 * r.first;
+    });
+    if (same != roofs.end())
+      same->second += ", " + name;
+    else
+      roofs.push_back({c->value, name});
+  }
+  for (const auto& [value, names] : roofs) {
+    double x_start = top_bw > 0 ? value / top_bw : xmin;
+    s += Num(x_start) + " " + Num(value) + "\n" + Num(xmax) + " " + Num(value) + "\n\n";
+    labels += "set label " + Quote(names + " " + Short(value) + " GFLOP/s") + " at " +
+              Num(xmax / 1.1) + "," + Num(value * 1.12) + " right tc rgb '#a83232'\n";
   }
   s += "EOD\n";
 
@@ -164,10 +176,20 @@ std::string RooflineGnuplotScript(const MachineProfile& profile,
   s += "$runs << EOD\n";
   std::string links;
   for (const auto& rp : points) {
-    for (size_t i = 0; i < rp.by_source.size(); ++i) {
-      const auto& [source, p] = rp.by_source[i];
-      s += Num(p.ai) + " " + Num(p.gflops) + " " + Quote(rp.label + " (" + source + ")") + "\n";
+    // Sources that land on the same spot (sim confirming the model) share one point and label.
+    std::vector<std::pair<Point, std::string>> spots;
+    for (const auto& [source, p] : rp.by_source) {
+      auto same = std::find_if(spots.begin(), spots.end(), [&](const auto& spot) {
+        return std::fabs(spot.first.ai - p.ai) <= 0.01 * p.ai &&
+               std::fabs(spot.first.gflops - p.gflops) <= 0.01 * p.gflops;
+      });
+      if (same != spots.end())
+        same->second += ", " + source;
+      else
+        spots.push_back({p, source});
     }
+    for (const auto& [p, sources] : spots)
+      s += Num(p.ai) + " " + Num(p.gflops) + " " + Quote(rp.label + " (" + sources + ")") + "\n";
     if (rp.by_source.size() > 1) {
       const Point& measured = rp.by_source.front().second;
       const Point& model = rp.by_source.back().second;
