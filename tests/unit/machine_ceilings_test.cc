@@ -366,8 +366,25 @@ TEST(BandwidthTest, CountsExplicitLoadsAndStoresOnly) {
     uint64_t array = 96 * 1024 / PatternStreams(pattern) / 512 * 512;
     EXPECT_EQ(r.working_set_bytes, array * PatternStreams(pattern));
     EXPECT_EQ(r.bytes_per_rep, r.working_set_bytes * r.passes);
+    EXPECT_EQ(r.chunk_bytes, array);
     EXPECT_GT(r.gbs.best, 0);
   }
+  // Arrays over 8 MiB: each repetition streams one chunk of every array, round-robin.
+  BandwidthOptions o;
+  o.pattern = BandwidthPattern::kTriad;
+  o.isa = WidestIsa(t.isa);
+  o.working_set_bytes = 3 * (24 << 20);
+  o.seconds_per_rep = 0.001;
+  o.repetitions = 3;
+  BandwidthResult r;
+  ASSERT_TRUE(MeasureBandwidth(*team, &buffers, t.isa, o, &r, &err)) << err;
+  EXPECT_EQ(r.working_set_bytes, 3u * (24 << 20));
+  EXPECT_EQ(r.passes, 0u);
+  EXPECT_GT(r.chunk_bytes, 0u);
+  EXPECT_LE(r.chunk_bytes, 24u << 20);
+  EXPECT_EQ(r.chunk_bytes % 512, 0u);
+  EXPECT_EQ(r.bytes_per_rep, 3 * r.chunk_bytes);  // 24 bytes an element over 3 arrays
+  EXPECT_GT(r.gbs.best, 0);
 }
 
 TEST(BandwidthTest, GeometricSizes) {

@@ -2,6 +2,7 @@
 // ceilings, latency and bandwidth points, levels and warnings reads back exactly as it was stored
 // (by id, as the newest of its machine, and in the list); the newest profile is chosen per
 // fingerprint; an unknown id is a usage error; a profile is stored whole or not at all.
+#include "temp_files.h"
 #include "store/profile_store.h"
 
 #include <gtest/gtest.h>
@@ -16,24 +17,7 @@
 namespace rprof {
 namespace {
 
-// A fresh directory under $TMPDIR (or /tmp), removed with everything in it.
-class TempDir {
- public:
-  TempDir() {
-    const char* base = std::getenv("TMPDIR");
-    std::string pattern = std::string(base && *base ? base : "/tmp") + "/rprof-test-XXXXXX";
-    if (mkdtemp(pattern.data())) path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
-  }
-  const std::string& path() const { return path_; }
-  std::string File(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using testing_support::TempDir;
 
 // One integer from SQLite directly, independent of the code under test; -1 when the query fails.
 int64_t RawCount(const std::string& path, const std::string& sql) {

@@ -2,6 +2,7 @@
 // it was stored, listing filters and orders runs, each run is stored whole or not at all, and
 // files or directories that cannot hold a database are refused with the path and the reason,
 // the file left as it was.
+#include "temp_files.h"
 #include "store/run_store.h"
 
 #include <gtest/gtest.h>
@@ -20,38 +21,9 @@
 namespace rprof {
 namespace {
 
-// A fresh directory under $TMPDIR (or /tmp), removed with everything in it.
-class TempDir {
- public:
-  TempDir() {
-    const char* base = std::getenv("TMPDIR");
-    std::string pattern = std::string(base && *base ? base : "/tmp") + "/rprof-test-XXXXXX";
-    if (mkdtemp(pattern.data())) path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
-  }
-  const std::string& path() const { return path_; }
-  std::string File(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
-
-std::string ReadBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-// Where two byte strings first differ, for a failure message that does not print the files.
-std::string FirstDifference(const std::string& a, const std::string& b) {
-  size_t i = 0;
-  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
-  if (i == a.size() && i == b.size()) return "identical";
-  return "sizes " + std::to_string(a.size()) + " and " + std::to_string(b.size()) +
-         ", first difference at byte " + std::to_string(i);
-}
+using testing_support::TempDir;
+using testing_support::ReadBytes;
+using testing_support::FirstDifference;
 
 void WriteBytes(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary);
