@@ -159,10 +159,13 @@ ExitStatus MachineCommand(const GlobalOptions& global, const std::vector<std::st
       "usage: rprof machine measure [--quick|--full] [--threads N]\n"
       "       rprof machine show [PROFILE_ID] [--format table|csv|json]\n"
       "       rprof machine list [--format table|csv|json]\n";
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+  if (args.empty()) {
+    std::cerr << usage;
+    return FailWith(err, ExitStatus::kUsage, "machine: say measure, show or list");
+  }
+  if (args[0] == "--help" || args[0] == "-h") {
     std::cout << usage;
-    return args.empty() ? FailWith(err, ExitStatus::kUsage, "machine: say measure, show or list")
-                        : ExitStatus::kOk;
+    return ExitStatus::kOk;
   }
   std::vector<std::string> rest(args.begin() + 1, args.end());
   if (args[0] == "measure") return Measure(global, rest, err);

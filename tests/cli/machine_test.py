@@ -410,9 +410,10 @@ class WithoutProfile(RprofTestCase, InterruptMixin):
         self.assertFalse(os.path.exists(self.db), "a usage error must not create the database")
 
     def test_bad_subcommands_and_flags(self):
-        bare = self.rprof("machine")  # prints the usage, then the error
+        bare = self.rprof("machine")  # the usage, then the error, both on stderr
         self.assertExit(bare, 2, "say measure, show or list")
-        self.assertIn("rprof machine measure [--quick|--full] [--threads N]", bare.stdout)
+        self.assertIn("rprof machine measure [--quick|--full] [--threads N]", bare.stderr)
+        self.assertEqual(bare.stdout, "")
         self.assertError(self.rprof("machine", "mesure"), 2, "no subcommand 'mesure'")
         self.assertError(self.rprof("machine", "measure", "--quick", "--full"), 2,
                          "--quick or --full, not both")
