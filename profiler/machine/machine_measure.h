@@ -39,10 +39,10 @@ struct MachineMeasureOptions {
 //  - clock: scalar (one core, imul chain) and vector (all N threads on the widest FMA);
 //  - compute ceilings: fp64/fp32 x every usable ISA x fma/mul_add/add x 1 and N threads;
 //  - bandwidth: for 1 and N threads, a load sweep from 16 KiB per thread to 4x the last-level
-//    cache (at least 64 MiB; at most a third of MemAvailable, and 512 MiB in quick mode — a
+//    cache (at least 256 MiB; at most a third of MemAvailable, and 512 MiB in quick mode — a
 //    warning says when a cap applies), levels found on it (hierarchy.h), and per level the
-//    load, copy and triad ceilings (best point on the level's plateau), plus copy_nt for DRAM;
-//    all with the widest vector ISA;
+//    load, copy and triad ceilings (the best point on the level's plateau; for DRAM, the best of
+//    its three largest working sets), plus copy_nt for DRAM; all with the widest vector ISA;
 //  - latency: pointer chase over the same range, levels found on it;
 //  - levels: reported vs effective size, latency, 1-thread load bandwidth;
 //  - warnings: load average, CPU time other processes used meanwhile, repetition spreads,
