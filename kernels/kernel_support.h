@@ -550,6 +550,31 @@ inline void ScaleRow(float* y, float factor, int64_t n) {
   for (; j < n; ++j) y[j] *= factor;
 }
 
+// The operands of C = A·B shared by the matmul families (naive, ikj, BLAS): three n x n
+// row-major matrices, A and B with mixed-sign inputs (entries of C are sums that partly cancel,
+// neither trivially zero nor dominated by one term, so a wrong term shows) and C at zero, which
+// fails the check until a run has computed it. False with *err when memory runs out.
+template <typename T>
+bool AllocateMatmulOperands(int64_t n, AlignedArray<T>* a, AlignedArray<T>* b, AlignedArray<T>* c,
+                            rprof_error* err) {
+  *a = AllocateAligned<T>(n * n);
+  *b = AllocateAligned<T>(n * n);
+  *c = AllocateAligned<T>(n * n);
+  if (!*a || !*b || !*c) {
+    SetError(err,
+             "cannot allocate 3 matrices of %lld x %lld (%.2f GB in all): out of memory; "
+             "choose a smaller n",
+             static_cast<long long>(n), static_cast<long long>(n), 3.0 * sizeof(T) * n * n / 1e9);
+    return false;
+  }
+  for (int64_t i = 0; i < n * n; ++i) {
+    (*a)[i] = static_cast<T>(UniformSigned(1, static_cast<uint64_t>(i)));
+    (*b)[i] = static_cast<T>(UniformSigned(2, static_cast<uint64_t>(i)));
+    (*c)[i] = 0;
+  }
+  return true;
+}
+
 }  // namespace rprof
 
 #endif  // RPROF_KERNELS_KERNEL_SUPPORT_H_

@@ -35,27 +35,12 @@ template <typename T>
 void* MatmulSetup(const rprof_args* args, rprof_error* err) {
   const int64_t n = args->values[0];
   std::unique_ptr<MatmulState<T>> st(new (std::nothrow) MatmulState<T>);
-  if (st) {
-    st->n = n;
-    st->a = AllocateAligned<T>(n * n);
-    st->b = AllocateAligned<T>(n * n);
-    st->c = AllocateAligned<T>(n * n);
-  }
-  if (!st || !st->a || !st->b || !st->c) {
-    SetError(err,
-             "cannot allocate 3 matrices of %lld x %lld (%.2f GB in all): out of memory; "
-             "choose a smaller n",
-             static_cast<long long>(n), static_cast<long long>(n), 3.0 * sizeof(T) * n * n / 1e9);
+  if (!st) {
+    SetError(err, "out of memory");
     return nullptr;
   }
-  // Mixed-sign inputs: entries of C are sums that partly cancel, neither trivially zero nor
-  // dominated by one term, so a wrong term shows. C starts at zero, which fails the check until a
-  // run has computed it.
-  for (int64_t i = 0; i < n * n; ++i) {
-    st->a[i] = static_cast<T>(UniformSigned(1, static_cast<uint64_t>(i)));
-    st->b[i] = static_cast<T>(UniformSigned(2, static_cast<uint64_t>(i)));
-    st->c[i] = 0;
-  }
+  st->n = n;
+  if (!AllocateMatmulOperands(n, &st->a, &st->b, &st->c, err)) return nullptr;
   return st.release();
 }
 

@@ -81,26 +81,14 @@ void* MatmulBlasSetup(const rprof_args* args, rprof_error* err) {
     return nullptr;
   }
   std::unique_ptr<MatmulBlasState<T>> st(new (std::nothrow) MatmulBlasState<T>);
-  if (st) {
-    st->n = n;
-    st->threads = static_cast<int>(args->values[1]);
-    st->a = AllocateAligned<T>(n * n);
-    st->b = AllocateAligned<T>(n * n);
-    st->c = AllocateAligned<T>(n * n);
-  }
-  if (!st || !st->a || !st->b || !st->c) {
-    SetError(err,
-             "cannot allocate 3 matrices of %lld x %lld (%.2f GB in all): out of memory; "
-             "choose a smaller n",
-             static_cast<long long>(n), static_cast<long long>(n), 3.0 * sizeof(T) * n * n / 1e9);
+  if (!st) {
+    SetError(err, "out of memory");
     return nullptr;
   }
-  // matmul.cc's inputs (seeds 1 and 2); C at zero fails the check until a run has computed it.
-  for (int64_t i = 0; i < n * n; ++i) {
-    st->a[i] = static_cast<T>(UniformSigned(1, static_cast<uint64_t>(i)));
-    st->b[i] = static_cast<T>(UniformSigned(2, static_cast<uint64_t>(i)));
-    st->c[i] = 0;
-  }
+  st->n = n;
+  st->threads = static_cast<int>(args->values[1]);
+  // matmul.cc's inputs, so the two can be compared run for run.
+  if (!AllocateMatmulOperands(n, &st->a, &st->b, &st->c, err)) return nullptr;
   return st.release();
 }
 
