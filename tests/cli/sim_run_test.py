@@ -66,12 +66,15 @@ class SimCounts(RprofTestCase):
         with open(os.path.join(self.tmp, "report.json")) as f:
             out = json.load(f)
         triad = out["regions"]["triad"]
-        # The region's executed FLOPs equal what the program declares for it: 2n per pass.
-        self.assertEqual(triad["flops"]["sim"]["value"], triad["flops"]["model"]["value"])
-        self.assertEqual(triad["flops"]["sim"]["value"], 2 * n * triad["calls"]["clock"]["value"])
-        self.assertIn("init", out["regions"])
-        self.assertGreaterEqual(out["metrics"]["flops"]["sim"]["value"],
-                                triad["flops"]["sim"]["value"])
+        declared = triad["flops"]["model"]["value"]
+        self.assertEqual(declared, 2 * n * triad["calls"]["clock"]["value"])
+        # The example also runs both regions in a worker thread, at the same time as the main
+        # thread: counts of concurrent regions go to the region that ends first (marker.cc says
+        # so), so a region's share is close to its declared work, not exact.
+        self.assertAlmostEqual(triad["flops"]["sim"]["value"] / declared, 1, delta=0.1)
+        self.assertIn("flops", out["regions"]["init"])
+        regions = sum(r["flops"]["sim"]["value"] for r in out["regions"].values())
+        self.assertLessEqual(regions, out["metrics"]["flops"]["sim"]["value"])
 
     def test_bad_counters_value(self):
         r = self.rprof("run", "triad", "--counters", "hardware")
