@@ -53,6 +53,7 @@ bool MeasureComputePeak(ThreadTeam& team, const IsaFlags& flags, const ComputePe
     double s = TimedRun(team, opts.threads, *k, iterations);
     rates.push_back(static_cast<double>(flops) / s * 1e-9);
   }
+  result->rates = rates;
   result->gflops = Summarize(rates, /*higher_is_better=*/true);
   result->iterations_per_thread = iterations;
   result->flops_per_rep = flops;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "machine/compute_kernels.h"
 #include "machine/isa.h"
@@ -26,6 +27,7 @@ struct ComputePeakOptions {
 struct ComputePeakResult {
   // GFLOP/s of each repetition = FLOPs of all threads / the slowest thread's time; best = max.
   RepStats gflops;
+  std::vector<double> rates;  // each repetition's GFLOP/s, in order
   uint64_t iterations_per_thread = 0;
   uint64_t flops_per_rep = 0;  // all threads together
 };

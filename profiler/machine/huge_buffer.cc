@@ -53,8 +53,12 @@ bool HugeBuffer::Allocate(uint64_t bytes, std::string* err) {
 }
 
 void HugeBuffer::Touch() {
-  volatile char* p = data_;
-  for (uint64_t off = 0; off < size_; off += kPage) p[off] = 0;
+  // A different value in every page: pages of identical content (all zeros) can be merged behind
+  // our back (KSM in the host of a VM), and then reads come from one cached page and writes take
+  // copy-on-write faults.
+  for (uint64_t off = 0; off < size_; off += kPage) {
+    *reinterpret_cast<volatile uint64_t*>(data_ + off) = off / kPage + 1;
+  }
 }
 
 void HugeBuffer::Release() {

@@ -23,7 +23,9 @@ class HugeBuffer {
   // call Touch from the thread that will use them (first touch decides the NUMA node). Returns
   // false and sets *err when mmap fails.
   bool Allocate(uint64_t bytes, std::string* err);
-  // Writes one byte per 4 KiB page, so the kernels never take a page fault.
+  // Writes the first 8 bytes of every 4 KiB page, a different value in each, so the kernels
+  // never take a page fault and no two pages are identical (identical pages can be merged, see
+  // huge_buffer.cc).
   void Touch();
   void Release();
 

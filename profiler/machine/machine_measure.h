@@ -37,7 +37,10 @@ struct MachineMeasureOptions {
 // Measures this machine into *out (cleared first):
 //  - topology and fingerprint; the 1-minute load average before starting;
 //  - clock: scalar (one core, imul chain) and vector (all N threads on the widest FMA);
-//  - compute ceilings: fp64/fp32 x every usable ISA x fma/mul_add/add x 1 and N threads;
+//  - compute ceilings: fp64/fp32 x every usable ISA x fma/mul_add/add x 1 and N threads, in two
+//    rounds over the whole set (half the repetitions each, so each ceiling's repetitions are
+//    seconds apart); an N-thread ceiling under 0.6 x N x its 1-thread value is measured again,
+//    twice at most, and a warning says when it stays there;
 //  - bandwidth: for 1 and N threads, a load sweep from 16 KiB per thread to 4x the last-level
 //    cache (at least 256 MiB; at most a third of MemAvailable, and 512 MiB in quick mode — a
 //    warning says when a cap applies), levels found on it (hierarchy.h), and per level the
