@@ -23,6 +23,11 @@ struct Metric {
   Source source = Source::kModel;
   std::string region;  // "" for the whole run, else a marker region's name
   std::string note;    // why the value is absent, or how it was approximated
+  // Counters only: the fraction of the measured time the event (or, for a formula, its least
+  // covered input) was actually counted, when it was less than all of it: multiplexed or
+  // counted in one of several passes, and scaled up by 1 / coverage. nullopt: counted
+  // throughout, or not a counter.
+  std::optional<double> coverage = std::nullopt;
 };
 
 // The first metric with this name and source in the region, or nullptr.

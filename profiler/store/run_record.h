@@ -39,6 +39,13 @@ struct PlacementRecord {
   std::string verdict;  // or why it was not placed
 };
 
+// Why some of a run's numbers may be less than exact (the run_trust table). Kinds:
+// multiplexed, approximated, uncore, hypervisor, events_missing, untrusted, uncalibrated.
+struct TrustNote {
+  std::string kind;
+  std::string detail;  // one sentence: which values, how much, what to do
+};
+
 struct RunRecord {
   int64_t id = 0;  // set by the store
   MachineRecord machine;
@@ -57,6 +64,7 @@ struct RunRecord {
   int64_t calls_per_rep = 1;
   std::vector<Metric> metrics;
   KeyValues tags;
+  std::vector<TrustNote> trust;
   std::optional<PlacementRecord> placement;  // stored with the run when a profile existed
   std::string started_at;  // ISO 8601 UTC
   std::string ended_at;

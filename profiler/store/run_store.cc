@@ -180,8 +180,8 @@ bool RunStore::Insert(RunRecord* run, Error* err) {
   }
 
   Statement metric;
-  if (!db_.Prepare("INSERT INTO metrics (run_id, region, name, source, value, unit, note)"
-                   " VALUES (?, ?, ?, ?, ?, ?, ?)",
+  if (!db_.Prepare("INSERT INTO metrics (run_id, region, name, source, value, unit, note,"
+                   " coverage) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                    &metric, &why))
     return fail();
   for (const Metric& m : run->metrics) {
@@ -192,7 +192,19 @@ bool RunStore::Insert(RunRecord* run, Error* err) {
     metric.Bind(5, m.value);
     metric.Bind(6, m.unit);
     if (m.note.empty()) metric.BindNull(7); else metric.Bind(7, m.note);
+    metric.Bind(8, m.coverage);
     if (!metric.Run(&why)) return fail();
+  }
+
+  Statement trust;
+  if (!db_.Prepare("INSERT OR IGNORE INTO run_trust (run_id, kind, detail) VALUES (?, ?, ?)",
+                   &trust, &why))
+    return fail();
+  for (const TrustNote& note : run->trust) {
+    trust.Bind(1, run_id);
+    trust.Bind(2, note.kind);
+    trust.Bind(3, note.detail);
+    if (!trust.Run(&why)) return fail();
   }
 
   Statement tag;
@@ -274,7 +286,8 @@ bool RunStore::LoadDetails(RunRecord* run, std::string* err) {
   if (!err->empty()) return false;
 
   Statement metrics;
-  if (!db_.Prepare("SELECT region, name, source, value, unit, note FROM metrics WHERE run_id = ?"
+  if (!db_.Prepare("SELECT region, name, source, value, unit, note, coverage FROM metrics"
+                   " WHERE run_id = ?"
                    " ORDER BY rowid",
                    &metrics, err))
     return false;
@@ -287,8 +300,17 @@ bool RunStore::LoadDetails(RunRecord* run, std::string* err) {
     m.value = metrics.OptionalDouble(3);
     m.unit = metrics.Text(4);
     m.note = metrics.Text(5);
+    m.coverage = metrics.OptionalDouble(6);
     run->metrics.push_back(std::move(m));
   }
+  if (!err->empty()) return false;
+
+  Statement trust;
+  if (!db_.Prepare("SELECT kind, detail FROM run_trust WHERE run_id = ? ORDER BY rowid", &trust,
+                   err))
+    return false;
+  trust.Bind(1, run->id);
+  while (trust.Step(err)) run->trust.push_back({trust.Text(0), trust.Text(1)});
   if (!err->empty()) return false;
 
   Statement tags;

@@ -76,8 +76,12 @@ RunRecord FullRun() {
       {"flops", 2000, "FLOP", Source::kModel, "", "2*n"},
       {"PAPI_TOT_INS", std::nullopt, "count", Source::kPmu, "", "no hardware PMU here"},
       {"perf::TASK-CLOCK", 123456.5, "ns", Source::kPmu, "", ""},
+      {"PAPI_L2_TCM", 4096, "count", Source::kPmu, "",
+       "multiplexed: counted 50 % of the time (pass 2 of 2), scaled", 0.5},
       {"flops", 1000, "FLOP", Source::kModel, "inner loop", ""},
   };
+  run.trust = {{"multiplexed", "PAPI_L2_TCM counted 50 % of the time, scaled"},
+               {"hypervisor", "a virtual machine: counts include what the hypervisor lets through"}};
   run.tags = {{"lab", "00"}, {"who", "ci"}};  // in key order, as Load returns them
   run.started_at = "2026-11-29T23:40:00.123Z";
   run.ended_at = "2026-11-29T23:40:01.456Z";
@@ -175,7 +179,15 @@ TEST_F(RunStoreTest, InsertThenLoadRoundTripsEverything) {
     EXPECT_EQ(got.source, want.source);
     EXPECT_EQ(got.region, want.region);
     EXPECT_EQ(got.note, want.note);
+    EXPECT_EQ(got.coverage, want.coverage);
   }
+  ASSERT_EQ(loaded.trust.size(), stored.trust.size());
+  for (size_t i = 0; i < stored.trust.size(); ++i) {
+    EXPECT_EQ(loaded.trust[i].kind, stored.trust[i].kind);
+    EXPECT_EQ(loaded.trust[i].detail, stored.trust[i].detail);
+  }
+  // Counted throughout is NULL, not 1: only a partial count has a coverage.
+  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM metrics WHERE coverage IS NOT NULL"), 1);
   // The absent value is NULL in the file, never 0.
   EXPECT_EQ(RawCount(path_,
                      "SELECT count(*) FROM metrics WHERE name = 'PAPI_TOT_INS' AND value "
