@@ -21,6 +21,9 @@ class CounterSession {
   // The totals divided by `calls` (the target calls made while counting), one metric per event;
   // events that could not be counted are present with no value and the reason.
   virtual std::vector<Metric> Results(double calls) const = 0;
+  // The fewest repetitions that let every event be counted at least once: more than 1 when the
+  // events take turns on the counters (one pass per repetition).
+  virtual int MinRepetitions() const { return 1; }
 };
 
 }  // namespace rprof

@@ -1,5 +1,6 @@
 #include "counters/group_session.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "counters/groups_location.h"
@@ -17,12 +18,8 @@ const Metric* Raw(const std::vector<Metric>& raw, const std::string& event) {
   return nullptr;
 }
 
-// "multiplexed: counted 62 % of the time, scaled" → 0.62; 1 when not multiplexed.
-double CoverageOf(const Metric& m) {
-  double pct = 0;
-  if (std::sscanf(m.note.c_str(), "multiplexed: counted %lf", &pct) == 1) return pct / 100;
-  return 1.0;
-}
+// The share of the run the event was counted: 1 when counted throughout.
+double CoverageOf(const Metric& m) { return m.coverage.value_or(1.0); }
 
 }  // namespace
 
@@ -80,7 +77,9 @@ std::vector<Metric> GroupMetrics(const GroupPlan& plan, const std::vector<Metric
         std::snprintf(text, sizeof text, "; counted %.0f %% of the time", r.coverage * 100);
         note += text;
       }
-      out.push_back({r.name, r.value, r.unit, Source::kPmu, "", note});
+      Metric metric{r.name, r.value, r.unit, Source::kPmu, "", note};
+      if (r.value && r.coverage < 1) metric.coverage = r.coverage;
+      out.push_back(std::move(metric));
     }
   }
   // Groups split FLOPs by precision; the rates need the total. Both precisions counted: their
@@ -98,8 +97,12 @@ std::vector<Metric> GroupMetrics(const GroupPlan& plan, const std::vector<Metric
     std::string note = dp && sp ? "flops_dp + flops_sp"
                        : dp     ? "flops_dp only: fp32 FLOPs not counted (add --group FLOPS_SP)"
                                 : "flops_sp only: fp64 FLOPs not counted (add --group FLOPS_DP)";
+    // The sum is as trustworthy as its less covered part.
+    std::optional<double> coverage;
+    for (const Metric* part : {dp, sp})
+      if (part && part->coverage) coverage = std::min(coverage.value_or(1.0), *part->coverage);
     std::erase_if(out, [](const Metric& m) { return m.name == "flops"; });
-    out.push_back({"flops", total, "FLOP", Source::kPmu, "", note});
+    out.push_back({"flops", total, "FLOP", Source::kPmu, "", note, coverage});
   }
   return out;
 }

@@ -38,11 +38,17 @@ bool MeasureRepeated(const std::function<void()>& call,
   result->calls_per_repetition = std::max<int64_t>(
       1, static_cast<int64_t>(std::ceil(options.target_repetition_s / std::max(per_call, 1e-9))));
 
+  // Counters that take turns need a repetition per turn; an explicit repetition count is still
+  // obeyed, and those counters then say which events missed their turn.
+  int min_repetitions = options.min_repetitions;
+  for (CounterSession* c : counters)
+    min_repetitions = std::max(min_repetitions, c->MinRepetitions());
+
   double total = 0;
   while (!stopped()) {
     int reps = static_cast<int>(result->seconds_per_call.size());
     if (options.repetitions > 0 ? reps >= options.repetitions
-                                : reps >= options.min_repetitions && total >= options.min_time_s)
+                                : reps >= min_repetitions && total >= options.min_time_s)
       break;
     if (reps >= kMaxRepetitions) break;
     for (CounterSession* c : counters)

@@ -96,6 +96,102 @@ TEST_F(PapiSessionTest, TotalsAddUpOverRepetitions) {
   EXPECT_EQ(switches->unit, "count");
 }
 
+TEST_F(PapiSessionTest, SoftwareEventsShareOnePassCountedThroughout) {
+  Error err;
+  auto session = CreatePapiSession(
+      {"perf::TASK-CLOCK", "perf::PAGE-FAULTS", "perf::CONTEXT-SWITCHES"}, false, &err);
+  ASSERT_NE(session, nullptr) << err.message;
+  EXPECT_EQ(session->MinRepetitions(), 1) << "software events take no hardware counter";
+  std::string why;
+  for (int rep = 0; rep < 2; ++rep) {
+    ASSERT_TRUE(session->Start(&why)) << why;
+    SpinFor(std::chrono::milliseconds(5));
+    ASSERT_TRUE(session->Stop(&why)) << why;
+  }
+  std::vector<Metric> results = session->Results(1);
+  ASSERT_EQ(results.size(), 3u);
+  for (const Metric& m : results) {
+    ASSERT_TRUE(m.value.has_value()) << m.name << ": " << m.note;
+    EXPECT_FALSE(m.coverage.has_value()) << m.name << " was counted throughout";
+    EXPECT_EQ(m.note, "") << m.name;
+  }
+}
+
+// More of perf's generic hardware events than any PMU has general counters; those a CPU lacks
+// are allowed to be missing.
+const std::vector<std::string>& ManyHardwareEvents() {
+  static const std::vector<std::string> events = {"perf::CYCLES",
+                                                  "perf::INSTRUCTIONS",
+                                                  "perf::BRANCH-INSTRUCTIONS",
+                                                  "perf::BRANCH-MISSES",
+                                                  "perf::CACHE-REFERENCES",
+                                                  "perf::CACHE-MISSES",
+                                                  "perf::L1-DCACHE-LOADS",
+                                                  "perf::L1-DCACHE-LOAD-MISSES",
+                                                  "perf::DTLB-LOAD-MISSES",
+                                                  "perf::ITLB-LOAD-MISSES",
+                                                  "perf::L1-ICACHE-LOAD-MISSES",
+                                                  "perf::BRANCH-LOADS",
+                                                  "perf::BRANCH-LOAD-MISSES",
+                                                  "perf::LLC-LOADS",
+                                                  "perf::LLC-LOAD-MISSES",
+                                                  "perf::LLC-STORES",
+                                                  "perf::L1-DCACHE-STORES",
+                                                  "perf::DTLB-LOADS",
+                                                  "perf::ITLB-LOADS",
+                                                  "perf::REF-CYCLES"};
+  return events;
+}
+
+// More hardware events than the PMU has counters: they take turns, one pass per repetition, and
+// each is scaled by the share of the time it was counted.
+TEST_F(PapiSessionTest, MoreHardwareEventsThanCountersTakeTurns) {
+  if (!DiagnosePmu().hardware_counters)
+    GTEST_SKIP() << "no hardware counters here: " << DiagnosePmu().cause;
+  Error err;
+  auto session = CreatePapiSession(ManyHardwareEvents(), true, &err);
+  ASSERT_NE(session, nullptr) << err.message;
+  int passes = session->MinRepetitions();
+  if (passes == 1) GTEST_SKIP() << "every event fits on this PMU's counters at once";
+  std::string why;
+  for (int rep = 0; rep < 2 * passes; ++rep) {
+    ASSERT_TRUE(session->Start(&why)) << why;
+    SpinFor(std::chrono::milliseconds(5));
+    ASSERT_TRUE(session->Stop(&why)) << why;
+  }
+  for (const Metric& m : session->Results(1)) {
+    if (!m.value) continue;  // not on this CPU
+    ASSERT_TRUE(m.coverage.has_value()) << m.name << ": " << m.note;
+    EXPECT_GT(*m.coverage, 0) << m.name;
+    EXPECT_LT(*m.coverage, 1) << m.name;
+    EXPECT_TRUE(Contains(m.note, "multiplexed: counted")) << m.name << ": " << m.note;
+  }
+  const Metric* cycles = Find(session->Results(1), "perf::CYCLES");
+  ASSERT_NE(cycles, nullptr);
+  ASSERT_TRUE(cycles->value.has_value()) << cycles->note;
+  EXPECT_GT(*cycles->value, 0);
+}
+
+// An explicit repetition count below the schedule's: the passes that never had their turn say
+// how many repetitions they need.
+TEST_F(PapiSessionTest, PassThatNeverRanSaysWhatItNeeds) {
+  if (!DiagnosePmu().hardware_counters)
+    GTEST_SKIP() << "no hardware counters here: " << DiagnosePmu().cause;
+  Error err;
+  auto session = CreatePapiSession(ManyHardwareEvents(), true, &err);
+  ASSERT_NE(session, nullptr) << err.message;
+  if (session->MinRepetitions() == 1)
+    GTEST_SKIP() << "every event fits on this PMU's counters at once";
+  std::string why;
+  ASSERT_TRUE(session->Start(&why)) << why;
+  SpinFor(std::chrono::milliseconds(5));
+  ASSERT_TRUE(session->Stop(&why)) << why;
+  int never_ran = 0;
+  for (const Metric& m : session->Results(1))
+    if (!m.value && Contains(m.note, "but only 1 repetition ran")) ++never_ran;
+  EXPECT_GT(never_ran, 0);
+}
+
 TEST_F(PapiSessionTest, HardwareInstructionsCountedOrRefusedWithTheCause) {
   const PmuDiagnosis& pmu = DiagnosePmu();
   Error err;

@@ -2,9 +2,16 @@
 
 #include <papi.h>
 #include <perfmon/pfmlib.h>
+#include <sched.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <mutex>
+#include <optional>
 
+#include "counters/pmu/event_schedule.h"
 #include "counters/pmu_diagnosis.h"
 
 namespace rprof {
@@ -50,81 +57,218 @@ std::string UnitOf(const std::string& name) {
              : "count";
 }
 
-class PapiSession : public CounterSession {
+// PAPI's uncore components (perf_event_uncore) count a whole socket, not the calling thread.
+bool IsSocketWide(const std::string& component) {
+  return component.find("uncore") != std::string::npos;
+}
+
+const char kSocketWidePrivilege[] =
+    "counting a whole socket needs root, CAP_PERFMON or kernel.perf_event_paranoid <= 0";
+
+// The event with the PAPI component that counts it. A name PAPI cannot resolve goes with the
+// CPU component's events (component 0, by PAPI's convention): adding it then fails with PAPI's
+// own reason, without opening a set of its own.
+EventToSchedule Locate(const std::string& name) {
+  int code = 0;
+  int cidx =
+      PAPI_event_name_to_code(name.c_str(), &code) == PAPI_OK ? PAPI_get_event_component(code) : 0;
+  const PAPI_component_info_t* info = PAPI_get_component_info(cidx < 0 ? 0 : cidx);
+  std::string component = info ? info->name : "";
+  return {name, component, IsSocketWide(component)};
+}
+
+// The PAPI event sets of one session, opened while scheduling, destroyed with the session.
+class PapiEventSets : public EventSetProbe {
  public:
-  ~PapiSession() override {
-    if (event_set_ != PAPI_NULL) {
-      long long ignored[kMaxEvents];
-      PAPI_stop(event_set_, ignored);
-      PAPI_cleanup_eventset(event_set_);
-      PAPI_destroy_eventset(&event_set_);
+  ~PapiEventSets() override {
+    for (int set : sets_) {
+      std::vector<long long> ignored(std::max(1, PAPI_num_events(set)));
+      PAPI_stop(set, ignored.data());  // when a run ended between Start and Stop
+      PAPI_cleanup_eventset(set);
+      PAPI_destroy_eventset(&set);
     }
   }
 
+  std::optional<int> NewSet(const std::string& component, std::string* why) override {
+    int set = PAPI_NULL;
+    int code = PAPI_create_eventset(&set);
+    if (code != PAPI_OK) {
+      *why = std::string("PAPI cannot create an event set: ") + PAPI_strerror(code);
+      return std::nullopt;
+    }
+    sets_.push_back(set);
+    if (IsSocketWide(component)) {
+      if (!CountSocket(set, component, why)) return std::nullopt;
+      socket_wide_sets_.push_back(set);
+    }
+    return set;
+  }
+
+  AddResult TryAdd(int set, const std::string& event) override {
+    int code = PAPI_add_named_event(set, event.c_str());
+    if (code == PAPI_OK) return {};
+    // No counter left in this set: the event may still fit in another one.
+    bool conflict = code == PAPI_ECNFLCT || code == PAPI_ECOUNT;
+    std::string reason = Explain(event, code);
+    if (code == PAPI_EPERM && std::find(socket_wide_sets_.begin(), socket_wide_sets_.end(), set) !=
+                                  socket_wide_sets_.end())
+      reason += "; " + std::string(kSocketWidePrivilege);
+    return {conflict ? AddResult::Kind::kConflict : AddResult::Kind::kError, reason};
+  }
+
+ private:
+  // perf_event_uncore wants the set bound to the component, attached to a CPU of the socket,
+  // with system-wide granularity and every privilege domain, all before its first event. The
+  // CPU is the one this thread runs on now: its socket is the run's while the thread stays there.
+  static bool CountSocket(int set, const std::string& component, std::string* why) {
+    int cidx = PAPI_get_component_index(component.c_str());
+    int cpu = sched_getcpu();
+    auto failed = [&](const char* step, int code) {
+      if (code == PAPI_OK) return false;
+      *why = "PAPI " + component + ": " + step + ": " + PAPI_strerror(code) +
+             (code == PAPI_EPERM ? "; " + std::string(kSocketWidePrivilege) : "");
+      return true;
+    };
+    if (failed("binding an event set to it", PAPI_assign_eventset_component(set, cidx)))
+      return false;
+    PAPI_option_t option;
+    std::memset(&option, 0, sizeof option);
+    option.cpu = {set, static_cast<unsigned>(cpu < 0 ? 0 : cpu)};
+    if (failed("attaching to this CPU", PAPI_set_opt(PAPI_CPU_ATTACH, &option))) return false;
+    std::memset(&option, 0, sizeof option);
+    option.granularity = {cidx, set, PAPI_GRN_SYS};
+    if (failed("system-wide granularity", PAPI_set_opt(PAPI_GRANUL, &option))) return false;
+    std::memset(&option, 0, sizeof option);
+    option.domain = {cidx, set, PAPI_DOM_ALL};
+    return !failed("counting every domain", PAPI_set_opt(PAPI_DOMAIN, &option));
+  }
+
+  std::vector<int> sets_;
+  std::vector<int> socket_wide_sets_;
+};
+
+// Counts the events of a schedule: each repetition starts, in every component, the pass whose
+// turn it is, and the accumulator scales each event by the share of the time its pass counted.
+class PapiSession : public CounterSession {
+ public:
   bool Init(const std::vector<std::string>& events, bool allow_missing, Error* err) {
     std::string why;
     if (!InitPapi(&why)) return Fail(err, ExitStatus::kEnvironment, why);
-    int code = PAPI_create_eventset(&event_set_);
-    if (code != PAPI_OK)
+    std::vector<EventToSchedule> located;
+    for (const std::string& name : events) located.push_back(Locate(name));
+    schedule_ = BuildSchedule(located, &sets_);
+    if (!allow_missing && !schedule_.missing.empty()) {
+      const MissingEvent& first = schedule_.missing.front();
       return Fail(err, ExitStatus::kEnvironment,
-                  std::string("PAPI cannot create an event set: ") + PAPI_strerror(code));
-    for (const std::string& name : events) {
-      if (counted_.size() == kMaxEvents)
-        return Fail(err, ExitStatus::kUsage,
-                    "--events: at most " + std::to_string(kMaxEvents) + " events at once");
-      code = PAPI_add_named_event(event_set_, name.c_str());
-      if (code == PAPI_OK) {
-        counted_.push_back(name);
-        continue;
-      }
-      std::string reason = Explain(name, code);
-      if (!allow_missing)
-        return Fail(err, ExitStatus::kEnvironment,
-                    "cannot open event " + name + ": " + reason +
-                        " (--allow-missing-events runs without it)");
-      missing_.push_back({name, reason});
+                  "cannot open event " + events[first.event] + ": " + first.reason +
+                      " (--allow-missing-events runs without it)");
     }
-    totals_.assign(counted_.size(), 0);
+    // Every pass takes a repetition of its own: the cap keeps a run's rotation short.
+    if (events.size() - schedule_.missing.size() > kMaxEvents)
+      return Fail(err, ExitStatus::kUsage,
+                  "--events: at most " + std::to_string(kMaxEvents) + " events at once");
+    names_ = events;
+    slots_.assign(events.size(), std::nullopt);
+    for (size_t c = 0; c < schedule_.components.size(); ++c)
+      for (size_t p = 0; p < schedule_.components[c].passes.size(); ++p) {
+        const std::vector<size_t>& in_pass = schedule_.components[c].passes[p].events;
+        for (size_t slot = 0; slot < in_pass.size(); ++slot) slots_[in_pass[slot]] = {c, p, slot};
+      }
+    accumulator_ = PassAccumulator(schedule_);
     return true;
   }
 
   Source source() const override { return Source::kPmu; }
 
   bool Start(std::string* err) override {
-    if (counted_.empty()) return true;
-    int code = PAPI_start(event_set_);
-    if (code != PAPI_OK) *err = std::string("PAPI_start: ") + PAPI_strerror(code);
-    return code == PAPI_OK;
+    for (size_t c = 0; c < schedule_.components.size(); ++c) {
+      int code = PAPI_start(CurrentPass(c).set);
+      if (code != PAPI_OK) {
+        *err = std::string("PAPI_start: ") + PAPI_strerror(code);
+        return false;
+      }
+    }
+    started_ = std::chrono::steady_clock::now();
+    return true;
   }
 
   bool Stop(std::string* err) override {
-    if (counted_.empty()) return true;
-    long long values[kMaxEvents] = {};
-    int code = PAPI_stop(event_set_, values);
-    if (code != PAPI_OK) {
-      *err = std::string("PAPI_stop: ") + PAPI_strerror(code);
-      return false;
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    std::vector<std::vector<long long>> counts;
+    for (size_t c = 0; c < schedule_.components.size(); ++c) {
+      std::vector<long long> values(CurrentPass(c).events.size());
+      int code = PAPI_stop(CurrentPass(c).set, values.data());
+      if (code != PAPI_OK) {
+        *err = std::string("PAPI_stop: ") + PAPI_strerror(code);
+        return false;
+      }
+      counts.push_back(std::move(values));
     }
-    for (size_t i = 0; i < counted_.size(); ++i) totals_[i] += values[i];
+    accumulator_.AddRepetition(seconds, counts);
     return true;
   }
 
   std::vector<Metric> Results(double calls) const override {
     std::vector<Metric> out;
-    for (size_t i = 0; i < counted_.size(); ++i)
-      out.push_back({counted_[i], static_cast<double>(totals_[i]) / calls, UnitOf(counted_[i]),
-                     Source::kPmu, "", ""});
-    for (const auto& [name, reason] : missing_)
-      out.push_back({name, std::nullopt, UnitOf(name), Source::kPmu, "", reason});
+    for (size_t i = 0; i < names_.size(); ++i)
+      if (slots_[i]) out.push_back(Counted(names_[i], *slots_[i], calls));
+    for (const MissingEvent& m : schedule_.missing)
+      out.push_back(
+          {names_[m.event], std::nullopt, UnitOf(names_[m.event]), Source::kPmu, "", m.reason});
     return out;
   }
 
+  int MinRepetitions() const override { return schedule_.PassCount(); }
+
  private:
+  // Where a counted event is: components[component].passes[pass].events[slot].
+  struct Slot {
+    size_t component;
+    size_t pass;
+    size_t slot;
+  };
+
+  const EventPass& CurrentPass(size_t component) const {
+    return schedule_.components[component]
+        .passes[accumulator_.PassOf(component, accumulator_.repetitions())];
+  }
+
+  Metric Counted(const std::string& name, const Slot& at, double calls) const {
+    Metric m{name, std::nullopt, UnitOf(name), Source::kPmu, "", ""};
+    const ComponentSchedule& component = schedule_.components[at.component];
+    if (component.socket_wide)
+      m.note = "socket-wide: uncore counts every core of the socket, not just this run";
+    // Before the first repetition nothing was counted and no pass missed its turn: every total
+    // is 0, which is how callers see which events opened.
+    if (accumulator_.repetitions() == 0) {
+      m.value = 0;
+      return m;
+    }
+    PassAccumulator::Total total = accumulator_.TotalOf(at.component, at.pass, at.slot);
+    if (!total.value) {
+      m.note = total.reason;
+      return m;
+    }
+    m.value = *total.value / calls;
+    m.coverage = total.coverage;
+    if (total.coverage) {
+      char note[96];
+      std::snprintf(note, sizeof note,
+                    "multiplexed: counted %.0f %% of the time (pass %zu of %zu), scaled",
+                    *total.coverage * 100, at.pass + 1, component.passes.size());
+      m.note = note;
+    }
+    return m;
+  }
+
   static constexpr size_t kMaxEvents = 32;
-  int event_set_ = PAPI_NULL;
-  std::vector<std::string> counted_;
-  std::vector<long long> totals_;
-  std::vector<std::pair<std::string, std::string>> missing_;
+  PapiEventSets sets_;  // declared first: destroyed last, after everything that names its sets
+  EventSchedule schedule_;
+  PassAccumulator accumulator_{EventSchedule{}};
+  std::vector<std::string> names_;
+  std::vector<std::optional<Slot>> slots_;  // per requested event; nullopt when missing
+  std::chrono::steady_clock::time_point started_;
 };
 
 }  // namespace

@@ -154,6 +154,7 @@ std::vector<Metric> ProcessCounters::Read() const {
       } else if (values[2] < values[1]) {
         double coverage = static_cast<double>(values[2]) / static_cast<double>(values[1]);
         m.value = static_cast<double>(values[0]) / coverage;
+        m.coverage = coverage;
         char note[64];
         std::snprintf(note, sizeof note, "multiplexed: counted %.0f %% of the time, scaled",
                       coverage * 100);
