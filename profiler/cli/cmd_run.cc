@@ -3,10 +3,13 @@
 #include <fstream>
 #include <iostream>
 
+#include "calibrate/calibration_plan.h"
+#include "calibrate/run_trust.h"
 #include "cli/command.h"
 #include "cli/current_machine.h"
 #include "cli/options.h"
 #include "cli/run_placement.h"
+#include "counters/pmu_diagnosis.h"
 #include "report/run_report.h"
 #include "rprof_config.h"
 #include "store/run_store.h"
@@ -282,6 +285,17 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
                                                                   : std::nullopt,
                                     p.percent_of_roof, p.placed ? p.verdict : p.reason};
   }
+  // Trust notes are stored with the run: a later calibration does not rewrite history.
+  TrustContext trust;
+  trust.groups = plan;
+  trust.virtual_machine = DiagnosePmu().virtual_machine;
+  if (!LoadMetricTrust(&store, run.machine.fingerprint, &trust.calibration, err))
+    return err->status;
+  std::vector<CalibrationCheck> calibration_plan;
+  std::string plan_error;
+  if (LoadCalibrationPlan(&calibration_plan, &plan_error))
+    for (const CalibrationCheck& c : calibration_plan) trust.checked.push_back(c.metric);
+  run.trust = RunTrustNotes(run, trust);
   if (!store.Insert(&run, err)) return err->status;
 
   std::string report =

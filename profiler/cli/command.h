@@ -44,6 +44,7 @@ ExitStatus ValidateCommand(const GlobalOptions&, const std::vector<std::string>&
 ExitStatus MachineCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 ExitStatus EventsCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 ExitStatus DoctorCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+ExitStatus CalibrateCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 
 }  // namespace rprof
 

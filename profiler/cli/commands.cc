@@ -23,6 +23,8 @@ const std::vector<Command>& Commands() {
       {"query", "run read-only SQL on the database", Needs::kDatabase, QueryCommand},
       {"events", "list counter events (PAPI presets, perf, libpfm4) and whether each counts here",
        Needs::kNothing, EventsCommand},
+      {"calibrate", "check the counters against kernels of known counts; store what to trust",
+       Needs::kDatabase, CalibrateCommand},
       {"doctor", "what rprof can measure on this machine, why not the rest, and the remedies",
        Needs::kNothing, DoctorCommand},
   };

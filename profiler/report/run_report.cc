@@ -107,12 +107,17 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
         w->Key("value").OptionalNumber(m->value);
         w->Key("unit").String(m->unit);
         if (!m->note.empty()) w->Key("note").String(m->note);
+        if (m->coverage) w->Key("coverage").Number(*m->coverage);
         w->EndObject();
       }
       w->EndObject();
     }
     w->EndObject();
   };
+  w->Key("trust").BeginArray();
+  for (const TrustNote& note : run.trust)
+    w->BeginObject().Key("kind").String(note.kind).Key("detail").String(note.detail).EndObject();
+  w->EndArray();
   w->Key("metrics");
   write_metrics(by_region[""]);
   w->Key("regions").BeginObject();
@@ -168,6 +173,10 @@ std::string RunTable(const RunRecord& run) {
         table.AddRow({m.name, FormatValue(m.value), m.unit, std::string(SourceName(m.source)),
                       m.note});
     out += table.Render();
+  }
+  if (!run.trust.empty()) {
+    out += "\ntrust:\n";
+    for (const TrustNote& note : run.trust) out += "  " + note.kind + ": " + note.detail + "\n";
   }
   return out;
 }

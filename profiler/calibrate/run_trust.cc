@@ -1,0 +1,137 @@
+#include "calibrate/run_trust.h"
+
+#include <algorithm>
+#include <cstdio>
+
+
+namespace rprof {
+
+namespace {
+
+std::string Percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f %%", fraction * 100);
+  return text;
+}
+
+std::string Ratio(double r) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", r);
+  return text;
+}
+
+std::string List(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size() && i < 4; ++i) out += (i ? ", " : "") + names[i];
+  if (names.size() > 4) out += " and " + std::to_string(names.size() - 4) + " more";
+  return out;
+}
+
+// The group definition a pmu metric's value came from: its note starts "group G: <formula>".
+const GroupMetric* DefinitionOf(const Metric& m, const GroupPlan& plan) {
+  for (const MetricGroup& g : plan.groups) {
+    std::string prefix = "group " + g.name + ": ";
+    if (m.note.rfind(prefix, 0) != 0) continue;
+    std::string formula = m.note.substr(prefix.size(), m.note.find(';') - prefix.size());
+    for (const GroupMetric& d : g.metrics)
+      if (d.name == m.name && d.formula.text() == formula) return &d;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& context) {
+  std::vector<TrustNote> notes;
+  std::vector<std::string> partial, missing, approximated, uncore, uncalibrated;
+  double least = 1;
+  std::string least_name, missing_reason;
+  bool hardware_values = false;
+  for (const Metric& m : run.metrics) {
+    if (m.source != Source::kPmu) continue;
+    if (!m.value) {
+      missing.push_back(m.name);
+      if (missing_reason.empty()) missing_reason = m.note;
+      continue;
+    }
+    if (m.name.rfind("perf::", 0) != 0) hardware_values = true;
+    if (m.coverage && *m.coverage < 1) {
+      partial.push_back(m.name);
+      if (*m.coverage < least) least = *m.coverage, least_name = m.name;
+    }
+    if (m.note.rfind("socket-wide", 0) == 0) uncore.push_back(m.name);
+    if (context.groups) {
+      if (const GroupMetric* d = DefinitionOf(m, *context.groups)) {
+        if (d->approximated()) approximated.push_back(m.name);
+        if (d->uncore()) uncore.push_back(m.name);
+      }
+    }
+  }
+  if (!partial.empty())
+    notes.push_back({"multiplexed", std::to_string(partial.size()) +
+                                        " pmu value(s) were counted only part of the time and "
+                                        "scaled up (" + List(partial) + "; least: " + least_name +
+                                        ", " + Percent(least) +
+                                        "); fewer events per run give exact counts"});
+  if (!approximated.empty())
+    notes.push_back({"approximated", List(approximated) +
+                                         ": estimated from related events, not counted "
+                                         "directly (the metric's note says how)"});
+  if (!uncore.empty())
+    notes.push_back({"uncore", List(uncore) +
+                                   ": uncore counters count the whole socket, so other "
+                                   "processes' traffic is included; measure on a quiet machine"});
+  if (!missing.empty())
+    notes.push_back({"events_missing", std::to_string(missing.size()) +
+                                           " pmu event(s) or metric(s) could not be counted (" +
+                                           List(missing) + "): " + missing_reason});
+  if (context.virtual_machine && hardware_values)
+    notes.push_back({"hypervisor", "measured in a virtual machine: the hypervisor virtualises the "
+                                   "counters, and some events may count host work or nothing"});
+
+  // Calibration verdicts, for the metrics calibration checks that this run measured.
+  bool pmu_calibrated = false;
+  for (const MetricTrust& t : context.calibration) pmu_calibrated |= t.source == Source::kPmu;
+  for (const Metric& m : run.metrics) {
+    if (!m.value || (m.source != Source::kPmu && m.source != Source::kSim)) continue;
+    if (std::find(context.checked.begin(), context.checked.end(), m.name) ==
+        context.checked.end())
+      continue;
+    auto t = std::find_if(context.calibration.begin(), context.calibration.end(),
+                          [&](const MetricTrust& verdict) {
+                            return verdict.source == m.source && verdict.metric == m.name;
+                          });
+    if (t == context.calibration.end()) {
+      if (m.source == Source::kPmu &&
+          std::find(uncalibrated.begin(), uncalibrated.end(), m.name) == uncalibrated.end())
+        uncalibrated.push_back(m.name);
+      continue;
+    }
+    if (t->trusted) continue;
+    std::string region = m.region.empty() ? "" : " (region " + m.region + ")";
+    std::string detail = m.name + " (" + std::string(SourceName(m.source)) + ")" + region +
+                         " is untrusted on this machine: rprof calibrate " +
+                         t->created_at.substr(0, 10) + " measured ";
+    if (t->min_ratio)
+      detail += Ratio(*t->min_ratio) +
+                (t->max_ratio != t->min_ratio ? " to " + Ratio(*t->max_ratio) : "") +
+                " x the known count";
+    else
+      detail += "nothing";
+    detail += "; rprof calibrate --show lists the verdicts";
+    if (t->measured_points < t->points)
+      detail += " (" + std::to_string(t->points - t->measured_points) + " of " +
+                std::to_string(t->points) + " points not measured)";
+    notes.push_back({"untrusted", detail});
+  }
+  if (!uncalibrated.empty())
+    notes.push_back({"uncalibrated",
+                     List(uncalibrated) +
+                         (pmu_calibrated
+                              ? ": not checked by this machine's newest pmu calibration"
+                              : ": this machine's counters were never calibrated; rprof "
+                                "calibrate checks them against kernels of known counts")});
+  return notes;
+}
+
+}  // namespace rprof

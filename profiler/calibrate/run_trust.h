@@ -1,0 +1,27 @@
+// A run's trust notes: everything that makes some of its numbers less than exact counts —
+// multiplexed events, approximations, socket-wide uncore counts, a hypervisor between the
+// counters and the code, events that could not be counted, metrics this machine's calibration
+// found off (or never checked). Computed once, before the run is stored, and stored with it.
+#ifndef RPROF_CALIBRATE_RUN_TRUST_H_
+#define RPROF_CALIBRATE_RUN_TRUST_H_
+
+#include <vector>
+
+#include "calibrate/calibration_store.h"
+#include "counters/group_session.h"
+#include "store/run_record.h"
+
+namespace rprof {
+
+struct TrustContext {
+  const GroupPlan* groups = nullptr;      // --group, when given
+  bool virtual_machine = false;           // cpuid's hypervisor bit
+  std::vector<MetricTrust> calibration;   // this machine's newest verdicts (may be empty)
+  std::vector<std::string> checked;       // the metrics the calibration plan checks
+};
+
+std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& context);
+
+}  // namespace rprof
+
+#endif  // RPROF_CALIBRATE_RUN_TRUST_H_

@@ -1,0 +1,94 @@
+"""rprof calibrate through the real binary: the pmu source refused here with the reason when the
+machine has no PMU, the sim source calibrated for real under valgrind (exact FLOPs trusted, the
+L1 write-backs callgrind does not simulate found and marked untrusted), the result stored whole,
+and later runs carrying the verdict in their trust notes."""
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rprof_harness import RprofTestCase, main  # noqa: E402
+
+
+def has_pmu(test):
+    out = json.loads(test.rprof_ok("doctor", "--format", "json", db=False).stdout)
+    return any(c["name"] == "pmu" and c["status"] == "ok" for c in out["checks"])
+
+
+class CalibrateUsage(RprofTestCase):
+    def test_bad_options_are_usage_errors(self):
+        self.assertError(self.rprof("calibrate", "--levels", "l1,l4"), 2, "--levels l4")
+        self.assertError(self.rprof("calibrate", "--counters", "model"), 2, "--counters model")
+        self.assertError(self.rprof("calibrate", "--counters", "sim", "--group", "MEM"), 2,
+                         "--group applies to the pmu source")
+        self.assertError(self.rprof("calibrate", "--tolerance", "0"), 2, "--tolerance")
+        self.assertFalse(os.path.exists(self.db), "a usage error must not create the database")
+
+    def test_pmu_without_hardware_counters_is_an_environment_error(self):
+        if has_pmu(self):
+            self.skipTest("this machine has hardware counters: the hw suite calibrates them")
+        result = self.rprof("calibrate")
+        self.assertError(result, 3, "hardware counters cannot be opened",
+                         "rprof calibrate --counters sim")
+        self.assertEqual(self.scalar("select count(*) from calibrations"), 0)
+
+    def test_show_before_any_calibration(self):
+        out = self.rprof_ok("calibrate", "--show").stdout
+        self.assertIn("never calibrated", out)
+        self.assertEqual(json.loads(self.rprof_ok("calibrate", "--show", "-f", "json").stdout), [])
+
+
+class CalibrateSim(RprofTestCase):
+    def calibrate(self):
+        out = self.rprof("calibrate", "--counters", "sim", "--levels", "l1,l2", "-f", "json",
+                         timeout=300)
+        self.assertEqual(out.returncode, 0, out)
+        return json.loads(out.stdout)
+
+    def test_exact_counts_trusted_and_missing_write_backs_found(self):
+        result = self.calibrate()
+        self.assertEqual(result["source"], "sim")
+        metrics = result["metrics"]
+        # FLOPs are exact in the simulator: ratio 1, trusted.
+        for name in ("flops_dp", "flops_sp"):
+            self.assertTrue(metrics[name]["trusted"], metrics[name])
+            self.assertEqual(metrics[name]["min_ratio"], 1.0)
+            self.assertEqual(metrics[name]["max_ratio"], 1.0)
+        # callgrind does not simulate write-backs of dirty L1 lines: triad's L1<->L2 traffic is 3
+        # line fills of the 4 lines' worth it moves per 8 elements.
+        points = [p for p in result["points"]
+                  if p["metric"] == "bytes_l2" and p["kernel"] == "triad"]
+        self.assertEqual(len(points), 1, result["points"])
+        self.assertAlmostEqual(points[0]["ratio"], 0.75, delta=0.01)
+        self.assertFalse(metrics["bytes_l2"]["trusted"])
+        self.assertNotIn("bytes_l3", metrics)  # checked in l3 and dram only
+
+        # Stored whole: every point, with the machine and the tolerance.
+        calibration = result["calibration_id"]
+        self.assertEqual(self.scalar("select count(*) from calibration_points "
+                                     "where calibration_id = ?", (calibration,)),
+                         len(result["points"]))
+        self.assertEqual(self.query("select source, tolerance_pct from calibrations"),
+                         [("sim", 5.0)])
+        self.assertEqual(self.query("select trusted from metric_trust where source = 'sim' "
+                                    "and metric = 'bytes_l2'"), [(0,)])
+
+        shown = self.rprof_ok("calibrate", "--show").stdout
+        self.assertRegex(shown, r"sim\s+bytes_l2\s+\d+\s+0\.75\d* to 1\.0\d*\s+UNTRUSTED")
+
+        # A sim run of triad now says its bytes_l2 is untrusted here, stored with the run.
+        run = self.run_json("triad", "-p", "n=20000", "--repeat", "1", "--counters", "sim")
+        kinds = {note["kind"]: note["detail"] for note in run["trust"]}
+        self.assertIn("untrusted", kinds, run["trust"])
+        self.assertTrue(kinds["untrusted"].startswith("bytes_l2 (sim) is untrusted"), kinds)
+        self.assertNotIn("flops_dp", kinds["untrusted"])
+        self.assertEqual(self.scalar("select count(*) from run_trust where run_id = ? "
+                                     "and kind = 'untrusted'", (run["run_id"],)), 1)
+        table = self.rprof_ok("show", str(run["run_id"])).stdout
+        self.assertIn("trust:\n", table)
+        self.assertIn("untrusted: bytes_l2 (sim)", table)
+
+
+if __name__ == "__main__":
+    main()
