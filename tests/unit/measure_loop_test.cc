@@ -48,7 +48,9 @@ class FakeCounters : public CounterSession {
     return true;
   }
   std::vector<Metric> Results(double) const override { return {}; }
+  int MinRepetitions() const override { return passes; }
 
+  int passes = 1;  // a counter whose events take turns needs a repetition per turn
   int starts = 0;
   int stops = 0;
   bool running = false;
@@ -144,6 +146,28 @@ TEST(MeasureRepeated, MinRepetitionsWhenTimeIsAlreadyEnough) {
   std::string err;
   ASSERT_TRUE(MeasureRepeated([&] { call(); }, {&counters}, options, &result, &err)) << err;
   EXPECT_EQ(result.seconds_per_call.size(), 4u);
+}
+
+TEST(MeasureRepeated, CountersThatTakeTurnsGetARepetitionPerTurn) {
+  FakeCounters counters;
+  counters.passes = 7;
+  CountingCall call(&counters, 1e-3);
+  MeasureOptions options;
+  options.min_time_s = 0;
+  options.min_repetitions = 3;
+  options.target_repetition_s = 1e-3;
+  MeasureResult result;
+  std::string err;
+  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {&counters}, options, &result, &err)) << err;
+  EXPECT_EQ(result.seconds_per_call.size(), 7u);
+  // An explicit repetition count is obeyed all the same: the counter then says what it missed.
+  FakeCounters exact;
+  exact.passes = 7;
+  CountingCall exact_call(&exact, 1e-3);
+  options.repetitions = 2;
+  MeasureResult two;
+  ASSERT_TRUE(MeasureRepeated([&] { exact_call(); }, {&exact}, options, &two, &err)) << err;
+  EXPECT_EQ(two.seconds_per_call.size(), 2u);
 }
 
 TEST(MeasureRepeated, ShortCallsAreBatched) {

@@ -1,6 +1,8 @@
-// The pmu counter source on PAPI: an event set of PAPI presets or native (libpfm4) event names.
-// Whether an event can be counted is decided by adding it to a real event set, never by the
-// event table. When rprof is built without PAPI, CreatePapiSession fails with the reason.
+// The pmu counter source on PAPI: PAPI presets or native (libpfm4) event names, in as many event
+// sets as the counters need (see counters/pmu/event_schedule.h): events that do not fit together
+// take turns, one pass per repetition, and are scaled with their coverage kept; uncore events get
+// a socket-wide set of their own. Whether an event can be counted is decided by adding it to a
+// real event set, never by the event table. Without PAPI, CreatePapiSession fails with the reason.
 #ifndef RPROF_COUNTERS_PAPI_PAPI_SESSION_H_
 #define RPROF_COUNTERS_PAPI_PAPI_SESSION_H_
 
