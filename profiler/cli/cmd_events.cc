@@ -14,18 +14,12 @@
 #include "cli/options.h"
 #include "core/json.h"
 #include "counters/groups_location.h"
+#include "counters/papi/papi_presets.h"
 #include "counters/papi/papi_session.h"
 #include "counters/pmu/group_library.h"
 #include "counters/pmu/pfm_events.h"
 #include "counters/pmu_diagnosis.h"
 #include "report/text_table.h"
-#include "rprof_config.h"
-
-// PAPI's preset table is read here directly: papi_session.h has no call that lists presets.
-// TODO: move PresetTable() into counters/papi/ (with a stub) so this file loses the #if.
-#if RPROF_HAVE_PAPI
-#include <papi.h>
-#endif
 
 namespace rprof {
 
@@ -90,37 +84,6 @@ EventRow MakeRow(std::string name, Kind kind, std::string pmu, std::string descr
   row.pmu = std::move(pmu);
   row.description = std::move(description);
   return row;
-}
-
-struct Preset {
-  std::string name;
-  std::string description;
-  bool defined = false;  // PAPI maps it to native events on this CPU
-};
-
-// Every PAPI preset, in PAPI's order. False with *why when PAPI is missing or cannot start.
-bool PresetTable(std::vector<Preset>* out, std::string* why) {
-#if RPROF_HAVE_PAPI
-  // Safe alongside papi_session.cc's own call: a second PAPI_library_init returns the first
-  // result.
-  int version = PAPI_library_init(PAPI_VER_CURRENT);
-  if (version != PAPI_VER_CURRENT) {
-    *why = std::string("PAPI cannot start: ") + PAPI_strerror(version);
-    return false;
-  }
-  int code = PAPI_PRESET_MASK;
-  if (PAPI_enum_event(&code, PAPI_ENUM_FIRST) != PAPI_OK) return true;
-  do {
-    PAPI_event_info_t info;
-    if (PAPI_get_event_info(code, &info) != PAPI_OK) continue;
-    out->push_back({info.symbol, info.long_descr, info.count > 0});
-  } while (PAPI_enum_event(&code, PAPI_ENUM_EVENTS) == PAPI_OK);
-  return true;
-#else
-  (void)out;
-  *why = "this rprof was built without PAPI; install libpapi-dev and rebuild (scripts/bootstrap)";
-  return false;
-#endif
 }
 
 bool IsSoftwarePerfEvent(const PfmEvent& e) {
@@ -315,11 +278,11 @@ ExitStatus EventsCommand(const GlobalOptions&, const std::vector<std::string>& a
     if (!library.ListGroups(pmu_name).empty() && !AddGroupEvents(library, pmu_name, &rows, err))
       return err->status;
   } else {
-    std::vector<Preset> presets;
+    std::vector<PapiPreset> presets;
     std::string papi_why;
-    if (!PresetTable(&presets, &papi_why))
+    if (!ListPapiPresets(&presets, &papi_why))
       return FailWith(err, ExitStatus::kEnvironment, "events: " + papi_why);
-    for (const Preset& p : presets) {
+    for (const PapiPreset& p : presets) {
       if (!p.defined && !all) continue;
       EventRow* row = rows.Add(MakeRow(p.name, Kind::kPreset, "", p.description));
       if (!p.defined) {

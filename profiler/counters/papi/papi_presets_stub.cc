@@ -1,0 +1,11 @@
+// rprof built without PAPI: no presets, and the way to get them.
+#include "counters/papi/papi_presets.h"
+
+namespace rprof {
+
+bool ListPapiPresets(std::vector<PapiPreset>*, std::string* why) {
+  *why = "this rprof was built without PAPI; install libpapi-dev and rebuild (scripts/bootstrap)";
+  return false;
+}
+
+}  // namespace rprof
