@@ -13,6 +13,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "calibrate/calibration_store.h"
 #include "cli/command.h"
 #include "cli/current_machine.h"
 #include "cli/options.h"
@@ -584,6 +585,51 @@ Check ProfileCheck(const DatabasePath& db, bool db_exists) {
   return c;
 }
 
+// Whether this machine's counters were checked against kernels of known counts (rprof
+// calibrate), and what the newest calibration did not trust.
+Check CalibrationStateCheck(const DatabasePath& db, bool db_exists, const PmuDiagnosis& pmu) {
+  Check c{"calibration", Status::kMissing, "", ""};
+  c.remedy = pmu.hardware_counters
+                 ? "rprof calibrate (a minute): every later run then says which counts to trust"
+                 : "no hardware counters to calibrate here; rprof calibrate --counters sim checks "
+                   "the simulator";
+  std::vector<MetricTrust> trust;
+  if (db_exists) {
+    RunStore store;
+    Error err;
+    if (!store.OpenReadOnly(db, &err) ||
+        !LoadMetricTrust(&store, CurrentMachine().fingerprint, &trust, &err)) {
+      c.detail = "cannot read calibrations: " + err.message;
+      return c;
+    }
+  }
+  std::string pmu_untrusted, sim_untrusted;
+  bool pmu_done = false, sim_done = false;
+  for (const MetricTrust& t : trust) {
+    bool is_pmu = t.source == Source::kPmu;
+    (is_pmu ? pmu_done : sim_done) = true;
+    std::string& list = is_pmu ? pmu_untrusted : sim_untrusted;
+    if (!t.trusted) list += (list.empty() ? "" : ", ") + t.metric;
+  }
+  auto summary = [](const char* source, bool done, const std::string& untrusted) {
+    if (!done) return std::string(source) + " never calibrated";
+    return std::string(source) + (untrusted.empty() ? ": every calibrated metric within tolerance"
+                                                    : " untrusted: " + untrusted);
+  };
+  c.detail = summary("pmu", pmu_done, pmu_untrusted) + "; " +
+             summary("sim", sim_done, sim_untrusted);
+  bool relevant_done = pmu.hardware_counters ? pmu_done : sim_done;
+  const std::string& relevant_untrusted = pmu.hardware_counters ? pmu_untrusted : sim_untrusted;
+  if (relevant_done) {
+    c.status = relevant_untrusted.empty() ? Status::kOk : Status::kLimited;
+    c.remedy = relevant_untrusted.empty()
+                   ? ""
+                   : "rprof calibrate --show lists the ratios; runs here mark these metrics "
+                     "untrusted";
+  }
+  return c;
+}
+
 }  // namespace
 
 ExitStatus DoctorCommand(const GlobalOptions& global, const std::vector<std::string>& args,
@@ -632,6 +678,7 @@ ExitStatus DoctorCommand(const GlobalOptions& global, const std::vector<std::str
   checks.push_back(GnuplotCheck());
   checks.push_back(DatabaseCheck(db, &db_exists));
   checks.push_back(ProfileCheck(db, db_exists));
+  checks.push_back(CalibrationStateCheck(db, db_exists, pmu));
 
   // The basic job: wall time (always), the model, FLOPs from sim or the PMU.
   bool model = model_check.status == Status::kOk;

@@ -77,6 +77,12 @@ class CalibrateSim(RprofTestCase):
         shown = self.rprof_ok("calibrate", "--show").stdout
         self.assertRegex(shown, r"sim\s+bytes_l2\s+\d+\s+0\.75\d* to 1\.0\d*\s+UNTRUSTED")
 
+        doctor = json.loads(self.rprof_ok("doctor", "--format", "json").stdout)
+        check = next(c for c in doctor["checks"] if c["name"] == "calibration")
+        self.assertIn("sim untrusted: bytes_l2", check["detail"])
+        if not has_pmu(self):
+            self.assertEqual(check["status"], "limited")
+
         # A sim run of triad now says its bytes_l2 is untrusted here, stored with the run.
         run = self.run_json("triad", "-p", "n=20000", "--repeat", "1", "--counters", "sim")
         kinds = {note["kind"]: note["detail"] for note in run["trust"]}

@@ -17,7 +17,7 @@ from rprof_harness import RprofTestCase  # noqa: E402
 
 DOCTOR_CHECKS = ["perf_event_paranoid", "container", "pmu", "core_pmu", "hybrid", "uncore",
                  "rdpmc", "papi", "software_events", "metric_groups", "sim", "model", "gnuplot",
-                 "database", "machine_profile"]
+                 "database", "machine_profile", "calibration"]
 STATUSES = {"ok", "limited", "missing"}
 
 _hardware_pmu = None
