@@ -27,6 +27,11 @@ std::string List(const std::vector<std::string>& names) {
   return out;
 }
 
+// Marker regions repeat metric names: each name is listed once.
+void AddOnce(std::vector<std::string>* names, const std::string& name) {
+  if (std::find(names->begin(), names->end(), name) == names->end()) names->push_back(name);
+}
+
 // The group definition a pmu metric's value came from: its note starts "group G: <formula>".
 const GroupMetric* DefinitionOf(const Metric& m, const GroupPlan& plan) {
   for (const MetricGroup& g : plan.groups) {
@@ -43,27 +48,27 @@ const GroupMetric* DefinitionOf(const Metric& m, const GroupPlan& plan) {
 
 std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& context) {
   std::vector<TrustNote> notes;
-  std::vector<std::string> partial, missing, approximated, uncore, uncalibrated;
+  std::vector<std::string> partial, missing, approximated, uncore, uncalibrated, untrusted;
   double least = 1;
   std::string least_name, missing_reason;
   bool hardware_values = false;
   for (const Metric& m : run.metrics) {
     if (m.source != Source::kPmu) continue;
     if (!m.value) {
-      missing.push_back(m.name);
+      AddOnce(&missing, m.name);
       if (missing_reason.empty()) missing_reason = m.note;
       continue;
     }
     if (m.name.rfind("perf::", 0) != 0) hardware_values = true;
     if (m.coverage && *m.coverage < 1) {
-      partial.push_back(m.name);
+      AddOnce(&partial, m.name);
       if (*m.coverage < least) least = *m.coverage, least_name = m.name;
     }
-    if (m.note.rfind("socket-wide", 0) == 0) uncore.push_back(m.name);
+    if (m.note.rfind("socket-wide", 0) == 0) AddOnce(&uncore, m.name);
     if (context.groups) {
       if (const GroupMetric* d = DefinitionOf(m, *context.groups)) {
-        if (d->approximated()) approximated.push_back(m.name);
-        if (d->uncore()) uncore.push_back(m.name);
+        if (d->approximated()) AddOnce(&approximated, m.name);
+        if (d->uncore()) AddOnce(&uncore, m.name);
       }
     }
   }
@@ -102,14 +107,14 @@ std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& c
                             return verdict.source == m.source && verdict.metric == m.name;
                           });
     if (t == context.calibration.end()) {
-      if (m.source == Source::kPmu &&
-          std::find(uncalibrated.begin(), uncalibrated.end(), m.name) == uncalibrated.end())
-        uncalibrated.push_back(m.name);
+      if (m.source == Source::kPmu) AddOnce(&uncalibrated, m.name);
       continue;
     }
-    if (t->trusted) continue;
-    std::string region = m.region.empty() ? "" : " (region " + m.region + ")";
-    std::string detail = m.name + " (" + std::string(SourceName(m.source)) + ")" + region +
+    std::string subject = m.name + " (" + std::string(SourceName(m.source)) + ")";
+    if (t->trusted || std::find(untrusted.begin(), untrusted.end(), subject) != untrusted.end())
+      continue;
+    untrusted.push_back(subject);
+    std::string detail = subject +
                          " is untrusted on this machine: rprof calibrate " +
                          t->created_at.substr(0, 10) + " measured ";
     if (t->min_ratio)

@@ -332,6 +332,23 @@ TEST(RunTrustTest, NotesSayWhatIsLessThanExact) {
       << notes["uncalibrated"];
 }
 
+TEST(RunTrustTest, RegionsRepeatingAMetricGiveOneNote) {
+  RunRecord run;
+  for (const char* region : {"", "a", "b"})
+    run.metrics.push_back({"bytes_l2", 3000, "B", Source::kSim, region, ""});
+  TrustContext context;
+  context.checked = {"bytes_l2"};
+  MetricTrust off;
+  off.source = Source::kSim;
+  off.metric = "bytes_l2";
+  off.min_ratio = off.max_ratio = 0.75;
+  off.points = off.measured_points = 1;
+  context.calibration = {off};
+  std::vector<TrustNote> notes = RunTrustNotes(run, context);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].kind, "untrusted");
+}
+
 TEST(RunTrustTest, AnExactRunHasNoNotes) {
   RunRecord run;
   run.metrics = {{"perf::TASK-CLOCK", 1e6, "ns", Source::kPmu, "", ""},
