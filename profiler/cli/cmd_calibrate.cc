@@ -87,6 +87,8 @@ bool MeasureWithGroup(const CalibrationTask& task, double min_time_s, std::vecto
   request.args = task.args;
   request.shown_params = task.params;
   request.groups = &plan;
+  // Only the group's events: the default ones would take counters and could force passes.
+  request.events_given = true;
   request.sim = SimMode::kNever;
   request.measure.min_time_s = min_time_s;
   RunRecord run;
