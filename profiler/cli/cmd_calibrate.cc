@@ -31,17 +31,6 @@ namespace rprof {
 
 namespace {
 
-std::vector<std::string> SplitCommas(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = std::min(text.find(',', start), text.size());
-    if (comma > start) out.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
-
 std::string RatioText(const std::optional<double>& r) {
   if (!r) return "";
   char text[32];
@@ -248,7 +237,10 @@ ExitStatus CalibrateCommand(const GlobalOptions& global, const std::vector<std::
   if (counters == "sim" && vm.count("group"))
     return FailWith(err, ExitStatus::kUsage, "--group applies to the pmu source, not sim");
   if (!(tolerance > 0)) return FailWith(err, ExitStatus::kUsage, "--tolerance must be above 0");
-  std::vector<std::string> levels = SplitCommas(levels_text);
+  std::vector<std::string> levels, groups;
+  if (!SplitList("--levels", levels_text, &levels, err) ||
+      !SplitList("--group", groups_text, &groups, err))
+    return err->status;
   for (const std::string& l : levels)
     if (l != "l1" && l != "l2" && l != "l3" && l != "dram")
       return FailWith(err, ExitStatus::kUsage,
@@ -282,7 +274,7 @@ ExitStatus CalibrateCommand(const GlobalOptions& global, const std::vector<std::
                       "calibrate: this machine's hardware counters cannot be opened: " + d.cause +
                           "; " + d.remedy +
                           ". `rprof calibrate --counters sim` calibrates the simulator instead");
-    if (!FindPmuGroups(SplitCommas(groups_text), &pmu, err)) return err->status;
+    if (!FindPmuGroups(groups, &pmu, err)) return err->status;
     request.source = Source::kPmu;
     request.group_of = [&](const std::string& metric) {
       auto it = pmu.group_of.find(metric);

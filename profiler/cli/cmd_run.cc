@@ -48,23 +48,6 @@ class InterruptScope {
   struct sigaction old_term_ {};
 };
 
-// "a,b,c" into names; an event named twice is a usage error (it would be counted twice, or
-// reported as a second, conflicting metric).
-bool SplitEventList(const std::string& text, std::vector<std::string>* items, Error* err) {
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string::npos) comma = text.size();
-    std::string item = text.substr(start, comma - start);
-    start = comma + 1;
-    if (item.empty()) continue;
-    for (const auto& seen : *items)
-      if (seen == item) return Fail(err, ExitStatus::kUsage, "--events names " + item + " twice");
-    items->push_back(item);
-  }
-  return true;
-}
-
 // The index of the target among args: the first word that is neither an option nor an option's
 // value. Everything after an executable belongs to the program (`rprof ./app --fast`).
 size_t FindTarget(const std::vector<std::string>& args, const po::options_description& options) {
@@ -183,7 +166,7 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
 
   GroupPlan group_plan;
   std::vector<std::string> group_names;
-  if (!SplitEventList(groups, &group_names, err)) return err->status;
+  if (!SplitList("--group", groups, &group_names, err)) return err->status;
   if (!group_names.empty()) {
     if (!use_pmu) return FailWith(err, ExitStatus::kUsage, "--counters model counts nothing: drop --group");
     if (!LoadGroupPlan(group_names, &group_plan, err)) return err->status;
@@ -194,7 +177,7 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
   if (!ParseKeyValues("--tag", tags, &run.tags, err)) return err->status;
   const std::string target = vm["target"].as<std::string>();
   std::vector<std::string> event_list;
-  if (!SplitEventList(events, &event_list, err)) return err->status;
+  if (!SplitList("--events", events, &event_list, err)) return err->status;
   bool events_given = vm.count("events") > 0;
   bool allow_missing = vm.count("allow-missing-events") > 0;
 

@@ -1,5 +1,6 @@
 #include "cli/options.h"
 
+#include <algorithm>
 #include <iostream>
 
 namespace rprof {
@@ -31,6 +32,21 @@ bool ParseFormatOption(const std::string& text, OutputFormat* format, Error* err
     return Fail(err, ExitStatus::kUsage,
                 "--format " + text + ": unknown format; use table, csv or json");
   *format = *parsed;
+  return true;
+}
+
+bool SplitList(const std::string& option, const std::string& text,
+               std::vector<std::string>* items, Error* err) {
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = std::min(text.find(',', start), text.size());
+    std::string item = text.substr(start, comma - start);
+    start = comma + 1;
+    if (item.empty()) continue;
+    if (std::find(items->begin(), items->end(), item) != items->end())
+      return Fail(err, ExitStatus::kUsage, option + " names " + item + " twice");
+    items->push_back(item);
+  }
   return true;
 }
 

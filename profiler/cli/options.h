@@ -27,6 +27,11 @@ void PrintCommandHelp(const std::string& command, const std::string& usage,
 
 bool ParseFormatOption(const std::string& text, OutputFormat* format, Error* err);
 
+// "a,b,c" (--events, --group, --levels) into items, empty ones dropped; an item named twice is
+// a usage error (an event would be counted twice, or reported as a second, conflicting metric).
+bool SplitList(const std::string& option, const std::string& text,
+               std::vector<std::string>* items, Error* err);
+
 // "key=value" items (--tag) into pairs; kUsage on a malformed one.
 bool ParseKeyValues(const std::string& option, const std::vector<std::string>& items,
                     KeyValues* out, Error* err);
