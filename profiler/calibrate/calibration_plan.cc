@@ -2,9 +2,8 @@
 
 #include <fstream>
 #include <sstream>
-#include <sys/stat.h>
 
-#include "rprof_config.h"
+#include "core/data_location.h"
 
 namespace rprof {
 
@@ -25,13 +24,6 @@ bool ParseSize(const std::string& text, std::string* param, double* bytes_per_un
     return false;
   }
   return used == bytes.size() && *bytes_per_unit > 0;
-}
-
-std::string PlanPath() {
-  struct stat st;
-  std::string installed = std::string(RPROF_DATADIR) + "/calibration_plan.txt";
-  if (stat(installed.c_str(), &st) == 0) return installed;
-  return std::string(RPROF_SOURCE_DIR) + "/profiler/calibrate/calibration_plan.txt";
 }
 
 }  // namespace
@@ -77,7 +69,8 @@ bool ParseCalibrationPlan(std::string_view text, std::string_view origin,
 }
 
 bool LoadCalibrationPlan(std::vector<CalibrationCheck>* plan, std::string* err) {
-  std::string path = PlanPath();
+  std::string path =
+      DataPath("calibration_plan.txt", "profiler/calibrate/calibration_plan.txt");
   std::ifstream in(path);
   if (!in) {
     *err = path + ": cannot read the calibration plan; reinstall rprof";
