@@ -572,6 +572,26 @@ __attribute__((noinline, cold)) int InitOnce() {
   return mode;
 }
 
+// This thread's counters, or null with *why. Never throws: the marker API is called from C.
+std::unique_ptr<ThreadCounters> StartCounters(std::string* why) {
+  try {
+    return g->backend->StartThread(why);
+  } catch (...) {
+    *why = "out of memory";
+    return nullptr;
+  }
+}
+
+// Sets the thread's counters and why they are missing, under the lock.
+void KeepCounters(ThreadState* ts, std::unique_ptr<ThreadCounters> counters,
+                  const std::string& why) {
+  ts->counters = std::move(counters);
+  try {
+    ts->counters_error = why;
+  } catch (...) {
+  }
+}
+
 // The first call in a thread (and the first of the process).
 __attribute__((noinline, cold)) ThreadState* EnterThread() {
   int mode = g_mode.load(std::memory_order_acquire);
@@ -585,20 +605,10 @@ __attribute__((noinline, cold)) ThreadState* EnterThread() {
   ts->counted = g->counted;
   std::unique_ptr<ThreadCounters> counters;
   std::string why;
-  if (ts->counted > 0) {
-    try {
-      counters = g->backend->StartThread(&why);
-    } catch (...) {
-      why = "out of memory";
-    }
-  }
+  if (ts->counted > 0) counters = StartCounters(&why);
   {
     Lock lock(&g->mu);
-    ts->counters = std::move(counters);
-    try {
-      ts->counters_error = why;
-    } catch (...) {
-    }
+    KeepCounters(ts, std::move(counters), why);
     ts->next = g->threads;
     g->threads = ts;
     if (g->have_key) pthread_setspecific(g->thread_key, ts);
@@ -615,19 +625,10 @@ __attribute__((noinline, cold)) ThreadCounters* RestartCounters(ThreadState* ts)
     ts->inherited_counters->Abandon();
     ts->inherited_counters.reset();
   }
-  std::unique_ptr<ThreadCounters> counters;
   std::string why;
-  try {
-    counters = g->backend->StartThread(&why);
-  } catch (...) {
-    why = "out of memory";
-  }
+  std::unique_ptr<ThreadCounters> counters = StartCounters(&why);
   Lock lock(&g->mu);
-  ts->counters = std::move(counters);
-  try {
-    ts->counters_error = why;
-  } catch (...) {
-  }
+  KeepCounters(ts, std::move(counters), why);
   return ts->counters.get();
 }
 
