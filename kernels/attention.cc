@@ -320,11 +320,7 @@ bool CheckAttentionImpl(const float* q, const float* k, const float* v, const fl
           (2 * SumTolerance<float>(seq) + weight_error + 4 * kUnitRoundoff) * magnitude;
       const long double difference = std::fabs(o[i * d + c] - reference);
       if (!(difference <= tolerance)) {  // NaN fails too
-        SetError(err,
-                 "O[%lld][%lld] = %.9g, reference %.9Lg: difference %.3Lg exceeds tolerance "
-                 "%.3Lg",
-                 static_cast<long long>(i), static_cast<long long>(c),
-                 static_cast<double>(o[i * d + c]), reference, difference, tolerance);
+        SetElementMismatch(err, "O", i, c, o[i * d + c], reference, difference, tolerance);
         return false;
       }
     }

@@ -68,6 +68,15 @@ AlignedArray<T> AllocateAligned(int64_t count) {
   va_end(args);
 }
 
+// The message of an fp32 result element outside its tolerance: "y[3][7] = 0.5, reference ...".
+inline void SetElementMismatch(rprof_error* err, const char* array, int64_t i, int64_t j,
+                               float value, long double reference, long double difference,
+                               long double tolerance) {
+  SetError(err, "%s[%lld][%lld] = %.9g, reference %.9Lg: difference %.3Lg exceeds tolerance %.3Lg",
+           array, static_cast<long long>(i), static_cast<long long>(j),
+           static_cast<double>(value), reference, difference, tolerance);
+}
+
 // SplitMix64's finaliser: a stateless hash, so element i of an input is a function of i alone
 // and inputs are identical from run to run and machine to machine.
 constexpr uint64_t Mix64(uint64_t x) {

@@ -226,11 +226,7 @@ bool CheckSoftmaxImpl(const float* x, const float* y, int64_t rows, int64_t cols
           1e-37L;
       const long double difference = std::fabs(yr[j] - reference);
       if (!(difference <= tolerance)) {  // NaN fails too
-        SetError(err,
-                 "y[%lld][%lld] = %.9g, reference %.9Lg: difference %.3Lg exceeds tolerance "
-                 "%.3Lg",
-                 static_cast<long long>(i), static_cast<long long>(j), static_cast<double>(yr[j]),
-                 reference, difference, tolerance);
+        SetElementMismatch(err, "y", i, j, yr[j], reference, difference, tolerance);
         return false;
       }
     }
@@ -268,11 +264,7 @@ bool CheckLayernormImpl(const float* x, const float* gamma, const float* beta, c
           4 * kUnitRoundoff * (std::fabs(normalised) + std::fabs(beta[j]));
       const long double difference = std::fabs(yr[j] - reference);
       if (!(difference <= tolerance)) {  // NaN fails too
-        SetError(err,
-                 "y[%lld][%lld] = %.9g, reference %.9Lg: difference %.3Lg exceeds tolerance "
-                 "%.3Lg",
-                 static_cast<long long>(i), static_cast<long long>(j), static_cast<double>(yr[j]),
-                 reference, difference, tolerance);
+        SetElementMismatch(err, "y", i, j, yr[j], reference, difference, tolerance);
         return false;
       }
     }
