@@ -27,7 +27,7 @@ bool SizedArgs(const rprof_kernel& k, const CalibrationCheck& check, uint64_t wo
     if (check.size_param == k.params[i].name) index = static_cast<int>(i);
   }
   if (index < 0)
-    return Fail(err, ExitStatus::kEnvironment,
+    return Fail(err, ErrorKind::kEnvironment,
                 "calibration plan line " + std::to_string(check.line) + ": kernel " + k.name +
                     " has no parameter " + check.size_param);
   const rprof_param& p = k.params[index];
@@ -132,7 +132,7 @@ bool Calibrate(const std::vector<CalibrationCheck>& plan,
           [&](std::string_view name) { return ParamValue(*entry->kernel, task.args, name); },
           &why);
       if (!expected || *expected <= 0)
-        return Fail(err, ExitStatus::kEnvironment,
+        return Fail(err, ErrorKind::kEnvironment,
                     "calibration plan line " + std::to_string(check->line) + ": expected " +
                         check->expected.text() + " has no positive value for " + kernel +
                         (why.empty() ? "" : ": " + why));

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "calibrate/calibration_plan.h"
-#include "core/exit_status.h"
+#include "core/error.h"
 #include "core/metric.h"
 #include "machine/topology.h"
 #include "store/run_record.h"

@@ -9,7 +9,7 @@ bool StoreCalibration(RunStore* store, const MachineRecord& machine, const std::
                       const CalibrationResult& result, int64_t* id, Error* err) {
   std::string why;
   auto fail = [&] {
-    return Fail(err, ExitStatus::kEnvironment, "database " + store->path() + ": " + why);
+    return Fail(err, ErrorKind::kEnvironment, "database " + store->path() + ": " + why);
   };
   Database* db = store->db();
   Transaction txn(db);
@@ -66,7 +66,7 @@ bool LoadMetricTrust(RunStore* store, const std::string& fingerprint,
           " JOIN machines m ON m.id = t.machine_id WHERE m.fingerprint = ?"
           " ORDER BY t.source, t.metric",
           &s, &why))
-    return Fail(err, ExitStatus::kEnvironment, "database " + store->path() + ": " + why);
+    return Fail(err, ErrorKind::kEnvironment, "database " + store->path() + ": " + why);
   s.Bind(1, fingerprint);
   while (s.Step(&why)) {
     MetricTrust t;
@@ -82,7 +82,7 @@ bool LoadMetricTrust(RunStore* store, const std::string& fingerprint,
     out->push_back(std::move(t));
   }
   if (!why.empty())
-    return Fail(err, ExitStatus::kEnvironment, "database " + store->path() + ": " + why);
+    return Fail(err, ErrorKind::kEnvironment, "database " + store->path() + ": " + why);
   return true;
 }
 

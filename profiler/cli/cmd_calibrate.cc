@@ -59,7 +59,7 @@ bool FindPmuGroups(const std::vector<std::string>& wanted, PmuGroups* out, Error
     MetricGroup group;
     std::string why;
     if (!library.LoadGroup(out->pmu, name, &group, &why))
-      return Fail(err, wanted.empty() ? ExitStatus::kEnvironment : ExitStatus::kUsage,
+      return Fail(err, wanted.empty() ? ErrorKind::kEnvironment : ErrorKind::kUsage,
                   "--group " + name + " (" + out->pmu + "): " + why);
     for (const GroupMetric& m : group.metrics) out->group_of.emplace(m.name, group.name);
   }
@@ -83,7 +83,7 @@ bool MeasureWithGroup(const CalibrationTask& task, double min_time_s, std::vecto
   RunRecord run;
   if (!RunKernel(request, &run, err)) return false;
   if (run.status != RunStatus::kOk)
-    return Fail(err, ExitStatus::kEnvironment,
+    return Fail(err, ErrorKind::kEnvironment,
                 std::string("calibration kernel ") + task.entry->kernel->name + " " +
                     RunStatusName(run.status) + ": " + run.note);
   *out = std::move(run.metrics);
@@ -161,9 +161,9 @@ void PrintResult(const CalibrationResult& result, int64_t id, OutputFormat forma
             << "); runs on this machine now carry its verdicts in their trust notes\n";
 }
 
-ExitStatus ShowStored(RunStore* store, OutputFormat format, Error* err) {
+bool ShowStored(RunStore* store, OutputFormat format, Error* err) {
   std::vector<MetricTrust> trust;
-  if (!LoadMetricTrust(store, CurrentMachine().fingerprint, &trust, err)) return err->status;
+  if (!LoadMetricTrust(store, CurrentMachine().fingerprint, &trust, err)) return false;
   if (format == OutputFormat::kJson) {
     JsonWriter w;
     w.BeginArray();
@@ -180,12 +180,12 @@ ExitStatus ShowStored(RunStore* store, OutputFormat format, Error* err) {
     }
     w.EndArray();
     std::cout << w.str() << "\n";
-    return ExitStatus::kOk;
+    return true;
   }
   if (trust.empty()) {
     std::cout << "this machine was never calibrated: rprof calibrate (pmu) or rprof calibrate "
                  "--counters sim\n";
-    return ExitStatus::kOk;
+    return true;
   }
   TextTable table({"source", "metric", "points", "measured / expected", "verdict", "calibrated"},
                   {false, false, true, false, false, false});
@@ -194,13 +194,13 @@ ExitStatus ShowStored(RunStore* store, OutputFormat format, Error* err) {
                   RangeText(t.min_ratio, t.max_ratio), t.trusted ? "trusted" : "UNTRUSTED",
                   t.created_at});
   std::cout << table.Render();
-  return ExitStatus::kOk;
+  return true;
 }
 
 }  // namespace
 
-ExitStatus CalibrateCommand(const GlobalOptions& global, const std::vector<std::string>& args,
-                            Error* err) {
+bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string>& args,
+                      Error* err) {
   po::options_description options("calibrate options");
   std::string counters = "pmu", groups_text, levels_text, format_text = "table";
   double tolerance = 5, min_time = 0.2;
@@ -216,7 +216,7 @@ ExitStatus CalibrateCommand(const GlobalOptions& global, const std::vector<std::
       "show", "print this machine's stored verdicts and measure nothing")(
       "format,f", po::value(&format_text), "table, csv or json");
   po::variables_map vm;
-  if (!ParseCommandLine("calibrate", args, options, {}, &vm, err)) return err->status;
+  if (!ParseCommandLine("calibrate", args, options, {}, &vm, err)) return false;
   if (vm.count("help")) {
     PrintCommandHelp(
         "calibrate", "[--counters pmu|sim] [--group G,...] [--levels l1,...] [--show]",
@@ -226,33 +226,33 @@ ExitStatus CalibrateCommand(const GlobalOptions& global, const std::vector<std::
         "stores measured / expected per metric for this machine. A metric off by more than "
         "the tolerance anywhere is untrusted: every later run here says so in its trust notes.",
         options);
-    return ExitStatus::kOk;
+    return true;
   }
   OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return err->status;
+  if (!ParseFormatOption(format_text, &format, err)) return false;
   if (counters != "pmu" && counters != "sim")
-    return FailWith(err, ExitStatus::kUsage,
-                    "--counters " + counters + ": calibrate checks pmu or sim (the model is what "
+    return Fail(err, ErrorKind::kUsage,
+                "--counters " + counters +
+                    ": calibrate checks pmu or sim (the model is what "
                     "they are checked against)");
   if (counters == "sim" && vm.count("group"))
-    return FailWith(err, ExitStatus::kUsage, "--group applies to the pmu source, not sim");
-  if (!(tolerance > 0)) return FailWith(err, ExitStatus::kUsage, "--tolerance must be above 0");
+    return Fail(err, ErrorKind::kUsage, "--group applies to the pmu source, not sim");
+  if (!(tolerance > 0)) return Fail(err, ErrorKind::kUsage, "--tolerance must be above 0");
   std::vector<std::string> levels, groups;
   if (!SplitList("--levels", levels_text, &levels, err) ||
       !SplitList("--group", groups_text, &groups, err))
-    return err->status;
+    return false;
   for (const std::string& l : levels)
     if (l != "l1" && l != "l2" && l != "l3" && l != "dram")
-      return FailWith(err, ExitStatus::kUsage,
-                      "--levels " + l + ": the levels are l1, l2, l3 and dram");
+      return Fail(err, ErrorKind::kUsage, "--levels " + l + ": the levels are l1, l2, l3 and dram");
 
   RunStore store;
-  if (!store.Open(ResolveDatabasePath(global.db), err)) return err->status;
+  if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
   if (vm.count("show")) return ShowStored(&store, format, err);
 
   std::vector<CalibrationCheck> plan;
   std::string why;
-  if (!LoadCalibrationPlan(&plan, &why)) return FailWith(err, ExitStatus::kEnvironment, why);
+  if (!LoadCalibrationPlan(&plan, &why)) return Fail(err, ErrorKind::kEnvironment, why);
 
   CalibrationRequest request;
   request.levels = levels;
@@ -270,11 +270,11 @@ ExitStatus CalibrateCommand(const GlobalOptions& global, const std::vector<std::
   if (counters == "pmu") {
     const PmuDiagnosis& d = DiagnosePmu();
     if (!d.hardware_counters)
-      return FailWith(err, ExitStatus::kEnvironment,
-                      "calibrate: this machine's hardware counters cannot be opened: " + d.cause +
-                          "; " + d.remedy +
-                          ". `rprof calibrate --counters sim` calibrates the simulator instead");
-    if (!FindPmuGroups(groups, &pmu, err)) return err->status;
+      return Fail(err, ErrorKind::kEnvironment,
+                  "calibrate: this machine's hardware counters cannot be opened: " + d.cause +
+                      "; " + d.remedy +
+                      ". `rprof calibrate --counters sim` calibrates the simulator instead");
+    if (!FindPmuGroups(groups, &pmu, err)) return false;
     request.source = Source::kPmu;
     request.group_of = [&](const std::string& metric) {
       auto it = pmu.group_of.find(metric);
@@ -285,7 +285,7 @@ ExitStatus CalibrateCommand(const GlobalOptions& global, const std::vector<std::
     };
   } else {
     if (!SimAvailable(&why))
-      return FailWith(err, ExitStatus::kEnvironment, "calibrate --counters sim: " + why);
+      return Fail(err, ErrorKind::kEnvironment, "calibrate --counters sim: " + why);
     request.source = Source::kSim;
     measure = [](const CalibrationTask& t, std::vector<Metric>* out, Error* e) {
       return SimulateKernel(*t.entry, t.args, out, e);
@@ -295,18 +295,18 @@ ExitStatus CalibrateCommand(const GlobalOptions& global, const std::vector<std::
   CalibrationResult result;
   std::vector<CalibrationLevel> machine_levels = CalibrationLevels(DataCaches(ReadTopology()));
   if (!Calibrate(plan, machine_levels, BuiltinCatalog(), request, measure, &result, err))
-    return err->status;
+    return false;
   if (result.points.empty())
-    return FailWith(err, ExitStatus::kEnvironment,
-                    "calibrate: nothing to calibrate on this machine (" +
-                        (result.skipped.empty() ? std::string("no checks") : result.skipped[0]) +
-                        "); nothing stored");
+    return Fail(err, ErrorKind::kEnvironment,
+                "calibrate: nothing to calibrate on this machine (" +
+                    (result.skipped.empty() ? std::string("no checks") : result.skipped[0]) +
+                    "); nothing stored");
   int64_t id = 0;
   if (!StoreCalibration(&store, CurrentMachine(), counters == "pmu" ? pmu.pmu : "", result, &id,
                         err))
-    return err->status;
+    return false;
   PrintResult(result, id, format);
-  return ExitStatus::kOk;
+  return true;
 }
 
 }  // namespace rprof

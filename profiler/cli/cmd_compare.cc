@@ -15,8 +15,7 @@
 
 namespace rprof {
 
-ExitStatus CompareCommand(const GlobalOptions& global, const std::vector<std::string>& args,
-                          Error* err) {
+bool CompareCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
   po::options_description options("compare options");
   std::string format_text = "table";
   std::vector<long long> ids;
@@ -30,26 +29,25 @@ ExitStatus CompareCommand(const GlobalOptions& global, const std::vector<std::st
   po::positional_options_description positional;
   positional.add("run", 2);
   po::variables_map vm;
-  if (!ParseCommandLine("compare", args, options, positional, &vm, err)) return err->status;
+  if (!ParseCommandLine("compare", args, options, positional, &vm, err)) return false;
   if (vm.count("help")) {
     PrintCommandHelp("compare", "A B [--fail-if-slower PCT] [--format table|csv|json]",
                      "Compares run B with run A: every metric both have (same name and source) "
                      "with the ratio B/A, the median time per call, and the ceiling each run "
                      "hits on its machine's roofline.",
                      options);
-    return ExitStatus::kOk;
+    return true;
   }
   OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return err->status;
-  if (ids.size() != 2)
-    return FailWith(err, ExitStatus::kUsage, "compare: give two run ids, A and B");
+  if (!ParseFormatOption(format_text, &format, err)) return false;
+  if (ids.size() != 2) return Fail(err, ErrorKind::kUsage, "compare: give two run ids, A and B");
   if (vm.count("fail-if-slower") && !(fail_pct >= 0))
-    return FailWith(err, ExitStatus::kUsage, "--fail-if-slower takes a percentage, 0 or more");
+    return Fail(err, ErrorKind::kUsage, "--fail-if-slower takes a percentage, 0 or more");
 
   RunStore store;
-  if (!store.Open(ResolveDatabasePath(global.db), err)) return err->status;
+  if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
   RunRecord a, b;
-  if (!store.Load(ids[0], &a, err) || !store.Load(ids[1], &b, err)) return err->status;
+  if (!store.Load(ids[0], &a, err) || !store.Load(ids[1], &b, err)) return false;
   RunPlacement pa = PlaceStoredRun(&store, a), pb = PlaceStoredRun(&store, b);
 
   struct Row {
@@ -134,9 +132,9 @@ ExitStatus CompareCommand(const GlobalOptions& global, const std::vector<std::st
                   "run %lld is %.1f %% slower than run %lld (limit %.1f %%)",
                   static_cast<long long>(b.id), *slower_pct, static_cast<long long>(a.id),
                   fail_pct);
-    return FailWith(err, ExitStatus::kTargetFailed, message);
+    return Fail(err, ErrorKind::kTargetFailed, message);
   }
-  return ExitStatus::kOk;
+  return true;
 }
 
 }  // namespace rprof

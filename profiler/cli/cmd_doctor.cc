@@ -632,14 +632,13 @@ Check CalibrationStateCheck(const DatabasePath& db, bool db_exists, const PmuDia
 
 }  // namespace
 
-ExitStatus DoctorCommand(const GlobalOptions& global, const std::vector<std::string>& args,
-                         Error* err) {
+bool DoctorCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
   po::options_description options("doctor options");
   std::string format_text = "table";
   options.add_options()("help,h", "show this help")("format,f", po::value(&format_text),
                                                     "table, csv or json");
   po::variables_map vm;
-  if (!ParseCommandLine("doctor", args, options, {}, &vm, err)) return err->status;
+  if (!ParseCommandLine("doctor", args, options, {}, &vm, err)) return false;
   if (vm.count("help")) {
     PrintCommandHelp("doctor", "[--format table|csv|json]",
                      "Shows what rprof can measure on this machine and why not the rest: "
@@ -650,10 +649,10 @@ ExitStatus DoctorCommand(const GlobalOptions& global, const std::vector<std::str
                      "nothing. Exit status 0 when rprof can do its basic job here (wall time, "
                      "the model, and FLOPs from sim or the PMU), else 3.",
                      options);
-    return ExitStatus::kOk;
+    return true;
   }
   OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return err->status;
+  if (!ParseFormatOption(format_text, &format, err)) return false;
 
   const PmuDiagnosis& pmu = DiagnosePmu();
   Privileges priv = ReadPrivileges();
@@ -743,9 +742,9 @@ ExitStatus DoctorCommand(const GlobalOptions& global, const std::vector<std::str
                                 : sim_check.remedy +
                                       ", or give rprof a hardware PMU (the pmu "
                                       "check says how)";
-    return FailWith(err, ExitStatus::kEnvironment, "doctor: " + verdict.substr(6) + "; " + remedy);
+    return Fail(err, ErrorKind::kEnvironment, "doctor: " + verdict.substr(6) + "; " + remedy);
   }
-  return ExitStatus::kOk;
+  return true;
 }
 
 }  // namespace rprof

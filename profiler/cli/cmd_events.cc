@@ -185,7 +185,7 @@ bool AddPmuEvents(const std::string& pmu, bool software_only, RowList* rows, Err
   std::vector<PfmEvent> events;
   std::string why;
   if (!ListPmuEvents(pmu, &events, &why))
-    return Fail(err, ExitStatus::kUsage, "--pmu " + pmu + ": " + why);
+    return Fail(err, ErrorKind::kUsage, "--pmu " + pmu + ": " + why);
   std::set<std::string> seen_software;  // perf lists each software event under several aliases
   for (const PfmEvent& e : events) {
     bool software = pmu == "perf" && IsSoftwarePerfEvent(e);
@@ -215,7 +215,7 @@ bool AddGroupEvents(const GroupLibrary& library, const std::string& pmu, RowList
     MetricGroup group;
     std::string why;
     if (!library.LoadGroup(pmu, name, &group, &why))
-      return Fail(err, ExitStatus::kEnvironment, "metric group " + pmu + "/" + name + ": " + why);
+      return Fail(err, ErrorKind::kEnvironment, "metric group " + pmu + "/" + name + ": " + why);
     for (const GroupEvent& ge : group.events) {
       std::string pmu_of = PmuOf(ge.event);
       Kind kind = pmu_of.empty() ? Kind::kPreset : Kind::kNative;
@@ -236,7 +236,7 @@ std::string Join(const std::vector<std::string>& items, const char* separator) {
 
 }  // namespace
 
-ExitStatus EventsCommand(const GlobalOptions&, const std::vector<std::string>& args, Error* err) {
+bool EventsCommand(const GlobalOptions&, const std::vector<std::string>& args, Error* err) {
   po::options_description options("events options");
   std::string format_text = "table", pmu_name;
   options.add_options()("help,h", "show this help")(
@@ -245,7 +245,7 @@ ExitStatus EventsCommand(const GlobalOptions&, const std::vector<std::string>& a
       "only the native events of this libpfm4 PMU (any PMU libpfm4 knows, e.g. icx)")(
       "format,f", po::value(&format_text), "table, csv or json");
   po::variables_map vm;
-  if (!ParseCommandLine("events", args, options, {}, &vm, err)) return err->status;
+  if (!ParseCommandLine("events", args, options, {}, &vm, err)) return false;
   if (vm.count("help")) {
     PrintCommandHelp(
         "events", "[--all] [--pmu NAME] [--format table|csv|json]",
@@ -256,15 +256,15 @@ ExitStatus EventsCommand(const GlobalOptions&, const std::vector<std::string>& a
         "--pmu NAME lists the native events of one PMU, present or not (events of a PMU that is "
         "not here are marked \"not on this machine\" without being tried).",
         options);
-    return ExitStatus::kOk;
+    return true;
   }
   OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return err->status;
+  if (!ParseFormatOption(format_text, &format, err)) return false;
   bool all = vm.count("all") > 0;
 
   std::string pfm_why;
   if (!InitPfm(&pfm_why) && !pmu_name.empty())
-    return FailWith(err, ExitStatus::kEnvironment, "--pmu " + pmu_name + ": " + pfm_why);
+    return Fail(err, ErrorKind::kEnvironment, "--pmu " + pmu_name + ": " + pfm_why);
 
   Prober prober;
   std::string host_why;
@@ -274,14 +274,14 @@ ExitStatus EventsCommand(const GlobalOptions&, const std::vector<std::string>& a
 
   RowList rows;
   if (!pmu_name.empty()) {
-    if (!AddPmuEvents(pmu_name, false, &rows, err)) return err->status;
+    if (!AddPmuEvents(pmu_name, false, &rows, err)) return false;
     if (!library.ListGroups(pmu_name).empty() && !AddGroupEvents(library, pmu_name, &rows, err))
-      return err->status;
+      return false;
   } else {
     std::vector<PapiPreset> presets;
     std::string papi_why;
     if (!ListPapiPresets(&presets, &papi_why))
-      return FailWith(err, ExitStatus::kEnvironment, "events: " + papi_why);
+      return Fail(err, ErrorKind::kEnvironment, "events: " + papi_why);
     for (const PapiPreset& p : presets) {
       if (!p.defined && !all) continue;
       EventRow* row = rows.Add(MakeRow(p.name, Kind::kPreset, "", p.description));
@@ -292,17 +292,17 @@ ExitStatus EventsCommand(const GlobalOptions&, const std::vector<std::string>& a
     }
     if (all) {
       for (const PfmPmu& p : ListPmus())
-        if (p.present && !AddPmuEvents(p.name, false, &rows, err)) return err->status;
+        if (p.present && !AddPmuEvents(p.name, false, &rows, err)) return false;
     } else if (!AddPmuEvents("perf", true, &rows, err)) {
-      return err->status;
+      return false;
     }
     // This CPU's groups: the set rprof uses, and, where the kernel hides the PMU the CPU has,
     // that PMU's set too, so one sees what the machine could count with a PMU.
-    if (!AddGroupEvents(library, group_pmu, &rows, err)) return err->status;
+    if (!AddGroupEvents(library, group_pmu, &rows, err)) return false;
     if (!prober.cpuid_pmu().empty() && prober.cpuid_pmu() != group_pmu &&
         !library.ListGroups(prober.cpuid_pmu()).empty() &&
         !AddGroupEvents(library, prober.cpuid_pmu(), &rows, err))
-      return err->status;
+      return false;
   }
   for (EventRow& row : rows.rows())
     if (row.reason.empty()) prober.Decide(&row);
@@ -347,7 +347,7 @@ ExitStatus EventsCommand(const GlobalOptions&, const std::vector<std::string>& a
     w.EndArray();
     w.EndObject();
     std::cout << w.str() << "\n";
-    return ExitStatus::kOk;
+    return true;
   }
   if (format == OutputFormat::kCsv) {
     std::cout << "event,kind,pmu,status,reason,remedy,groups,description\n";
@@ -355,7 +355,7 @@ ExitStatus EventsCommand(const GlobalOptions&, const std::vector<std::string>& a
       std::cout << CsvField(r.name) << "," << KindName(r.kind) << "," << CsvField(r.pmu) << ","
                 << HereKey(r.here) << "," << CsvField(r.reason) << "," << CsvField(r.remedy) << ","
                 << CsvField(Join(r.groups, " ")) << "," << CsvField(r.description) << "\n";
-    return ExitStatus::kOk;
+    return true;
   }
 
   if (!host_pmu.empty())
@@ -380,7 +380,7 @@ ExitStatus EventsCommand(const GlobalOptions&, const std::vector<std::string>& a
   for (const auto& [reason, remedy] : remedies) std::cout << reason << ": " << remedy << "\n";
   if (!all && pmu_name.empty())
     std::cout << "--all lists every preset and native event; --pmu NAME another PMU's.\n";
-  return ExitStatus::kOk;
+  return true;
 }
 
 }  // namespace rprof

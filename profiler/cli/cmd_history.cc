@@ -10,8 +10,7 @@
 
 namespace rprof {
 
-ExitStatus HistoryCommand(const GlobalOptions& global, const std::vector<std::string>& args,
-                          Error* err) {
+bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
   po::options_description options("history options");
   RunFilter filter;
   std::string format_text = "table";
@@ -27,30 +26,29 @@ ExitStatus HistoryCommand(const GlobalOptions& global, const std::vector<std::st
       ("limit,n", po::value(&filter.limit), "at most N runs, newest first (default 20; 0: all)")
       ("format,f", po::value(&format_text), "table, csv or json");
   po::variables_map vm;
-  if (!ParseCommandLine("history", args, options, {}, &vm, err)) return err->status;
+  if (!ParseCommandLine("history", args, options, {}, &vm, err)) return false;
   if (vm.count("help")) {
     PrintCommandHelp("history", "[options]",
                      "Lists stored runs, newest first, with time per call, GFLOP/s, DRAM GB/s and "
                      "arithmetic intensity, each from its best source (measured before model).",
                      options);
-    return ExitStatus::kOk;
+    return true;
   }
   OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return err->status;
+  if (!ParseFormatOption(format_text, &format, err)) return false;
   if (!filter.status.empty() && !ParseRunStatus(filter.status))
-    return FailWith(err, ExitStatus::kUsage,
-                    "--status " + filter.status + ": use ok, failed, crashed or interrupted");
-  if (!ParseKeyValues("--tag", tags, &filter.tags, err)) return err->status;
+    return Fail(err, ErrorKind::kUsage,
+                "--status " + filter.status + ": use ok, failed, crashed or interrupted");
+  if (!ParseKeyValues("--tag", tags, &filter.tags, err)) return false;
   RunStore store;
-  if (!store.Open(ResolveDatabasePath(global.db), err)) return err->status;
+  if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
   std::vector<RunRecord> runs;
-  if (!store.List(filter, &runs, err)) return err->status;
+  if (!store.List(filter, &runs, err)) return false;
   std::cout << FormatRunList(runs, format);
-  return ExitStatus::kOk;
+  return true;
 }
 
-ExitStatus ShowCommand(const GlobalOptions& global, const std::vector<std::string>& args,
-                       Error* err) {
+bool ShowCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
   po::options_description options("show options");
   std::string format_text = "table", id_text;
   options.add_options()("help,h", "show this help")("format,f", po::value(&format_text),
@@ -59,28 +57,28 @@ ExitStatus ShowCommand(const GlobalOptions& global, const std::vector<std::strin
   po::positional_options_description positional;
   positional.add("run", 1);
   po::variables_map vm;
-  if (!ParseCommandLine("show", args, options, positional, &vm, err)) return err->status;
+  if (!ParseCommandLine("show", args, options, positional, &vm, err)) return false;
   if (vm.count("help")) {
     PrintCommandHelp("show", "RUN_ID [--format table|csv|json]",
                      "Shows one stored run: outcome, timing statistics, every metric with its "
                      "unit and source, and why any value is absent.",
                      options);
-    return ExitStatus::kOk;
+    return true;
   }
   OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return err->status;
+  if (!ParseFormatOption(format_text, &format, err)) return false;
   char* end = nullptr;
   long long id = std::strtoll(id_text.c_str(), &end, 10);
   if (id_text.empty() || *end != '\0' || id <= 0)
-    return FailWith(err, ExitStatus::kUsage,
-                    "show: expected a run id (a positive integer), got '" + id_text + "'");
+    return Fail(err, ErrorKind::kUsage,
+                "show: expected a run id (a positive integer), got '" + id_text + "'");
   RunStore store;
-  if (!store.Open(ResolveDatabasePath(global.db), err)) return err->status;
+  if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
   RunRecord run;
-  if (!store.Load(id, &run, err)) return err->status;
+  if (!store.Load(id, &run, err)) return false;
   RunPlacement placement = PlaceStoredRun(&store, run);
   std::cout << FormatRun(run, format, &placement);
-  return ExitStatus::kOk;
+  return true;
 }
 
 }  // namespace rprof

@@ -11,7 +11,7 @@
 
 namespace rprof {
 
-ExitStatus KernelsCommand(const GlobalOptions&, const std::vector<std::string>& args, Error* err) {
+bool KernelsCommand(const GlobalOptions&, const std::vector<std::string>& args, Error* err) {
   po::options_description options("kernels options");
   std::string format_text = "table", plugin_path;
   options.add_options()("help,h", "show this help")("format,f", po::value(&format_text),
@@ -20,20 +20,20 @@ ExitStatus KernelsCommand(const GlobalOptions&, const std::vector<std::string>& 
   po::positional_options_description positional;
   positional.add("plugin", 1);
   po::variables_map vm;
-  if (!ParseCommandLine("kernels", args, options, positional, &vm, err)) return err->status;
+  if (!ParseCommandLine("kernels", args, options, positional, &vm, err)) return false;
   if (vm.count("help")) {
     PrintCommandHelp("kernels", "[PLUGIN.so] [--format table|csv|json]",
                      "Lists the kernels rprof can run (built in, or those of a plugin), their "
                      "parameters (default and range) and their model: FLOPs and compulsory bytes "
                      "per call.",
                      options);
-    return ExitStatus::kOk;
+    return true;
   }
   OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return err->status;
+  if (!ParseFormatOption(format_text, &format, err)) return false;
 
   KernelCatalog plugin;
-  if (!plugin_path.empty() && !LoadPlugin(plugin_path, &plugin, err)) return err->status;
+  if (!plugin_path.empty() && !LoadPlugin(plugin_path, &plugin, err)) return false;
   const auto& entries = plugin_path.empty() ? BuiltinCatalog().entries() : plugin.entries();
   auto params_text = [](const rprof_kernel& k) {
     std::string out;
@@ -74,7 +74,7 @@ ExitStatus KernelsCommand(const GlobalOptions&, const std::vector<std::string>& 
     }
     w.EndArray();
     std::cout << w.str() << "\n";
-    return ExitStatus::kOk;
+    return true;
   }
   if (format == OutputFormat::kCsv) {
     std::cout << "name,precision,params,flops,bytes,description\n";
@@ -84,7 +84,7 @@ ExitStatus KernelsCommand(const GlobalOptions&, const std::vector<std::string>& 
                 << CsvField(params_text(k)) << "," << CsvField(k.flops_formula) << ","
                 << CsvField(k.bytes_formula) << "," << CsvField(k.description) << "\n";
     }
-    return ExitStatus::kOk;
+    return true;
   }
   TextTable table({"kernel", "prec", "params (default [range])", "FLOPs/call", "bytes/call",
                    "description"},
@@ -97,7 +97,7 @@ ExitStatus KernelsCommand(const GlobalOptions&, const std::vector<std::string>& 
   std::cout << table.Render()
             << "\nbytes/call is the compulsory traffic: each input read once, each output "
                "written once.\n";
-  return ExitStatus::kOk;
+  return true;
 }
 
 }  // namespace rprof

@@ -22,7 +22,7 @@ namespace {
 std::atomic<bool> g_cancel{false};
 extern "C" void OnCancel(int) { g_cancel.store(true); }
 
-ExitStatus Measure(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
   po::options_description options("machine measure options");
   int threads = 0;
   std::string format_text = "table";
@@ -34,7 +34,7 @@ ExitStatus Measure(const GlobalOptions& global, const std::vector<std::string>& 
        "core this process may use)")
       ("format,f", po::value(&format_text), "table, csv or json");
   po::variables_map vm;
-  if (!ParseCommandLine("machine measure", args, options, {}, &vm, err)) return err->status;
+  if (!ParseCommandLine("machine measure", args, options, {}, &vm, err)) return false;
   if (vm.count("help")) {
     PrintCommandHelp("machine measure", "[--quick|--full] [--threads N]",
                      "Measures this machine's roofline: peak FLOP/s per precision and ISA, "
@@ -42,24 +42,24 @@ ExitStatus Measure(const GlobalOptions& global, const std::vector<std::string>& 
                      "clock, on 1 thread and all cores, and stores the profile. Close other "
                      "programs first: a busy machine halves ceilings.",
                      options);
-    return ExitStatus::kOk;
+    return true;
   }
   OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return err->status;
+  if (!ParseFormatOption(format_text, &format, err)) return false;
   if (vm.count("quick") && vm.count("full"))
-    return FailWith(err, ExitStatus::kUsage, "machine measure: --quick or --full, not both");
+    return Fail(err, ErrorKind::kUsage, "machine measure: --quick or --full, not both");
   // The CPUs this process may run on (taskset, cgroups), as the measurement will pin to them.
   cpu_set_t allowed;
   int cpus = sched_getaffinity(0, sizeof allowed, &allowed) == 0
                  ? CPU_COUNT(&allowed)
                  : static_cast<int>(std::thread::hardware_concurrency());
   if (vm.count("threads") && (threads < 1 || (cpus > 0 && threads > cpus)))
-    return FailWith(err, ExitStatus::kUsage,
-                    "--threads " + std::to_string(threads) + ": must be 1.." +
-                        std::to_string(cpus) + " (the CPUs this process may run on)");
+    return Fail(err, ErrorKind::kUsage,
+                "--threads " + std::to_string(threads) + ": must be 1.." + std::to_string(cpus) +
+                    " (the CPUs this process may run on)");
 
   RunStore store;
-  if (!store.Open(ResolveDatabasePath(global.db), err)) return err->status;
+  if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
 
   MachineMeasureOptions measure;
   measure.mode = vm.count("full") ? "full" : "quick";
@@ -80,19 +80,19 @@ ExitStatus Measure(const GlobalOptions& global, const std::vector<std::string>& 
   sigaction(SIGTERM, &old_term, nullptr);
   if (tty) std::fprintf(stderr, "\r\033[K");
   if (!ok && g_cancel.load())
-    return FailWith(err, ExitStatus::kTargetFailed,
-                    "machine measure interrupted: no profile stored (the earlier profiles, if "
-                    "any, are untouched)");
-  if (!ok) return FailWith(err, ExitStatus::kEnvironment, "machine measure: " + why);
+    return Fail(err, ErrorKind::kTargetFailed,
+                "machine measure interrupted: no profile stored (the earlier profiles, if "
+                "any, are untouched)");
+  if (!ok) return Fail(err, ErrorKind::kEnvironment, "machine measure: " + why);
 
   StoredProfile stored;
-  if (!InsertProfile(&store, CurrentMachine(), profile, &stored.id, err)) return err->status;
-  if (!LoadProfile(&store, stored.id, &stored, err)) return err->status;
+  if (!InsertProfile(&store, CurrentMachine(), profile, &stored.id, err)) return false;
+  if (!LoadProfile(&store, stored.id, &stored, err)) return false;
   std::cout << FormatProfile(stored, format);
-  return ExitStatus::kOk;
+  return true;
 }
 
-ExitStatus Show(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+bool Show(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
   po::options_description options("machine show options");
   std::string format_text = "table";
   long long id = 0;
@@ -102,77 +102,76 @@ ExitStatus Show(const GlobalOptions& global, const std::vector<std::string>& arg
   po::positional_options_description positional;
   positional.add("profile", 1);
   po::variables_map vm;
-  if (!ParseCommandLine("machine show", args, options, positional, &vm, err)) return err->status;
+  if (!ParseCommandLine("machine show", args, options, positional, &vm, err)) return false;
   if (vm.count("help")) {
     PrintCommandHelp("machine show", "[PROFILE_ID] [--format table|csv|json]",
                      "Shows a stored machine profile: ceilings and the memory-hierarchy ladder.",
                      options);
-    return ExitStatus::kOk;
+    return true;
   }
   OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return err->status;
+  if (!ParseFormatOption(format_text, &format, err)) return false;
   RunStore store;
-  if (!store.Open(ResolveDatabasePath(global.db), err)) return err->status;
+  if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
   StoredProfile profile;
   if (vm.count("profile")) {
-    if (!LoadProfile(&store, id, &profile, err)) return err->status;
+    if (!LoadProfile(&store, id, &profile, err)) return false;
   } else {
     bool found = false;
     std::string fingerprint = CurrentMachine().fingerprint;
-    if (!LoadNewestProfile(&store, fingerprint, &profile, &found, err)) return err->status;
+    if (!LoadNewestProfile(&store, fingerprint, &profile, &found, err)) return false;
     if (!found)
-      return FailWith(err, ExitStatus::kEnvironment,
-                      "no machine profile for this machine (" + fingerprint + ") in " +
-                          store.path() + "; measure one with `rprof machine measure`");
+      return Fail(err, ErrorKind::kEnvironment,
+                  "no machine profile for this machine (" + fingerprint + ") in " + store.path() +
+                      "; measure one with `rprof machine measure`");
   }
   std::cout << FormatProfile(profile, format);
-  return ExitStatus::kOk;
+  return true;
 }
 
-ExitStatus List(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+bool List(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
   po::options_description options("machine list options");
   std::string format_text = "table";
   options.add_options()("help,h", "show this help")("format,f", po::value(&format_text),
                                                      "table, csv or json");
   po::variables_map vm;
-  if (!ParseCommandLine("machine list", args, options, {}, &vm, err)) return err->status;
+  if (!ParseCommandLine("machine list", args, options, {}, &vm, err)) return false;
   if (vm.count("help")) {
     PrintCommandHelp("machine list", "[--format table|csv|json]",
                      "Lists the stored machine profiles, newest first.", options);
-    return ExitStatus::kOk;
+    return true;
   }
   OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return err->status;
+  if (!ParseFormatOption(format_text, &format, err)) return false;
   RunStore store;
-  if (!store.Open(ResolveDatabasePath(global.db), err)) return err->status;
+  if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
   std::vector<StoredProfile> profiles;
-  if (!ListProfiles(&store, &profiles, err)) return err->status;
+  if (!ListProfiles(&store, &profiles, err)) return false;
   std::cout << FormatProfileList(profiles, format);
-  return ExitStatus::kOk;
+  return true;
 }
 
 }  // namespace
 
-ExitStatus MachineCommand(const GlobalOptions& global, const std::vector<std::string>& args,
-                          Error* err) {
+bool MachineCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
   const std::string usage =
       "usage: rprof machine measure [--quick|--full] [--threads N]\n"
       "       rprof machine show [PROFILE_ID] [--format table|csv|json]\n"
       "       rprof machine list [--format table|csv|json]\n";
   if (args.empty()) {
     std::cerr << usage;
-    return FailWith(err, ExitStatus::kUsage, "machine: say measure, show or list");
+    return Fail(err, ErrorKind::kUsage, "machine: say measure, show or list");
   }
   if (args[0] == "--help" || args[0] == "-h") {
     std::cout << usage;
-    return ExitStatus::kOk;
+    return true;
   }
   std::vector<std::string> rest(args.begin() + 1, args.end());
   if (args[0] == "measure") return Measure(global, rest, err);
   if (args[0] == "show") return Show(global, rest, err);
   if (args[0] == "list") return List(global, rest, err);
-  return FailWith(err, ExitStatus::kUsage,
-                  "machine: no subcommand '" + args[0] + "'; use measure, show or list");
+  return Fail(err, ErrorKind::kUsage,
+              "machine: no subcommand '" + args[0] + "'; use measure, show or list");
 }
 
 }  // namespace rprof

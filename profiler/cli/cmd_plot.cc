@@ -24,18 +24,18 @@ namespace {
 // Runs gnuplot on the script file; kEnvironment when gnuplot is missing or fails.
 bool RunGnuplot(const std::string& script_path, Error* err) {
   if (!OnPath("gnuplot"))
-    return Fail(err, ExitStatus::kEnvironment,
+    return Fail(err, ErrorKind::kEnvironment,
                 "gnuplot not found: install the Debian package gnuplot-nox "
                 "(apt-get install gnuplot-nox), or write the script with --gnuplot FILE");
   std::string program = "gnuplot";
   std::vector<char*> argv = {program.data(), const_cast<char*>(script_path.c_str()), nullptr};
   pid_t pid;
   if (posix_spawnp(&pid, "gnuplot", nullptr, nullptr, argv.data(), environ) != 0)
-    return Fail(err, ExitStatus::kEnvironment, "cannot start gnuplot");
+    return Fail(err, ErrorKind::kEnvironment, "cannot start gnuplot");
   int status = 0;
   waitpid(pid, &status, 0);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return Fail(err, ExitStatus::kEnvironment,
+    return Fail(err, ErrorKind::kEnvironment,
                 "gnuplot failed on the roofline script (its message is above); --gnuplot FILE "
                 "writes the script to look at");
   return true;
@@ -43,8 +43,7 @@ bool RunGnuplot(const std::string& script_path, Error* err) {
 
 }  // namespace
 
-ExitStatus PlotCommand(const GlobalOptions& global, const std::vector<std::string>& args,
-                       Error* err) {
+bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
   po::options_description options("plot options");
   std::vector<long long> ids;
   std::vector<std::string> tags;
@@ -67,7 +66,7 @@ ExitStatus PlotCommand(const GlobalOptions& global, const std::vector<std::strin
   po::positional_options_description positional;
   positional.add("run", -1);
   po::variables_map vm;
-  if (!ParseCommandLine("plot", args, options, positional, &vm, err)) return err->status;
+  if (!ParseCommandLine("plot", args, options, positional, &vm, err)) return false;
   if (vm.count("help")) {
     PrintCommandHelp("plot", "[RUN...|--last N|--kernel K|--tag K=V] -o FILE.svg|--terminal",
                      "Draws runs on the roofline of their machine: log-log, every compute ceiling "
@@ -75,61 +74,63 @@ ExitStatus PlotCommand(const GlobalOptions& global, const std::vector<std::strin
                      "each run a labelled point per source, its model point joined to its "
                      "measured point. Rendered by gnuplot.",
                      options);
-    return ExitStatus::kOk;
+    return true;
   }
   bool terminal = vm.count("terminal") > 0;
   if (output.empty() && !terminal && script.empty())
-    return FailWith(err, ExitStatus::kUsage,
-                    "plot: say where: -o FILE.svg|.png|.pdf, --terminal, or --gnuplot FILE");
+    return Fail(err, ErrorKind::kUsage,
+                "plot: say where: -o FILE.svg|.png|.pdf, --terminal, or --gnuplot FILE");
   if (!output.empty() && terminal)
-    return FailWith(err, ExitStatus::kUsage, "plot: -o FILE or --terminal, not both");
+    return Fail(err, ErrorKind::kUsage, "plot: -o FILE or --terminal, not both");
   std::string term = terminal ? "dumb size 110,34 noenhanced" : TerminalForFile(output);
   if (!output.empty() && term.empty())
-    return FailWith(err, ExitStatus::kUsage,
-                    "plot: -o " + output + ": use a .svg, .png or .pdf file name");
+    return Fail(err, ErrorKind::kUsage,
+                "plot: -o " + output + ": use a .svg, .png or .pdf file name");
   if (term.empty()) term = TerminalForFile("roofline.svg");
-  if (threads < 1) return FailWith(err, ExitStatus::kUsage, "--threads must be at least 1");
-  if (!ParseKeyValues("--tag", tags, &filter.tags, err)) return err->status;
+  if (threads < 1) return Fail(err, ErrorKind::kUsage, "--threads must be at least 1");
+  if (!ParseKeyValues("--tag", tags, &filter.tags, err)) return false;
 
   RunStore store;
-  if (!store.Open(ResolveDatabasePath(global.db), err)) return err->status;
+  if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
   std::vector<RunRecord> runs;
   if (!ids.empty()) {
     for (long long id : ids) {
       RunRecord run;
-      if (!store.Load(id, &run, err)) return err->status;
+      if (!store.Load(id, &run, err)) return false;
       runs.push_back(std::move(run));
     }
   } else {
     filter.limit = last > 0 ? last : 10;
-    if (!store.List(filter, &runs, err)) return err->status;
+    if (!store.List(filter, &runs, err)) return false;
     if (runs.empty())
-      return FailWith(err, ExitStatus::kUsage, "plot: no stored run matches; see rprof history");
+      return Fail(err, ErrorKind::kUsage, "plot: no stored run matches; see rprof history");
   }
 
   StoredProfile profile;
   if (profile_id > 0) {
-    if (!LoadProfile(&store, profile_id, &profile, err)) return err->status;
+    if (!LoadProfile(&store, profile_id, &profile, err)) return false;
   } else {
     bool found = false;
     std::string fingerprint =
         runs.empty() ? CurrentMachine().fingerprint : runs.front().machine.fingerprint;
-    if (!LoadNewestProfile(&store, fingerprint, &profile, &found, err)) return err->status;
+    if (!LoadNewestProfile(&store, fingerprint, &profile, &found, err)) return false;
     if (!found)
-      return FailWith(err, ExitStatus::kEnvironment,
-                      "no machine profile for machine " + fingerprint +
-                          " (the runs' machine); measure one there with `rprof machine measure`");
+      return Fail(err, ErrorKind::kEnvironment,
+                  "no machine profile for machine " + fingerprint +
+                      " (the runs' machine); measure one there with `rprof machine measure`");
   }
 
   if (!HasCeilingsFor(profile.profile, threads))
-    return FailWith(err, ExitStatus::kUsage,
-                    "plot: machine profile " + std::to_string(profile.id) + " has no ceilings for " +
-                        std::to_string(threads) + " thread(s); measure them with `rprof machine "
-                        "measure --threads " + std::to_string(threads) + "`");
+    return Fail(err, ErrorKind::kUsage,
+                "plot: machine profile " + std::to_string(profile.id) + " has no ceilings for " +
+                    std::to_string(threads) +
+                    " thread(s); measure them with `rprof machine "
+                    "measure --threads " +
+                    std::to_string(threads) + "`");
   if (PlottableRuns(runs) == 0)
-    return FailWith(err, ExitStatus::kUsage,
-                    "plot: none of the chosen runs has both a FLOP rate and a DRAM intensity to "
-                    "draw (programs need --flops/--bytes or --counters sim)");
+    return Fail(err, ErrorKind::kUsage,
+                "plot: none of the chosen runs has both a FLOP rate and a DRAM intensity to "
+                "draw (programs need --flops/--bytes or --counters sim)");
 
   PlotOptions plot;
   plot.terminal = term;
@@ -143,20 +144,20 @@ ExitStatus PlotCommand(const GlobalOptions& global, const std::vector<std::strin
   if (!script.empty()) {
     std::ofstream file(script);
     file << text;
-    if (!file) return FailWith(err, ExitStatus::kEnvironment, "--gnuplot " + script + ": cannot write");
-    if (output.empty() && !terminal) return ExitStatus::kOk;
+    if (!file) return Fail(err, ErrorKind::kEnvironment, "--gnuplot " + script + ": cannot write");
+    if (output.empty() && !terminal) return true;
   }
   char temp[] = "/tmp/rprof-plot-XXXXXX";
   int fd = mkstemp(temp);
-  if (fd < 0) return FailWith(err, ExitStatus::kEnvironment, "cannot create a temporary file in /tmp");
+  if (fd < 0) return Fail(err, ErrorKind::kEnvironment, "cannot create a temporary file in /tmp");
   (void)!write(fd, text.data(), text.size());
   close(fd);
   std::cout.flush();
   bool ok = RunGnuplot(temp, err);
   unlink(temp);
-  if (!ok) return err->status;
+  if (!ok) return false;
   if (!output.empty()) std::cout << "wrote " << output << "\n";
-  return ExitStatus::kOk;
+  return true;
 }
 
 }  // namespace rprof

@@ -10,8 +10,7 @@
 
 namespace rprof {
 
-ExitStatus QueryCommand(const GlobalOptions& global, const std::vector<std::string>& args,
-                        Error* err) {
+bool QueryCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
   po::options_description options("query options");
   std::string format_text = "table", sql;
   options.add_options()("help,h", "show this help")("format,f", po::value(&format_text),
@@ -20,33 +19,33 @@ ExitStatus QueryCommand(const GlobalOptions& global, const std::vector<std::stri
   po::positional_options_description positional;
   positional.add("sql", 1);
   po::variables_map vm;
-  if (!ParseCommandLine("query", args, options, positional, &vm, err)) return err->status;
+  if (!ParseCommandLine("query", args, options, positional, &vm, err)) return false;
   if (vm.count("help")) {
     PrintCommandHelp("query", "\"SQL\" [--format table|csv|json]",
                      "Runs one read-only SQL statement on the database. Tables: machines, runs, "
                      "samples, metrics, tags (see README).",
                      options);
-    return ExitStatus::kOk;
+    return true;
   }
   OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return err->status;
+  if (!ParseFormatOption(format_text, &format, err)) return false;
   if (sql.empty())
-    return FailWith(err, ExitStatus::kUsage,
-                    "query: no SQL given, e.g. rprof query \"select count(*) from runs\"");
+    return Fail(err, ErrorKind::kUsage,
+                "query: no SQL given, e.g. rprof query \"select count(*) from runs\"");
 
   RunStore store;
-  if (!store.OpenReadOnly(ResolveDatabasePath(global.db), err)) return err->status;
+  if (!store.OpenReadOnly(ResolveDatabasePath(global.db), err)) return false;
   Database* db = store.db();
   Statement stmt;
   std::string why, rest;
-  if (!db->Prepare(sql, &stmt, &why, &rest)) return FailWith(err, ExitStatus::kUsage, "query: " + why);
-  if (!stmt.handle()) return FailWith(err, ExitStatus::kUsage, "query: the SQL holds no statement");
+  if (!db->Prepare(sql, &stmt, &why, &rest)) return Fail(err, ErrorKind::kUsage, "query: " + why);
+  if (!stmt.handle()) return Fail(err, ErrorKind::kUsage, "query: the SQL holds no statement");
   if (rest.find_first_not_of(" \t\r\n;") != std::string::npos)
-    return FailWith(err, ExitStatus::kUsage, "query: give one statement at a time");
+    return Fail(err, ErrorKind::kUsage, "query: give one statement at a time");
   if (!sqlite3_stmt_readonly(stmt.handle()))
-    return FailWith(err, ExitStatus::kUsage,
-                    "query: the statement would write to the database; rprof query is "
-                    "read-only (use sqlite3 on a copy to change data)");
+    return Fail(err, ErrorKind::kUsage,
+                "query: the statement would write to the database; rprof query is "
+                "read-only (use sqlite3 on a copy to change data)");
 
   std::vector<std::string> columns;
   for (int c = 0; c < stmt.ColumnCount(); ++c) columns.push_back(stmt.ColumnName(c));
@@ -67,7 +66,7 @@ ExitStatus QueryCommand(const GlobalOptions& global, const std::vector<std::stri
     rows.push_back(std::move(row));
     types.push_back(std::move(type));
   }
-  if (!why.empty()) return FailWith(err, ExitStatus::kUsage, "query: " + why);
+  if (!why.empty()) return Fail(err, ErrorKind::kUsage, "query: " + why);
 
   if (format == OutputFormat::kJson) {
     JsonWriter w;
@@ -106,7 +105,7 @@ ExitStatus QueryCommand(const GlobalOptions& global, const std::vector<std::stri
     }
     std::cout << table.Render();
   }
-  return ExitStatus::kOk;
+  return true;
 }
 
 }  // namespace rprof

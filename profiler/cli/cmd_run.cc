@@ -68,8 +68,7 @@ size_t FindTarget(const std::vector<std::string>& args, const po::options_descri
 
 }  // namespace
 
-ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string>& args,
-                      Error* err) {
+bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
   po::options_description options("run options");
   std::vector<std::string> params, tags;
   std::string events, format_text = "table", kernel_name, output, groups;
@@ -125,7 +124,7 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
     }
   }
   po::variables_map vm;
-  if (!ParseCommandLine("run", ours, all, positional, &vm, err)) return err->status;
+  if (!ParseCommandLine("run", ours, all, positional, &vm, err)) return false;
   if (vm.count("help")) {
     PrintCommandHelp("run", "KERNEL|PLUGIN.so|PROGRAM [options] [PROGRAM ARGS...]",
                      "Measures a built-in kernel, a kernel from a plugin, or a whole program, "
@@ -135,21 +134,19 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
                      "everything after the program's name is its own arguments.\n"
                      "`rprof kernels` lists the kernels and their parameters.",
                      options);
-    return ExitStatus::kOk;
+    return true;
   }
   if (!vm.count("target"))
-    return FailWith(err, ExitStatus::kUsage,
-                    "run: nothing to run; name a kernel (`rprof kernels`), a plugin or a program");
+    return Fail(err, ErrorKind::kUsage,
+                "run: nothing to run; name a kernel (`rprof kernels`), a plugin or a program");
   OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return err->status;
+  if (!ParseFormatOption(format_text, &format, err)) return false;
   if (vm.count("repeat") && repeat < 1)
-    return FailWith(err, ExitStatus::kUsage, "--repeat must be at least 1");
-  if (!(min_time >= 0))
-    return FailWith(err, ExitStatus::kUsage, "--min-time must be 0 or more seconds");
-  if (!(timeout >= 0))
-    return FailWith(err, ExitStatus::kUsage, "--timeout must be 0 or more seconds");
+    return Fail(err, ErrorKind::kUsage, "--repeat must be at least 1");
+  if (!(min_time >= 0)) return Fail(err, ErrorKind::kUsage, "--min-time must be 0 or more seconds");
+  if (!(timeout >= 0)) return Fail(err, ErrorKind::kUsage, "--timeout must be 0 or more seconds");
   if (!(flops >= 0) || !(bytes >= 0))
-    return FailWith(err, ExitStatus::kUsage, "--flops and --bytes must be 0 or more");
+    return Fail(err, ErrorKind::kUsage, "--flops and --bytes must be 0 or more");
 
   SimMode sim_mode = SimMode::kAuto;
   bool use_pmu = true;
@@ -157,27 +154,27 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
   else if (counters == "sim") sim_mode = SimMode::kAlways;
   else if (counters == "model") sim_mode = SimMode::kNever, use_pmu = false;
   else if (counters != "auto")
-    return FailWith(err, ExitStatus::kUsage,
-                    "--counters " + counters + ": use auto, pmu, sim or model");
+    return Fail(err, ErrorKind::kUsage, "--counters " + counters + ": use auto, pmu, sim or model");
   if (!(sim_budget >= 0))
-    return FailWith(err, ExitStatus::kUsage, "--sim-budget must be 0 or more seconds");
+    return Fail(err, ErrorKind::kUsage, "--sim-budget must be 0 or more seconds");
   if (!use_pmu && vm.count("events"))
-    return FailWith(err, ExitStatus::kUsage, "--counters model counts nothing: drop --events");
+    return Fail(err, ErrorKind::kUsage, "--counters model counts nothing: drop --events");
 
   GroupPlan group_plan;
   std::vector<std::string> group_names;
-  if (!SplitList("--group", groups, &group_names, err)) return err->status;
+  if (!SplitList("--group", groups, &group_names, err)) return false;
   if (!group_names.empty()) {
-    if (!use_pmu) return FailWith(err, ExitStatus::kUsage, "--counters model counts nothing: drop --group");
-    if (!LoadGroupPlan(group_names, &group_plan, err)) return err->status;
+    if (!use_pmu)
+      return Fail(err, ErrorKind::kUsage, "--counters model counts nothing: drop --group");
+    if (!LoadGroupPlan(group_names, &group_plan, err)) return false;
   }
   const GroupPlan* plan = group_names.empty() ? nullptr : &group_plan;
 
   RunRecord run;
-  if (!ParseKeyValues("--tag", tags, &run.tags, err)) return err->status;
+  if (!ParseKeyValues("--tag", tags, &run.tags, err)) return false;
   const std::string target = vm["target"].as<std::string>();
   std::vector<std::string> event_list;
-  if (!SplitList("--events", events, &event_list, err)) return err->status;
+  if (!SplitList("--events", events, &event_list, err)) return false;
   bool events_given = vm.count("events") > 0;
   bool allow_missing = vm.count("allow-missing-events") > 0;
 
@@ -188,18 +185,18 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
   if (BuiltinCatalog().Find(target) || (!LooksLikePath(target) && !LooksLikePlugin(target) &&
                                         !OnPath(target))) {
     kernel = BuiltinCatalog().Resolve(target, err);
-    if (!kernel) return err->status;
+    if (!kernel) return false;
   } else if (LooksLikePlugin(target)) {
-    if (!LoadPlugin(target, &plugin, err)) return err->status;
+    if (!LoadPlugin(target, &plugin, err)) return false;
     if (kernel_name.empty() && plugin.entries().size() == 1) kernel_name = plugin.Names().front();
     if (kernel_name.empty())
-      return FailWith(err, ExitStatus::kUsage,
-                      target + " holds several kernels; choose one with --kernel (`rprof kernels " +
-                          target + "` lists them)");
+      return Fail(err, ErrorKind::kUsage,
+                  target + " holds several kernels; choose one with --kernel (`rprof kernels " +
+                      target + "` lists them)");
     kernel = plugin.Resolve(kernel_name, err);
-    if (!kernel) return err->status;
+    if (!kernel) return false;
   } else {
-    if (!ResolveExecutable(target, &program.path, err)) return err->status;
+    if (!ResolveExecutable(target, &program.path, err)) return false;
     program.argv = {target};
     program.argv.insert(program.argv.end(), program_args.begin(), program_args.end());
     program.events = event_list;
@@ -215,19 +212,20 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
     program.sim_budget_s = sim_budget;
   }
   if (!kernel_name.empty() && !LooksLikePlugin(target))
-    return FailWith(err, ExitStatus::kUsage, "--kernel chooses a kernel inside a plugin (.so)");
+    return Fail(err, ErrorKind::kUsage, "--kernel chooses a kernel inside a plugin (.so)");
   if (kernel)
     for (const char* option : {"flops", "bytes", "timeout"})
       if (vm.count(option))
-        return FailWith(err, ExitStatus::kUsage,
-                        std::string("--") + option + " is for programs; a kernel declares its "
+        return Fail(err, ErrorKind::kUsage,
+                    std::string("--") + option +
+                        " is for programs; a kernel declares its "
                         "own model (`rprof kernels`) and is timed per call");
 
   KernelRunRequest request;
   if (kernel) {
     request.entry = kernel;
     if (!ParseKernelArgs(*kernel->kernel, params, &request.args, &request.shown_params, err))
-      return err->status;
+      return false;
     request.events = event_list;
     request.events_given = events_given;
     request.allow_missing_events = allow_missing;
@@ -239,24 +237,24 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
     request.sim = sim_mode;
     request.sim_budget_s = sim_budget;
   } else if (!params.empty()) {
-    return FailWith(err, ExitStatus::kUsage,
-                    "--param sets kernel parameters; a program takes its own arguments after "
-                    "its name");
+    return Fail(err, ErrorKind::kUsage,
+                "--param sets kernel parameters; a program takes its own arguments after "
+                "its name");
   }
 
   // Open the store first: a database that cannot take the run should fail before the
   // measurement, not after it.
   RunStore store;
-  if (!store.Open(ResolveDatabasePath(global.db), err)) return err->status;
+  if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
 
   run.machine = CurrentMachine();
   run.rprof_version = RPROF_VERSION;
   if (kernel) {
     InterruptScope interrupts;
-    if (!RunKernel(request, &run, err)) return err->status;
+    if (!RunKernel(request, &run, err)) return false;
   } else {
     ProcessSignalScope signals;
-    if (!RunProcess(program, &run, err)) return err->status;
+    if (!RunProcess(program, &run, err)) return false;
   }
   // Placed before storing, so the run and where it stood are stored together.
   RunPlacement placement = PlaceStoredRun(&store, run);
@@ -272,14 +270,13 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
   TrustContext trust;
   trust.groups = plan;
   trust.virtual_machine = DiagnosePmu().virtual_machine;
-  if (!LoadMetricTrust(&store, run.machine.fingerprint, &trust.calibration, err))
-    return err->status;
+  if (!LoadMetricTrust(&store, run.machine.fingerprint, &trust.calibration, err)) return false;
   std::vector<CalibrationCheck> calibration_plan;
   std::string plan_error;
   if (LoadCalibrationPlan(&calibration_plan, &plan_error))
     for (const CalibrationCheck& c : calibration_plan) trust.checked.push_back(c.metric);
   run.trust = RunTrustNotes(run, trust);
-  if (!store.Insert(&run, err)) return err->status;
+  if (!store.Insert(&run, err)) return false;
 
   std::string report =
       vm.count("quiet") ? std::to_string(run.id) + "\n" : FormatRun(run, format, &placement);
@@ -289,14 +286,14 @@ ExitStatus RunCommand(const GlobalOptions& global, const std::vector<std::string
     std::ofstream file(output);
     file << report;
     if (!file)
-      return FailWith(err, ExitStatus::kEnvironment,
-                      "--output " + output + ": cannot write; run " + std::to_string(run.id) +
-                          " is stored (rprof show " + std::to_string(run.id) + ")");
+      return Fail(err, ErrorKind::kEnvironment,
+                  "--output " + output + ": cannot write; run " + std::to_string(run.id) +
+                      " is stored (rprof show " + std::to_string(run.id) + ")");
   }
-  if (run.status == RunStatus::kOk) return ExitStatus::kOk;
-  return FailWith(err, ExitStatus::kTargetFailed,
-                  "run " + std::to_string(run.id) + " " + RunStatusName(run.status) + ": " +
-                      run.note + " (stored)");
+  if (run.status == RunStatus::kOk) return true;
+  return Fail(err, ErrorKind::kTargetFailed,
+              "run " + std::to_string(run.id) + " " + RunStatusName(run.status) + ": " + run.note +
+                  " (stored)");
 }
 
 }  // namespace rprof

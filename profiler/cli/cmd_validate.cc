@@ -63,7 +63,7 @@ rprof_args SmallArgs(const rprof_kernel& k) {
 
 }  // namespace
 
-ExitStatus ValidateCommand(const GlobalOptions&, const std::vector<std::string>& args, Error* err) {
+bool ValidateCommand(const GlobalOptions&, const std::vector<std::string>& args, Error* err) {
   po::options_description options("validate options");
   std::string format_text = "table", only;
   // At validation sizes, what a formula cannot see — cross-lane reductions, a library's edge
@@ -75,7 +75,7 @@ ExitStatus ValidateCommand(const GlobalOptions&, const std::vector<std::string>&
       "tolerance", po::value(&tolerance), "largest relative FLOP error accepted, percent "
                                           "(default 5)");
   po::variables_map vm;
-  if (!ParseCommandLine("validate", args, options, {}, &vm, err)) return err->status;
+  if (!ParseCommandLine("validate", args, options, {}, &vm, err)) return false;
   if (vm.count("help")) {
     PrintCommandHelp("validate", "[--kernel K] [--tolerance PCT] [--format table|csv|json]",
                      "Runs every built-in kernel at a small size under valgrind (the sim "
@@ -83,11 +83,11 @@ ExitStatus ValidateCommand(const GlobalOptions&, const std::vector<std::string>&
                      "compulsory bytes are shown beside the simulated traffic. Exits 1 when a "
                      "kernel's FLOPs disagree by more than the tolerance.",
                      options);
-    return ExitStatus::kOk;
+    return true;
   }
   OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return err->status;
-  if (!only.empty() && !BuiltinCatalog().Resolve(only, err)) return err->status;
+  if (!ParseFormatOption(format_text, &format, err)) return false;
+  if (!only.empty() && !BuiltinCatalog().Resolve(only, err)) return false;
 
   struct Row {
     std::string kernel, params;
@@ -108,9 +108,8 @@ ExitStatus ValidateCommand(const GlobalOptions&, const std::vector<std::string>&
       row.params += (i ? " " : "") + std::string(k.params[i].name) + "=" + std::to_string(a.values[i]);
     std::vector<Metric> model, sim;
     std::string why;
-    if (!KernelModelMetrics(k, a, &model, &why))
-      return FailWith(err, ExitStatus::kEnvironment, why);
-    if (!SimulateKernel(entry, a, &sim, err)) return err->status;
+    if (!KernelModelMetrics(k, a, &model, &why)) return Fail(err, ErrorKind::kEnvironment, why);
+    if (!SimulateKernel(entry, a, &sim, err)) return false;
     auto value = [](const std::vector<Metric>& ms, const char* name, Source s) {
       const Metric* m = FindMetric(ms, name, s);
       return m ? m->value : std::nullopt;
@@ -170,10 +169,12 @@ ExitStatus ValidateCommand(const GlobalOptions&, const std::vector<std::string>&
     std::cout << table.Render();
   }
   if (failures > 0)
-    return FailWith(err, ExitStatus::kTargetFailed,
-                    std::to_string(failures) + " kernel(s) execute FLOPs their model does not "
-                    "declare (beyond " + JsonNumber(tolerance) + " %)");
-  return ExitStatus::kOk;
+    return Fail(err, ErrorKind::kTargetFailed,
+                std::to_string(failures) +
+                    " kernel(s) execute FLOPs their model does not "
+                    "declare (beyond " +
+                    JsonNumber(tolerance) + " %)");
+  return true;
 }
 
 }  // namespace rprof

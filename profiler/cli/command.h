@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/exit_status.h"
+#include "core/error.h"
 
 namespace rprof {
 
@@ -23,28 +23,27 @@ struct Command {
   const char* summary;  // one line for `rprof --help`
   Needs needs;
   // Runs the command with the arguments after its name. Each command parses its own options
-  // (and answers --help). Returns the exit status; on failure *err holds the message that
-  // main() prints once.
-  ExitStatus (*run)(const GlobalOptions& global, const std::vector<std::string>& args,
-                    Error* err);
+  // (and answers --help). False on failure, with *err holding the kind (main() turns it into
+  // the exit code) and the message main() prints once.
+  bool (*run)(const GlobalOptions& global, const std::vector<std::string>& args, Error* err);
 };
 
 const std::vector<Command>& Commands();
 const Command* FindCommand(const std::string& name);
 
 // The command implementations, one file each under cli/.
-ExitStatus RunCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
-ExitStatus KernelsCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
-ExitStatus HistoryCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
-ExitStatus ShowCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
-ExitStatus QueryCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
-ExitStatus CompareCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
-ExitStatus PlotCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
-ExitStatus ValidateCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
-ExitStatus MachineCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
-ExitStatus EventsCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
-ExitStatus DoctorCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
-ExitStatus CalibrateCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+bool RunCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+bool KernelsCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+bool HistoryCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+bool ShowCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+bool QueryCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+bool CompareCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+bool PlotCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+bool ValidateCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+bool MachineCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+bool EventsCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+bool DoctorCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+bool CalibrateCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 
 }  // namespace rprof
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/exit_status.h"
 #include "core/spelling.h"
 #include "rprof_config.h"
 #include "targets/kernel_catalog.h"
@@ -53,34 +54,34 @@ std::vector<std::string> CommandNames() {
   return names;
 }
 
-ExitStatus Main(int argc, char** argv, Error* err) {
+bool Main(int argc, char** argv, Error* err) {
   GlobalOptions global;
   int i = 1;
   for (; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--db") {
       if (i + 1 == argc)
-        return FailWith(err, ExitStatus::kUsage, "--db needs a PATH; see `rprof --help`");
+        return Fail(err, ErrorKind::kUsage, "--db needs a PATH; see `rprof --help`");
       global.db = argv[++i];
     } else if (arg.rfind("--db=", 0) == 0) {
       global.db = arg.substr(5);
     } else if (arg == "-h" || arg == "--help") {
       PrintUsage(stdout);
-      return ExitStatus::kOk;
+      return true;
     } else if (arg == "--version") {
       std::printf("rprof %s\n", RPROF_VERSION);
-      return ExitStatus::kOk;
+      return true;
     } else if (!arg.empty() && arg[0] == '-') {
       PrintUsage(stderr);
-      return FailWith(err, ExitStatus::kUsage,
-                      "unknown option " + arg + "; options of a command go after its name");
+      return Fail(err, ErrorKind::kUsage,
+                  "unknown option " + arg + "; options of a command go after its name");
     } else {
       break;
     }
   }
   if (i == argc) {
     PrintUsage(stderr);
-    return FailWith(err, ExitStatus::kUsage, "no command given");
+    return Fail(err, ErrorKind::kUsage, "no command given");
   }
   std::string name = argv[i];
   std::vector<std::string> args(argv + i + 1, argv + argc);
@@ -88,12 +89,12 @@ ExitStatus Main(int argc, char** argv, Error* err) {
   if (name == "help") {
     if (args.empty()) {
       PrintUsage(stdout);
-      return ExitStatus::kOk;
+      return true;
     }
     const Command* command = FindCommand(args[0]);
     if (!command)
-      return FailWith(err, ExitStatus::kUsage,
-                      "help: no command '" + args[0] + "'" + DidYouMean(args[0], CommandNames()));
+      return Fail(err, ErrorKind::kUsage,
+                  "help: no command '" + args[0] + "'" + DidYouMean(args[0], CommandNames()));
     return command->run(global, {"--help"}, err);
   }
   if (const Command* command = FindCommand(name)) return command->run(global, args, err);
@@ -107,9 +108,9 @@ ExitStatus Main(int argc, char** argv, Error* err) {
   }
   std::vector<std::string> known = CommandNames();
   for (const std::string& k : BuiltinCatalog().Names()) known.push_back(k);
-  return FailWith(err, ExitStatus::kUsage,
-                  "'" + name + "' is neither a command nor a kernel" + DidYouMean(name, known) +
-                      " (`rprof --help` lists the commands, `rprof kernels` the kernels)");
+  return Fail(err, ErrorKind::kUsage,
+              "'" + name + "' is neither a command nor a kernel" + DidYouMean(name, known) +
+                  " (`rprof --help` lists the commands, `rprof kernels` the kernels)");
 }
 
 }  // namespace
@@ -118,8 +119,9 @@ ExitStatus Main(int argc, char** argv, Error* err) {
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(true);
   rprof::Error err;
-  rprof::ExitStatus status = rprof::Main(argc, argv, &err);
+  bool ok = rprof::Main(argc, argv, &err);
   std::cout.flush();
-  if (!err.message.empty()) std::fprintf(stderr, "rprof: error: %s\n", err.message.c_str());
-  return static_cast<int>(status);
+  if (ok) return static_cast<int>(rprof::ExitStatus::kOk);
+  std::fprintf(stderr, "rprof: error: %s\n", err.message.c_str());
+  return static_cast<int>(rprof::ExitStatusOf(err.kind));
 }

@@ -13,7 +13,7 @@ bool ParseCommandLine(const std::string& command, const std::vector<std::string>
     po::store(po::command_line_parser(args).options(options).positional(positional).run(), *vm);
     po::notify(*vm);
   } catch (const po::error& e) {
-    return Fail(err, ExitStatus::kUsage,
+    return Fail(err, ErrorKind::kUsage,
                 command + ": " + e.what() + "; see `rprof help " + command + "`");
   }
   return true;
@@ -29,7 +29,7 @@ void PrintCommandHelp(const std::string& command, const std::string& usage,
 bool ParseFormatOption(const std::string& text, OutputFormat* format, Error* err) {
   auto parsed = ParseOutputFormat(text);
   if (!parsed)
-    return Fail(err, ExitStatus::kUsage,
+    return Fail(err, ErrorKind::kUsage,
                 "--format " + text + ": unknown format; use table, csv or json");
   *format = *parsed;
   return true;
@@ -44,7 +44,7 @@ bool SplitList(const std::string& option, const std::string& text,
     start = comma + 1;
     if (item.empty()) continue;
     if (std::find(items->begin(), items->end(), item) != items->end())
-      return Fail(err, ExitStatus::kUsage, option + " names " + item + " twice");
+      return Fail(err, ErrorKind::kUsage, option + " names " + item + " twice");
     items->push_back(item);
   }
   return true;
@@ -55,12 +55,12 @@ bool ParseKeyValues(const std::string& option, const std::vector<std::string>& i
   for (const std::string& item : items) {
     size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0)
-      return Fail(err, ExitStatus::kUsage,
+      return Fail(err, ErrorKind::kUsage,
                   option + " " + item + ": expected KEY=VALUE, e.g. " + option + " lab=00");
     std::string key = item.substr(0, eq);
     for (const auto& [k, v] : *out)
       if (k == key)
-        return Fail(err, ExitStatus::kUsage,
+        return Fail(err, ErrorKind::kUsage,
                     option + " " + key + " given twice (" + v + ", " + item.substr(eq + 1) +
                         "); a key holds one value");
     out->emplace_back(std::move(key), item.substr(eq + 1));

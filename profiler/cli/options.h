@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/exit_status.h"
+#include "core/error.h"
 #include "report/output_format.h"
 #include "store/run_record.h"
 

@@ -30,11 +30,12 @@ bool LoadGroupPlan(const std::vector<std::string>& names, GroupPlan* plan, Error
     MetricGroup group;
     std::string why;
     if (!library.LoadGroup(plan->pmu, name, &group, &why))
-      return Fail(err,
-                  why.find("no group") != std::string::npos || why.find("unknown") != std::string::npos
-                      ? ExitStatus::kUsage
-                      : ExitStatus::kEnvironment,
-                  "--group " + name + " (" + plan->pmu + "): " + why);
+      return Fail(
+          err,
+          why.find("no group") != std::string::npos || why.find("unknown") != std::string::npos
+              ? ErrorKind::kUsage
+              : ErrorKind::kEnvironment,
+          "--group " + name + " (" + plan->pmu + "): " + why);
     for (const GroupEvent& e : group.events) {
       bool seen = false;
       for (const auto& known : plan->events) seen = seen || known == e.event;
@@ -51,7 +52,7 @@ bool CheckRequiredEvents(const GroupPlan& plan, const std::vector<Metric>& opene
       if (!e.required) continue;
       const Metric* m = Raw(opened, e.event);
       if (m && m->value) continue;
-      return Fail(err, ExitStatus::kEnvironment,
+      return Fail(err, ErrorKind::kEnvironment,
                   "group " + group.name + " (" + plan.pmu + "): cannot count " + e.event + ": " +
                       (m ? m->note : std::string("not opened")));
     }

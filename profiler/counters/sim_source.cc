@@ -182,7 +182,7 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
   };
   if (!ran) {
     cleanup();
-    return Fail(err, ExitStatus::kEnvironment, "sim: " + why);
+    return Fail(err, ErrorKind::kEnvironment, "sim: " + why);
   }
   result->wall_s = run.wall_s;
   result->exit_code = run.exited ? run.exit_code : 128 + run.term_signal;
@@ -190,7 +190,7 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
   SimCounts counts;
   if (!Analyze(run.output_files, &counts, &why)) {
     cleanup();
-    return Fail(err, ExitStatus::kEnvironment, "sim: callgrind output: " + why);
+    return Fail(err, ErrorKind::kEnvironment, "sim: callgrind output: " + why);
   }
   result->fp_mix = DescribeFpMix(counts);
   AddSimMetrics(counts, "", &result->metrics);
@@ -215,8 +215,8 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
       SimCounts region_counts;
       if (!Analyze(files, &region_counts, &why)) {
         cleanup();
-        return Fail(err, ExitStatus::kEnvironment, "sim: callgrind output of region " + name +
-                                                       ": " + why);
+        return Fail(err, ErrorKind::kEnvironment,
+                    "sim: callgrind output of region " + name + ": " + why);
       }
       AddSimMetrics(region_counts, name, &result->metrics);
     }

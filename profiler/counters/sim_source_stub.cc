@@ -12,7 +12,7 @@ bool SimAvailable(std::string* why) {
 bool RunSim(const SimRequest&, SimResult*, Error* err) {
   std::string why;
   SimAvailable(&why);
-  return Fail(err, ExitStatus::kEnvironment, "sim: " + why);
+  return Fail(err, ErrorKind::kEnvironment, "sim: " + why);
 }
 
 std::string SimRunnerPath() { return ""; }

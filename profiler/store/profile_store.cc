@@ -24,7 +24,7 @@ std::vector<std::string> SplitLines(const std::string& text) {
 }
 
 bool DbFail(RunStore* store, const std::string& why, Error* err) {
-  return Fail(err, ExitStatus::kEnvironment, "database " + store->path() + ": " + why);
+  return Fail(err, ErrorKind::kEnvironment, "database " + store->path() + ": " + why);
 }
 
 constexpr const char* kProfileColumns =
@@ -245,7 +245,7 @@ bool LoadProfile(RunStore* store, int64_t id, StoredProfile* out, Error* err) {
   s.Bind(1, id);
   if (!s.Step(&why)) {
     if (!why.empty()) return DbFail(store, why, err);
-    return Fail(err, ExitStatus::kUsage,
+    return Fail(err, ErrorKind::kUsage,
                 "machine profile " + std::to_string(id) +
                     ": no such profile; `rprof machine list` lists them");
   }

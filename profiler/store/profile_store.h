@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/exit_status.h"
+#include "core/error.h"
 #include "machine/machine_profile.h"
 #include "store/run_store.h"
 

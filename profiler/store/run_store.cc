@@ -82,26 +82,26 @@ bool RunStore::Open(const DatabasePath& path, Error* err) {
   path_ = path.path;
   std::string why;
   if (path.is_default && !MakeDirs(DirName(path.path), &why))
-    return Fail(err, ExitStatus::kEnvironment, "database " + path_ + ": " + why);
+    return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why);
   if (!CheckDirectory(path.path, &why) || !db_.Open(path.path, Database::Mode::kReadWrite, &why) ||
       !Migrate(&db_, BuiltinMigrations(), &why))
-    return Fail(err, ExitStatus::kEnvironment, "database " + path_ + ": " + why);
+    return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why);
   return true;
 }
 
 bool RunStore::OpenReadOnly(const DatabasePath& path, Error* err) {
   path_ = path.path;
   if (access(path.path.c_str(), F_OK) != 0)
-    return Fail(err, ExitStatus::kEnvironment,
+    return Fail(err, ErrorKind::kEnvironment,
                 "database " + path_ + ": no such file; no run has been stored there yet");
   std::string why;
   if (!db_.Open(path.path, Database::Mode::kReadOnly, &why))
-    return Fail(err, ExitStatus::kEnvironment, "database " + path_ + ": " + why);
+    return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why);
   Statement stmt;
   if (!db_.Prepare("PRAGMA user_version", &stmt, &why) || !stmt.Step(&why))
-    return Fail(err, ExitStatus::kEnvironment, "database " + path_ + ": " + why);
+    return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why);
   if (stmt.Int(0) > CurrentSchemaVersion())
-    return Fail(err, ExitStatus::kEnvironment,
+    return Fail(err, ErrorKind::kEnvironment,
                 "database " + path_ + ": schema version " + std::to_string(stmt.Int(0)) +
                     " is newer than this rprof's " + std::to_string(CurrentSchemaVersion()) +
                     "; use a newer rprof");
@@ -136,7 +136,7 @@ bool RunStore::FindOrInsertMachine(const MachineRecord& m, int64_t* id, std::str
 
 bool RunStore::Insert(RunRecord* run, Error* err) {
   std::string why;
-  auto fail = [&] { return Fail(err, ExitStatus::kEnvironment, "database " + path_ + ": " + why); };
+  auto fail = [&] { return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why); };
   Transaction txn(&db_);
   if (!txn.Begin(&why)) return fail();
   int64_t machine_id = 0;
@@ -325,18 +325,18 @@ bool RunStore::Load(int64_t id, RunRecord* out, Error* err) {
   std::string why;
   Statement stmt;
   if (!db_.Prepare(std::string("SELECT ") + kRunColumns + " WHERE r.id = ?", &stmt, &why))
-    return Fail(err, ExitStatus::kEnvironment, "database " + path_ + ": " + why);
+    return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why);
   stmt.Bind(1, id);
   if (!stmt.Step(&why)) {
-    if (!why.empty()) return Fail(err, ExitStatus::kEnvironment, "database " + path_ + ": " + why);
-    return Fail(err, ExitStatus::kUsage,
+    if (!why.empty()) return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why);
+    return Fail(err, ErrorKind::kUsage,
                 "run " + std::to_string(id) + ": no such run in " + path_ +
                     "; `rprof history` lists the stored runs");
   }
   *out = RunRecord();
   ReadRunRow(stmt, out);
   if (!LoadDetails(out, &why))
-    return Fail(err, ExitStatus::kEnvironment, "database " + path_ + ": " + why);
+    return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why);
   return true;
 }
 
@@ -356,7 +356,7 @@ bool RunStore::List(const RunFilter& filter, std::vector<RunRecord>* out, Error*
   std::string why;
   Statement stmt;
   if (!db_.Prepare(sql, &stmt, &why))
-    return Fail(err, ExitStatus::kEnvironment, "database " + path_ + ": " + why);
+    return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why);
   // Named parameters are numbered in order of appearance, so bind them in the same order.
   int index = 1;
   if (!filter.target.empty()) stmt.Bind(index++, filter.target);
@@ -372,10 +372,10 @@ bool RunStore::List(const RunFilter& filter, std::vector<RunRecord>* out, Error*
     ReadRunRow(stmt, &run);
     out->push_back(std::move(run));
   }
-  if (!why.empty()) return Fail(err, ExitStatus::kEnvironment, "database " + path_ + ": " + why);
+  if (!why.empty()) return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why);
   for (RunRecord& run : *out)
     if (!LoadDetails(&run, &why))
-      return Fail(err, ExitStatus::kEnvironment, "database " + path_ + ": " + why);
+      return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why);
   return true;
 }
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/exit_status.h"
+#include "core/error.h"
 #include "store/database.h"
 #include "store/run_record.h"
 

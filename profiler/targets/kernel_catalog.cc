@@ -10,7 +10,7 @@ namespace rprof {
 
 bool KernelCatalog::AddSet(const rprof_kernel_set* set, const std::string& origin, Error* err) {
   if (set->abi_version != RPROF_KERNEL_ABI_VERSION)
-    return Fail(err, ExitStatus::kEnvironment,
+    return Fail(err, ErrorKind::kEnvironment,
                 origin + ": kernel ABI version " + std::to_string(set->abi_version) +
                     ", this rprof speaks version " + std::to_string(RPROF_KERNEL_ABI_VERSION) +
                     "; rebuild the plugin against this rprof's rprof/kernel.h");
@@ -18,7 +18,7 @@ bool KernelCatalog::AddSet(const rprof_kernel_set* set, const std::string& origi
   for (uint32_t i = 0; i < set->kernel_count; ++i) {
     const rprof_kernel& k = set->kernels[i];
     if (k.param_count > RPROF_MAX_PARAMS)
-      return Fail(err, ExitStatus::kEnvironment,
+      return Fail(err, ErrorKind::kEnvironment,
                   origin + ": kernel " + k.name + " declares " + std::to_string(k.param_count) +
                       " parameters, the ABI allows " + std::to_string(RPROF_MAX_PARAMS));
   }
@@ -39,7 +39,7 @@ const CatalogEntry* KernelCatalog::Resolve(const std::string& name, Error* err) 
   std::string origin = entries_.empty() || entries_.front().origin == "builtin"
                            ? ""
                            : " " + entries_.front().origin;
-  Fail(err, ExitStatus::kUsage,
+  Fail(err, ErrorKind::kUsage,
        "unknown kernel '" + name + "'" + DidYouMean(name, Names()) + " (known kernels: " + known +
            "; `rprof kernels" + origin + "` describes them)");
   return nullptr;
@@ -72,7 +72,7 @@ bool ParseKernelArgs(const rprof_kernel& kernel, const std::vector<std::string>&
   for (const std::string& assignment : assignments) {
     size_t eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0)
-      return Fail(err, ExitStatus::kUsage,
+      return Fail(err, ErrorKind::kUsage,
                   "--param " + assignment + ": expected NAME=VALUE, e.g. --param n=1000000");
     std::string name = assignment.substr(0, eq), text = assignment.substr(eq + 1);
     uint32_t index = 0;
@@ -80,7 +80,7 @@ bool ParseKernelArgs(const rprof_kernel& kernel, const std::vector<std::string>&
     if (index == kernel.param_count) {
       std::string list;
       for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-      return Fail(err, ExitStatus::kUsage,
+      return Fail(err, ErrorKind::kUsage,
                   where + ": no parameter '" + name + "'" + DidYouMean(name, names) +
                       " (parameters: " + (list.empty() ? "none" : list) + ")");
     }
@@ -95,10 +95,10 @@ bool ParseKernelArgs(const rprof_kernel& kernel, const std::vector<std::string>&
       if (static_cast<double>(value) != d) end = nullptr;
     }
     if (text.empty() || end == nullptr || *end != '\0' || errno == ERANGE)
-      return Fail(err, ExitStatus::kUsage,
+      return Fail(err, ErrorKind::kUsage,
                   where + ": parameter " + name + "='" + text + "' is not an integer");
     if (value < p.min_value || value > p.max_value)
-      return Fail(err, ExitStatus::kUsage,
+      return Fail(err, ErrorKind::kUsage,
                   where + ": parameter " + name + "=" + text + " is out of range [" +
                       std::to_string(p.min_value) + ", " + std::to_string(p.max_value) + "]");
     args->values[index] = value;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/exit_status.h"
+#include "core/error.h"
 #include "rprof/kernel.h"
 #include "store/run_record.h"
 

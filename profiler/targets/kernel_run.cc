@@ -21,7 +21,7 @@ bool RunKernelSim(const KernelRunRequest& request, double native_s, RunRecord* r
   double sim_flops = flops && flops->value ? 2 * *flops->value : 0;  // warm-up + counted call
   if (!ShouldRunSim(request.sim, native_s, sim_flops, request.sim_budget_s, &why)) {
     if (request.sim == SimMode::kAlways)
-      return Fail(err, ExitStatus::kEnvironment, "--counters sim: " + why);
+      return Fail(err, ErrorKind::kEnvironment, "--counters sim: " + why);
     if (request.sim == SimMode::kAuto && !why.empty())
       run->note += (run->note.empty() ? "" : "; ") + why;
     return true;
@@ -48,7 +48,7 @@ bool SimulateKernel(const CatalogEntry& entry, const rprof_args& args, std::vect
   SimResult result;
   if (!RunSim(sim, &result, err)) return false;
   if (result.exit_code != 0)
-    return Fail(err, ExitStatus::kEnvironment,
+    return Fail(err, ErrorKind::kEnvironment,
                 std::string("sim: the kernel runner failed under valgrind (exit ") +
                     std::to_string(result.exit_code) + "); its message is above");
   for (Metric& m : result.metrics) {
@@ -69,7 +69,7 @@ bool RunKernel(const KernelRunRequest& request, RunRecord* run, Error* err) {
   std::vector<Metric> model;
   std::string why;
   if (!KernelModelMetrics(kernel, request.args, &model, &why))
-    return Fail(err, ExitStatus::kEnvironment, why);
+    return Fail(err, ErrorKind::kEnvironment, why);
 
   std::vector<std::string> events = request.events_given ? request.events : DefaultPmuEvents();
   if (request.groups)
@@ -88,7 +88,7 @@ bool RunKernel(const KernelRunRequest& request, RunRecord* run, Error* err) {
         for (const Metric& m : opened)
           if (!m.value && std::find(request.events.begin(), request.events.end(), m.name) !=
                               request.events.end())
-            return Fail(err, ExitStatus::kEnvironment,
+            return Fail(err, ErrorKind::kEnvironment,
                         "cannot open event " + m.name + ": " + m.note +
                             " (--allow-missing-events runs without it)");
     }
@@ -100,7 +100,7 @@ bool RunKernel(const KernelRunRequest& request, RunRecord* run, Error* err) {
   double setup_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
   if (!state)
-    return Fail(err, ExitStatus::kEnvironment,
+    return Fail(err, ErrorKind::kEnvironment,
                 std::string("kernel ") + kernel.name + ": setup failed: " + kernel_error.message);
 
   std::vector<CounterSession*> counters;
@@ -111,7 +111,7 @@ bool RunKernel(const KernelRunRequest& request, RunRecord* run, Error* err) {
   run->ended_at = UtcNow();
   bool correct = ok && !measured.interrupted && kernel.check(state, &kernel_error);
   kernel.teardown(state);
-  if (!ok) return Fail(err, ExitStatus::kEnvironment, "counters: " + why);
+  if (!ok) return Fail(err, ErrorKind::kEnvironment, "counters: " + why);
 
   run->samples = measured.seconds_per_call;
   run->calls_per_rep = measured.calls_per_repetition;

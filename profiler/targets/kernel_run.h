@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/exit_status.h"
+#include "core/error.h"
 #include "counters/group_session.h"
 #include "counters/sim_source.h"
 #include "store/run_record.h"

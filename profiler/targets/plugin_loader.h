@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "core/exit_status.h"
+#include "core/error.h"
 #include "targets/kernel_catalog.h"
 
 namespace rprof {

@@ -107,7 +107,7 @@ bool ExecuteOnce(const ProcessRunRequest& request, const std::vector<std::string
   char marker_path[] = "/tmp/rprof-markers-XXXXXX";
   int marker_fd = mkstemp(marker_path);
   if (marker_fd < 0)
-    return Fail(err, ExitStatus::kEnvironment,
+    return Fail(err, ErrorKind::kEnvironment,
                 std::string("cannot create the marker file in /tmp: ") + std::strerror(errno));
   close(marker_fd);
 
@@ -129,12 +129,12 @@ bool ExecuteOnce(const ProcessRunRequest& request, const std::vector<std::string
   int go[2], exec_error[2];
   if (pipe2(go, O_CLOEXEC) != 0 || pipe2(exec_error, O_CLOEXEC) != 0) {
     unlink(marker_path);
-    return Fail(err, ExitStatus::kEnvironment, std::string("pipe: ") + std::strerror(errno));
+    return Fail(err, ErrorKind::kEnvironment, std::string("pipe: ") + std::strerror(errno));
   }
   pid_t pid = fork();
   if (pid < 0) {
     unlink(marker_path);
-    return Fail(err, ExitStatus::kEnvironment, std::string("fork: ") + std::strerror(errno));
+    return Fail(err, ErrorKind::kEnvironment, std::string("fork: ") + std::strerror(errno));
   }
   if (pid == 0) {
     // The child: wait until the counters are open on us, then become the program.
@@ -180,9 +180,9 @@ bool ExecuteOnce(const ProcessRunRequest& request, const std::vector<std::string
         for (const Metric& m : opened)
           if (!m.value && std::find(request.events.begin(), request.events.end(), m.name) !=
                               request.events.end())
-            return abandon(Error{ExitStatus::kEnvironment,
-                                 "cannot open event " + m.name + ": " + m.note +
-                                     " (--allow-missing-events runs without it)"});
+            return abandon(
+                Error{ErrorKind::kEnvironment, "cannot open event " + m.name + ": " + m.note +
+                                                   " (--allow-missing-events runs without it)"});
     }
   }
 
@@ -200,7 +200,7 @@ bool ExecuteOnce(const ProcessRunRequest& request, const std::vector<std::string
     waitpid(pid, nullptr, 0);
     g_child.store(0);
     unlink(marker_path);
-    return Fail(err, ExitStatus::kEnvironment,
+    return Fail(err, ErrorKind::kEnvironment,
                 request.path + ": cannot execute: " + std::strerror(exec_errno));
   }
   out->timed_out = !WaitFor(pid, request.timeout_s, &out->wait_status);
@@ -376,7 +376,7 @@ bool RunProcess(const ProcessRunRequest& request, RunRecord* run, Error* err) {
     run->sources.push_back("sim");
     for (Metric& m : result.metrics) run->metrics.push_back(std::move(m));
   } else if (request.sim == SimMode::kAlways) {
-    return Fail(err, ExitStatus::kEnvironment, "--counters sim: " + why);
+    return Fail(err, ErrorKind::kEnvironment, "--counters sim: " + why);
   } else if (request.sim == SimMode::kAuto && !why.empty()) {
     run->note += (run->note.empty() ? "" : "; ") + why;
   }

@@ -48,15 +48,15 @@ bool OnPath(const std::string& name) { return !LooksLikePath(name) && !FindOnPat
 bool ResolveExecutable(const std::string& target, std::string* path, Error* err) {
   *path = LooksLikePath(target) ? target : FindOnPath(target);
   if (path->empty())
-    return Fail(err, ExitStatus::kUsage,
+    return Fail(err, ErrorKind::kUsage,
                 "'" + target + "' is not a kernel, and no program of that name is on PATH");
   struct stat st;
   if (stat(path->c_str(), &st) != 0)
-    return Fail(err, ExitStatus::kUsage, *path + ": " + std::strerror(errno));
+    return Fail(err, ErrorKind::kUsage, *path + ": " + std::strerror(errno));
   if (S_ISDIR(st.st_mode))
-    return Fail(err, ExitStatus::kUsage, *path + ": is a directory, not a program");
+    return Fail(err, ErrorKind::kUsage, *path + ": is a directory, not a program");
   if (access(path->c_str(), X_OK) != 0)
-    return Fail(err, ExitStatus::kUsage,
+    return Fail(err, ErrorKind::kUsage,
                 *path + ": not executable (" + std::strerror(errno) + "); chmod +x it");
   std::ifstream file(*path, std::ios::binary);
   std::string first_line;
@@ -72,7 +72,7 @@ bool ResolveExecutable(const std::string& target, std::string* path, Error* err)
         interpreter.pop_back();
       hint = "a script: run its interpreter, rprof " + interpreter + " " + *path;
     }
-    return Fail(err, ExitStatus::kUsage, *path + ": not an ELF executable; " + hint);
+    return Fail(err, ErrorKind::kUsage, *path + ": not an ELF executable; " + hint);
   }
   return true;
 }

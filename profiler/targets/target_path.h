@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "core/exit_status.h"
+#include "core/error.h"
 
 namespace rprof {
 

@@ -33,7 +33,7 @@ TEST(KernelCatalog, BuiltinKernelsAreFound) {
 TEST(KernelCatalog, ResolveTypoSuggestsAndListsKnownKernels) {
   Error err;
   EXPECT_EQ(BuiltinCatalog().Resolve("tirad", &err), nullptr);
-  EXPECT_EQ(err.status, ExitStatus::kUsage);
+  EXPECT_EQ(err.kind, ErrorKind::kUsage);
   EXPECT_TRUE(Contains(err.message, "unknown kernel 'tirad'")) << err.message;
   EXPECT_TRUE(Contains(err.message, "did you mean 'triad'?")) << err.message;
   EXPECT_TRUE(Contains(err.message, "known kernels: copy, scale, add, triad")) << err.message;
@@ -43,7 +43,7 @@ TEST(KernelCatalog, ResolveTypoSuggestsAndListsKnownKernels) {
 TEST(KernelCatalog, ResolveFarOffNameListsWithoutSuggestion) {
   Error err;
   EXPECT_EQ(BuiltinCatalog().Resolve("fourier-transform", &err), nullptr);
-  EXPECT_EQ(err.status, ExitStatus::kUsage);
+  EXPECT_EQ(err.kind, ErrorKind::kUsage);
   EXPECT_FALSE(Contains(err.message, "did you mean")) << err.message;
   EXPECT_TRUE(Contains(err.message, "known kernels: ")) << err.message;
 }
@@ -98,7 +98,7 @@ TEST_F(ParseKernelArgsTest, NonIntegersAreRefused) {
        {"n=1.5", "n=abc", "n=", "n=12abc", "n=1e", "n=0x10", "n=2.5e0", "n=99999999999999999999"}) {
     SCOPED_TRACE(bad);
     EXPECT_FALSE(Parse({bad}));
-    EXPECT_EQ(err_.status, ExitStatus::kUsage);
+    EXPECT_EQ(err_.kind, ErrorKind::kUsage);
     EXPECT_TRUE(Contains(err_.message, "is not an integer")) << err_.message;
     EXPECT_TRUE(Contains(err_.message, "kernel triad")) << err_.message;
   }
@@ -108,14 +108,14 @@ TEST_F(ParseKernelArgsTest, OutOfRangeIsRefusedWithTheRange) {
   for (const char* bad : {"n=0", "n=-5", "n=2000000001", "n=3e9"}) {
     SCOPED_TRACE(bad);
     EXPECT_FALSE(Parse({bad}));
-    EXPECT_EQ(err_.status, ExitStatus::kUsage);
+    EXPECT_EQ(err_.kind, ErrorKind::kUsage);
     EXPECT_TRUE(Contains(err_.message, "out of range [1, 2000000000]")) << err_.message;
   }
 }
 
 TEST_F(ParseKernelArgsTest, UnknownParameterSuggestsAndLists) {
   EXPECT_FALSE(Parse({"m=3"}));
-  EXPECT_EQ(err_.status, ExitStatus::kUsage);
+  EXPECT_EQ(err_.kind, ErrorKind::kUsage);
   EXPECT_TRUE(Contains(err_.message, "no parameter 'm'")) << err_.message;
   EXPECT_TRUE(Contains(err_.message, "did you mean 'n'?")) << err_.message;
   EXPECT_TRUE(Contains(err_.message, "(parameters: n)")) << err_.message;
@@ -125,7 +125,7 @@ TEST_F(ParseKernelArgsTest, MissingEqualsIsRefused) {
   for (const char* bad : {"n1000", "n", "=5"}) {
     SCOPED_TRACE(bad);
     EXPECT_FALSE(Parse({bad}));
-    EXPECT_EQ(err_.status, ExitStatus::kUsage);
+    EXPECT_EQ(err_.kind, ErrorKind::kUsage);
     EXPECT_TRUE(Contains(err_.message, "expected NAME=VALUE")) << err_.message;
   }
 }
@@ -164,7 +164,7 @@ TEST(KernelCatalogAddSet, RefusesAnotherAbiVersionNamingBoth) {
   KernelCatalog catalog;
   Error err;
   EXPECT_FALSE(catalog.AddSet(&set, "/tmp/libfuture.so", &err));
-  EXPECT_EQ(err.status, ExitStatus::kEnvironment);
+  EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_TRUE(Contains(err.message, "/tmp/libfuture.so")) << err.message;
   EXPECT_TRUE(Contains(err.message, "version 999")) << err.message;
   EXPECT_TRUE(Contains(err.message, "version " + std::to_string(RPROF_KERNEL_ABI_VERSION)))
@@ -178,7 +178,7 @@ TEST(KernelCatalogAddSet, RefusesTooManyParameters) {
   KernelCatalog catalog;
   Error err;
   EXPECT_FALSE(catalog.AddSet(&set, "/tmp/libwide.so", &err));
-  EXPECT_EQ(err.status, ExitStatus::kEnvironment);
+  EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_TRUE(Contains(err.message, "plug-wide")) << err.message;
   EXPECT_TRUE(Contains(err.message, "9 parameters")) << err.message;
   EXPECT_TRUE(Contains(err.message, "allows 8")) << err.message;

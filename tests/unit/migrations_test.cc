@@ -218,7 +218,7 @@ TEST_F(NewerDatabaseTest, RunStoreOpenRefusesAndLeavesTheFile) {
     RunStore store;
     EXPECT_FALSE(store.Open({path_, false}, &err));
   }
-  EXPECT_EQ(err.status, ExitStatus::kEnvironment);
+  EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_NE(err.message.find(path_), std::string::npos) << err.message;
   EXPECT_NE(err.message.find(std::to_string(newer_)), std::string::npos) << err.message;
   EXPECT_TRUE(ReadBytes(path_) == bytes_) << FirstDifference(ReadBytes(path_), bytes_);
@@ -231,7 +231,7 @@ TEST_F(NewerDatabaseTest, ReadOnlyOpenRefusesToo) {
     RunStore store;
     EXPECT_FALSE(store.OpenReadOnly({path_, false}, &err));
   }
-  EXPECT_EQ(err.status, ExitStatus::kEnvironment);
+  EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_NE(err.message.find("schema version " + std::to_string(newer_)), std::string::npos)
       << err.message;
   EXPECT_TRUE(ReadBytes(path_) == bytes_) << FirstDifference(ReadBytes(path_), bytes_);

@@ -211,7 +211,7 @@ TEST_F(PapiSessionTest, HardwareInstructionsCountedOrRefusedWithTheCause) {
   ASSERT_FALSE(pmu.cause.empty()) << "no hardware counters, yet no cause";
   auto session = CreatePapiSession({"PAPI_TOT_INS"}, false, &err);
   EXPECT_EQ(session, nullptr);
-  EXPECT_EQ(err.status, ExitStatus::kEnvironment);
+  EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_TRUE(Contains(err.message, "PAPI_TOT_INS")) << err.message;
   EXPECT_TRUE(Contains(err.message, pmu.cause)) << err.message;
   EXPECT_TRUE(Contains(err.message, "--allow-missing-events")) << err.message;
@@ -258,7 +258,7 @@ TEST_F(PapiSessionTest, UnknownEventIsCalledNoSuchEvent) {
   Error err;
   auto session = CreatePapiSession({"NO_SUCH_EVENT_XYZ"}, false, &err);
   EXPECT_EQ(session, nullptr);
-  EXPECT_EQ(err.status, ExitStatus::kEnvironment);
+  EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_TRUE(Contains(err.message, "NO_SUCH_EVENT_XYZ")) << err.message;
   EXPECT_TRUE(Contains(err.message, "no such event")) << err.message;
 }
@@ -278,7 +278,7 @@ TEST(PapiSessionStub, ExplainsTheMissingBuild) {
   if (RPROF_HAVE_PAPI) GTEST_SKIP() << "rprof was built with PAPI";
   Error err;
   EXPECT_EQ(CreatePapiSession({"perf::TASK-CLOCK"}, true, &err), nullptr);
-  EXPECT_EQ(err.status, ExitStatus::kEnvironment);
+  EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_TRUE(Contains(err.message, "without PAPI")) << err.message;
 }
 

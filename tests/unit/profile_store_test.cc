@@ -337,7 +337,7 @@ TEST_F(ProfileStoreTest, UnknownIdIsAUsageError) {
   StoredProfile got;
   Error err;
   EXPECT_FALSE(LoadProfile(&store_, 999, &got, &err));
-  EXPECT_EQ(err.status, ExitStatus::kUsage);
+  EXPECT_EQ(err.kind, ErrorKind::kUsage);
   EXPECT_TRUE(Contains(err.message, "machine profile 999")) << err.message;
   EXPECT_TRUE(Contains(err.message, "rprof machine list")) << err.message;
 }
@@ -351,7 +351,7 @@ TEST_F(ProfileStoreTest, FailedInsertStoresNothing) {
   Error err;
   EXPECT_FALSE(InsertProfile(&store_, TestMachine(), p, &id, &err));
   EXPECT_EQ(id, -7) << "no id for a profile that was not stored";
-  EXPECT_EQ(err.status, ExitStatus::kEnvironment);
+  EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_TRUE(Contains(err.message, path_)) << err.message;
   EXPECT_TRUE(Contains(err.message, "fp64_avx2_fma")) << err.message;
   EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM machine_profiles"), 0);

@@ -242,7 +242,7 @@ TEST_F(RunStoreTest, LoadOfMissingRunIsAUsageError) {
   RunRecord loaded;
   Error err;
   EXPECT_FALSE(store_.Load(999, &loaded, &err));
-  EXPECT_EQ(err.status, ExitStatus::kUsage);
+  EXPECT_EQ(err.kind, ErrorKind::kUsage);
   EXPECT_TRUE(Contains(err.message, "run 999")) << err.message;
 }
 
@@ -253,7 +253,7 @@ TEST_F(RunStoreTest, FailedInsertStoresNothing) {
   run.metrics.push_back(run.metrics.front());
   Error err;
   EXPECT_FALSE(store_.Insert(&run, &err));
-  EXPECT_EQ(err.status, ExitStatus::kEnvironment);
+  EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_TRUE(Contains(err.message, path_)) << err.message;
   EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM runs"), 0);
   EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM samples"), 0);
@@ -364,7 +364,7 @@ TEST(RunStoreOpen, NotAnSqliteFileIsRefusedAndUntouched) {
     RunStore store;
     EXPECT_FALSE(store.Open({path, false}, &err));
   }
-  EXPECT_EQ(err.status, ExitStatus::kEnvironment);
+  EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_TRUE(Contains(err.message, path)) << err.message;
   EXPECT_TRUE(Contains(err.message, "not a database")) << err.message;
   EXPECT_TRUE(ReadBytes(path) == garbage) << FirstDifference(ReadBytes(path), garbage);
@@ -375,7 +375,7 @@ TEST(RunStoreOpen, NotAnSqliteFileIsRefusedAndUntouched) {
     RunStore store;
     EXPECT_FALSE(store.OpenReadOnly({path, false}, &err));
   }
-  EXPECT_EQ(err.status, ExitStatus::kEnvironment);
+  EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_TRUE(ReadBytes(path) == garbage) << FirstDifference(ReadBytes(path), garbage);
 }
 
@@ -385,7 +385,7 @@ TEST(RunStoreOpen, MissingDirectoryIsNamed) {
   Error err;
   RunStore store;
   EXPECT_FALSE(store.Open({missing + "/runs.db", false}, &err));
-  EXPECT_EQ(err.status, ExitStatus::kEnvironment);
+  EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_TRUE(Contains(err.message, "directory " + missing + " does not exist")) << err.message;
   EXPECT_FALSE(std::filesystem::exists(dir.File("no"))) << "a path the user gave is not created";
 }
@@ -411,7 +411,7 @@ TEST(RunStoreOpen, UnwritableDirectoryIsNamed) {
     EXPECT_FALSE(store.Open({locked + "/runs.db", false}, &err));
   }
   chmod(locked.c_str(), 0755);  // so TempDir can remove it
-  EXPECT_EQ(err.status, ExitStatus::kEnvironment);
+  EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_TRUE(Contains(err.message, "directory " + locked + " is not writable")) << err.message;
   EXPECT_FALSE(std::filesystem::exists(locked + "/runs.db"));
 }
@@ -422,7 +422,7 @@ TEST(RunStoreOpen, ReadOnlyOnMissingFileFailsWithoutCreatingIt) {
   Error err;
   RunStore store;
   EXPECT_FALSE(store.OpenReadOnly({path, false}, &err));
-  EXPECT_EQ(err.status, ExitStatus::kEnvironment);
+  EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_TRUE(Contains(err.message, path)) << err.message;
   EXPECT_TRUE(Contains(err.message, "no such file")) << err.message;
   EXPECT_FALSE(std::filesystem::exists(path));

@@ -153,19 +153,19 @@ class PapiSession : public CounterSession {
  public:
   bool Init(const std::vector<std::string>& events, bool allow_missing, Error* err) {
     std::string why;
-    if (!InitPapi(&why)) return Fail(err, ExitStatus::kEnvironment, why);
+    if (!InitPapi(&why)) return Fail(err, ErrorKind::kEnvironment, why);
     std::vector<EventToSchedule> located;
     for (const std::string& name : events) located.push_back(Locate(name));
     schedule_ = BuildSchedule(located, &sets_);
     if (!allow_missing && !schedule_.missing.empty()) {
       const MissingEvent& first = schedule_.missing.front();
-      return Fail(err, ExitStatus::kEnvironment,
+      return Fail(err, ErrorKind::kEnvironment,
                   "cannot open event " + events[first.event] + ": " + first.reason +
                       " (--allow-missing-events runs without it)");
     }
     // Every pass takes a repetition of its own: the cap keeps a run's rotation short.
     if (events.size() - schedule_.missing.size() > kMaxEvents)
-      return Fail(err, ExitStatus::kUsage,
+      return Fail(err, ErrorKind::kUsage,
                   "--events: at most " + std::to_string(kMaxEvents) + " events at once");
     names_ = events;
     slots_.assign(events.size(), std::nullopt);

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/exit_status.h"
+#include "core/error.h"
 #include "counters/counter_session.h"
 
 namespace rprof {

@@ -11,9 +11,10 @@ const std::vector<std::string>& DefaultPmuEvents() {
 std::unique_ptr<CounterSession> CreatePapiSession(const std::vector<std::string>& events, bool,
                                                   Error* err) {
   if (events.empty()) return nullptr;
-  Fail(err, ExitStatus::kEnvironment,
+  Fail(err, ErrorKind::kEnvironment,
        "event " + events.front() +
-           ": this rprof was built without PAPI; install libpapi-dev and rebuild (scripts/bootstrap)");
+           ": this rprof was built without PAPI; install libpapi-dev and rebuild "
+           "(scripts/bootstrap)");
   return nullptr;
 }
 

@@ -125,7 +125,7 @@ std::unique_ptr<ProcessCounters> ProcessCounters::Open(pid_t pid,
       }
     }
     if (event.fd < 0 && !allow_missing) {
-      Fail(err, ExitStatus::kEnvironment,
+      Fail(err, ErrorKind::kEnvironment,
            "cannot open event " + name + ": " + event.reason +
                " (--allow-missing-events runs without it)");
       return nullptr;

@@ -11,7 +11,7 @@ std::unique_ptr<ProcessCounters> ProcessCounters::Open(pid_t, const std::vector<
     std::string reason = "this rprof was built without PAPI and libpfm4; install libpapi-dev "
                          "and libpfm4-dev and rebuild (scripts/bootstrap)";
     if (!allow_missing) {
-      Fail(err, ExitStatus::kEnvironment, "cannot open event " + name + ": " + reason);
+      Fail(err, ErrorKind::kEnvironment, "cannot open event " + name + ": " + reason);
       return nullptr;
     }
     counters->events_.push_back({name, -1, reason});

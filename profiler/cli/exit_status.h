@@ -1,0 +1,31 @@
+// The exit codes of rprof, in one place: scripts and CI jobs branch on them. Only main() turns
+// an error's kind into one.
+#ifndef RPROF_CLI_EXIT_STATUS_H_
+#define RPROF_CLI_EXIT_STATUS_H_
+
+#include "core/error.h"
+
+namespace rprof {
+
+enum class ExitStatus : int {
+  kOk = 0,
+  kTargetFailed = 1,  // the profiled target failed, crashed, was interrupted or its check failed
+  kUsage = 2,         // bad command line: unknown command, option, kernel, parameter
+  kEnvironment = 3,   // the machine or files: counters that cannot open, database unusable
+};
+
+inline ExitStatus ExitStatusOf(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::kUsage:
+      return ExitStatus::kUsage;
+    case ErrorKind::kEnvironment:
+      return ExitStatus::kEnvironment;
+    case ErrorKind::kTargetFailed:
+      return ExitStatus::kTargetFailed;
+  }
+  return ExitStatus::kEnvironment;
+}
+
+}  // namespace rprof
+
+#endif  // RPROF_CLI_EXIT_STATUS_H_
