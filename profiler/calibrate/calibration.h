@@ -15,7 +15,7 @@
 #include "core/error.h"
 #include "core/metric.h"
 #include "machine/topology.h"
-#include "store/run_record.h"
+#include "core/run.h"
 #include "targets/kernel_catalog.h"
 
 namespace rprof {

@@ -9,7 +9,7 @@
 
 #include "calibrate/calibration_store.h"
 #include "counters/group_session.h"
-#include "store/run_record.h"
+#include "core/run.h"
 
 namespace rprof {
 

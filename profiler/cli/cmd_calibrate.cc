@@ -11,7 +11,7 @@
 #include "calibrate/calibration_plan.h"
 #include "calibrate/calibration_store.h"
 #include "cli/command.h"
-#include "cli/current_machine.h"
+#include "machine/current_machine.h"
 #include "cli/options.h"
 #include "core/json.h"
 #include "counters/group_session.h"

@@ -7,7 +7,7 @@
 
 #include "cli/command.h"
 #include "cli/options.h"
-#include "cli/run_placement.h"
+#include "roofline/stored_run_placement.h"
 #include "core/json.h"
 #include "core/stats.h"
 #include "report/text_table.h"

@@ -15,7 +15,7 @@
 
 #include "calibrate/calibration_store.h"
 #include "cli/command.h"
-#include "cli/current_machine.h"
+#include "machine/current_machine.h"
 #include "cli/options.h"
 #include "core/json.h"
 #include "counters/groups_location.h"

@@ -4,7 +4,7 @@
 
 #include "cli/command.h"
 #include "cli/options.h"
-#include "cli/run_placement.h"
+#include "roofline/stored_run_placement.h"
 #include "report/run_report.h"
 #include "store/run_store.h"
 

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "cli/command.h"
-#include "cli/current_machine.h"
+#include "machine/current_machine.h"
 #include "cli/options.h"
 #include "machine/machine_measure.h"
 #include "report/machine_report.h"

@@ -9,7 +9,7 @@
 #include <iostream>
 
 #include "cli/command.h"
-#include "cli/current_machine.h"
+#include "machine/current_machine.h"
 #include "cli/options.h"
 #include "report/roofline_plot.h"
 #include "store/profile_store.h"

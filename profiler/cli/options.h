@@ -9,7 +9,7 @@
 
 #include "core/error.h"
 #include "report/output_format.h"
-#include "store/run_record.h"
+#include "core/run.h"
 
 namespace rprof {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "machine/machine_profile.h"
-#include "store/run_record.h"
+#include "core/run.h"
 
 namespace rprof {
 

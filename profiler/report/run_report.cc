@@ -5,7 +5,7 @@
 #include "core/json.h"
 #include "core/stats.h"
 #include "report/text_table.h"
-#include "roofline/placement_report.h"
+#include "report/placement_report.h"
 
 namespace rprof {
 

@@ -8,16 +8,9 @@
 
 #include "report/output_format.h"
 #include "roofline/placement.h"
-#include "store/run_record.h"
+#include "core/run.h"
 
 namespace rprof {
-
-// Where a run stands on its machine's roofline, or why it cannot be placed.
-struct RunPlacement {
-  int64_t profile_id = 0;  // 0: no machine profile; `missing` says what to do
-  std::string missing;
-  Placement placement;
-};
 
 // One run, every metric with its source (rprof run, rprof show), and its placement when given.
 std::string FormatRun(const RunRecord& run, OutputFormat format,

@@ -5,6 +5,7 @@
 #ifndef RPROF_ROOFLINE_PLACEMENT_H_
 #define RPROF_ROOFLINE_PLACEMENT_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,6 +50,13 @@ struct Placement {
   std::string isa_roof_ceiling;  // e.g. "fp64_scalar_fma"
   double isa_roof = 0;           // GFLOP/s
   std::string isa_note;          // "scalar code (100 % of FLOPs): the fp64 scalar roof is …"
+};
+
+// Where a run stands on its machine's roofline, or why it cannot be placed.
+struct RunPlacement {
+  int64_t profile_id = 0;  // 0: no machine profile; `missing` says what to do
+  std::string missing;
+  Placement placement;
 };
 
 // The roof of a memory level at this thread count: its best ceiling over the load, copy and

@@ -9,7 +9,7 @@
 
 #include "core/error.h"
 #include "store/database.h"
-#include "store/run_record.h"
+#include "core/run.h"
 
 namespace rprof {
 

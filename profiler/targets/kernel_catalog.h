@@ -8,7 +8,7 @@
 
 #include "core/error.h"
 #include "rprof/kernel.h"
-#include "store/run_record.h"
+#include "core/run.h"
 
 namespace rprof {
 

@@ -12,7 +12,7 @@
 #include "core/error.h"
 #include "counters/group_session.h"
 #include "counters/sim_source.h"
-#include "store/run_record.h"
+#include "core/run.h"
 
 namespace rprof {
 

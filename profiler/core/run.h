@@ -1,6 +1,7 @@
-// What one run is, as stored: target, outcome, per-repetition times, metrics, tags.
-#ifndef RPROF_STORE_RUN_RECORD_H_
-#define RPROF_STORE_RUN_RECORD_H_
+// The nouns of one run, shared by targets, store, report and roofline: the machine it ran on,
+// its target, outcome, per-repetition times, metrics, tags, trust notes and placement.
+#ifndef RPROF_CORE_RUN_H_
+#define RPROF_CORE_RUN_H_
 
 #include <cstdint>
 #include <optional>
@@ -76,4 +77,4 @@ std::string UtcNow();
 
 }  // namespace rprof
 
-#endif  // RPROF_STORE_RUN_RECORD_H_
+#endif  // RPROF_CORE_RUN_H_

@@ -1,4 +1,4 @@
-#include "cli/current_machine.h"
+#include "machine/current_machine.h"
 
 #include "machine/topology.h"
 

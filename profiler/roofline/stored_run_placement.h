@@ -1,9 +1,10 @@
 // A stored run placed against the newest machine profile of its own machine, for every command
 // that shows runs (run, show, compare).
-#ifndef RPROF_CLI_RUN_PLACEMENT_H_
-#define RPROF_CLI_RUN_PLACEMENT_H_
+#ifndef RPROF_ROOFLINE_STORED_RUN_PLACEMENT_H_
+#define RPROF_ROOFLINE_STORED_RUN_PLACEMENT_H_
 
-#include "report/run_report.h"
+#include "core/run.h"
+#include "roofline/placement.h"
 #include "store/run_store.h"
 
 namespace rprof {
@@ -14,4 +15,4 @@ RunPlacement PlaceStoredRun(RunStore* store, const RunRecord& run);
 
 }  // namespace rprof
 
-#endif  // RPROF_CLI_RUN_PLACEMENT_H_
+#endif  // RPROF_ROOFLINE_STORED_RUN_PLACEMENT_H_

@@ -1,4 +1,4 @@
-#include "store/run_record.h"
+#include "core/run.h"
 
 #include <chrono>
 #include <cstdio>

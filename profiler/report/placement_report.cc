@@ -1,4 +1,4 @@
-#include "roofline/placement_report.h"
+#include "report/placement_report.h"
 
 #include <cstdio>
 

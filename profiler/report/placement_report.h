@@ -1,6 +1,6 @@
 // A placement as text (after every run, in `rprof show`) and as JSON (the "placement" key).
-#ifndef RPROF_ROOFLINE_PLACEMENT_REPORT_H_
-#define RPROF_ROOFLINE_PLACEMENT_REPORT_H_
+#ifndef RPROF_REPORT_PLACEMENT_REPORT_H_
+#define RPROF_REPORT_PLACEMENT_REPORT_H_
 
 #include <string>
 
@@ -20,4 +20,4 @@ void WritePlacementJson(const Placement& placement, int64_t profile_id, JsonWrit
 
 }  // namespace rprof
 
-#endif  // RPROF_ROOFLINE_PLACEMENT_REPORT_H_
+#endif  // RPROF_REPORT_PLACEMENT_REPORT_H_

@@ -1,8 +1,8 @@
 // The machine record a run is stored with, read from this machine's topology.
-#ifndef RPROF_CLI_CURRENT_MACHINE_H_
-#define RPROF_CLI_CURRENT_MACHINE_H_
+#ifndef RPROF_MACHINE_CURRENT_MACHINE_H_
+#define RPROF_MACHINE_CURRENT_MACHINE_H_
 
-#include "store/run_record.h"
+#include "core/run.h"
 
 namespace rprof {
 
@@ -10,4 +10,4 @@ MachineRecord CurrentMachine();
 
 }  // namespace rprof
 
-#endif  // RPROF_CLI_CURRENT_MACHINE_H_
+#endif  // RPROF_MACHINE_CURRENT_MACHINE_H_

@@ -1,4 +1,4 @@
-#include "cli/run_placement.h"
+#include "roofline/stored_run_placement.h"
 
 #include <cstdlib>
 
