@@ -20,6 +20,7 @@
 #include "counters/pmu/pfm_events.h"
 #include "counters/pmu_diagnosis.h"
 #include "report/text_table.h"
+#include "core/text.h"
 
 namespace rprof {
 
@@ -226,12 +227,6 @@ bool AddGroupEvents(const GroupLibrary& library, const std::string& pmu, RowList
     }
   }
   return true;
-}
-
-std::string Join(const std::vector<std::string>& items, const char* separator) {
-  std::string out;
-  for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
-  return out;
 }
 
 }  // namespace

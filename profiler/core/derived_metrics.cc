@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/embedded_file.h"
+#include "core/text.h"
 
 namespace rprof {
 
@@ -13,13 +14,6 @@ extern const EmbeddedFile kDerivedMetricFiles[];
 extern const int kDerivedMetricFiles_count;
 
 namespace {
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
 
 }  // namespace
 

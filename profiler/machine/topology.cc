@@ -1,4 +1,5 @@
 #include "machine/topology.h"
+#include "core/text.h"
 
 #include <cpuid.h>
 #include <sched.h>
@@ -18,19 +19,12 @@
 namespace rprof {
 namespace {
 
-std::string Trim(const std::string& s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return s.substr(b, e - b);
-}
-
 // The first line of a small text file, trimmed; empty when it cannot be read.
 std::string ReadLine(const std::string& path) {
   std::ifstream in(path);
   std::string line;
   if (!in || !std::getline(in, line)) return "";
-  return Trim(line);
+  return std::string(Trim(line));
 }
 
 bool ReadInt(const std::string& path, long long* value) {
@@ -137,7 +131,7 @@ void ReadCpuid(Topology* t) {
       std::memcpy(brand + 16 * i + 8, &r.ecx, 4);
       std::memcpy(brand + 16 * i + 12, &r.edx, 4);
     }
-    t->model_name = Trim(brand);
+    t->model_name = std::string(Trim(brand));
   }
   // Intel's leaf 0x16: base frequency in MHz (0 on CPUs and hypervisors that do not fill it).
   if (max_leaf >= 0x16) {
@@ -285,12 +279,12 @@ uint64_t Fnv1a(const std::string& text) {
 
 bool ParseCpuList(const std::string& text, std::vector<int>* cpus) {
   cpus->clear();
-  std::string s = Trim(text);
+  std::string s = std::string(Trim(text));
   if (s.empty()) return false;
   std::stringstream in(s);
   std::string part;
   while (std::getline(in, part, ',')) {
-    part = Trim(part);
+    part = std::string(Trim(part));
     if (part.empty()) return false;
     int a = 0, b = 0;
     char dash = 0;
@@ -315,7 +309,7 @@ Topology ReadTopology() {
     while (std::getline(in, line)) {
       if (line.rfind("model name", 0) == 0) {
         size_t colon = line.find(':');
-        if (colon != std::string::npos) t.model_name = Trim(line.substr(colon + 1));
+        if (colon != std::string::npos) t.model_name = std::string(Trim(std::string_view(line).substr(colon + 1)));
         break;
       }
     }

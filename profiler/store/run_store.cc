@@ -9,16 +9,11 @@
 
 #include "core/json.h"
 #include "store/migrations.h"
+#include "core/text.h"
 
 namespace rprof {
 
 namespace {
-
-std::string Join(const std::vector<std::string>& items, const char* sep) {
-  std::string out;
-  for (size_t i = 0; i < items.size(); ++i) out += (i ? sep : "") + items[i];
-  return out;
-}
 
 std::vector<std::string> Split(const std::string& text, char sep) {
   std::vector<std::string> out;

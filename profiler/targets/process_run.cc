@@ -20,6 +20,7 @@
 #include "counters/papi/papi_session.h"
 #include "counters/perf/process_counters.h"
 #include "targets/marker_results.h"
+#include "core/text.h"
 
 extern char** environ;
 
@@ -84,12 +85,6 @@ std::string ReadFile(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-std::string Join(const std::vector<std::string>& items, const char* sep) {
-  std::string out;
-  for (size_t i = 0; i < items.size(); ++i) out += (i ? sep : "") + items[i];
-  return out;
 }
 
 struct Execution {

@@ -9,6 +9,7 @@
 
 #include "core/spelling.h"
 #include "counters/pmu/canonical_metrics.h"
+#include "core/text.h"
 
 namespace rprof {
 namespace {
@@ -34,13 +35,6 @@ bool IsPapiPreset(std::string_view text) {
     return std::isupper(static_cast<unsigned char>(c)) ||
            std::isdigit(static_cast<unsigned char>(c)) || c == '_';
   });
-}
-
-std::string_view Trim(std::string_view text) {
-  size_t begin = 0, end = text.size();
-  while (begin < end && std::isspace(static_cast<unsigned char>(text[begin]))) ++begin;
-  while (end > begin && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
-  return text.substr(begin, end - begin);
 }
 
 // Splits off the first whitespace-separated word; *rest gets the trimmed remainder.

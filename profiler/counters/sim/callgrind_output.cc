@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "counters/sim/address_index.h"
+#include "core/text.h"
 
 namespace rprof {
 namespace {
@@ -28,12 +29,6 @@ bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 std::string_view TrimLeft(std::string_view s) {
   size_t i = s.find_first_not_of(kSpaces);
   return i == std::string_view::npos ? std::string_view() : s.substr(i);
-}
-
-std::string_view Trim(std::string_view s) {
-  s = TrimLeft(s);
-  size_t j = s.find_last_not_of(kSpaces);
-  return j == std::string_view::npos ? std::string_view() : s.substr(0, j + 1);
 }
 
 // Splits off the next space-separated token; empty when none is left.
