@@ -2,26 +2,6 @@
 
 namespace rprof {
 
-std::string_view SourceName(Source source) {
-  switch (source) {
-    case Source::kClock:
-      return "clock";
-    case Source::kPmu:
-      return "pmu";
-    case Source::kSim:
-      return "sim";
-    case Source::kModel:
-      return "model";
-  }
-  return "?";
-}
-
-std::optional<Source> ParseSource(std::string_view name) {
-  for (Source s : {Source::kClock, Source::kPmu, Source::kSim, Source::kModel})
-    if (SourceName(s) == name) return s;
-  return std::nullopt;
-}
-
 const Metric* FindMetric(const std::vector<Metric>& metrics, std::string_view name, Source source,
                          std::string_view region) {
   for (const Metric& m : metrics)
@@ -31,7 +11,8 @@ const Metric* FindMetric(const std::vector<Metric>& metrics, std::string_view na
 
 const Metric* PreferredMetric(const std::vector<Metric>& metrics, std::string_view name,
                               std::string_view region) {
-  for (Source s : {Source::kClock, Source::kPmu, Source::kSim, Source::kModel}) {
+  if (const Metric* m = FindMetric(metrics, name, Source::kClock, region); m && m->value) return m;
+  for (Source s : CountingSources()) {
     const Metric* m = FindMetric(metrics, name, s, region);
     if (m && m->value) return m;
   }

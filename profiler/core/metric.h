@@ -8,13 +8,9 @@
 #include <string_view>
 #include <vector>
 
+#include "core/source.h"
+
 namespace rprof {
-
-// Where a number comes from. Time is always real wall time from the clock.
-enum class Source { kClock, kPmu, kSim, kModel };
-
-std::string_view SourceName(Source source);
-std::optional<Source> ParseSource(std::string_view name);
 
 struct Metric {
   std::string name;    // canonical ("flops_dp", "bytes_dram", "gflops") or a PMU event name
@@ -34,7 +30,8 @@ struct Metric {
 const Metric* FindMetric(const std::vector<Metric>& metrics, std::string_view name, Source source,
                          std::string_view region = "");
 
-// The value the report leads with: measured sources first (pmu, then sim), the model last.
+// The value the report leads with: the clock's, else the first counting source's that has
+// one (CountingSources: measured before the model).
 const Metric* PreferredMetric(const std::vector<Metric>& metrics, std::string_view name,
                               std::string_view region = "");
 

@@ -62,7 +62,7 @@ bool HasCeilingsFor(const MachineProfile& profile, int threads) {
 int PlottableRuns(const std::vector<RunRecord>& runs) {
   int count = 0;
   for (const RunRecord& run : runs)
-    for (Source s : {Source::kPmu, Source::kSim, Source::kModel})
+    for (Source s : CountingSources())
       if (Plottable(run, s)) {
         ++count;
         break;
@@ -109,7 +109,7 @@ std::string RooflineGnuplotScript(const MachineProfile& profile,
     RunPoints rp;
     rp.label = "#";
     rp.label += std::to_string(run.id) + " " + run.target;
-    for (Source s : {Source::kPmu, Source::kSim, Source::kModel}) {
+    for (Source s : CountingSources()) {
       if (!Plottable(run, s)) continue;
       rp.by_source.push_back({std::string(SourceName(s)),
                               {*FindMetric(run.metrics, "ai_dram", s)->value,

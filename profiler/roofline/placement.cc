@@ -61,7 +61,8 @@ void AddIsaRoof(const std::vector<Metric>& metrics, const RunShape& shape,
   for (const char* precision : {"fp64", "fp32"}) {
     if (!shape.precision.empty() && shape.precision != precision) continue;
     std::string prefix = std::string("flops_") + (precision == std::string("fp64") ? "dp" : "sp");
-    for (Source source : {Source::kPmu, Source::kSim}) {
+    for (Source source : CountingSources()) {
+      if (!IsMeasured(source)) continue;  // the instruction mix is known only when measured
       double total = 0, best = 0;
       int dominant = -1;
       for (int w = 0; w < 4; ++w) {
@@ -138,7 +139,7 @@ Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
   }
 
   const LevelPlacement* binding = nullptr;
-  for (Source source : {Source::kPmu, Source::kSim, Source::kModel}) {
+  for (Source source : CountingSources()) {
     for (const char* level : kLevels) {
       auto flops = Value(metrics, "flops", source);
       auto bytes = Value(metrics, std::string("bytes_") + level, source);
@@ -157,7 +158,7 @@ Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
     }
   }
   // The binding ceiling comes from the best source that has bytes: measured before model.
-  for (Source source : {Source::kPmu, Source::kSim, Source::kModel}) {
+  for (Source source : CountingSources()) {
     for (const LevelPlacement& lp : p.levels)
       if (lp.source == source && (!binding || lp.attainable < binding->attainable)) binding = &lp;
     if (binding) break;
