@@ -25,7 +25,9 @@
 #include "report/text_table.h"
 #include "store/run_store.h"
 #include "targets/kernel_catalog.h"
-#include "targets/kernel_run.h"
+#include "counters/source_registry.h"
+#include "targets/kernel_target.h"
+#include "targets/measure.h"
 
 namespace rprof {
 
@@ -71,17 +73,17 @@ bool MeasureWithGroup(const CalibrationTask& task, double min_time_s, std::vecto
                       Error* err) {
   GroupPlan plan;
   if (!LoadGroupPlan({task.group}, &plan, err)) return false;
-  KernelRunRequest request;
-  request.entry = task.entry;
-  request.args = task.args;
-  request.shown_params = task.params;
+  CounterRequest request;
   request.groups = &plan;
   // Only the group's events: the default ones would take counters and could force passes.
   request.events_given = true;
-  request.sim = SimMode::kNever;
-  request.measure.min_time_s = min_time_s;
+  MeasureOptions measure;
+  measure.min_time_s = min_time_s;
+  KernelTarget target(*task.entry, task.args, task.params, measure);
+  std::vector<ChosenSource> sources;
+  if (!ChooseSources(SourceName(Source::kPmu), &sources, err)) return false;
   RunRecord run;
-  if (!RunKernel(request, &run, err)) return false;
+  if (!Measure(target, sources, request, &run, err)) return false;
   if (run.status != RunStatus::kOk)
     return Fail(err, ErrorKind::kEnvironment,
                 std::string("calibration kernel ") + task.entry->kernel->name + " " +
@@ -288,7 +290,7 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
       return Fail(err, ErrorKind::kEnvironment, "calibrate --counters sim: " + why);
     request.source = Source::kSim;
     measure = [](const CalibrationTask& t, std::vector<Metric>* out, Error* e) {
-      return SimulateKernel(*t.entry, t.args, out, e);
+      return SimulateKernel(CountedKernel(*t.entry, t.args), out, e);
     };
   }
 

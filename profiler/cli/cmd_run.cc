@@ -1,52 +1,30 @@
 // rprof run: resolve the target, measure, store the run in one transaction, print it.
-#include <csignal>
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
 #include "calibrate/calibration_plan.h"
 #include "calibrate/run_trust.h"
 #include "cli/command.h"
-#include "machine/current_machine.h"
 #include "cli/options.h"
-#include "roofline/stored_run_placement.h"
+#include "core/text.h"
 #include "counters/pmu_diagnosis.h"
+#include "counters/source_registry.h"
+#include "machine/current_machine.h"
 #include "report/run_report.h"
+#include "roofline/stored_run_placement.h"
 #include "rprof_config.h"
 #include "store/run_store.h"
 #include "targets/kernel_catalog.h"
-#include "targets/kernel_run.h"
+#include "targets/kernel_target.h"
+#include "targets/measure.h"
 #include "targets/plugin_loader.h"
-#include "targets/process_run.h"
+#include "targets/program_target.h"
 #include "targets/target_path.h"
 
 namespace rprof {
 
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void OnInterrupt(int) { g_interrupted.store(true); }
-
-// SIGINT/SIGTERM during a measurement end it between repetitions; the run is stored as
-// interrupted instead of being lost. A second Ctrl-C kills as usual (SA_RESETHAND).
-class InterruptScope {
- public:
-  InterruptScope() {
-    struct sigaction action {};
-    action.sa_handler = OnInterrupt;
-    action.sa_flags = SA_RESETHAND;
-    sigaction(SIGINT, &action, &old_int_);
-    sigaction(SIGTERM, &action, &old_term_);
-  }
-  ~InterruptScope() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-
- private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
-};
 
 // The index of the target among args: the first word that is neither an option nor an option's
 // value. Everything after an executable belongs to the program (`rprof ./app --fast`).
@@ -148,25 +126,30 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   if (!(flops >= 0) || !(bytes >= 0))
     return Fail(err, ErrorKind::kUsage, "--flops and --bytes must be 0 or more");
 
-  SimMode sim_mode = SimMode::kAuto;
-  bool use_pmu = true;
-  if (counters == "pmu") sim_mode = SimMode::kNever;
-  else if (counters == "sim") sim_mode = SimMode::kAlways;
-  else if (counters == "model") sim_mode = SimMode::kNever, use_pmu = false;
-  else if (counters != "auto")
-    return Fail(err, ErrorKind::kUsage, "--counters " + counters + ": use auto, pmu, sim or model");
+  std::vector<ChosenSource> sources;
+  if (!ChooseSources(counters, &sources, err)) {
+    err->message = "--counters " + counters + ": use " + JoinChoices(CounterChoices());
+    return false;
+  }
   if (!(sim_budget >= 0))
     return Fail(err, ErrorKind::kUsage, "--sim-budget must be 0 or more seconds");
-  if (!use_pmu && vm.count("events"))
-    return Fail(err, ErrorKind::kUsage, "--counters model counts nothing: drop --events");
+  // --events and --group are what the pmu source counts.
+  bool counts_events = std::any_of(sources.begin(), sources.end(), [](const ChosenSource& c) {
+    return c.source->id() == Source::kPmu;
+  });
+  if (!counts_events && vm.count("events"))
+    return Fail(err, ErrorKind::kUsage, "--counters " + counters + " counts no events: drop --events");
 
   GroupPlan group_plan;
   std::vector<std::string> group_names;
   if (!SplitList("--group", groups, &group_names, err)) return false;
   if (!group_names.empty()) {
-    if (!use_pmu)
-      return Fail(err, ErrorKind::kUsage, "--counters model counts nothing: drop --group");
-    if (!LoadGroupPlan(group_names, &group_plan, err)) return false;
+    if (!counts_events)
+      return Fail(err, ErrorKind::kUsage, "--counters " + counters + " counts no events: drop --group");
+    if (!LoadGroupPlan(group_names, &group_plan, err)) {
+      err->message = "--group " + err->message;
+      return false;
+    }
   }
   const GroupPlan* plan = group_names.empty() ? nullptr : &group_plan;
 
@@ -181,7 +164,8 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   // Resolve the target before opening anything: a typo should cost nothing.
   KernelCatalog plugin;
   const CatalogEntry* kernel = nullptr;
-  ProcessRunRequest program;
+  std::string program_path;
+  std::vector<std::string> program_argv;
   if (BuiltinCatalog().Find(target) || (!LooksLikePath(target) && !LooksLikePlugin(target) &&
                                         !OnPath(target))) {
     kernel = BuiltinCatalog().Resolve(target, err);
@@ -196,20 +180,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
     kernel = plugin.Resolve(kernel_name, err);
     if (!kernel) return false;
   } else {
-    if (!ResolveExecutable(target, &program.path, err)) return false;
-    program.argv = {target};
-    program.argv.insert(program.argv.end(), program_args.begin(), program_args.end());
-    program.events = event_list;
-    program.events_given = events_given;
-    program.allow_missing_events = allow_missing;
-    program.repetitions = repeat > 0 ? repeat : 1;
-    program.timeout_s = timeout;
-    if (vm.count("flops")) program.declared_flops = flops;
-    if (vm.count("bytes")) program.declared_bytes = bytes;
-    program.use_pmu = use_pmu;
-    program.groups = plan;
-    program.sim = sim_mode;
-    program.sim_budget_s = sim_budget;
+    if (!ResolveExecutable(target, &program_path, err)) return false;
+    program_argv = {target};
+    program_argv.insert(program_argv.end(), program_args.begin(), program_args.end());
   }
   if (!kernel_name.empty() && !LooksLikePlugin(target))
     return Fail(err, ErrorKind::kUsage, "--kernel chooses a kernel inside a plugin (.so)");
@@ -221,26 +194,35 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
                         " is for programs; a kernel declares its "
                         "own model (`rprof kernels`) and is timed per call");
 
-  KernelRunRequest request;
+  // Kernels and programs differ only in how the target is invoked.
+  std::unique_ptr<Target> measured;
   if (kernel) {
-    request.entry = kernel;
-    if (!ParseKernelArgs(*kernel->kernel, params, &request.args, &request.shown_params, err))
-      return false;
-    request.events = event_list;
-    request.events_given = events_given;
-    request.allow_missing_events = allow_missing;
-    request.measure.repetitions = repeat;
-    request.measure.min_time_s = min_time;
-    request.measure.interrupted = &g_interrupted;
-    request.use_pmu = use_pmu;
-    request.groups = plan;
-    request.sim = sim_mode;
-    request.sim_budget_s = sim_budget;
+    rprof_args kernel_args{};
+    KeyValues shown_params;
+    if (!ParseKernelArgs(*kernel->kernel, params, &kernel_args, &shown_params, err)) return false;
+    MeasureOptions measure;
+    measure.repetitions = repeat;
+    measure.min_time_s = min_time;
+    measured =
+        std::make_unique<KernelTarget>(*kernel, kernel_args, std::move(shown_params), measure);
   } else if (!params.empty()) {
     return Fail(err, ErrorKind::kUsage,
                 "--param sets kernel parameters; a program takes its own arguments after "
                 "its name");
+  } else {
+    ProgramOptions program;
+    program.repetitions = repeat > 0 ? repeat : 1;
+    program.timeout_s = timeout;
+    if (vm.count("flops")) program.declared_flops = flops;
+    if (vm.count("bytes")) program.declared_bytes = bytes;
+    measured = std::make_unique<ProgramTarget>(program_path, program_argv, program);
   }
+  CounterRequest request;
+  request.events = event_list;
+  request.events_given = events_given;
+  request.allow_missing_events = allow_missing;
+  request.groups = plan;
+  request.replay_budget_s = sim_budget;
 
   // Open the store first: a database that cannot take the run should fail before the
   // measurement, not after it.
@@ -249,13 +231,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
 
   run.machine = CurrentMachine();
   run.rprof_version = RPROF_VERSION;
-  if (kernel) {
-    InterruptScope interrupts;
-    if (!RunKernel(request, &run, err)) return false;
-  } else {
-    ProcessSignalScope signals;
-    if (!RunProcess(program, &run, err)) return false;
-  }
+  if (!Measure(*measured, sources, request, &run, err)) return false;
   // Placed before storing, so the run and where it stood are stored together.
   RunPlacement placement = PlaceStoredRun(&store, run);
   if (placement.profile_id != 0) {

@@ -12,7 +12,8 @@
 #include "counters/model/kernel_model.h"
 #include "report/text_table.h"
 #include "targets/kernel_catalog.h"
-#include "targets/kernel_run.h"
+#include "counters/sim_source.h"
+#include "targets/kernel_target.h"
 
 namespace rprof {
 
@@ -109,7 +110,7 @@ bool ValidateCommand(const GlobalOptions&, const std::vector<std::string>& args,
     std::vector<Metric> model, sim;
     std::string why;
     if (!KernelModelMetrics(k, a, &model, &why)) return Fail(err, ErrorKind::kEnvironment, why);
-    if (!SimulateKernel(entry, a, &sim, err)) return false;
+    if (!SimulateKernel(CountedKernel(entry, a), &sim, err)) return false;
     auto value = [](const std::vector<Metric>& ms, const char* name, Source s) {
       const Metric* m = FindMetric(ms, name, s);
       return m ? m->value : std::nullopt;

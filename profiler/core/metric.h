@@ -35,6 +35,12 @@ const Metric* FindMetric(const std::vector<Metric>& metrics, std::string_view na
 const Metric* PreferredMetric(const std::vector<Metric>& metrics, std::string_view name,
                               std::string_view region = "");
 
+// The mean over executions of a program: metrics of the same (region, name, source) are summed,
+// then divided by the number of executions, so stored values are per execution as a kernel's
+// are per call. A value absent in any execution is absent (with the first reason), never a
+// partial sum.
+std::vector<Metric> MeanPerExecution(const std::vector<std::vector<Metric>>& per_execution);
+
 }  // namespace rprof
 
 #endif  // RPROF_CORE_METRIC_H_

@@ -28,6 +28,16 @@ inline std::string Join(const std::vector<std::string>& items, std::string_view 
   return out;
 }
 
+// The items as a person lists choices: "a", "a or b", "a, b or c".
+inline std::string JoinChoices(const std::vector<std::string>& items) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    std::string_view separator = i == 0 ? "" : i + 1 == items.size() ? " or " : ", ";
+    out.append(separator).append(items[i]);
+  }
+  return out;
+}
+
 }  // namespace rprof
 
 #endif  // RPROF_CORE_TEXT_H_

@@ -20,7 +20,8 @@ struct GroupPlan {
 };
 
 // Loads the named groups for this machine. kUsage for an unknown group (with the groups that
-// exist and a "did you mean"), kEnvironment for a broken group file.
+// exist and a "did you mean"), kEnvironment for a broken group file (a user's file with an
+// unknown directive included).
 bool LoadGroupPlan(const std::vector<std::string>& names, GroupPlan* plan, Error* err);
 
 // Checks, before measuring, that every required event of every group can be counted: `opened`

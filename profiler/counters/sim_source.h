@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "core/metric.h"
+#include "counters/counter_source.h"
 
 namespace rprof {
 
@@ -58,6 +59,15 @@ enum class SimMode { kNever, kAuto, kAlways };
 // more than scalar code — `flops` (the model's, 0 when unknown) at the FLOP rate simulated
 // AVX2 code reaches, whichever is longer. *why says why not, and how to get sim counts anyway.
 bool ShouldRunSim(SimMode mode, double native_s, double flops, double budget_s, std::string* why);
+
+// The sim counter source: the target replayed under valgrind after its native runs (kernels
+// through rprof-sim-runner, one warm-up and one counted call of their AVX2 build; programs whole,
+// per marker region too).
+const CounterSource& SimCounterSource();
+
+// Counts one call of the kernel under valgrind (after one warm-up call): the sim metrics of one
+// run() call. kEnvironment when sim cannot run or the runner fails.
+bool SimulateKernel(const CountedTarget& kernel, std::vector<Metric>* out, Error* err);
 
 }  // namespace rprof
 

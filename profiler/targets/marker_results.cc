@@ -1,4 +1,5 @@
 #include "targets/marker_results.h"
+#include "counters/event_unit.h"
 
 #include <charconv>
 #include <cmath>
@@ -273,13 +274,6 @@ void Merge(const std::vector<Block>& blocks, MarkerResults* out) {
   for (size_t r = 0; r < out->regions.size(); ++r)
     for (size_t e = 0; e < out->events.size(); ++e)
       if (out->regions[r].counts[e]) out->regions[r].counts[e] = sums[r][e];
-}
-
-// The same units as the pmu source: the clock events count nanoseconds.
-std::string EventUnit(const std::string& name) {
-  return name.find("TASK-CLOCK") != std::string::npos || name.find("CPU-CLOCK") != std::string::npos
-             ? "ns"
-             : "count";
 }
 
 }  // namespace

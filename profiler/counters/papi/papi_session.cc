@@ -11,7 +11,9 @@
 #include <mutex>
 #include <optional>
 
+#include "counters/event_unit.h"
 #include "counters/pmu/event_schedule.h"
+#include "counters/pmu/pfm_events.h"
 #include "counters/pmu_diagnosis.h"
 
 namespace rprof {
@@ -32,10 +34,8 @@ bool InitPapi(std::string* err) {
 // libpfm4 knows the tables of every PMU model it supports, present or not: an event it finds
 // is real but not countable here; one it does not find is most likely a typo.
 bool KnownToLibpfm(const std::string& name) {
-  static std::once_flag once;
-  static bool ready = false;
-  std::call_once(once, [] { ready = pfm_initialize() == PFM_SUCCESS; });
-  return ready && pfm_find_event(name.c_str()) >= 0;
+  std::string why;
+  return InitPfm(&why) && pfm_find_event(name.c_str()) >= 0;
 }
 
 bool IsSoftwareEvent(const std::string& name) { return name.rfind("perf::", 0) == 0; }
@@ -49,12 +49,6 @@ std::string Explain(const std::string& name, int code) {
   if (!pmu.hardware_counters && !IsSoftwareEvent(name))
     return pmu.cause + "; " + pmu.remedy;
   return std::string(PAPI_strerror(code)) + " (" + std::to_string(code) + ")";
-}
-
-std::string UnitOf(const std::string& name) {
-  return name.find("TASK-CLOCK") != std::string::npos || name.find("CPU-CLOCK") != std::string::npos
-             ? "ns"
-             : "count";
 }
 
 // PAPI's uncore components (perf_event_uncore) count a whole socket, not the calling thread.
@@ -215,7 +209,7 @@ class PapiSession : public CounterSession {
       if (slots_[i]) out.push_back(Counted(names_[i], *slots_[i], calls));
     for (const MissingEvent& m : schedule_.missing)
       out.push_back(
-          {names_[m.event], std::nullopt, UnitOf(names_[m.event]), Source::kPmu, "", m.reason});
+          {names_[m.event], std::nullopt, EventUnit(names_[m.event]), Source::kPmu, "", m.reason});
     return out;
   }
 
@@ -235,7 +229,7 @@ class PapiSession : public CounterSession {
   }
 
   Metric Counted(const std::string& name, const Slot& at, double calls) const {
-    Metric m{name, std::nullopt, UnitOf(name), Source::kPmu, "", ""};
+    Metric m{name, std::nullopt, EventUnit(name), Source::kPmu, "", ""};
     const ComponentSchedule& component = schedule_.components[at.component];
     if (component.socket_wide)
       m.note = "socket-wide: uncore counts every core of the socket, not just this run";

@@ -9,8 +9,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <mutex>
 
+#include "counters/event_unit.h"
+#include "counters/pmu/pfm_events.h"
 #include "counters/pmu_diagnosis.h"
 
 namespace rprof {
@@ -18,10 +19,8 @@ namespace rprof {
 namespace {
 
 bool InitLibpfm() {
-  static std::once_flag once;
-  static bool ready = false;
-  std::call_once(once, [] { ready = pfm_initialize() == PFM_SUCCESS; });
-  return ready;
+  std::string why;
+  return InitPfm(&why);
 }
 
 // A PAPI preset defined as one native event becomes that event's libpfm4 name.
@@ -72,12 +71,6 @@ bool SoftwareEvent(const std::string& name, perf_event_attr* attr) {
     return true;
   }
   return false;
-}
-
-std::string UnitOf(const std::string& name) {
-  return name.find("TASK-CLOCK") != std::string::npos || name.find("CPU-CLOCK") != std::string::npos
-             ? "ns"
-             : "count";
 }
 
 }  // namespace
@@ -143,7 +136,7 @@ ProcessCounters::~ProcessCounters() {
 std::vector<Metric> ProcessCounters::Read() const {
   std::vector<Metric> out;
   for (const Event& e : events_) {
-    Metric m{e.name, std::nullopt, UnitOf(e.name), Source::kPmu, "", e.reason};
+    Metric m{e.name, std::nullopt, EventUnit(e.name), Source::kPmu, "", e.reason};
     uint64_t values[3] = {};  // value, time enabled, time running
     if (e.fd >= 0) {
       if (read(e.fd, values, sizeof values) != static_cast<ssize_t>(sizeof values)) {

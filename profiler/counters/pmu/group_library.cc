@@ -93,6 +93,15 @@ std::string GroupLibrary::PathOf(const std::string& pmu, const std::string& name
   return "";
 }
 
+std::string GroupLibrary::FindGroup(const std::string& pmu, const std::string& name) const {
+  std::vector<std::string> groups = ListGroups(pmu);
+  if (std::find(groups.begin(), groups.end(), name) != groups.end()) return name;
+  std::string match;
+  for (const auto& g : groups)
+    if (EqualsIgnoreCase(g, name)) match = g;
+  return match;
+}
+
 bool GroupLibrary::LoadGroup(const std::string& pmu, const std::string& name, MetricGroup* group,
                              std::string* err) const {
   std::vector<std::string> groups = ListGroups(pmu);
@@ -102,14 +111,7 @@ bool GroupLibrary::LoadGroup(const std::string& pmu, const std::string& name, Me
            (user_dir_.empty() ? "" : " or " + user_dir_) + DidYouMean(pmu, pmus);
     return false;
   }
-  std::string match;
-  if (std::find(groups.begin(), groups.end(), name) != groups.end()) {
-    match = name;
-  } else {
-    for (const auto& g : groups) {
-      if (EqualsIgnoreCase(g, name)) match = g;
-    }
-  }
+  std::string match = FindGroup(pmu, name);
   if (match.empty()) {
     std::string list;
     for (const auto& g : groups) list += (list.empty() ? "" : ", ") + g;

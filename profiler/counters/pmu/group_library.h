@@ -36,6 +36,10 @@ class GroupLibrary {
   // one; "" when there is none.
   std::string PathOf(const std::string& pmu, const std::string& name) const;
 
+  // The group of pmu that `name` means, exactly or case-insensitively when that is unambiguous
+  // ("flops_dp" finds FLOPS_DP); "" when pmu has no such group.
+  std::string FindGroup(const std::string& pmu, const std::string& name) const;
+
   // Loads and validates group name of pmu. name matches exactly, or case-insensitively when that
   // is unambiguous ("flops_dp" finds FLOPS_DP). On failure *err says why: an unknown group names
   // the groups that exist with a "did you mean", a broken file gives its path and line, a file

@@ -1,0 +1,118 @@
+// The one interface every counter source implements (pmu, sim, model; see source_registry.h).
+// A source is probed (can it count here, and if not why), then prepared for one target; what it
+// does while the target runs depends on its scope, and afterwards it returns metrics, each with
+// its source, unit, note and coverage. The measuring driver (targets/measure.h) is the only
+// caller: it treats every source alike and never names one.
+#ifndef RPROF_COUNTERS_COUNTER_SOURCE_H_
+#define RPROF_COUNTERS_COUNTER_SOURCE_H_
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/metric.h"
+#include "counters/counter_session.h"
+#include "rprof/kernel.h"
+
+namespace rprof {
+
+struct GroupPlan;
+
+// When a source counts, relative to the native execution of the target.
+enum class CounterScope {
+  kPerRepetition,  // started and stopped around each timed repetition, in the measuring thread
+  kPerProcess,     // opened on the program before it execs, read after it exits
+  kReplayed,       // the target executed once more under a simulator, after the native runs
+  kStatic,         // computed from formulas: nothing runs
+};
+
+// The target as sources see it: enough to count it, to model it and to run it again.
+struct CountedTarget {
+  enum class Kind { kKernel, kProgram } kind = Kind::kKernel;
+  // Kernels (built-in or from a plugin): the kernel, its arguments, the plugin's path ("" for a
+  // built-in one).
+  const rprof_kernel* kernel = nullptr;
+  rprof_args args{};
+  std::string plugin;
+  // Programs: the file to execute and its argv (argv[0] as the user wrote it).
+  std::string path;
+  std::vector<std::string> argv;
+  // Programs: the model of one execution, as the user declared it.
+  std::optional<double> declared_flops;
+  std::optional<double> declared_bytes;
+};
+
+// What the user asked of the counters, for every source (each reads what concerns it).
+struct CounterRequest {
+  // pmu: the events; when `events_given` is false the default set is counted and events that
+  // cannot be counted are absent with their reason, never fatal.
+  std::vector<std::string> events;
+  bool events_given = false;
+  bool allow_missing_events = false;
+  const GroupPlan* groups = nullptr;  // metric groups: their events counted, formulas applied
+  // Replayed sources: the longest the replay may be expected to take when not chosen outright.
+  double replay_budget_s = 20;
+};
+
+// What the driver knows once the target has run natively, for the sources to finish with.
+struct NativeOutcome {
+  bool ok = false;            // the target ran to the end and succeeded (check passed, exit 0)
+  double calls = 0;           // calls of the target the per-repetition counters saw
+  std::optional<double> time_s;   // median seconds per call (kernels) or per execution
+  double replay_native_s = 0;     // native seconds one replay would take (warm-up included)
+  std::vector<Metric> so_far;     // the metrics of the sources finished before this one
+};
+
+// A program's counters, opened on each execution (the pmu source on programs).
+class ProcessCounting {
+ public:
+  virtual ~ProcessCounting() = default;
+  // Opens the counters on `pid`, a child that has not exec'd yet. False with *err when an event
+  // the user insisted on cannot be counted: the program is then not run.
+  virtual bool Attach(pid_t pid, Error* err) = 0;
+  // The events that opened on the last Attach, as the marker library should count them.
+  virtual std::vector<std::string> Counted() const = 0;
+  // After the execution ended: reads and keeps its counts.
+  virtual void Collect() = 0;
+};
+
+// One source prepared for one target. Per-repetition and per-process sources hand the target
+// what it counts with; every source then finishes into metrics.
+class PreparedSource {
+ public:
+  virtual ~PreparedSource() = default;
+  virtual CounterSession* per_repetition() { return nullptr; }
+  virtual ProcessCounting* per_process() { return nullptr; }
+  // The source's metrics for the run, per call (kernels) or per execution (programs). `note`
+  // gets what the run should say about this source (e.g. why a replay was skipped). False with
+  // *err when the source was chosen outright and could not count, or its counting failed:
+  // nothing is then stored.
+  virtual bool Finish(const CountedTarget& target, const NativeOutcome& outcome,
+                      std::vector<Metric>* metrics, std::string* note, Error* err) = 0;
+};
+
+class CounterSource {
+ public:
+  virtual ~CounterSource() = default;
+  virtual Source id() const = 0;
+  // One line for `rprof doctor` and help: what the source counts and how.
+  virtual const char* summary() const = 0;
+  virtual CounterScope scope(CountedTarget::Kind kind) const = 0;
+  // Whether the source can count on this machine; false with *why (the cause and what to do).
+  virtual bool Probe(std::string* why) const = 0;
+  // Prepares counting `target`. `chosen`: the user chose this source by name (--counters), so
+  // it must count or say why; otherwise it counts where it can and fits. nullptr with *err
+  // when it cannot be prepared (an event the user insisted on, a broken model formula).
+  virtual std::unique_ptr<PreparedSource> Prepare(const CountedTarget& target,
+                                                  const CounterRequest& request, bool chosen,
+                                                  Error* err) const = 0;
+};
+
+}  // namespace rprof
+
+#endif  // RPROF_COUNTERS_COUNTER_SOURCE_H_

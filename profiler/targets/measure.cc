@@ -1,0 +1,104 @@
+#include "targets/measure.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "core/derived_metrics.h"
+#include "core/stats.h"
+
+namespace rprof {
+
+namespace {
+
+struct Prepared {
+  const CounterSource* source;
+  CounterScope scope;
+  std::unique_ptr<PreparedSource> counting;
+};
+
+// The order sources finish in: each may read the values of those before it (a replay's cost
+// estimate reads the model's FLOPs), and reports list metrics in this order.
+int FinishOrder(CounterScope scope) {
+  switch (scope) {
+    case CounterScope::kStatic:
+      return 0;
+    case CounterScope::kPerRepetition:
+    case CounterScope::kPerProcess:
+      return 1;
+    case CounterScope::kReplayed:
+      return 3;  // 2: the target's marker regions
+  }
+  return 3;
+}
+
+void AddNote(std::string* note, const std::string& more) {
+  if (!more.empty()) *note += (note->empty() ? "" : "; ") + more;
+}
+
+}  // namespace
+
+bool Measure(Target& target, const std::vector<ChosenSource>& sources,
+             const CounterRequest& request, RunRecord* run, Error* err) {
+  const CountedTarget& counted = target.counted();
+  target.Describe(run);
+
+  // Prepared in the order they finish: a static source's error (a broken model formula) then
+  // costs no counter set-up.
+  std::vector<ChosenSource> ordered = sources;
+  std::stable_sort(ordered.begin(), ordered.end(), [&](const ChosenSource& a, const ChosenSource& b) {
+    return FinishOrder(a.source->scope(counted.kind)) < FinishOrder(b.source->scope(counted.kind));
+  });
+  std::vector<Prepared> prepared;
+  LiveCounters live;
+  for (const ChosenSource& chosen : ordered) {
+    Prepared p{chosen.source, chosen.source->scope(counted.kind), nullptr};
+    p.counting = chosen.source->Prepare(counted, request, chosen.chosen, err);
+    if (!p.counting) return false;
+    if (CounterSession* s = p.counting->per_repetition()) live.per_repetition.push_back(s);
+    if (ProcessCounting* c = p.counting->per_process()) live.per_process.push_back(c);
+    prepared.push_back(std::move(p));
+  }
+
+  Execution ex;
+  if (!target.Execute(live, &ex, err)) return false;
+  run->started_at = ex.started_at;
+  run->ended_at = ex.ended_at;
+  run->samples = ex.samples;
+  run->calls_per_rep = ex.calls_per_repetition;
+  run->status = ex.status;
+  run->exit_code = ex.exit_code;
+  run->signal = ex.signal;
+  run->note = ex.note;
+
+  run->sources = {std::string(SourceName(Source::kClock))};
+  NativeOutcome outcome;
+  outcome.ok = run->status == RunStatus::kOk && !run->samples.empty();
+  outcome.calls = static_cast<double>(ex.timed_calls);
+  outcome.replay_native_s = ex.replay_native_s;
+  if (!run->samples.empty()) {
+    SampleStats stats = Summarize(run->samples);
+    outcome.time_s = stats.median;
+    run->metrics.push_back({"time_s", stats.median, "s", Source::kClock, "", ex.samples_note});
+  }
+  bool regions_added = false;
+  for (Prepared& p : prepared) {
+    if (!regions_added && FinishOrder(p.scope) > 2) {
+      for (Metric& m : ex.regions) run->metrics.push_back(std::move(m));
+      regions_added = true;
+    }
+    outcome.so_far = run->metrics;
+    std::vector<Metric> metrics;
+    std::string note;
+    if (!p.counting->Finish(counted, outcome, &metrics, &note, err)) return false;
+    AddNote(&run->note, note);
+    if (metrics.empty()) continue;
+    run->sources.emplace_back(SourceName(p.source->id()));
+    for (Metric& m : metrics) run->metrics.push_back(std::move(m));
+  }
+  if (!regions_added)
+    for (Metric& m : ex.regions) run->metrics.push_back(std::move(m));
+  AddDerivedMetrics(&run->metrics);
+  return true;
+}
+
+}  // namespace rprof

@@ -1,0 +1,310 @@
+#include "targets/program_target.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "core/stats.h"
+#include "core/text.h"
+#include "targets/marker_results.h"
+
+extern char** environ;
+
+namespace rprof {
+
+namespace {
+
+std::atomic<pid_t> g_child{0};
+std::atomic<int> g_signal{0};  // the SIGINT/SIGTERM rprof received, 0 when none
+
+extern "C" void OnTerminate(int sig, siginfo_t* info, void*) {
+  g_signal.store(sig);
+  // Sent by a process (kill, a job scheduler): pass it on. From the terminal (si_code > 0,
+  // SI_KERNEL) the program got it already with its process group.
+  pid_t child = g_child.load();
+  if (child > 0 && info && info->si_code <= 0) kill(child, sig);
+}
+
+using Clock = std::chrono::steady_clock;
+
+// Waits for the child, up to `timeout_s` (<= 0: forever). Returns true when it exited, with its
+// wait status; false on timeout.
+bool WaitFor(pid_t pid, double timeout_s, int* status) {
+  // A pidfd lets poll() wait for the exit and the deadline at once, without a busy loop.
+  int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+  if (pidfd >= 0) {
+    Clock::time_point deadline =
+        Clock::now() + std::chrono::microseconds(static_cast<long long>(timeout_s * 1e6));
+    for (;;) {
+      int wait_ms = -1;
+      if (timeout_s > 0) {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+        if (left.count() <= 0) {
+          close(pidfd);
+          return false;
+        }
+        wait_ms = static_cast<int>(left.count()) + 1;
+      }
+      pollfd fd{pidfd, POLLIN, 0};
+      int ready = poll(&fd, 1, wait_ms);
+      if (ready > 0) break;
+      if (ready < 0 && errno != EINTR) break;
+    }
+    close(pidfd);
+  } else if (timeout_s > 0) {
+    // Old kernels: poll waitpid.
+    Clock::time_point deadline =
+        Clock::now() + std::chrono::microseconds(static_cast<long long>(timeout_s * 1e6));
+    while (waitpid(pid, status, WNOHANG) == 0) {
+      if (Clock::now() >= deadline) return false;
+      usleep(1000);
+    }
+    return true;
+  }
+  while (waitpid(pid, status, 0) < 0 && errno == EINTR) {
+  }
+  return true;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+struct OneExecution {
+  double seconds = 0;
+  int wait_status = 0;
+  bool timed_out = false;
+  std::vector<Metric> regions;  // from the marker file
+  std::vector<std::string> problems;
+};
+
+// One execution: fork, open counters on the child while it waits, release it into exec, wait.
+bool ExecuteOnce(const CountedTarget& program, double timeout_s,
+                 const std::vector<ProcessCounting*>& counters, OneExecution* out, Error* err) {
+  char marker_path[] = "/tmp/rprof-markers-XXXXXX";
+  int marker_fd = mkstemp(marker_path);
+  if (marker_fd < 0)
+    return Fail(err, ErrorKind::kEnvironment,
+                std::string("cannot create the marker file in /tmp: ") + std::strerror(errno));
+  close(marker_fd);
+
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e)
+    if (std::strncmp(*e, "RPROF_MARKER_", 13) != 0) env_strings.push_back(*e);
+  env_strings.push_back(std::string("RPROF_MARKER_OUT=") + marker_path);
+  // The marker events are filled in by the child from what the go message says: only the
+  // events rprof could open, so regions repeat no error the whole run already explains.
+  char marker_events[4096] = "RPROF_MARKER_EVENTS=";
+  std::vector<char*> envp, argv;
+  for (auto& s : env_strings) envp.push_back(s.data());
+  envp.push_back(marker_events);
+  envp.push_back(nullptr);
+  std::vector<std::string> args = program.argv;
+  for (auto& s : args) argv.push_back(s.data());
+  argv.push_back(nullptr);
+
+  int go[2], exec_error[2];
+  if (pipe2(go, O_CLOEXEC) != 0 || pipe2(exec_error, O_CLOEXEC) != 0) {
+    unlink(marker_path);
+    return Fail(err, ErrorKind::kEnvironment, std::string("pipe: ") + std::strerror(errno));
+  }
+  pid_t pid = fork();
+  if (pid < 0) {
+    unlink(marker_path);
+    return Fail(err, ErrorKind::kEnvironment, std::string("fork: ") + std::strerror(errno));
+  }
+  if (pid == 0) {
+    // The child: wait until the counters are open on us, then become the program.
+    close(go[1]);
+    close(exec_error[0]);
+    // The go message: the counted events, then EOF once the parent has opened the counters.
+    size_t used = std::strlen(marker_events);
+    ssize_t got = 0;
+    while (used + 1 < sizeof marker_events &&
+           (got = read(go[0], marker_events + used, sizeof marker_events - 1 - used)) > 0)
+      used += static_cast<size_t>(got);
+    marker_events[used] = '\0';
+    if (got < 0) _exit(127);
+    execve(program.path.c_str(), argv.data(), envp.data());
+    int e = errno;
+    (void)!write(exec_error[1], &e, sizeof e);
+    _exit(127);
+  }
+  close(go[0]);
+  close(exec_error[1]);
+  auto abandon = [&](const Error& why) {
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    close(go[1]);
+    close(exec_error[0]);
+    unlink(marker_path);
+    if (err) *err = why;
+    return false;
+  };
+  std::vector<std::string> counted;
+  for (ProcessCounting* c : counters) {
+    Error why;
+    if (!c->Attach(pid, &why)) return abandon(why);
+    for (std::string& name : c->Counted()) counted.push_back(std::move(name));
+  }
+  std::string go_message = Join(counted, ",");
+  g_child.store(pid);
+  Clock::time_point start = Clock::now();
+  (void)!write(go[1], go_message.data(), go_message.size());
+  close(go[1]);
+  int exec_errno = 0;
+  ssize_t got = read(exec_error[0], &exec_errno, sizeof exec_errno);
+  close(exec_error[0]);
+  if (got == static_cast<ssize_t>(sizeof exec_errno)) {
+    waitpid(pid, nullptr, 0);
+    g_child.store(0);
+    unlink(marker_path);
+    return Fail(err, ErrorKind::kEnvironment,
+                program.path + ": cannot execute: " + std::strerror(exec_errno));
+  }
+  out->timed_out = !WaitFor(pid, timeout_s, &out->wait_status);
+  if (out->timed_out) {
+    // Politely first, so the program can flush its marker file; then for good.
+    kill(pid, SIGTERM);
+    if (!WaitFor(pid, 2.0, &out->wait_status)) {
+      kill(pid, SIGKILL);
+      WaitFor(pid, 0, &out->wait_status);
+    }
+  }
+  out->seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  g_child.store(0);
+
+  for (ProcessCounting* c : counters) c->Collect();
+  std::string text = ReadFile(marker_path);
+  unlink(marker_path);
+  if (!text.empty()) {
+    MarkerResults results;
+    std::string why;
+    if (ParseMarkerResults(text, &results, &why)) {
+      out->regions = MarkerMetrics(results);
+      out->problems = results.problems;
+    } else {
+      out->problems.push_back("marker results unreadable: " + why);
+    }
+  }
+  return true;
+}
+
+// SIGINT/SIGTERM sent to rprof by another process are forwarded to the program while it runs.
+class ProcessSignalScope {
+ public:
+  ProcessSignalScope() {
+    g_signal.store(0);
+    struct sigaction action {};
+    action.sa_sigaction = OnTerminate;
+    action.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
+  }
+  ~ProcessSignalScope() {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+  }
+  ProcessSignalScope(const ProcessSignalScope&) = delete;
+  ProcessSignalScope& operator=(const ProcessSignalScope&) = delete;
+};
+
+// How the execution ended, when it did not succeed: status and note.
+void JudgeExit(const OneExecution& ex, double timeout_s, Execution* out) {
+  int status = ex.wait_status;
+  if (WIFEXITED(status)) out->exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) out->signal = WTERMSIG(status);
+  if (ex.timed_out) {
+    out->status = RunStatus::kInterrupted;
+    char note[96];
+    std::snprintf(note, sizeof note, "timed out after %g s (--timeout): killed", timeout_s);
+    out->note = note;
+  } else if (g_signal.load() != 0) {
+    out->status = RunStatus::kInterrupted;
+    out->note = std::string("interrupted by ") + strsignal(g_signal.load());
+  } else if (WIFSIGNALED(status)) {
+    out->status = RunStatus::kCrashed;
+    out->note = std::string("killed by signal ") + std::to_string(WTERMSIG(status)) + " (" +
+                strsignal(WTERMSIG(status)) + ")";
+  } else if (WEXITSTATUS(status) != 0) {
+    out->status = RunStatus::kFailed;
+    out->note = "exited with status " + std::to_string(WEXITSTATUS(status));
+  }
+}
+
+}  // namespace
+
+ProgramTarget::ProgramTarget(std::string path, std::vector<std::string> argv,
+                             ProgramOptions options)
+    : options_(options) {
+  counted_.kind = CountedTarget::Kind::kProgram;
+  counted_.path = std::move(path);
+  counted_.argv = std::move(argv);
+  counted_.declared_flops = options.declared_flops;
+  counted_.declared_bytes = options.declared_bytes;
+}
+
+void ProgramTarget::Describe(RunRecord* run) const {
+  run->target_kind = "executable";
+  run->target = counted_.argv.front();
+  run->command = counted_.argv;
+  if (char* cwd = getcwd(nullptr, 0)) {
+    run->cwd = cwd;
+    std::free(cwd);
+  }
+}
+
+bool ProgramTarget::Execute(const LiveCounters& counters, Execution* out, Error* err) {
+  ProcessSignalScope signals;
+  std::vector<std::vector<Metric>> regions;
+  std::vector<std::string> problems;
+  out->started_at = UtcNow();
+  for (int rep = 0; rep < std::max(1, options_.repetitions); ++rep) {
+    OneExecution ex;
+    if (!ExecuteOnce(counted_, options_.timeout_s, counters.per_process, &ex, err)) {
+      if (rep == 0) return false;
+      out->note = "repetition " + std::to_string(rep + 1) + " could not start: " + err->message;
+      out->status = RunStatus::kFailed;
+      *err = Error();
+      break;
+    }
+    out->samples.push_back(ex.seconds);
+    regions.push_back(std::move(ex.regions));
+    for (auto& p : ex.problems) problems.push_back(std::move(p));
+    JudgeExit(ex, options_.timeout_s, out);
+    if (out->status != RunStatus::kOk) break;
+  }
+  out->ended_at = UtcNow();
+  if (!problems.empty()) {
+    // Every misuse is reported: the note is where the run says what went wrong.
+    std::string text;
+    for (const std::string& problem : problems) {
+      if (!text.empty()) text += "; ";
+      text += problem.rfind("markers: ", 0) == 0 ? problem : "markers: " + problem;
+    }
+    out->note = out->note.empty() ? text : out->note + "; " + text;
+  }
+  out->samples_note =
+      "median wall time of " + std::to_string(out->samples.size()) + " executions";
+  out->regions = MeanPerExecution(regions);
+  // A replay runs the whole program once more.
+  out->replay_native_s = out->samples.empty() ? 0 : Summarize(out->samples).median;
+  return true;
+}
+
+}  // namespace rprof
