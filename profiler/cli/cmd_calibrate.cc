@@ -286,8 +286,8 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
       return MeasureWithGroup(t, min_time, out, e);
     };
   } else {
-    if (!SimAvailable(&why))
-      return Fail(err, ErrorKind::kEnvironment, "calibrate --counters sim: " + why);
+    if (Availability sim = FindCounterSource(Source::kSim)->Probe(); !sim.available)
+      return Fail(err, ErrorKind::kEnvironment, "calibrate --counters sim: " + sim.Text());
     request.source = Source::kSim;
     measure = [](const CalibrationTask& t, std::vector<Metric>* out, Error* e) {
       return SimulateKernel(CountedKernel(*t.entry, t.args), out, e);

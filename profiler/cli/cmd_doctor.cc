@@ -19,23 +19,18 @@
 #include "cli/options.h"
 #include "core/json.h"
 #include "counters/groups_location.h"
+#include "counters/papi/papi_info.h"
 #include "counters/papi/papi_session.h"
 #include "counters/pmu/group_library.h"
 #include "counters/pmu/pfm_events.h"
 #include "counters/pmu_diagnosis.h"
-#include "counters/sim_source.h"
+#include "counters/source_registry.h"
 #include "report/text_table.h"
 #include "rprof_config.h"
 #include "store/profile_store.h"
 #include "store/run_store.h"
 #include "targets/kernel_catalog.h"
 #include "targets/target_path.h"
-
-// PAPI's version and components are read here directly: papi_session.h has no call for them.
-// TODO: move PapiReport() into counters/papi/ (with a stub) so this file loses the #if.
-#if RPROF_HAVE_PAPI
-#include <papi.h>
-#endif
 
 namespace rprof {
 
@@ -347,35 +342,34 @@ Check RdpmcCheck() {
 
 Check PapiCheck() {
   Check c{"papi", Status::kOk, "", ""};
-#if RPROF_HAVE_PAPI
-  int version = PAPI_library_init(PAPI_VER_CURRENT);
-  if (version != PAPI_VER_CURRENT) {
+  PapiInfo papi = ReadPapiInfo();
+  if (!papi.built) {
     c.status = Status::kMissing;
-    c.detail = std::string("PAPI cannot start: ") + PAPI_strerror(version);
+    c.detail = "this rprof was built without PAPI: no pmu source";
+    c.remedy = "apt-get install libpapi-dev libpfm4-dev and rebuild (scripts/bootstrap)";
+    return c;
+  }
+  if (!papi.started) {
+    c.status = Status::kMissing;
+    c.detail = papi.error;
     c.remedy = "reinstall libpapi (the library must match the headers rprof was built with)";
     return c;
   }
-  int v = PAPI_get_opt(PAPI_LIB_VERSION, nullptr);
-  std::string text = "PAPI " + std::to_string(PAPI_VERSION_MAJOR(v)) + "." +
-                     std::to_string(PAPI_VERSION_MINOR(v)) + "." +
-                     std::to_string(PAPI_VERSION_REVISION(v));
   std::vector<std::string> active, disabled;
   bool perf_event = false;
   std::string perf_event_why;
-  for (int cid = 0; cid < PAPI_num_components(); ++cid) {
-    const PAPI_component_info_t* info = PAPI_get_component_info(cid);
-    if (!info) continue;
-    std::string name = info->name;
-    if (info->disabled) {
-      disabled.push_back(name);
-      if (name == "perf_event") perf_event_why = info->disabled_reason;
+  for (const PapiComponent& component : papi.components) {
+    if (component.disabled) {
+      disabled.push_back(component.name);
+      if (component.name == "perf_event") perf_event_why = component.disabled_reason;
       continue;
     }
-    if (name == "perf_event") perf_event = true;
-    active.push_back(name + " (" + std::to_string(info->num_native_events) + " native, " +
-                     std::to_string(info->num_preset_events) + " presets)");
+    if (component.name == "perf_event") perf_event = true;
+    active.push_back(component.name + " (" + std::to_string(component.native_events) +
+                     " native, " + std::to_string(component.preset_events) + " presets)");
   }
-  c.detail = text + "; components: " + (active.empty() ? "none active" : ListText(active, 8));
+  c.detail = "PAPI " + papi.version + "; components: " +
+             (active.empty() ? "none active" : ListText(active, 8));
   if (!disabled.empty()) c.detail += "; disabled: " + ListText(disabled, 8);
   if (!perf_event) {
     c.status = Status::kMissing;
@@ -383,11 +377,6 @@ Check PapiCheck() {
                 (perf_event_why.empty() ? std::string() : " (" + perf_event_why + ")");
     c.remedy = "see perf_event_paranoid and container; papi_component_avail shows PAPI's view";
   }
-#else
-  c.status = Status::kMissing;
-  c.detail = "this rprof was built without PAPI: no pmu source";
-  c.remedy = "apt-get install libpapi-dev libpfm4-dev and rebuild (scripts/bootstrap)";
-#endif
   return c;
 }
 
@@ -460,14 +449,12 @@ Check GroupsCheck(const PmuDiagnosis& pmu) {
 
 Check SimCheck(bool* available) {
   Check c{"sim", Status::kOk, "", ""};
-  std::string why;
-  *available = SimAvailable(&why);
+  Availability sim = FindCounterSource(Source::kSim)->Probe();
+  *available = sim.available;
   if (!*available) {
     c.status = Status::kMissing;
-    // why ends in what to install; split it off where it says so.
-    size_t colon = why.find(": install");
-    c.detail = colon == std::string::npos ? why : why.substr(0, colon);
-    c.remedy = colon == std::string::npos ? "see the detail" : why.substr(colon + 2);
+    c.detail = sim.cause;
+    c.remedy = sim.remedy;
     return c;
   }
   std::string version;

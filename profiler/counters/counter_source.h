@@ -23,6 +23,15 @@ namespace rprof {
 
 struct GroupPlan;
 
+// Whether a source can count on this machine; when not, why and what to do about it.
+struct Availability {
+  bool available = true;
+  std::string cause;   // "valgrind not found"
+  std::string remedy;  // "install the Debian package valgrind (apt-get install valgrind)"
+  // "cause; remedy", for a one-line message.
+  std::string Text() const { return remedy.empty() ? cause : cause + "; " + remedy; }
+};
+
 // When a source counts, relative to the native execution of the target.
 enum class CounterScope {
   kPerRepetition,  // started and stopped around each timed repetition, in the measuring thread
@@ -103,8 +112,8 @@ class CounterSource {
   // One line for `rprof doctor` and help: what the source counts and how.
   virtual const char* summary() const = 0;
   virtual CounterScope scope(CountedTarget::Kind kind) const = 0;
-  // Whether the source can count on this machine; false with *why (the cause and what to do).
-  virtual bool Probe(std::string* why) const = 0;
+  // Whether the source can count on this machine, found by trying.
+  virtual Availability Probe() const = 0;
   // Prepares counting `target`. `chosen`: the user chose this source by name (--counters), so
   // it must count or say why; otherwise it counts where it can and fits. nullptr with *err
   // when it cannot be prepared (an event the user insisted on, a broken model formula).

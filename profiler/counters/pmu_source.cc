@@ -118,11 +118,10 @@ class PmuSource : public CounterSource {
     return kind == CountedTarget::Kind::kKernel ? CounterScope::kPerRepetition
                                                 : CounterScope::kPerProcess;
   }
-  bool Probe(std::string* why) const override {
+  Availability Probe() const override {
     Error err;
-    if (CreatePapiSession({"perf::TASK-CLOCK"}, false, &err)) return true;
-    *why = err.message;
-    return false;
+    if (CreatePapiSession({"perf::TASK-CLOCK"}, false, &err)) return {};
+    return {false, err.message, ""};
   }
   std::unique_ptr<PreparedSource> Prepare(const CountedTarget& target,
                                           const CounterRequest& request, bool,

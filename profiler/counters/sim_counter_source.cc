@@ -65,7 +65,7 @@ class SimSource : public CounterSource {
            "exact FLOPs and bytes";
   }
   CounterScope scope(CountedTarget::Kind) const override { return CounterScope::kReplayed; }
-  bool Probe(std::string* why) const override { return SimAvailable(why); }
+  Availability Probe() const override { return SimAvailability(); }
   std::unique_ptr<PreparedSource> Prepare(const CountedTarget&, const CounterRequest& request,
                                           bool chosen, Error*) const override {
     return std::make_unique<PreparedSim>(chosen, request.replay_budget_s);

@@ -27,16 +27,14 @@ std::string GeometryText(const std::optional<CacheLevelGeometry>& g) {
 
 }  // namespace
 
-bool SimAvailable(std::string* why) {
-  if (FindExecutable("valgrind").empty()) {
-    *why = "valgrind not found: install the Debian package valgrind (apt-get install valgrind)";
-    return false;
-  }
-  if (access(SimRunnerPath().c_str(), X_OK) != 0) {
-    *why = "rprof-sim-runner not found next to rprof (" + SimRunnerPath() + "); rebuild rprof";
-    return false;
-  }
-  return true;
+Availability SimAvailability() {
+  if (FindExecutable("valgrind").empty())
+    return {false, "valgrind not found",
+            "install the Debian package valgrind (apt-get install valgrind)"};
+  if (access(SimRunnerPath().c_str(), X_OK) != 0)
+    return {false, "rprof-sim-runner not found next to rprof (" + SimRunnerPath() + ")",
+            "rebuild rprof"};
+  return {};
 }
 
 std::string SimRunnerPath() {
@@ -86,7 +84,10 @@ void SimGeometryForThisMachine(std::string* d1, std::string* ll) {
 bool ShouldRunSim(SimMode mode, double native_s, double flops, double budget_s,
                   std::string* why) {
   if (mode == SimMode::kNever) return false;
-  if (!SimAvailable(why)) return false;
+  if (Availability sim = SimAvailability(); !sim.available) {
+    *why = sim.Text();
+    return false;
+  }
   if (mode == SimMode::kAlways) return true;
   if (DiagnosePmu().hardware_counters) {
     *why = "this machine counts in hardware (pmu); --counters sim adds the simulation";

@@ -34,8 +34,8 @@ struct SimResult {
   std::string fp_mix;           // "scalar code: 100 % of FP instructions are scalar"
 };
 
-// True when sim can run here; else false with the reason and the package to install.
-bool SimAvailable(std::string* why);
+// Whether sim can run here; when not, the cause and the package to install.
+Availability SimAvailability();
 
 // Runs the request. kEnvironment when valgrind is missing, stops on an instruction it cannot
 // execute (AVX-512: the message explains the AVX2 build), or its output cannot be parsed (the

@@ -3,16 +3,13 @@
 
 namespace rprof {
 
-bool SimAvailable(std::string* why) {
-  *why = "this rprof was built without the sim source (Zydis missing): install libzydis-dev and "
-         "rebuild (scripts/bootstrap)";
-  return false;
+Availability SimAvailability() {
+  return {false, "this rprof was built without the sim source (Zydis missing)",
+          "install libzydis-dev and rebuild (scripts/bootstrap)"};
 }
 
 bool RunSim(const SimRequest&, SimResult*, Error* err) {
-  std::string why;
-  SimAvailable(&why);
-  return Fail(err, ErrorKind::kEnvironment, "sim: " + why);
+  return Fail(err, ErrorKind::kEnvironment, "sim: " + SimAvailability().Text());
 }
 
 std::string SimRunnerPath() { return ""; }
@@ -23,7 +20,9 @@ void SimGeometryForThisMachine(std::string* d1, std::string* ll) {
 }
 
 bool ShouldRunSim(SimMode mode, double, double, double, std::string* why) {
-  return mode != SimMode::kNever && SimAvailable(why);
+  if (mode == SimMode::kNever) return false;
+  *why = SimAvailability().Text();
+  return false;
 }
 
 }  // namespace rprof

@@ -26,7 +26,7 @@ class ModelSource : public CounterSource {
     return "the kernel's own FLOP and compulsory-byte formulas, or the program's declared ones";
   }
   CounterScope scope(CountedTarget::Kind) const override { return CounterScope::kStatic; }
-  bool Probe(std::string*) const override { return true; }
+  Availability Probe() const override { return {}; }
   // Evaluated before anything runs: a broken formula (a plugin defect) costs no measurement.
   std::unique_ptr<PreparedSource> Prepare(const CountedTarget& target, const CounterRequest&,
                                           bool, Error* err) const override {
