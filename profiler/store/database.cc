@@ -57,7 +57,6 @@ bool Database::Prepare(std::string_view sql, Statement* out, std::string* err,
 }
 
 int64_t Database::LastInsertId() const { return sqlite3_last_insert_rowid(db_); }
-std::string Database::LastError() const { return db_ ? sqlite3_errmsg(db_) : "not open"; }
 
 Statement& Statement::operator=(Statement&& other) noexcept {
   if (this != &other) {

@@ -18,11 +18,17 @@ class Database {
  public:
   enum class Mode { kReadWrite, kReadOnly };
 
+  Database() = default;
+  // One owner per connection: a copy would close the handle twice. Nothing moves a Database
+  // (RunStore holds it in place), so no move either.
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+  ~Database();
+
   // Opens (read-write: creating) the file at path. Does not migrate: see migrations.h.
   // Connections get a busy timeout so parallel rprof processes wait for each other instead of
   // failing. Opening writes nothing to the file. Returns false with *err naming the path and SQLite's reason.
   bool Open(const std::string& path, Mode mode, std::string* err);
-  ~Database();
 
   // Runs one or more statements without results.
   bool Exec(std::string_view sql, std::string* err);
@@ -32,7 +38,6 @@ class Database {
                std::string* rest = nullptr);
 
   int64_t LastInsertId() const;
-  std::string LastError() const;
   sqlite3* handle() const { return db_; }
   const std::string& path() const { return path_; }
 

@@ -219,6 +219,9 @@ TEST_F(RunStoreTest, AbsentOptionalFieldsStayAbsent) {
             1);
 }
 
+// A Database owns its connection: copying one would close it twice.
+static_assert(!std::is_copy_constructible_v<Database> && !std::is_copy_assignable_v<Database>);
+
 TEST_F(RunStoreTest, ParamsAreStoredAsJsonWithIntegersAsNumbers) {
   RunRecord run = FullRun();
   Insert(run);
