@@ -74,12 +74,6 @@ void Statement::Bind(int index, double value) { sqlite3_bind_double(stmt_, index
 void Statement::Bind(int index, std::string_view value) {
   sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
 }
-void Statement::Bind(int index, const std::optional<double>& value) {
-  if (value)
-    Bind(index, *value);
-  else
-    BindNull(index);
-}
 void Statement::BindNull(int index) { sqlite3_bind_null(stmt_, index); }
 
 bool Statement::Step(std::string* err) {
