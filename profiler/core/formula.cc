@@ -65,25 +65,23 @@ class Parser {
   }
 
   std::unique_ptr<Node> ParseExpr() {
-    auto left = ParseTerm();
-    while (left) {
-      SkipSpace();
-      if (pos_ >= text_.size() || (text_[pos_] != '+' && text_[pos_] != '-')) break;
-      Node::Kind kind = text_[pos_++] == '+' ? Node::Kind::kAdd : Node::Kind::kSubtract;
-      auto right = ParseTerm();
-      if (!right) return nullptr;
-      left = Binary(kind, std::move(left), std::move(right));
-    }
-    return error_.empty() ? std::move(left) : nullptr;
+    return ParseChain(&Parser::ParseTerm, '+', Node::Kind::kAdd, '-', Node::Kind::kSubtract);
   }
 
   std::unique_ptr<Node> ParseTerm() {
-    auto left = ParseUnary();
+    return ParseChain(&Parser::ParseUnary, '*', Node::Kind::kMultiply, '/', Node::Kind::kDivide);
+  }
+
+  // One precedence level: operand {(first|second) operand}, grouped to the left (a-b-c is
+  // (a-b)-c) as arithmetic reads.
+  std::unique_ptr<Node> ParseChain(std::unique_ptr<Node> (Parser::*operand)(), char first,
+                                   Node::Kind first_kind, char second, Node::Kind second_kind) {
+    auto left = (this->*operand)();
     while (left) {
       SkipSpace();
-      if (pos_ >= text_.size() || (text_[pos_] != '*' && text_[pos_] != '/')) break;
-      Node::Kind kind = text_[pos_++] == '*' ? Node::Kind::kMultiply : Node::Kind::kDivide;
-      auto right = ParseUnary();
+      if (pos_ >= text_.size() || (text_[pos_] != first && text_[pos_] != second)) break;
+      Node::Kind kind = text_[pos_++] == first ? first_kind : second_kind;
+      auto right = (this->*operand)();
       if (!right) return nullptr;
       left = Binary(kind, std::move(left), std::move(right));
     }
