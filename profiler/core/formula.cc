@@ -88,17 +88,23 @@ class Parser {
     return error_.empty() ? std::move(left) : nullptr;
   }
 
+  // Parses what a '-' or '(' opens, one level deeper. Bounds the nesting so a hostile "-----…"
+  // or "(((((…" cannot exhaust the stack.
+  std::unique_ptr<Node> ParseNested(std::unique_ptr<Node> (Parser::*parse)()) {
+    if (++depth_ > kMaxDepth) {
+      Fail("formula nested too deeply");
+      return nullptr;
+    }
+    auto node = (this->*parse)();
+    --depth_;
+    return node;
+  }
+
   std::unique_ptr<Node> ParseUnary() {
     SkipSpace();
     if (pos_ < text_.size() && text_[pos_] == '-') {
       ++pos_;
-      // Bound the nesting so a hostile "------…" cannot exhaust the stack.
-      if (++depth_ > kMaxDepth) {
-        Fail("formula nested too deeply");
-        return nullptr;
-      }
-      auto operand = ParseUnary();
-      --depth_;
+      auto operand = ParseNested(&Parser::ParseUnary);
       if (!operand) return nullptr;
       auto node = std::make_unique<Node>();
       node->kind = Node::Kind::kNegate;
@@ -117,12 +123,7 @@ class Parser {
     char c = text_[pos_];
     if (c == '(') {
       ++pos_;
-      if (++depth_ > kMaxDepth) {
-        Fail("formula nested too deeply");
-        return nullptr;
-      }
-      auto inner = ParseExpr();
-      --depth_;
+      auto inner = ParseNested(&Parser::ParseExpr);
       if (!inner) return nullptr;
       SkipSpace();
       if (pos_ >= text_.size() || text_[pos_] != ')') {
