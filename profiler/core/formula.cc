@@ -65,42 +65,46 @@ class Parser {
   }
 
   std::unique_ptr<Node> ParseExpr() {
-    auto left = ParseTerm();
+    return ParseChain(&Parser::ParseTerm, '+', Node::Kind::kAdd, '-', Node::Kind::kSubtract);
+  }
+
+  std::unique_ptr<Node> ParseTerm() {
+    return ParseChain(&Parser::ParseUnary, '*', Node::Kind::kMultiply, '/', Node::Kind::kDivide);
+  }
+
+  // One precedence level: operand {(first|second) operand}, grouped to the left (a-b-c is
+  // (a-b)-c) as arithmetic reads.
+  std::unique_ptr<Node> ParseChain(std::unique_ptr<Node> (Parser::*operand)(), char first,
+                                   Node::Kind first_kind, char second, Node::Kind second_kind) {
+    auto left = (this->*operand)();
     while (left) {
       SkipSpace();
-      if (pos_ >= text_.size() || (text_[pos_] != '+' && text_[pos_] != '-')) break;
-      Node::Kind kind = text_[pos_++] == '+' ? Node::Kind::kAdd : Node::Kind::kSubtract;
-      auto right = ParseTerm();
+      if (pos_ >= text_.size() || (text_[pos_] != first && text_[pos_] != second)) break;
+      Node::Kind kind = text_[pos_++] == first ? first_kind : second_kind;
+      auto right = (this->*operand)();
       if (!right) return nullptr;
       left = Binary(kind, std::move(left), std::move(right));
     }
     return error_.empty() ? std::move(left) : nullptr;
   }
 
-  std::unique_ptr<Node> ParseTerm() {
-    auto left = ParseUnary();
-    while (left) {
-      SkipSpace();
-      if (pos_ >= text_.size() || (text_[pos_] != '*' && text_[pos_] != '/')) break;
-      Node::Kind kind = text_[pos_++] == '*' ? Node::Kind::kMultiply : Node::Kind::kDivide;
-      auto right = ParseUnary();
-      if (!right) return nullptr;
-      left = Binary(kind, std::move(left), std::move(right));
+  // Parses what a '-' or '(' opens, one level deeper. Bounds the nesting so a hostile "-----…"
+  // or "(((((…" cannot exhaust the stack.
+  std::unique_ptr<Node> ParseNested(std::unique_ptr<Node> (Parser::*parse)()) {
+    if (++depth_ > kMaxDepth) {
+      Fail("formula nested too deeply");
+      return nullptr;
     }
-    return error_.empty() ? std::move(left) : nullptr;
+    auto node = (this->*parse)();
+    --depth_;
+    return node;
   }
 
   std::unique_ptr<Node> ParseUnary() {
     SkipSpace();
     if (pos_ < text_.size() && text_[pos_] == '-') {
       ++pos_;
-      // Bound the nesting so a hostile "------…" cannot exhaust the stack.
-      if (++depth_ > kMaxDepth) {
-        Fail("formula nested too deeply");
-        return nullptr;
-      }
-      auto operand = ParseUnary();
-      --depth_;
+      auto operand = ParseNested(&Parser::ParseUnary);
       if (!operand) return nullptr;
       auto node = std::make_unique<Node>();
       node->kind = Node::Kind::kNegate;
@@ -119,12 +123,7 @@ class Parser {
     char c = text_[pos_];
     if (c == '(') {
       ++pos_;
-      if (++depth_ > kMaxDepth) {
-        Fail("formula nested too deeply");
-        return nullptr;
-      }
-      auto inner = ParseExpr();
-      --depth_;
+      auto inner = ParseNested(&Parser::ParseExpr);
       if (!inner) return nullptr;
       SkipSpace();
       if (pos_ >= text_.size() || text_[pos_] != ')') {

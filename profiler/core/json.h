@@ -35,6 +35,9 @@ class JsonWriter {
 
  private:
   void BeforeValue();
+  // Objects and arrays nest the same way; only the bracket differs.
+  JsonWriter& Open(char bracket);
+  JsonWriter& Close(char bracket);
   std::string out_;
   std::vector<bool> first_;  // per open container: no element written yet
   bool after_key_ = false;

@@ -274,7 +274,8 @@ std::string FormatBlock() {
       if (region.depth.Get() > 0) ++totals.open_at_exit;
     });
 
-  std::string out = "rprof-markers\t1";
+  std::string out = "rprof-markers";
+  AppendField(&out, std::to_string(RPROF_MARKER_FORMAT_VERSION));
   AppendField(&out, std::to_string(getpid()));
   out.push_back('\n');
   for (size_t i = 0; i < g->events.size(); ++i) {

@@ -57,7 +57,6 @@ bool Database::Prepare(std::string_view sql, Statement* out, std::string* err,
 }
 
 int64_t Database::LastInsertId() const { return sqlite3_last_insert_rowid(db_); }
-std::string Database::LastError() const { return db_ ? sqlite3_errmsg(db_) : "not open"; }
 
 Statement& Statement::operator=(Statement&& other) noexcept {
   if (this != &other) {
@@ -74,12 +73,6 @@ void Statement::Bind(int index, int64_t value) { sqlite3_bind_int64(stmt_, index
 void Statement::Bind(int index, double value) { sqlite3_bind_double(stmt_, index, value); }
 void Statement::Bind(int index, std::string_view value) {
   sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
-}
-void Statement::Bind(int index, const std::optional<double>& value) {
-  if (value)
-    Bind(index, *value);
-  else
-    BindNull(index);
 }
 void Statement::BindNull(int index) { sqlite3_bind_null(stmt_, index); }
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace rprof {
 
@@ -18,11 +19,17 @@ class Database {
  public:
   enum class Mode { kReadWrite, kReadOnly };
 
+  Database() = default;
+  // One owner per connection: a copy would close the handle twice. Nothing moves a Database
+  // (RunStore holds it in place), so no move either.
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+  ~Database();
+
   // Opens (read-write: creating) the file at path. Does not migrate: see migrations.h.
   // Connections get a busy timeout so parallel rprof processes wait for each other instead of
   // failing. Opening writes nothing to the file. Returns false with *err naming the path and SQLite's reason.
   bool Open(const std::string& path, Mode mode, std::string* err);
-  ~Database();
 
   // Runs one or more statements without results.
   bool Exec(std::string_view sql, std::string* err);
@@ -30,9 +37,16 @@ class Database {
   // gets the text after that statement.
   bool Prepare(std::string_view sql, Statement* out, std::string* err,
                std::string* rest = nullptr);
+  // Prepares the first statement of sql and runs it once with `values` (see Statement::Run).
+  template <typename... Values>
+  bool Run(std::string_view sql, std::string* err, const Values&... values);
+  // Prepares the first statement of sql, binds `values` as Statement::Run does and calls
+  // row(statement) on each result row, in order. False with *err on an error; a query without
+  // rows is not one.
+  template <typename Row, typename... Values>
+  bool ForEachRow(std::string_view sql, std::string* err, Row&& row, const Values&... values);
 
   int64_t LastInsertId() const;
-  std::string LastError() const;
   sqlite3* handle() const { return db_; }
   const std::string& path() const { return path_; }
 
@@ -54,7 +68,17 @@ class Statement {
   void Bind(int index, int64_t value);
   void Bind(int index, double value);
   void Bind(int index, std::string_view value);
-  void Bind(int index, const std::optional<double>& value);  // nullopt binds NULL
+  // Any integer (a count, a size): stored as SQLite's 64-bit integer, as a cast would.
+  template <typename T>
+  requires std::is_integral_v<T>
+  void Bind(int index, T value) { Bind(index, static_cast<int64_t>(value)); }
+  template <typename T>
+  void Bind(int index, const std::optional<T>& value) {  // nullopt binds NULL
+    if (value)
+      Bind(index, *value);
+    else
+      BindNull(index);
+  }
   void BindNull(int index);
 
   // Advances: true while a row is available. *err is set (and false returned) on an error;
@@ -62,6 +86,13 @@ class Statement {
   bool Step(std::string* err);
   // Runs a statement without results to completion.
   bool Run(std::string* err);
+  // Binds `values` to parameters 1, 2, … in order (each as Bind would), then runs: one row of an
+  // INSERT prepared once for many. False with *err, running nothing, when the number of values
+  // is not the statement's number of parameters.
+  template <typename... Values>
+  bool Run(std::string* err, const Values&... values) {
+    return BindAll(err, values...) && Run(err);
+  }
   void Reset();
 
   int ColumnCount() const;
@@ -76,8 +107,47 @@ class Statement {
 
  private:
   friend class Database;
+  template <typename... Values>
+  bool BindAll(std::string* err, const Values&... values);
   sqlite3_stmt* stmt_ = nullptr;
 };
+
+// Values in SQL order, not by index: a miscounted list is refused here rather than leaving a
+// parameter NULL or dropping a value.
+template <typename... Values>
+bool Statement::BindAll(std::string* err, const Values&... values) {
+  int expected = sqlite3_bind_parameter_count(stmt_);
+  if (expected != static_cast<int>(sizeof...(values))) {
+    *err = "statement has " + std::to_string(expected) + " parameters, " +
+           std::to_string(sizeof...(values)) + " values given: " + sqlite3_sql(stmt_);
+    return false;
+  }
+  int index = 1;
+  (Bind(index++, values), ...);
+  return true;
+}
+
+template <typename... Values>
+bool Database::Run(std::string_view sql, std::string* err, const Values&... values) {
+  Statement statement;
+  return Prepare(sql, &statement, err) && statement.Run(err, values...);
+}
+
+template <typename Row, typename... Values>
+bool Database::ForEachRow(std::string_view sql, std::string* err, Row&& row,
+                          const Values&... values) {
+  Statement statement;
+  if (!Prepare(sql, &statement, err) || !statement.BindAll(err, values...)) return false;
+  err->clear();
+  while (statement.Step(err)) row(static_cast<const Statement&>(statement));
+  return err->empty();
+}
+
+// Text stored as NULL when empty (a note, a cwd that was not recorded).
+inline std::optional<std::string_view> NullIfEmpty(std::string_view text) {
+  if (text.empty()) return std::nullopt;
+  return text;
+}
 
 // Begins a transaction (BEGIN IMMEDIATE, so writers queue on the busy timeout rather than fail
 // at commit) and rolls it back on destruction unless Commit() succeeded.

@@ -23,10 +23,6 @@ std::vector<std::string> SplitLines(const std::string& text) {
   return out;
 }
 
-bool DbFail(RunStore* store, const std::string& why, Error* err) {
-  return Fail(err, ErrorKind::kEnvironment, "database " + store->path() + ": " + why);
-}
-
 constexpr const char* kProfileColumns =
     "p.id, p.mode, p.threads, p.isa, p.nominal_ghz, p.clock_ghz_scalar, p.clock_ghz_vector,"
     " p.load_average_before, p.seconds, p.warnings, p.created_at, m.fingerprint, m.cpu_model,"
@@ -51,14 +47,7 @@ void ReadProfileRow(const Statement& s, StoredProfile* out) {
 }
 
 bool LoadCeilings(Database* db, StoredProfile* out, std::string* why) {
-  Statement s;
-  if (!db->Prepare("SELECT kind, name, level, isa, precision, pattern, threads, working_set_bytes,"
-                   " value, unit, spread_pct, repetitions FROM ceilings WHERE profile_id = ?"
-                   " ORDER BY rowid",
-                   &s, why))
-    return false;
-  s.Bind(1, out->id);
-  while (s.Step(why)) {
+  auto add_ceiling = [&](const Statement& s) {
     Ceiling c;
     c.kind = s.Text(0);
     c.name = s.Text(1);
@@ -73,47 +62,56 @@ bool LoadCeilings(Database* db, StoredProfile* out, std::string* why) {
     c.spread_pct = s.Double(10);
     c.repetitions = static_cast<int>(s.Int(11));
     out->profile.ceilings.push_back(std::move(c));
-  }
-  return why->empty();
+  };
+  return db->ForEachRow(
+      "SELECT kind, name, level, isa, precision, pattern, threads, working_set_bytes, value,"
+      " unit, spread_pct, repetitions FROM ceilings WHERE profile_id = ? ORDER BY rowid",
+      why, add_ceiling, out->id);
 }
 
 bool LoadPoints(Database* db, StoredProfile* out, std::string* why) {
-  Statement lat;
-  if (!db->Prepare("SELECT working_set_bytes, ns, spread_pct FROM latency_points"
-                   " WHERE profile_id = ? ORDER BY working_set_bytes",
-                   &lat, why))
-    return false;
-  lat.Bind(1, out->id);
-  while (lat.Step(why))
-    out->profile.latency.push_back(
-        {static_cast<uint64_t>(lat.Int(0)), lat.Double(1), lat.Double(2)});
-  if (!why->empty()) return false;
+  MachineProfile& p = out->profile;
+  auto add_latency = [&](const Statement& s) {
+    p.latency.push_back({static_cast<uint64_t>(s.Int(0)), s.Double(1), s.Double(2)});
+  };
+  auto add_bandwidth = [&](const Statement& s) {
+    p.bandwidth.push_back({s.Text(0), static_cast<int>(s.Int(1)), static_cast<uint64_t>(s.Int(2)),
+                           s.Double(3), s.Double(4)});
+  };
+  auto add_level = [&](const Statement& s) {
+    p.levels.push_back({s.Text(0), static_cast<uint64_t>(s.Int(1)), static_cast<uint64_t>(s.Int(2)),
+                        s.OptionalDouble(3).value_or(0), s.OptionalDouble(4).value_or(0)});
+  };
+  return db->ForEachRow(
+             "SELECT working_set_bytes, ns, spread_pct FROM latency_points"
+             " WHERE profile_id = ? ORDER BY working_set_bytes",
+             why, add_latency, out->id) &&
+         db->ForEachRow(
+             "SELECT pattern, threads, working_set_bytes, gbs, spread_pct FROM"
+             " bandwidth_points WHERE profile_id = ? ORDER BY pattern, threads,"
+             " working_set_bytes",
+             why, add_bandwidth, out->id) &&
+         db->ForEachRow(
+             "SELECT level, reported_size, effective_size, latency_ns, bandwidth_gbs"
+             " FROM memory_levels WHERE profile_id = ? ORDER BY rowid",
+             why, add_level, out->id);
+}
 
-  Statement bw;
-  if (!db->Prepare("SELECT pattern, threads, working_set_bytes, gbs, spread_pct FROM"
-                   " bandwidth_points WHERE profile_id = ? ORDER BY pattern, threads,"
-                   " working_set_bytes",
-                   &bw, why))
+// The one profile `where` (a WHERE clause on kProfileColumns with one parameter, `key`)
+// selects, with its ceilings and points. *found is false, and *out untouched, when there is none.
+template <typename Key>
+bool LoadWhole(Database* db, std::string_view where, const Key& key, StoredProfile* out,
+               bool* found, std::string* why) {
+  *found = false;
+  auto read = [&](const Statement& s) {
+    *out = StoredProfile();
+    ReadProfileRow(s, out);
+    *found = true;
+  };
+  if (!db->ForEachRow(std::string("SELECT ") + kProfileColumns + std::string(where), why, read,
+                      key))
     return false;
-  bw.Bind(1, out->id);
-  while (bw.Step(why))
-    out->profile.bandwidth.push_back({bw.Text(0), static_cast<int>(bw.Int(1)),
-                                      static_cast<uint64_t>(bw.Int(2)), bw.Double(3),
-                                      bw.Double(4)});
-  if (!why->empty()) return false;
-
-  Statement lv;
-  if (!db->Prepare("SELECT level, reported_size, effective_size, latency_ns, bandwidth_gbs FROM"
-                   " memory_levels WHERE profile_id = ? ORDER BY rowid",
-                   &lv, why))
-    return false;
-  lv.Bind(1, out->id);
-  while (lv.Step(why))
-    out->profile.levels.push_back({lv.Text(0), static_cast<uint64_t>(lv.Int(1)),
-                                   static_cast<uint64_t>(lv.Int(2)),
-                                   lv.OptionalDouble(3).value_or(0),
-                                   lv.OptionalDouble(4).value_or(0)});
-  return why->empty();
+  return !*found || (LoadCeilings(db, out, why) && LoadPoints(db, out, why));
 }
 
 std::optional<double> NonZero(double v) { return v > 0 ? std::optional<double>(v) : std::nullopt; }
@@ -125,94 +123,57 @@ bool InsertProfile(RunStore* store, const MachineRecord& machine, const MachineP
   Database* db = store->db();
   std::string why;
   Transaction txn(db);
-  if (!txn.Begin(&why)) return DbFail(store, why, err);
+  if (!txn.Begin(&why)) return store->DbFail(why, err);
   int64_t machine_id = 0;
-  if (!store->FindOrInsertMachine(machine, &machine_id, &why)) return DbFail(store, why, err);
+  if (!store->FindOrInsertMachine(machine, &machine_id, &why)) return store->DbFail(why, err);
 
-  Statement p;
-  if (!db->Prepare("INSERT INTO machine_profiles (machine_id, mode, threads, isa, nominal_ghz,"
-                   " clock_ghz_scalar, clock_ghz_vector, load_average_before, seconds, warnings,"
-                   " created_at, rprof_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                   &p, &why))
-    return DbFail(store, why, err);
-  p.Bind(1, machine_id);
-  p.Bind(2, profile.mode);
-  p.Bind(3, static_cast<int64_t>(profile.threads));
-  p.Bind(4, IsaString(profile.topology.isa));
-  p.Bind(5, NonZero(profile.topology.nominal_ghz));
-  p.Bind(6, NonZero(profile.clock_ghz_scalar));
-  p.Bind(7, NonZero(profile.clock_ghz_vector));
-  p.Bind(8, profile.load_average_before);
-  p.Bind(9, profile.seconds);
-  p.Bind(10, JoinLines(profile.warnings));
-  p.Bind(11, UtcNow());
-  p.Bind(12, std::string_view(RPROF_VERSION));
-  if (!p.Run(&why)) return DbFail(store, why, err);
+  if (!db->Run("INSERT INTO machine_profiles (machine_id, mode, threads, isa, nominal_ghz,"
+               " clock_ghz_scalar, clock_ghz_vector, load_average_before, seconds, warnings,"
+               " created_at, rprof_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               &why, machine_id, profile.mode, profile.threads, IsaString(profile.topology.isa),
+               NonZero(profile.topology.nominal_ghz), NonZero(profile.clock_ghz_scalar),
+               NonZero(profile.clock_ghz_vector), profile.load_average_before, profile.seconds,
+               JoinLines(profile.warnings), UtcNow(), std::string_view(RPROF_VERSION)))
+    return store->DbFail(why, err);
   int64_t profile_id = db->LastInsertId();
 
+  // Each table's statement is prepared once and run per row.
   Statement c;
   if (!db->Prepare("INSERT INTO ceilings (profile_id, kind, name, level, isa, precision, pattern,"
                    " threads, working_set_bytes, value, unit, spread_pct, repetitions)"
                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    &c, &why))
-    return DbFail(store, why, err);
-  for (const Ceiling& x : profile.ceilings) {
-    c.Bind(1, profile_id);
-    c.Bind(2, x.kind);
-    c.Bind(3, x.name);
-    c.Bind(4, x.level);
-    c.Bind(5, x.isa);
-    c.Bind(6, x.precision);
-    c.Bind(7, x.pattern);
-    c.Bind(8, static_cast<int64_t>(x.threads));
-    c.Bind(9, static_cast<int64_t>(x.working_set_bytes));
-    c.Bind(10, x.value);
-    c.Bind(11, x.unit);
-    c.Bind(12, x.spread_pct);
-    c.Bind(13, static_cast<int64_t>(x.repetitions));
-    if (!c.Run(&why)) return DbFail(store, x.name + ": " + why, err);
-  }
+    return store->DbFail(why, err);
+  for (const Ceiling& x : profile.ceilings)
+    if (!c.Run(&why, profile_id, x.kind, x.name, x.level, x.isa, x.precision, x.pattern, x.threads,
+               x.working_set_bytes, x.value, x.unit, x.spread_pct, x.repetitions))
+      return store->DbFail(x.name + ": " + why, err);
   Statement l;
   if (!db->Prepare("INSERT INTO latency_points (profile_id, working_set_bytes, ns, spread_pct)"
                    " VALUES (?, ?, ?, ?)",
                    &l, &why))
-    return DbFail(store, why, err);
-  for (const LatencyPoint& x : profile.latency) {
-    l.Bind(1, profile_id);
-    l.Bind(2, static_cast<int64_t>(x.working_set_bytes));
-    l.Bind(3, x.ns);
-    l.Bind(4, x.spread_pct);
-    if (!l.Run(&why)) return DbFail(store, why, err);
-  }
+    return store->DbFail(why, err);
+  for (const LatencyPoint& x : profile.latency)
+    if (!l.Run(&why, profile_id, x.working_set_bytes, x.ns, x.spread_pct))
+      return store->DbFail(why, err);
   Statement b;
   if (!db->Prepare("INSERT INTO bandwidth_points (profile_id, pattern, threads, working_set_bytes,"
                    " gbs, spread_pct) VALUES (?, ?, ?, ?, ?, ?)",
                    &b, &why))
-    return DbFail(store, why, err);
-  for (const BandwidthPoint& x : profile.bandwidth) {
-    b.Bind(1, profile_id);
-    b.Bind(2, x.pattern);
-    b.Bind(3, static_cast<int64_t>(x.threads));
-    b.Bind(4, static_cast<int64_t>(x.working_set_bytes));
-    b.Bind(5, x.gbs);
-    b.Bind(6, x.spread_pct);
-    if (!b.Run(&why)) return DbFail(store, why, err);
-  }
+    return store->DbFail(why, err);
+  for (const BandwidthPoint& x : profile.bandwidth)
+    if (!b.Run(&why, profile_id, x.pattern, x.threads, x.working_set_bytes, x.gbs, x.spread_pct))
+      return store->DbFail(why, err);
   Statement v;
   if (!db->Prepare("INSERT INTO memory_levels (profile_id, level, reported_size, effective_size,"
                    " latency_ns, bandwidth_gbs) VALUES (?, ?, ?, ?, ?, ?)",
                    &v, &why))
-    return DbFail(store, why, err);
-  for (const LevelSummary& x : profile.levels) {
-    v.Bind(1, profile_id);
-    v.Bind(2, x.level);
-    v.Bind(3, static_cast<int64_t>(x.reported_size));
-    v.Bind(4, static_cast<int64_t>(x.effective_size));
-    v.Bind(5, NonZero(x.latency_ns));
-    v.Bind(6, NonZero(x.bandwidth_gbs));
-    if (!v.Run(&why)) return DbFail(store, why, err);
-  }
-  if (!txn.Commit(&why)) return DbFail(store, why, err);
+    return store->DbFail(why, err);
+  for (const LevelSummary& x : profile.levels)
+    if (!v.Run(&why, profile_id, x.level, x.reported_size, x.effective_size, NonZero(x.latency_ns),
+               NonZero(x.bandwidth_gbs)))
+      return store->DbFail(why, err);
+  if (!txn.Commit(&why)) return store->DbFail(why, err);
   *id = profile_id;
   return true;
 }
@@ -220,57 +181,37 @@ bool InsertProfile(RunStore* store, const MachineRecord& machine, const MachineP
 bool LoadNewestProfile(RunStore* store, const std::string& fingerprint, StoredProfile* out,
                        bool* found, Error* err) {
   std::string why;
-  Statement s;
-  if (!store->db()->Prepare(std::string("SELECT ") + kProfileColumns +
-                                " WHERE m.fingerprint = ? ORDER BY p.id DESC LIMIT 1",
-                            &s, &why))
-    return DbFail(store, why, err);
-  s.Bind(1, fingerprint);
-  *found = s.Step(&why);
-  if (!why.empty()) return DbFail(store, why, err);
-  if (!*found) return true;
-  *out = StoredProfile();
-  ReadProfileRow(s, out);
-  if (!LoadCeilings(store->db(), out, &why) || !LoadPoints(store->db(), out, &why))
-    return DbFail(store, why, err);
+  if (!LoadWhole(store->db(), " WHERE m.fingerprint = ? ORDER BY p.id DESC LIMIT 1", fingerprint,
+                 out, found, &why))
+    return store->DbFail(why, err);
   return true;
 }
 
 bool LoadProfile(RunStore* store, int64_t id, StoredProfile* out, Error* err) {
   std::string why;
-  Statement s;
-  if (!store->db()->Prepare(std::string("SELECT ") + kProfileColumns + " WHERE p.id = ?", &s,
-                            &why))
-    return DbFail(store, why, err);
-  s.Bind(1, id);
-  if (!s.Step(&why)) {
-    if (!why.empty()) return DbFail(store, why, err);
+  bool found = false;
+  if (!LoadWhole(store->db(), " WHERE p.id = ?", id, out, &found, &why))
+    return store->DbFail(why, err);
+  if (!found)
     return Fail(err, ErrorKind::kUsage,
                 "machine profile " + std::to_string(id) +
                     ": no such profile; `rprof machine list` lists them");
-  }
-  *out = StoredProfile();
-  ReadProfileRow(s, out);
-  if (!LoadCeilings(store->db(), out, &why) || !LoadPoints(store->db(), out, &why))
-    return DbFail(store, why, err);
   return true;
 }
 
 bool ListProfiles(RunStore* store, std::vector<StoredProfile>* out, Error* err) {
   std::string why;
-  Statement s;
-  if (!store->db()->Prepare(std::string("SELECT ") + kProfileColumns + " ORDER BY p.id DESC", &s,
-                            &why))
-    return DbFail(store, why, err);
   out->clear();
-  while (s.Step(&why)) {
+  auto add_profile = [&](const Statement& s) {
     StoredProfile p;
     ReadProfileRow(s, &p);
     out->push_back(std::move(p));
-  }
-  if (!why.empty()) return DbFail(store, why, err);
+  };
+  if (!store->db()->ForEachRow(std::string("SELECT ") + kProfileColumns + " ORDER BY p.id DESC",
+                               &why, add_profile))
+    return store->DbFail(why, err);
   for (StoredProfile& p : *out)
-    if (!LoadCeilings(store->db(), &p, &why)) return DbFail(store, why, err);
+    if (!LoadCeilings(store->db(), &p, &why)) return store->DbFail(why, err);
   return true;
 }
 

@@ -76,31 +76,30 @@ DatabasePath ResolveDatabasePath(const std::string& flag_value) {
 bool RunStore::Open(const DatabasePath& path, Error* err) {
   path_ = path.path;
   std::string why;
-  if (path.is_default && !MakeDirs(DirName(path.path), &why))
-    return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why);
+  if (path.is_default && !MakeDirs(DirName(path.path), &why)) return DbFail(why, err);
   if (!CheckDirectory(path.path, &why) || !db_.Open(path.path, Database::Mode::kReadWrite, &why) ||
       !Migrate(&db_, BuiltinMigrations(), &why))
-    return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why);
+    return DbFail(why, err);
   return true;
 }
 
 bool RunStore::OpenReadOnly(const DatabasePath& path, Error* err) {
   path_ = path.path;
   if (access(path.path.c_str(), F_OK) != 0)
-    return Fail(err, ErrorKind::kEnvironment,
-                "database " + path_ + ": no such file; no run has been stored there yet");
+    return DbFail("no such file; no run has been stored there yet", err);
   std::string why;
-  if (!db_.Open(path.path, Database::Mode::kReadOnly, &why))
-    return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why);
+  if (!db_.Open(path.path, Database::Mode::kReadOnly, &why)) return DbFail(why, err);
   Statement stmt;
-  if (!db_.Prepare("PRAGMA user_version", &stmt, &why) || !stmt.Step(&why))
-    return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why);
+  if (!db_.Prepare("PRAGMA user_version", &stmt, &why) || !stmt.Step(&why)) return DbFail(why, err);
   if (stmt.Int(0) > CurrentSchemaVersion())
-    return Fail(err, ErrorKind::kEnvironment,
-                "database " + path_ + ": schema version " + std::to_string(stmt.Int(0)) +
-                    " is newer than this rprof's " + std::to_string(CurrentSchemaVersion()) +
-                    "; use a newer rprof");
+    return DbFail("schema version " + std::to_string(stmt.Int(0)) + " is newer than this rprof's " +
+                      std::to_string(CurrentSchemaVersion()) + "; use a newer rprof",
+                  err);
   return true;
+}
+
+bool RunStore::DbFail(const std::string& why, Error* err) const {
+  return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why);
 }
 
 bool RunStore::FindOrInsertMachine(const MachineRecord& m, int64_t* id, std::string* err) {
@@ -112,124 +111,75 @@ bool RunStore::FindOrInsertMachine(const MachineRecord& m, int64_t* id, std::str
     return true;
   }
   if (!err->empty()) return false;
-  Statement insert;
-  if (!db_.Prepare("INSERT INTO machines (fingerprint, cpu_model, cores, caches, kernel, hostname,"
-                   " first_seen) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   &insert, err))
+  if (!db_.Run("INSERT INTO machines (fingerprint, cpu_model, cores, caches, kernel, hostname,"
+               " first_seen) VALUES (?, ?, ?, ?, ?, ?, ?)",
+               err, m.fingerprint, m.cpu_model, m.cores, m.caches, m.kernel, m.hostname, UtcNow()))
     return false;
-  insert.Bind(1, m.fingerprint);
-  insert.Bind(2, m.cpu_model);
-  insert.Bind(3, static_cast<int64_t>(m.cores));
-  insert.Bind(4, m.caches);
-  insert.Bind(5, m.kernel);
-  insert.Bind(6, m.hostname);
-  insert.Bind(7, UtcNow());
-  if (!insert.Run(err)) return false;
   *id = db_.LastInsertId();
   return true;
 }
 
 bool RunStore::Insert(RunRecord* run, Error* err) {
   std::string why;
-  auto fail = [&] { return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why); };
   Transaction txn(&db_);
-  if (!txn.Begin(&why)) return fail();
+  if (!txn.Begin(&why)) return DbFail(why, err);
   int64_t machine_id = 0;
-  if (!FindOrInsertMachine(run->machine, &machine_id, &why)) return fail();
+  if (!FindOrInsertMachine(run->machine, &machine_id, &why)) return DbFail(why, err);
 
-  Statement stmt;
-  if (!db_.Prepare("INSERT INTO runs (machine_id, target_kind, target, params, command, cwd,"
-                   " precision, status, exit_code, signal, note, sources, repetitions,"
-                   " calls_per_rep, started_at, ended_at, rprof_version)"
-                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                   &stmt, &why))
-    return fail();
-  stmt.Bind(1, machine_id);
-  stmt.Bind(2, run->target_kind);
-  stmt.Bind(3, run->target);
-  stmt.Bind(4, PairsToJsonObject(run->params));
-  if (run->command.empty()) stmt.BindNull(5); else stmt.Bind(5, StringsToJsonArray(run->command));
-  if (run->cwd.empty()) stmt.BindNull(6); else stmt.Bind(6, run->cwd);
-  if (run->precision.empty()) stmt.BindNull(7); else stmt.Bind(7, run->precision);
-  stmt.Bind(8, std::string_view(RunStatusName(run->status)));
-  if (run->exit_code) stmt.Bind(9, static_cast<int64_t>(*run->exit_code)); else stmt.BindNull(9);
-  if (run->signal) stmt.Bind(10, static_cast<int64_t>(*run->signal)); else stmt.BindNull(10);
-  if (run->note.empty()) stmt.BindNull(11); else stmt.Bind(11, run->note);
-  stmt.Bind(12, Join(run->sources, ","));
-  stmt.Bind(13, static_cast<int64_t>(run->samples.size()));
-  stmt.Bind(14, run->calls_per_rep);
-  stmt.Bind(15, run->started_at);
-  stmt.Bind(16, run->ended_at);
-  stmt.Bind(17, run->rprof_version);
-  if (!stmt.Run(&why)) return fail();
+  std::optional<std::string> command;
+  if (!run->command.empty()) command = StringsToJsonArray(run->command);
+  if (!db_.Run("INSERT INTO runs (machine_id, target_kind, target, params, command, cwd,"
+               " precision, status, exit_code, signal, note, sources, repetitions,"
+               " calls_per_rep, started_at, ended_at, rprof_version)"
+               " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               &why, machine_id, run->target_kind, run->target, PairsToJsonObject(run->params),
+               command, NullIfEmpty(run->cwd), NullIfEmpty(run->precision),
+               RunStatusName(run->status), run->exit_code, run->signal, NullIfEmpty(run->note),
+               Join(run->sources, ","), run->samples.size(), run->calls_per_rep, run->started_at,
+               run->ended_at, run->rprof_version))
+    return DbFail(why, err);
   int64_t run_id = db_.LastInsertId();
 
+  // Each table's statement is prepared once and run per row.
   Statement sample;
   if (!db_.Prepare("INSERT INTO samples (run_id, rep, time_s) VALUES (?, ?, ?)", &sample, &why))
-    return fail();
-  for (size_t i = 0; i < run->samples.size(); ++i) {
-    sample.Bind(1, run_id);
-    sample.Bind(2, static_cast<int64_t>(i));
-    sample.Bind(3, run->samples[i]);
-    if (!sample.Run(&why)) return fail();
-  }
+    return DbFail(why, err);
+  for (size_t i = 0; i < run->samples.size(); ++i)
+    if (!sample.Run(&why, run_id, i, run->samples[i])) return DbFail(why, err);
 
   Statement metric;
   if (!db_.Prepare("INSERT INTO metrics (run_id, region, name, source, value, unit, note,"
                    " coverage) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                    &metric, &why))
-    return fail();
-  for (const Metric& m : run->metrics) {
-    metric.Bind(1, run_id);
-    metric.Bind(2, m.region);
-    metric.Bind(3, m.name);
-    metric.Bind(4, SourceName(m.source));
-    metric.Bind(5, m.value);
-    metric.Bind(6, m.unit);
-    if (m.note.empty()) metric.BindNull(7); else metric.Bind(7, m.note);
-    metric.Bind(8, m.coverage);
-    if (!metric.Run(&why)) return fail();
-  }
+    return DbFail(why, err);
+  for (const Metric& m : run->metrics)
+    if (!metric.Run(&why, run_id, m.region, m.name, SourceName(m.source), m.value, m.unit,
+                    NullIfEmpty(m.note), m.coverage))
+      return DbFail(why, err);
 
   Statement trust;
   if (!db_.Prepare("INSERT OR IGNORE INTO run_trust (run_id, kind, detail) VALUES (?, ?, ?)",
                    &trust, &why))
-    return fail();
-  for (const TrustNote& note : run->trust) {
-    trust.Bind(1, run_id);
-    trust.Bind(2, note.kind);
-    trust.Bind(3, note.detail);
-    if (!trust.Run(&why)) return fail();
-  }
+    return DbFail(why, err);
+  for (const TrustNote& note : run->trust)
+    if (!trust.Run(&why, run_id, note.kind, note.detail)) return DbFail(why, err);
 
   Statement tag;
   if (!db_.Prepare("INSERT INTO tags (run_id, key, value) VALUES (?, ?, ?)", &tag, &why))
-    return fail();
-  for (const auto& [key, value] : run->tags) {
-    tag.Bind(1, run_id);
-    tag.Bind(2, key);
-    tag.Bind(3, value);
-    if (!tag.Run(&why)) return fail();
-  }
+    return DbFail(why, err);
+  for (const auto& [key, value] : run->tags)
+    if (!tag.Run(&why, run_id, key, value)) return DbFail(why, err);
+
   if (run->placement) {
     const PlacementRecord& p = *run->placement;
-    Statement place;
-    if (!db_.Prepare("INSERT INTO placements (run_id, profile_id, compute_ceiling, peak_gflops,"
-                     " binding, attainable_gflops, percent_of_roof, verdict)"
-                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                     &place, &why))
-      return fail();
-    place.Bind(1, run_id);
-    place.Bind(2, p.profile_id);
-    place.Bind(3, p.compute_ceiling);
-    place.Bind(4, p.peak_gflops);
-    if (p.binding.empty()) place.BindNull(5); else place.Bind(5, p.binding);
-    place.Bind(6, p.attainable_gflops);
-    place.Bind(7, p.percent_of_roof);
-    place.Bind(8, p.verdict);
-    if (!place.Run(&why)) return fail();
+    if (!db_.Run("INSERT INTO placements (run_id, profile_id, compute_ceiling, peak_gflops,"
+                 " binding, attainable_gflops, percent_of_roof, verdict)"
+                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                 &why, run_id, p.profile_id, p.compute_ceiling, p.peak_gflops,
+                 NullIfEmpty(p.binding), p.attainable_gflops, p.percent_of_roof, p.verdict))
+      return DbFail(why, err);
   }
-  if (!txn.Commit(&why)) return fail();
+  if (!txn.Commit(&why)) return DbFail(why, err);
   run->id = run_id;
   return true;
 }
@@ -273,65 +223,47 @@ void ReadRunRow(const Statement& s, RunRecord* run) {
 }  // namespace
 
 bool RunStore::LoadDetails(RunRecord* run, std::string* err) {
-  Statement samples;
-  if (!db_.Prepare("SELECT time_s FROM samples WHERE run_id = ? ORDER BY rep", &samples, err))
-    return false;
-  samples.Bind(1, run->id);
-  while (samples.Step(err)) run->samples.push_back(samples.Double(0));
-  if (!err->empty()) return false;
-
-  Statement metrics;
-  if (!db_.Prepare("SELECT region, name, source, value, unit, note, coverage FROM metrics"
-                   " WHERE run_id = ?"
-                   " ORDER BY rowid",
-                   &metrics, err))
-    return false;
-  metrics.Bind(1, run->id);
-  while (metrics.Step(err)) {
+  auto add_sample = [&](const Statement& s) { run->samples.push_back(s.Double(0)); };
+  auto add_metric = [&](const Statement& s) {
     Metric m;
-    m.region = metrics.Text(0);
-    m.name = metrics.Text(1);
-    m.source = ParseSource(metrics.Text(2)).value_or(Source::kModel);
-    m.value = metrics.OptionalDouble(3);
-    m.unit = metrics.Text(4);
-    m.note = metrics.Text(5);
-    m.coverage = metrics.OptionalDouble(6);
+    m.region = s.Text(0);
+    m.name = s.Text(1);
+    m.source = ParseSource(s.Text(2)).value_or(Source::kModel);
+    m.value = s.OptionalDouble(3);
+    m.unit = s.Text(4);
+    m.note = s.Text(5);
+    m.coverage = s.OptionalDouble(6);
     run->metrics.push_back(std::move(m));
-  }
-  if (!err->empty()) return false;
-
-  Statement trust;
-  if (!db_.Prepare("SELECT kind, detail FROM run_trust WHERE run_id = ? ORDER BY rowid", &trust,
-                   err))
-    return false;
-  trust.Bind(1, run->id);
-  while (trust.Step(err)) run->trust.push_back({trust.Text(0), trust.Text(1)});
-  if (!err->empty()) return false;
-
-  Statement tags;
-  if (!db_.Prepare("SELECT key, value FROM tags WHERE run_id = ? ORDER BY key", &tags, err))
-    return false;
-  tags.Bind(1, run->id);
-  while (tags.Step(err)) run->tags.emplace_back(tags.Text(0), tags.Text(1));
-  return err->empty();
+  };
+  auto add_trust = [&](const Statement& s) { run->trust.push_back({s.Text(0), s.Text(1)}); };
+  auto add_tag = [&](const Statement& s) { run->tags.emplace_back(s.Text(0), s.Text(1)); };
+  return db_.ForEachRow("SELECT time_s FROM samples WHERE run_id = ? ORDER BY rep", err, add_sample,
+                        run->id) &&
+         db_.ForEachRow(
+             "SELECT region, name, source, value, unit, note, coverage FROM metrics"
+             " WHERE run_id = ? ORDER BY rowid",
+             err, add_metric, run->id) &&
+         db_.ForEachRow("SELECT kind, detail FROM run_trust WHERE run_id = ? ORDER BY rowid", err,
+                        add_trust, run->id) &&
+         db_.ForEachRow("SELECT key, value FROM tags WHERE run_id = ? ORDER BY key", err, add_tag,
+                        run->id);
 }
 
 bool RunStore::Load(int64_t id, RunRecord* out, Error* err) {
   std::string why;
   Statement stmt;
   if (!db_.Prepare(std::string("SELECT ") + kRunColumns + " WHERE r.id = ?", &stmt, &why))
-    return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why);
+    return DbFail(why, err);
   stmt.Bind(1, id);
   if (!stmt.Step(&why)) {
-    if (!why.empty()) return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why);
+    if (!why.empty()) return DbFail(why, err);
     return Fail(err, ErrorKind::kUsage,
                 "run " + std::to_string(id) + ": no such run in " + path_ +
                     "; `rprof history` lists the stored runs");
   }
   *out = RunRecord();
   ReadRunRow(stmt, out);
-  if (!LoadDetails(out, &why))
-    return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why);
+  if (!LoadDetails(out, &why)) return DbFail(why, err);
   return true;
 }
 
@@ -350,8 +282,7 @@ bool RunStore::List(const RunFilter& filter, std::vector<RunRecord>* out, Error*
 
   std::string why;
   Statement stmt;
-  if (!db_.Prepare(sql, &stmt, &why))
-    return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why);
+  if (!db_.Prepare(sql, &stmt, &why)) return DbFail(why, err);
   // Named parameters are numbered in order of appearance, so bind them in the same order.
   int index = 1;
   if (!filter.target.empty()) stmt.Bind(index++, filter.target);
@@ -367,10 +298,9 @@ bool RunStore::List(const RunFilter& filter, std::vector<RunRecord>* out, Error*
     ReadRunRow(stmt, &run);
     out->push_back(std::move(run));
   }
-  if (!why.empty()) return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why);
+  if (!why.empty()) return DbFail(why, err);
   for (RunRecord& run : *out)
-    if (!LoadDetails(&run, &why))
-      return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why);
+    if (!LoadDetails(&run, &why)) return DbFail(why, err);
   return true;
 }
 

@@ -51,6 +51,10 @@ class RunStore {
   // transaction when the id is about to be referenced.
   bool FindOrInsertMachine(const MachineRecord& machine, int64_t* id, std::string* err);
 
+  // Fails *err as every database error does: kEnvironment, "database <path>: <why>". For the
+  // stores built on this one (profiles, calibrations), so all name the file the same way.
+  bool DbFail(const std::string& why, Error* err) const;
+
   Database* db() { return &db_; }
   const std::string& path() const { return path_; }
 

@@ -6,9 +6,14 @@
 #include <string_view>
 #include <utility>
 
+#include "rprof/marker.h"
+
 namespace rprof {
 
 namespace {
+
+// The one version this rprof reads, as the library writes it in each block's header line.
+std::string FormatVersion() { return std::to_string(RPROF_MARKER_FORMAT_VERSION); }
 
 // One process's block, as written by librprof-marker.
 struct BlockEvent {
@@ -96,10 +101,11 @@ class Parser {
       if (fields.size() != 3)
         return Fail("header has " + std::to_string(fields.size()) +
                     " fields, expected 3 (rprof-markers, version, pid)");
-      if (fields[1] != "1")
+      if (fields[1] != FormatVersion())
         return Fail("marker results format version " + Quoted(fields[1]) +
-                    "; this rprof reads version 1 (rprof and librprof-marker differ: rebuild the "
-                    "program against this rprof's rprof-marker)");
+                    "; this rprof reads version " + FormatVersion() +
+                    " (rprof and librprof-marker differ: rebuild the program against this "
+                    "rprof's rprof-marker)");
       Block block;
       if (!ParseInteger(fields[2], &block.pid) || block.pid <= 0)
         return Fail("process id " + Quoted(fields[2]) + " is not a positive integer");
@@ -107,7 +113,8 @@ class Parser {
       return true;
     }
     if (blocks->empty())
-      return Fail("expected the header 'rprof-markers<TAB>1<TAB><pid>', found " + Quoted(kind));
+      return Fail("expected the header 'rprof-markers<TAB>" + FormatVersion() +
+                  "<TAB><pid>', found " + Quoted(kind));
     Block& block = blocks->back();
     if (kind == "event") return ParseEvent(fields, &block);
     if (kind == "region") return ParseRegion(fields, &block);

@@ -168,6 +168,20 @@ TEST(MarkerLibrary, CountsCallsAndTime) {
   EXPECT_FALSE(loop->flops_per_call);
 }
 
+// The library writes the version its header names, the one the reader accepts.
+TEST(MarkerLibrary, BlockHeaderCarriesTheFormatVersion) {
+  ChildRun run = RunChild(true, nullptr, [] {
+    rprof_region_begin("r");
+    rprof_region_end("r");
+    return 0;
+  });
+  ASSERT_TRUE(run.file_written);
+  EXPECT_EQ(
+      run.text.rfind("rprof-markers\t" + std::to_string(RPROF_MARKER_FORMAT_VERSION) + "\t", 0), 0u)
+      << run.text;
+  EXPECT_TRUE(run.parse_error.empty()) << run.parse_error;
+}
+
 TEST(MarkerLibrary, DeclaredWorkReachesTheMetrics) {
   ChildRun run = RunChild(true, nullptr, [] {
     rprof_region_declare("triad", 2e6, 2.4e7);

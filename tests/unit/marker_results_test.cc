@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include "rprof/marker.h"
+
 namespace rprof {
 namespace {
 
@@ -201,6 +203,22 @@ TEST(MarkerResults, NamesMayContainSpacesAndNonAscii) {
   ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err;
   ASSERT_EQ(results.regions.size(), 1u);
   EXPECT_EQ(results.regions[0].name, "matmul 64×64 (blocked)");
+}
+
+// The reader and librprof-marker share RPROF_MARKER_FORMAT_VERSION: the version it names is
+// read, the next one is refused with both named.
+TEST(MarkerResults, ReadsTheVersionOfRprofMarkerHAndRefusesTheNext) {
+  const std::string version = std::to_string(RPROF_MARKER_FORMAT_VERSION);
+  const std::string next = std::to_string(RPROF_MARKER_FORMAT_VERSION + 1);
+  MarkerResults results;
+  std::string err;
+  ASSERT_TRUE(ParseMarkerResults("rprof-markers\t" + version + "\t5\n", &results, &err)) << err;
+  EXPECT_EQ(results.pids, (std::vector<long>{5}));
+  EXPECT_FALSE(ParseMarkerResults("rprof-markers\t" + next + "\t5\n", &results, &err));
+  EXPECT_EQ(err, "line 1: marker results format version '" + next + "'; this rprof reads version " +
+                     version +
+                     " (rprof and librprof-marker differ: rebuild the program against this "
+                     "rprof's rprof-marker)");
 }
 
 struct Malformed {

@@ -219,6 +219,52 @@ TEST_F(RunStoreTest, AbsentOptionalFieldsStayAbsent) {
             1);
 }
 
+// A Database owns its connection: copying one would close it twice.
+static_assert(!std::is_copy_constructible_v<Database> && !std::is_copy_assignable_v<Database>);
+
+TEST_F(RunStoreTest, EmptyCwdAndNoSignalAreNull) {
+  RunRecord run = SmallRun("triad", RunStatus::kOk, "2026-01-01T00:00:00.000Z", {});
+  run.cwd = "";
+  run.signal = std::nullopt;
+  Insert(run);
+  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM runs WHERE cwd IS NULL AND signal IS NULL"), 1);
+}
+
+// Values are bound in SQL order, so a list one short or one long must fail, not shift columns.
+TEST_F(RunStoreTest, StatementRunRefusesAMiscountedValueList) {
+  Database* db = store_.db();
+  std::string why;
+  EXPECT_FALSE(
+      db->Run("INSERT INTO machines (fingerprint, cpu_model, cores, caches, kernel,"
+              " hostname, first_seen) VALUES (?, ?, ?, ?, ?, ?, ?)",
+              &why, "fp", "cpu", 4, "", "", ""));
+  EXPECT_TRUE(Contains(why, "statement has 7 parameters, 6 values given")) << why;
+  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM machines"), 0);
+  EXPECT_TRUE(
+      db->Run("INSERT INTO machines (fingerprint, cpu_model, cores, caches, kernel,"
+              " hostname, first_seen) VALUES (?, ?, ?, ?, ?, ?, ?)",
+              &why, "fp", "cpu", 4, "", "", "", "2026-01-01T00:00:00.000Z"))
+      << why;
+  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM machines WHERE cores = 4"), 1);
+}
+
+TEST_F(RunStoreTest, ForEachRowVisitsRowsInOrderAndReportsErrors) {
+  Database* db = store_.db();
+  std::string why;
+  std::vector<int64_t> seen;
+  auto add = [&](const Statement& s) { seen.push_back(s.Int(0)); };
+  EXPECT_TRUE(
+      db->ForEachRow("SELECT value FROM (SELECT 3 AS value UNION SELECT 1 UNION SELECT 2)"
+                     " WHERE value >= ? ORDER BY value",
+                     &why, add, 2));
+  EXPECT_EQ(seen, (std::vector<int64_t>{2, 3}));
+  seen.clear();
+  EXPECT_TRUE(db->ForEachRow("SELECT id FROM runs", &why, add)) << why;
+  EXPECT_TRUE(seen.empty());
+  EXPECT_FALSE(db->ForEachRow("SELECT x FROM no_such_table", &why, add));
+  EXPECT_TRUE(Contains(why, "no_such_table")) << why;
+}
+
 TEST_F(RunStoreTest, ParamsAreStoredAsJsonWithIntegersAsNumbers) {
   RunRecord run = FullRun();
   Insert(run);

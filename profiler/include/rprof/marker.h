@@ -95,6 +95,8 @@ extern "C" {
 #define RPROF_MARKER_API
 #endif
 
+/* The version in the header line of each results block: the library writes it, rprof refuses
+ * any other. Raise it with any change to the format above. */
 #define RPROF_MARKER_FORMAT_VERSION 1
 #define RPROF_MARKER_MAX_EVENTS 16
 
