@@ -32,14 +32,13 @@ void AddOnce(std::vector<std::string>* names, const std::string& name) {
   if (std::find(names->begin(), names->end(), name) == names->end()) names->push_back(name);
 }
 
-// The group definition a pmu metric's value came from: its note starts "group G: <formula>".
+// The group definition a pmu metric's value came from, or nullptr for a raw event.
 const GroupMetric* DefinitionOf(const Metric& m, const GroupPlan& plan) {
+  if (m.group.empty()) return nullptr;
   for (const MetricGroup& g : plan.groups) {
-    std::string prefix = "group " + g.name + ": ";
-    if (m.note.rfind(prefix, 0) != 0) continue;
-    std::string formula = m.note.substr(prefix.size(), m.note.find(';') - prefix.size());
+    if (g.name != m.group) continue;
     for (const GroupMetric& d : g.metrics)
-      if (d.name == m.name && d.formula.text() == formula) return &d;
+      if (d.name == m.name) return &d;
   }
   return nullptr;
 }
@@ -64,7 +63,7 @@ std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& c
       AddOnce(&partial, m.name);
       if (*m.coverage < least) least = *m.coverage, least_name = m.name;
     }
-    if (m.note.rfind("socket-wide", 0) == 0) AddOnce(&uncore, m.name);
+    if (m.socket_wide) AddOnce(&uncore, m.name);
     if (context.groups) {
       if (const GroupMetric* d = DefinitionOf(m, *context.groups)) {
         if (d->approximated()) AddOnce(&approximated, m.name);

@@ -24,6 +24,11 @@ struct Metric {
   // counted in one of several passes, and scaled up by 1 / coverage. nullopt: counted
   // throughout, or not a counter.
   std::optional<double> coverage = std::nullopt;
+  // pmu only, for the decisions made before the run is stored (its trust notes); the note says
+  // the same to people, and is what is stored. The metric group whose formula gave the value
+  // ("" for a raw event), and whether the count covers a whole socket (uncore), not the target.
+  std::string group = "";
+  bool socket_wide = false;
 };
 
 // The first metric with this name and source in the region, or nullptr.

@@ -79,6 +79,7 @@ std::vector<Metric> GroupMetrics(const GroupPlan& plan, const std::vector<Metric
       }
       Metric metric{r.name, r.value, r.unit, Source::kPmu, "", note};
       if (r.value && r.coverage < 1) metric.coverage = r.coverage;
+      if (r.value) metric.group = group.name;
       out.push_back(std::move(metric));
     }
   }

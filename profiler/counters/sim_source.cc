@@ -15,18 +15,6 @@
 
 namespace rprof {
 
-namespace {
-
-std::string GeometryText(const std::optional<CacheLevelGeometry>& g) {
-  if (!g) return "unknown";
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%llu B, %u-way, %u B lines",
-                static_cast<unsigned long long>(g->size_bytes), g->associativity, g->line_bytes);
-  return buf;
-}
-
-}  // namespace
-
 Availability SimAvailability() {
   if (FindExecutable("valgrind").empty())
     return {false, "valgrind not found",
@@ -111,17 +99,18 @@ namespace {
 
 // Canonical metrics (source sim) of one collected part: the whole run (region "") or a region.
 void AddSimMetrics(const SimCounts& counts, const std::string& region, std::vector<Metric>* out) {
+  // Each metric's note: what it is here, then every caveat of the analysis that qualifies it.
   auto add = [&](const std::string& name, std::optional<double> value, const char* unit,
                  std::string note) {
+    for (const SimCounts::Note& n : counts.notes)
+      if (std::find(n.metrics.begin(), n.metrics.end(), name) != n.metrics.end())
+        note += (note.empty() ? "" : "; ") + n.text;
     out->push_back({name, value, unit, Source::kSim, region, std::move(note)});
   };
   auto opt = [](const std::optional<uint64_t>& v) {
     return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
   };
   std::string flop_note = DescribeFpMix(counts);
-  if (counts.undecoded_executions > 0)
-    flop_note += "; lower bound: " + std::to_string(counts.undecoded_executions) +
-                 " executed instructions could not be decoded";
   add("instructions", static_cast<double>(counts.instructions), "count", "");
   add("flops", static_cast<double>(counts.flops()), "FLOP", flop_note);
   add("flops_dp", static_cast<double>(counts.flops_dp), "FLOP", "");
@@ -135,18 +124,11 @@ void AddSimMetrics(const SimCounts& counts, const std::string& region, std::vect
       add(std::string("flops_sp_") + widths[w], static_cast<double>(counts.flops_sp_by_width[w]),
           "FLOP", "");
   }
-  add("bytes_l1", static_cast<double>(counts.bytes_l1()), "B",
-      "loads + stores of memory operands (" + std::to_string(counts.bytes_l1_loads) + " + " +
-          std::to_string(counts.bytes_l1_stores) + ")");
-  add("l1d_misses", opt(counts.l1d_misses), "count",
-      "simulated D1: " + GeometryText(counts.cache.d1));
-  add("llc_misses", opt(counts.llc_misses), "count",
-      "simulated LL: " + GeometryText(counts.cache.ll));
-  add("bytes_l2", opt(counts.bytes_l2), "B",
-      "simulated D1 misses x line: refills only, no write-backs or prefetch");
-  add("bytes_dram", opt(counts.bytes_dram), "B",
-      "simulated LL misses x line (LL " + GeometryText(counts.cache.ll) +
-          "): refills only, no write-backs or prefetch");
+  add("bytes_l1", static_cast<double>(counts.bytes_l1()), "B", "");
+  add("l1d_misses", opt(counts.l1d_misses), "count", "");
+  add("llc_misses", opt(counts.llc_misses), "count", "");
+  add("bytes_l2", opt(counts.bytes_l2), "B", "");
+  add("bytes_dram", opt(counts.bytes_dram), "B", "");
 }
 
 bool Analyze(const std::vector<std::string>& files, SimCounts* counts, std::string* why) {

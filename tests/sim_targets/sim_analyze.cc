@@ -153,7 +153,7 @@ int main(int argc, char** argv) {
   if (counts.bytes_dram) std::printf("bytes_dram             %" PRIu64 "\n", *counts.bytes_dram);
   std::printf("undecoded executions   %" PRIu64 "\n", counts.undecoded_executions);
   std::printf("fp mix                 %s\n", rprof::DescribeFpMix(counts).c_str());
-  for (const std::string& n : counts.notes) std::printf("note: %s\n", n.c_str());
+  for (const auto& n : counts.notes) std::printf("note: %s\n", n.text.c_str());
   PrintTimes("read + parse", parse_ms);
   PrintTimes("decode + sum", analyze_ms);
   PrintTimes("analysis total", total_ms);

@@ -290,10 +290,12 @@ TEST(RunTrustTest, NotesSayWhatIsLessThanExact) {
       "MEM"));
   RunRecord run;
   run.metrics = {
-      {"bytes_dram", 6400, "B", Source::kPmu, "", "group MEM: 64 * llc; LLC misses x 64", 0.5},
+      {"bytes_dram", 6400, "B", Source::kPmu, "", "group MEM: 64 * llc; LLC misses x 64", 0.5,
+       "MEM"},
       {"icx::LONGEST_LAT_CACHE:MISS", 100, "count", Source::kPmu, "", "multiplexed", 0.5},
       {"PAPI_TOT_CYC", std::nullopt, "count", Source::kPmu, "", "no counter left"},
-      {"flops_dp", 1000, "FLOP", Source::kPmu, "", "group FLOPS_DP: ..."},
+      {"flops_dp", 1000, "FLOP", Source::kPmu, "", "group FLOPS_DP: ...", std::nullopt,
+       "FLOPS_DP"},
       {"bytes_l2", 3000, "B", Source::kSim, "", ""},
       {"flops_dp", 1000, "FLOP", Source::kModel, "", ""},
   };

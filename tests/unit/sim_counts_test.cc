@@ -105,8 +105,8 @@ class SimCountsTest : public ::testing::Test {
 };
 
 bool HasNote(const SimCounts& c, const std::string& part) {
-  for (const std::string& n : c.notes) {
-    if (n.find(part) != std::string::npos) return true;
+  for (const SimCounts::Note& n : c.notes) {
+    if (n.text.find(part) != std::string::npos) return true;
   }
   return false;
 }

@@ -55,7 +55,7 @@ double RelativeError(double value, double expected) {
 
 std::string Notes(const SimCounts& c) {
   std::string s;
-  for (const std::string& n : c.notes) s += "\n  " + n;
+  for (const SimCounts::Note& n : c.notes) s += "\n  " + n.text;
   return s;
 }
 

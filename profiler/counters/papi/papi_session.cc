@@ -231,8 +231,10 @@ class PapiSession : public CounterSession {
   Metric Counted(const std::string& name, const Slot& at, double calls) const {
     Metric m{name, std::nullopt, EventUnit(name), Source::kPmu, "", ""};
     const ComponentSchedule& component = schedule_.components[at.component];
-    if (component.socket_wide)
+    if (component.socket_wide) {
+      m.socket_wide = true;
       m.note = "socket-wide: uncore counts every core of the socket, not just this run";
+    }
     // Before the first repetition nothing was counted and no pass missed its turn: every total
     // is 0, which is how callers see which events opened.
     if (accumulator_.repetitions() == 0) {

@@ -66,8 +66,13 @@ struct SimCounts {
   uint64_t undecoded_executions = 0;  // Ir of instructions not decoded [count]
   std::vector<UndecodedObject> undecoded;
 
-  // Approximations and caveats, one sentence each, to store beside the values.
-  std::vector<std::string> notes;
+  // Approximations and caveats, one sentence each, with the metrics each qualifies: stored in
+  // those metrics' notes.
+  struct Note {
+    std::vector<std::string> metrics;
+    std::string text;
+  };
+  std::vector<Note> notes;
 
   uint64_t flops() const { return flops_dp + flops_sp; }
 };
