@@ -1,5 +1,6 @@
-// The interface every counter source implements for one measurement: started and stopped
-// around each timed repetition (never around setup), totals reported per call of the target.
+// Counters that run in the measuring thread, started and stopped around each timed repetition
+// (never around setup), totals reported per call of the target: what a per-repetition counter
+// source (counter_source.h) hands the measurement loop.
 #ifndef RPROF_COUNTERS_COUNTER_SESSION_H_
 #define RPROF_COUNTERS_COUNTER_SESSION_H_
 

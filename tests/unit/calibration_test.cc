@@ -334,6 +334,30 @@ TEST(RunTrustTest, NotesSayWhatIsLessThanExact) {
       << notes["uncalibrated"];
 }
 
+// Uncore and group provenance come from the metric's fields, not from its note's wording.
+TEST(RunTrustTest, UncoreAndApproximationAreReadFromFieldsNotNotes) {
+  GroupPlan plan;
+  plan.pmu = "icx";
+  plan.groups.push_back(Group(
+      "FORMAT 1\nSHORT DRAM bytes\nPMU icx\n\nEVENTS\nllc  icx::LONGEST_LAT_CACHE:MISS\n\n"
+      "METRICS\nbytes_dram [B] = 64 * llc\n    approximation: LLC misses x 64\n",
+      "MEM"));
+  RunRecord run;
+  Metric imc{"icx_unc_imc0::CAS_COUNT:RD", 10, "count", Source::kPmu, "", "reworded note"};
+  imc.socket_wide = true;
+  Metric dram{"bytes_dram", 640, "B", Source::kPmu, "", "a note that names no group"};
+  dram.group = "MEM";
+  Metric worded{"flops", 5, "FLOP", Source::kPmu, "", "socket-wide: group MEM: 64 * llc"};
+  run.metrics = {imc, dram, worded};
+  TrustContext context;
+  context.groups = &plan;
+  std::map<std::string, std::string> notes;
+  for (const TrustNote& n : RunTrustNotes(run, context)) notes[n.kind] = n.detail;
+  EXPECT_EQ(notes["uncore"].rfind("icx_unc_imc0::CAS_COUNT:RD:", 0), 0u) << notes["uncore"];
+  EXPECT_EQ(notes["approximated"].rfind("bytes_dram:", 0), 0u) << notes["approximated"];
+  EXPECT_EQ(notes["uncore"].find("flops"), std::string::npos) << notes["uncore"];
+}
+
 TEST(RunTrustTest, RegionsRepeatingAMetricGiveOneNote) {
   RunRecord run;
   for (const char* region : {"", "a", "b"})
