@@ -1,5 +1,5 @@
 // The exit codes of rprof, in one place: scripts and CI jobs branch on them. Only main() turns
-// an error's kind into one.
+// an error's kind into one, and its remedy into the flag that gives it.
 #ifndef RPROF_CLI_EXIT_STATUS_H_
 #define RPROF_CLI_EXIT_STATUS_H_
 
@@ -24,6 +24,19 @@ inline ExitStatus ExitStatusOf(ErrorKind kind) {
       return ExitStatus::kTargetFailed;
   }
   return ExitStatus::kEnvironment;
+}
+
+// The command line's wording of a library's remedy: " (--allow-missing-events runs without it)".
+inline const char* RemedyText(Remedy remedy) {
+  switch (remedy) {
+    case Remedy::kNone:
+      return "";
+    case Remedy::kAllowMissingEvents:
+      return " (--allow-missing-events runs without it)";
+    case Remedy::kOtherDatabase:
+      return " (--db PATH or RPROF_DB chooses another)";
+  }
+  return "";
 }
 
 }  // namespace rprof

@@ -122,6 +122,6 @@ int main(int argc, char** argv) {
   bool ok = rprof::Main(argc, argv, &err);
   std::cout.flush();
   if (ok) return static_cast<int>(rprof::ExitStatus::kOk);
-  std::fprintf(stderr, "rprof: error: %s\n", err.message.c_str());
+  std::fprintf(stderr, "rprof: error: %s%s\n", err.message.c_str(), rprof::RemedyText(err.remedy));
   return static_cast<int>(rprof::ExitStatusOf(err.kind));
 }

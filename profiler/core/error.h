@@ -16,13 +16,23 @@ enum class ErrorKind {
   kTargetFailed,  // the profiled target failed, crashed, was interrupted or its check failed
 };
 
+// A way out that the command line offers. The library names it; the CLI words it with its own
+// flags (cli/remedy_text.h), so library messages never name a flag.
+enum class Remedy {
+  kNone,
+  kAllowMissingEvents,  // run without the events that cannot be counted
+  kOtherDatabase,       // point rprof at another database file
+};
+
 struct Error {
   ErrorKind kind = ErrorKind::kEnvironment;
   std::string message;  // "<object>: <cause>; <what to do>"
+  Remedy remedy = Remedy::kNone;
 };
 
-inline bool Fail(Error* err, ErrorKind kind, std::string message) {
-  if (err) *err = Error{kind, std::move(message)};
+inline bool Fail(Error* err, ErrorKind kind, std::string message,
+                 Remedy remedy = Remedy::kNone) {
+  if (err) *err = Error{kind, std::move(message), remedy};
   return false;
 }
 

@@ -30,8 +30,8 @@ bool CheckOpened(const CounterRequest& request, const std::vector<Metric>& opene
     if (!m.value &&
         std::find(request.events.begin(), request.events.end(), m.name) != request.events.end())
       return Fail(err, ErrorKind::kEnvironment,
-                  "cannot open event " + m.name + ": " + m.note +
-                      " (--allow-missing-events runs without it)");
+                  "cannot open event " + m.name + ": " + m.note,
+                  Remedy::kAllowMissingEvents);
   return true;
 }
 

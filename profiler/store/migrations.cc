@@ -51,7 +51,7 @@ bool Migrate(Database* db, const std::vector<Migration>& migrations, std::string
   if (!ReadUserVersion(db, &version, err)) return false;
   if (version > newest) {
     *err = "schema version " + std::to_string(version) + " is newer than this rprof's " +
-           std::to_string(newest) + "; use a newer rprof, or another --db";
+           std::to_string(newest) + "; use a newer rprof, or another database";
     return false;
   }
   if (version == 0) {
@@ -62,7 +62,7 @@ bool Migrate(Database* db, const std::vector<Migration>& migrations, std::string
       return false;
     if (tables.Int(0) > 0) {
       *err = "not an rprof database (it has tables but no rprof schema version); choose "
-             "another --db";
+             "another database";
       return false;
     }
   }

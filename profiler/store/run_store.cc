@@ -50,11 +50,11 @@ bool CheckDirectory(const std::string& path, std::string* err) {
   std::string dir = DirName(path);
   struct stat st;
   if (stat(dir.c_str(), &st) != 0) {
-    *err = "directory " + dir + " does not exist; create it or choose another --db";
+    *err = "directory " + dir + " does not exist; create it or choose another database";
     return false;
   }
   if (access(path.c_str(), F_OK) != 0 && access(dir.c_str(), W_OK) != 0) {
-    *err = "directory " + dir + " is not writable; choose another --db";
+    *err = "directory " + dir + " is not writable; choose another database";
     return false;
   }
   return true;
@@ -76,10 +76,13 @@ DatabasePath ResolveDatabasePath(const std::string& flag_value) {
 bool RunStore::Open(const DatabasePath& path, Error* err) {
   path_ = path.path;
   std::string why;
-  if (path.is_default && !MakeDirs(DirName(path.path), &why)) return DbFail(why, err);
-  if (!CheckDirectory(path.path, &why) || !db_.Open(path.path, Database::Mode::kReadWrite, &why) ||
-      !Migrate(&db_, BuiltinMigrations(), &why))
-    return DbFail(why, err);
+  if ((path.is_default && !MakeDirs(DirName(path.path), &why)) ||
+      !CheckDirectory(path.path, &why) || !db_.Open(path.path, Database::Mode::kReadWrite, &why) ||
+      !Migrate(&db_, BuiltinMigrations(), &why)) {
+    DbFail(why, err);
+    if (err) err->remedy = Remedy::kOtherDatabase;
+    return false;
+  }
   return true;
 }
 

@@ -154,13 +154,13 @@ class PapiSession : public CounterSession {
     if (!allow_missing && !schedule_.missing.empty()) {
       const MissingEvent& first = schedule_.missing.front();
       return Fail(err, ErrorKind::kEnvironment,
-                  "cannot open event " + events[first.event] + ": " + first.reason +
-                      " (--allow-missing-events runs without it)");
+                  "cannot open event " + events[first.event] + ": " + first.reason,
+                  Remedy::kAllowMissingEvents);
     }
     // Every pass takes a repetition of its own: the cap keeps a run's rotation short.
     if (events.size() - schedule_.missing.size() > kMaxEvents)
       return Fail(err, ErrorKind::kUsage,
-                  "--events: at most " + std::to_string(kMaxEvents) + " events at once");
+                  "events: at most " + std::to_string(kMaxEvents) + " at once; count fewer");
     names_ = events;
     slots_.assign(events.size(), std::nullopt);
     for (size_t c = 0; c < schedule_.components.size(); ++c)

@@ -119,8 +119,8 @@ std::unique_ptr<ProcessCounters> ProcessCounters::Open(pid_t pid,
     }
     if (event.fd < 0 && !allow_missing) {
       Fail(err, ErrorKind::kEnvironment,
-           "cannot open event " + name + ": " + event.reason +
-               " (--allow-missing-events runs without it)");
+           "cannot open event " + name + ": " + event.reason,
+           Remedy::kAllowMissingEvents);
       return nullptr;
     }
     counters->events_.push_back(std::move(event));
