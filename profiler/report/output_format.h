@@ -1,4 +1,5 @@
-// --format table|csv|json, shared by every command that prints results.
+// --format table|csv|json, shared by every command that prints results. The formats are listed
+// once (output_format.cc) for parsing, help and errors; report/render.cc renders each.
 #ifndef RPROF_REPORT_OUTPUT_FORMAT_H_
 #define RPROF_REPORT_OUTPUT_FORMAT_H_
 
@@ -9,7 +10,11 @@ namespace rprof {
 
 enum class OutputFormat { kTable, kCsv, kJson };
 
+// "table", "csv", "json"; nullopt for any other name.
 std::optional<OutputFormat> ParseOutputFormat(const std::string& text);
+
+// "table, csv or json": the names in order, for --help and for the error on an unknown name.
+std::string OutputFormatNames();
 
 }  // namespace rprof
 

@@ -9,13 +9,6 @@
 
 namespace rprof {
 
-std::optional<OutputFormat> ParseOutputFormat(const std::string& text) {
-  if (text == "table") return OutputFormat::kTable;
-  if (text == "csv") return OutputFormat::kCsv;
-  if (text == "json") return OutputFormat::kJson;
-  return std::nullopt;
-}
-
 std::string ParamsText(const KeyValues& params) {
   std::string out;
   for (const auto& [key, value] : params) out += (out.empty() ? "" : " ") + key + "=" + value;
