@@ -12,18 +12,15 @@ Cell::Cell(Kind kind, std::string value, std::string text)
 
 Cell Cell::Null(std::string text) { return Cell(Kind::kNull, "", std::move(text)); }
 
-Cell Cell::Text(std::string value) {
-  std::string text = value;
-  return Cell(Kind::kString, std::move(value), std::move(text));
+Cell Cell::Text(std::string_view value) {
+  return Cell(Kind::kString, std::string(value), std::string(value));
 }
 
-Cell Cell::Text(std::string value, std::string text) {
-  return Cell(Kind::kString, std::move(value), std::move(text));
+Cell Cell::Text(std::string_view value, std::string_view text) {
+  return Cell(Kind::kString, std::string(value), std::string(text));
 }
 
-Cell Cell::TextOrNull(std::string value) {
-  return value.empty() ? Null("") : Text(std::move(value));
-}
+Cell Cell::TextOrNull(std::string_view value) { return value.empty() ? Null("") : Text(value); }
 
 Cell Cell::Number(std::optional<double> value) { return Number(value, FormatValue(value)); }
 

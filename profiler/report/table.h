@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/json.h"
@@ -54,12 +55,12 @@ class Cell {
   Cell() = default;  // absent
   // Absent, shown as `text` ("NULL" for SQL, "" where a dash would be noise).
   static Cell Null(std::string text);
-  static Cell Text(std::string value);
+  static Cell Text(std::string_view value);
   // `value` for CSV and JSON, `text` for people: a status with its exit code, a time stamp cut
   // to the second.
-  static Cell Text(std::string value, std::string text);
+  static Cell Text(std::string_view value, std::string_view text);
   // Absent when empty, shown as "".
-  static Cell TextOrNull(std::string value);
+  static Cell TextOrNull(std::string_view value);
   // Full precision for CSV and JSON; FormatValue's 4 digits, or `text`, for people.
   static Cell Number(std::optional<double> value);
   static Cell Number(std::optional<double> value, std::string text);
