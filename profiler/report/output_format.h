@@ -16,6 +16,10 @@ std::optional<OutputFormat> ParseOutputFormat(const std::string& text);
 // "table, csv or json": the names in order, for --help and for the error on an unknown name.
 std::string OutputFormatNames();
 
+// Whether people read it (the table): then progress lines on stderr help; a script reading CSV
+// or JSON is better served by silence.
+bool ForPeople(OutputFormat format);
+
 }  // namespace rprof
 
 #endif  // RPROF_REPORT_OUTPUT_FORMAT_H_
