@@ -13,7 +13,7 @@
 namespace rprof {
 
 bool CompareCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
-  CommandLine cl("compare", "A B [--fail-if-slower PCT] [--format table|csv|json]",
+  CommandLine cl("compare", "A B [--fail-if-slower PCT]",
                  "Compares run B with run A: every metric both have (same name and source) with "
                  "the ratio B/A, the median time per call, and the ceiling each run hits on its "
                  "machine's roofline.");
@@ -21,8 +21,7 @@ bool CompareCommand(const GlobalOptions& global, const std::vector<std::string>&
   double fail_pct = -1;
   cl.Add("fail-if-slower", po::value(&fail_pct),
          "exit 1 when B's median time per call is more than PCT percent above A's");
-  cl.Add("run", po::value(&ids)->composing(), "run ids A and B");
-  cl.positional().add("run", 2);
+  cl.AddPositional("run", po::value(&ids)->composing(), "run ids A and B", 2);
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
   if (ids.size() != 2) return Fail(err, ErrorKind::kUsage, "compare: give two run ids, A and B");

@@ -657,7 +657,7 @@ Report ChecksReport(const std::vector<Check>& checks, bool basic, const std::str
 }  // namespace
 
 bool DoctorCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
-  CommandLine cl("doctor", "[--format table|csv|json]",
+  CommandLine cl("doctor", "",
                  "Shows what rprof can measure on this machine and why not the rest: "
                  "perf_event_paranoid, the hardware PMU (virtual machine, container), the core "
                  "PMU libpfm4 finds, hybrid cores, uncore, rdpmc, PAPI, software events, metric "

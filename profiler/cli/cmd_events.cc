@@ -232,7 +232,7 @@ bool AddGroupEvents(const GroupLibrary& library, const std::string& pmu, RowList
 
 bool EventsCommand(const GlobalOptions&, const std::vector<std::string>& args, Error* err) {
   CommandLine cl(
-      "events", "[--all] [--pmu NAME] [--format table|csv|json]",
+      "events", "[--all] [--pmu NAME]",
       "Lists counter events and whether each can be counted here, found by adding it to a PAPI "
       "event set, with the reason when it cannot. Default: the PAPI presets PAPI defines for "
       "this CPU, perf's software events and the events of this CPU's metric groups. --all adds "

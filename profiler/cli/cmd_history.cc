@@ -38,12 +38,11 @@ bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>&
 }
 
 bool ShowCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
-  CommandLine cl("show", "RUN_ID [--format table|csv|json]",
+  CommandLine cl("show", "RUN_ID",
                  "Shows one stored run: outcome, timing statistics, every metric with its unit "
                  "and source, and why any value is absent.");
   std::string id_text;
-  cl.Add("run", po::value(&id_text), "the run id (from rprof history)");
-  cl.positional().add("run", 1);
+  cl.AddPositional("run", po::value(&id_text), "the run id (from rprof history)");
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
   char* end = nullptr;

@@ -12,14 +12,13 @@
 namespace rprof {
 
 bool KernelsCommand(const GlobalOptions&, const std::vector<std::string>& args, Error* err) {
-  CommandLine cl("kernels", "[PLUGIN.so] [--format table|csv|json]",
+  CommandLine cl("kernels", "[PLUGIN.so]",
                  "Lists the kernels rprof can run (built in, or those of a plugin), their "
                  "parameters (default and range) and their model: FLOPs and compulsory bytes "
                  "per call.");
   std::string plugin_path;
-  cl.Add("plugin", po::value(&plugin_path),
-         "a kernel plugin (.so) to list instead of the built-ins");
-  cl.positional().add("plugin", 1);
+  cl.AddPositional("plugin", po::value(&plugin_path),
+                   "a kernel plugin (.so) to list instead of the built-ins");
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
 

@@ -83,11 +83,10 @@ bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, 
 }
 
 bool Show(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
-  CommandLine cl("machine show", "[PROFILE_ID] [--format table|csv|json]",
+  CommandLine cl("machine show", "[PROFILE_ID]",
                  "Shows a stored machine profile: ceilings and the memory-hierarchy ladder.");
   long long id = 0;
-  cl.Add("profile", po::value(&id), "a profile id (default: the newest of this machine)");
-  cl.positional().add("profile", 1);
+  cl.AddPositional("profile", po::value(&id), "a profile id (default: the newest of this machine)");
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
   RunStore store;
@@ -109,8 +108,7 @@ bool Show(const GlobalOptions& global, const std::vector<std::string>& args, Err
 }
 
 bool List(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
-  CommandLine cl("machine list", "[--format table|csv|json]",
-                 "Lists the stored machine profiles, newest first.");
+  CommandLine cl("machine list", "", "Lists the stored machine profiles, newest first.");
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
   RunStore store;
@@ -126,8 +124,8 @@ bool List(const GlobalOptions& global, const std::vector<std::string>& args, Err
 bool MachineCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
   const std::string usage =
       "usage: rprof machine measure [--quick|--full] [--threads N]\n"
-      "       rprof machine show [PROFILE_ID] [--format table|csv|json]\n"
-      "       rprof machine list [--format table|csv|json]\n";
+      "       rprof machine show [PROFILE_ID] " +
+      FormatUsage() + "\n       rprof machine list " + FormatUsage() + "\n";
   if (args.empty()) {
     std::cerr << usage;
     return Fail(err, ErrorKind::kUsage, "machine: say measure, show or list");

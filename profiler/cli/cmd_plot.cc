@@ -65,8 +65,7 @@ bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& ar
   cl.Add("threads", po::value(&threads), "draw the ceilings of N threads (default 1)");
   cl.Add("profile", po::value(&profile_id),
          "the machine profile to draw (default: the newest of the runs' machine)");
-  cl.Add("run", po::value(&ids)->composing(), "run ids");
-  cl.positional().add("run", -1);
+  cl.AddPositional("run", po::value(&ids)->composing(), "run ids", -1);
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
   bool terminal = cl.Has("terminal");

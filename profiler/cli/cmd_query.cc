@@ -11,12 +11,11 @@
 namespace rprof {
 
 bool QueryCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
-  CommandLine cl("query", "\"SQL\" [--format table|csv|json]",
+  CommandLine cl("query", "\"SQL\"",
                  "Runs one read-only SQL statement on the database. Tables: machines, runs, "
                  "samples, metrics, tags (see README).");
   std::string sql;
-  cl.Add("sql", po::value(&sql), "one SQL statement");
-  cl.positional().add("sql", 1);
+  cl.AddPositional("sql", po::value(&sql), "one SQL statement");
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
   if (sql.empty())

@@ -64,7 +64,7 @@ rprof_args SmallArgs(const rprof_kernel& k) {
 }  // namespace
 
 bool ValidateCommand(const GlobalOptions&, const std::vector<std::string>& args, Error* err) {
-  CommandLine cl("validate", "[--kernel K] [--tolerance PCT] [--format table|csv|json]",
+  CommandLine cl("validate", "[--kernel K] [--tolerance PCT]",
                  "Runs every built-in kernel at a small size under valgrind (the sim source) and "
                  "compares the FLOPs it executed with the kernel's model; compulsory bytes are "
                  "shown beside the simulated traffic. Exits 1 when a kernel's FLOPs disagree by "

@@ -27,10 +27,12 @@ void PrintCommandHelp(const std::string& command, const std::string& usage,
             << options;
 }
 
+std::string FormatUsage() { return "[--format " + OutputFormatNames("|", "|") + "]"; }
+
 CommandLine::CommandLine(std::string command, std::string usage, std::string description,
                          Format format)
     : command_(std::move(command)),
-      usage_(std::move(usage)),
+      usage_(format == Format::kNone ? usage : usage + (usage.empty() ? "" : " ") + FormatUsage()),
       description_(std::move(description)),
       accepts_format_(format),
       options_(command_ + " options") {
@@ -43,6 +45,12 @@ void CommandLine::Add(const char* name, const po::value_semantic* value, const c
 
 void CommandLine::Add(const char* name, const char* description) {
   options_.add_options()(name, description);
+}
+
+void CommandLine::AddPositional(const char* name, const po::value_semantic* value,
+                                const char* description, int count) {
+  Add(name, value, description);
+  positional_.add(name, count);
 }
 
 bool CommandLine::Parse(const std::vector<std::string>& args, Error* err) {

@@ -1,5 +1,6 @@
-// Helpers every command uses to parse its own options with Boost.Program_options and turn
-// parse errors into usage errors (exit 2) that name the command's help.
+// What every command uses to parse its own options with Boost.Program_options: CommandLine for
+// the --help and --format they share, parse errors turned into usage errors (exit 2) that name
+// the command's help, and the parsers of list and KEY=VALUE options.
 #ifndef RPROF_CLI_OPTIONS_H_
 #define RPROF_CLI_OPTIONS_H_
 
@@ -26,14 +27,17 @@ class CommandLine {
  public:
   enum class Format { kNone, kAccepted };
 
-  // `command` as users type it ("machine show"); `usage` and `description` for --help.
+  // `command` as users type it ("machine show"); `usage` and `description` for --help, where
+  // the usage line ends in [--format ...] with every format's name.
   CommandLine(std::string command, std::string usage, std::string description,
               Format format = Format::kAccepted);
 
   // The command's own options, listed in --help between --help and --format, in this order.
   void Add(const char* name, const po::value_semantic* value, const char* description);
   void Add(const char* name, const char* description);  // a flag
-  po::positional_options_description& positional() { return positional_; }
+  // An option also taken by position: the next `count` bare arguments (-1: all the rest).
+  void AddPositional(const char* name, const po::value_semantic* value, const char* description,
+                     int count = 1);
 
   // Parses args; on --help prints the help and sets help_shown(). False with a kUsage error
   // that names `rprof help COMMAND` on a bad option, or on a --format that is not one.
@@ -64,6 +68,9 @@ bool ParseCommandLine(const std::string& command, const std::vector<std::string>
 // Prints "usage: rprof CMD USAGE" and the options, for --help.
 void PrintCommandHelp(const std::string& command, const std::string& usage,
                       const std::string& description, const po::options_description& options);
+
+// "[--format table|csv|json]", for a usage line.
+std::string FormatUsage();
 
 // A --format value; kUsage naming the formats on any other. (CommandLine does this itself.)
 bool ParseFormatOption(const std::string& text, OutputFormat* format, Error* err);

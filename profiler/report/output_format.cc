@@ -27,11 +27,11 @@ std::optional<OutputFormat> ParseOutputFormat(const std::string& text) {
   return std::nullopt;
 }
 
-std::string OutputFormatNames() {
+std::string OutputFormatNames(const char* between, const char* before_last) {
   std::string out;
   constexpr size_t kCount = std::size(kFormats);
   for (size_t i = 0; i < kCount; ++i)
-    out += std::string(i == 0 ? "" : i + 1 == kCount ? " or " : ", ") + kFormats[i].name;
+    out += std::string(i == 0 ? "" : i + 1 == kCount ? before_last : between) + kFormats[i].name;
   return out;
 }
 

@@ -13,8 +13,9 @@ enum class OutputFormat { kTable, kCsv, kJson };
 // "table", "csv", "json"; nullopt for any other name.
 std::optional<OutputFormat> ParseOutputFormat(const std::string& text);
 
-// "table, csv or json": the names in order, for --help and for the error on an unknown name.
-std::string OutputFormatNames();
+// The names in order: "table, csv or json" for prose (--help, the error on an unknown name);
+// OutputFormatNames("|", "|") is "table|csv|json" for a usage line.
+std::string OutputFormatNames(const char* between = ", ", const char* before_last = " or ");
 
 // Whether people read it (the table): then progress lines on stderr help; a script reading CSV
 // or JSON is better served by silence.
