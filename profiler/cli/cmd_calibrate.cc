@@ -23,7 +23,6 @@
 #include "machine/hierarchy.h"
 #include "machine/topology.h"
 #include "report/render.h"
-#include "report/text_table.h"
 #include "store/run_store.h"
 #include "targets/kernel_catalog.h"
 #include "targets/kernel_run.h"

@@ -7,7 +7,6 @@
 #include "machine/hierarchy.h"
 #include "report/render.h"
 #include "report/table.h"
-#include "report/text_table.h"
 
 namespace rprof {
 
