@@ -11,7 +11,6 @@
 #include "calibrate/calibration_plan.h"
 #include "calibrate/calibration_store.h"
 #include "cli/command.h"
-#include "machine/current_machine.h"
 #include "cli/options.h"
 #include "core/json.h"
 #include "counters/group_session.h"
@@ -20,9 +19,10 @@
 #include "counters/pmu/pfm_events.h"
 #include "counters/pmu_diagnosis.h"
 #include "counters/sim_source.h"
+#include "machine/current_machine.h"
 #include "machine/hierarchy.h"
 #include "machine/topology.h"
-#include "report/text_table.h"
+#include "report/render.h"
 #include "store/run_store.h"
 #include "targets/kernel_catalog.h"
 #include "counters/source_registry.h"
@@ -93,109 +93,82 @@ bool MeasureWithGroup(const CalibrationTask& task, double min_time_s, std::vecto
 }
 
 void PrintResult(const CalibrationResult& result, int64_t id, OutputFormat format) {
-  std::vector<MetricVerdict> verdicts = Verdicts(result);
-  if (format == OutputFormat::kJson) {
-    JsonWriter w;
-    w.BeginObject();
-    w.Key("calibration_id").Int(id);
-    w.Key("source").String(SourceName(result.source));
-    w.Key("tolerance_pct").Number(result.tolerance_pct);
-    w.Key("points").BeginArray();
-    for (const CalibrationPoint& p : result.points) {
-      w.BeginObject();
-      w.Key("metric").String(p.metric);
-      w.Key("group").String(p.group);
-      w.Key("kernel").String(p.kernel);
-      w.Key("params").Raw(PairsToJsonObject(p.params));
-      w.Key("level").String(p.level);
-      w.Key("working_set_bytes").Int(static_cast<long long>(p.working_set_bytes));
-      w.Key("expected").Number(p.expected);
-      w.Key("measured").OptionalNumber(p.measured);
-      w.Key("ratio").OptionalNumber(p.ratio);
-      if (!p.note.empty()) w.Key("note").String(p.note);
-      w.EndObject();
-    }
-    w.EndArray();
-    w.Key("metrics").BeginObject();
-    for (const MetricVerdict& v : verdicts) {
-      w.Key(v.metric).BeginObject();
-      w.Key("trusted").Bool(v.trusted);
-      w.Key("min_ratio").OptionalNumber(v.min_ratio);
-      w.Key("max_ratio").OptionalNumber(v.max_ratio);
-      w.Key("points").Int(v.points);
-      w.EndObject();
-    }
-    w.EndObject();
-    w.Key("skipped").BeginArray();
-    for (const std::string& s : result.skipped) w.String(s);
-    w.EndArray();
-    w.EndObject();
-    std::cout << w.str() << "\n";
-    return;
-  }
-  if (format == OutputFormat::kCsv) {
-    std::cout << "metric,group,kernel,level,working_set_bytes,expected,measured,ratio,note\n";
-    for (const CalibrationPoint& p : result.points)
-      std::cout << p.metric << "," << p.group << "," << p.kernel << "," << p.level << ","
-                << p.working_set_bytes << "," << JsonNumber(p.expected) << ","
-                << (p.measured ? JsonNumber(*p.measured) : "") << ","
-                << (p.ratio ? JsonNumber(*p.ratio) : "") << "," << CsvField(p.note) << "\n";
-    return;
-  }
-  TextTable points({"metric", "group", "kernel", "level", "working set", "expected", "measured",
-                    "ratio", "note"},
-                   {false, false, false, false, true, true, true, true, false});
+  Report report;
+  report.AddField("calibration_id", Cell::Int(id));
+  report.AddField("source", Cell::Text(SourceName(result.source)));
+  report.AddField("tolerance_pct", Cell::Number(result.tolerance_pct));
+  Table& points = report.AddTable({{"metric", "metric"},
+                                   {"group", "group"},
+                                   {"kernel", "kernel"},
+                                   {"params", "", Align::kLeft, kInJson},
+                                   {"level", "level"},
+                                   {"working_set_bytes", "working set", Align::kRight},
+                                   {"expected", "expected", Align::kRight},
+                                   {"measured", "measured", Align::kRight},
+                                   {"ratio", "ratio", Align::kRight},
+                                   Column("note", "note").OmitNullInJson()},
+                                  kInAll, "points");
   for (const CalibrationPoint& p : result.points)
-    points.AddRow({p.metric, p.group, p.kernel, p.level, FormatBytes(p.working_set_bytes),
-                   FormatValue(p.expected), FormatValue(p.measured), RatioText(p.ratio), p.note});
-  std::cout << points.Render() << "\n";
+    points.AddRow(
+        {Cell::Text(p.metric), Cell::Text(p.group), Cell::Text(p.kernel),
+         Cell::Json(PairsToJsonObject(p.params), ""), Cell::Text(p.level),
+         Cell::Number(static_cast<double>(p.working_set_bytes), FormatBytes(p.working_set_bytes)),
+         Cell::Number(p.expected), Cell::Number(p.measured),
+         Cell::Number(p.ratio, RatioText(p.ratio)), Cell::TextOrNull(p.note)});
+  report.AddText("\n");
+
+  // Per metric: the verdict people read, the ratios scripts check.
   char tolerance[32];
   std::snprintf(tolerance, sizeof tolerance, "%g %%", result.tolerance_pct);
-  TextTable summary({"metric", "points", "measured / expected", "verdict"},
-                    {false, true, false, false});
-  for (const MetricVerdict& v : verdicts)
-    summary.AddRow({v.metric, std::to_string(v.points), RangeText(v.min_ratio, v.max_ratio),
-                    v.trusted ? std::string("trusted") : std::string("UNTRUSTED (beyond ") +
-                                                             tolerance + ")"});
-  std::cout << summary.Render();
-  for (const std::string& s : result.skipped) std::cout << "not calibrated: " << s << "\n";
-  std::cout << "stored as calibration " << id << " (" << SourceName(result.source)
-            << "); runs on this machine now carry its verdicts in their trust notes\n";
+  Table& metrics = report.AddTable({{"metric", "metric"},
+                                    {"trusted", "", Align::kLeft, kInJson},
+                                    {"min_ratio", "", Align::kLeft, kInJson},
+                                    {"max_ratio", "", Align::kLeft, kInJson},
+                                    {"points", "points", Align::kRight},
+                                    {"range", "measured / expected", Align::kLeft, kInText},
+                                    {"verdict", "verdict", Align::kLeft, kInText}},
+                                   kInText | kInJson, "metrics");
+  metrics.KeyJsonByFirstColumn();
+  for (const MetricVerdict& v : Verdicts(result))
+    metrics.AddRow({Cell::Text(v.metric), Cell::Bool(v.trusted), Cell::Number(v.min_ratio),
+                    Cell::Number(v.max_ratio), Cell::Int(v.points),
+                    Cell::Text(RangeText(v.min_ratio, v.max_ratio)),
+                    Cell::Text(v.trusted ? std::string("trusted")
+                                         : std::string("UNTRUSTED (beyond ") + tolerance + ")")});
+  report.AddField("skipped", Cell::List(result.skipped));
+  std::string done;
+  for (const std::string& s : result.skipped) done += "not calibrated: " + s + "\n";
+  done += "stored as calibration " + std::to_string(id) + " (" +
+          std::string(SourceName(result.source)) +
+          "); runs on this machine now carry its verdicts in their trust notes\n";
+  report.AddText(done);
+  std::cout << Render(report, format);
 }
 
 bool ShowStored(RunStore* store, OutputFormat format, Error* err) {
   std::vector<MetricTrust> trust;
   if (!LoadMetricTrust(store, CurrentMachine().fingerprint, &trust, err)) return false;
-  if (format == OutputFormat::kJson) {
-    JsonWriter w;
-    w.BeginArray();
-    for (const MetricTrust& t : trust) {
-      w.BeginObject();
-      w.Key("source").String(SourceName(t.source));
-      w.Key("metric").String(t.metric);
-      w.Key("trusted").Bool(t.trusted);
-      w.Key("min_ratio").OptionalNumber(t.min_ratio);
-      w.Key("max_ratio").OptionalNumber(t.max_ratio);
-      w.Key("points").Int(t.points);
-      w.Key("calibrated_at").String(t.created_at);
-      w.EndObject();
-    }
-    w.EndArray();
-    std::cout << w.str() << "\n";
-    return true;
-  }
-  if (trust.empty()) {
-    std::cout << "this machine was never calibrated: rprof calibrate (pmu) or rprof calibrate "
-                 "--counters sim\n";
-    return true;
-  }
-  TextTable table({"source", "metric", "points", "measured / expected", "verdict", "calibrated"},
-                  {false, false, true, false, false, false});
+  Report report;
+  if (trust.empty())
+    report.AddText(
+        "this machine was never calibrated: rprof calibrate (pmu) or rprof calibrate "
+        "--counters sim\n");
+  Table& table = report.AddTable({{"source", "source"},
+                                  {"metric", "metric"},
+                                  {"trusted", "", Align::kLeft, kInData},
+                                  {"min_ratio", "", Align::kLeft, kInData},
+                                  {"max_ratio", "", Align::kLeft, kInData},
+                                  {"points", "points", Align::kRight},
+                                  {"range", "measured / expected", Align::kLeft, kInText},
+                                  {"verdict", "verdict", Align::kLeft, kInText},
+                                  {"calibrated_at", "calibrated"}},
+                                 trust.empty() ? kInData : kInAll);
   for (const MetricTrust& t : trust)
-    table.AddRow({std::string(SourceName(t.source)), t.metric, std::to_string(t.points),
-                  RangeText(t.min_ratio, t.max_ratio), t.trusted ? "trusted" : "UNTRUSTED",
-                  t.created_at});
-  std::cout << table.Render();
+    table.AddRow({Cell::Text(SourceName(t.source)), Cell::Text(t.metric), Cell::Bool(t.trusted),
+                  Cell::Number(t.min_ratio), Cell::Number(t.max_ratio), Cell::Int(t.points),
+                  Cell::Text(RangeText(t.min_ratio, t.max_ratio)),
+                  Cell::Text(t.trusted ? "trusted" : "UNTRUSTED"), Cell::Text(t.created_at)});
+  std::cout << Render(report, format);
   return true;
 }
 
@@ -203,41 +176,33 @@ bool ShowStored(RunStore* store, OutputFormat format, Error* err) {
 
 bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string>& args,
                       Error* err) {
-  po::options_description options("calibrate options");
-  std::string counters = "pmu", groups_text, levels_text, format_text = "table";
+  CommandLine cl(
+      "calibrate", "[--counters pmu|sim] [--group G,...] [--levels l1,...] [--show]",
+      "Runs built-in kernels whose FLOPs, bytes and misses are known (the calibration plan, "
+      "calibration_plan.txt) at working sets that live in L1, L2, L3 and DRAM, counts them with "
+      "each metric group of this machine (or under valgrind with --counters sim), and stores "
+      "measured / expected per metric for this machine. A metric off by more than the "
+      "tolerance anywhere is untrusted: every later run here says so in its trust notes.");
+  std::string counters = "pmu", groups_text, levels_text;
   double tolerance = 5, min_time = 0.2;
-  options.add_options()("help,h", "show this help")(
-      "counters,c", po::value(&counters), "the source to calibrate: pmu (default) or sim")(
-      "group,g", po::value(&groups_text),
-      "pmu: only these metric groups (comma-separated); default every group of this machine")(
-      "levels,l", po::value(&levels_text),
-      "only these memory levels (comma-separated: l1,l2,l3,dram); default all")(
-      "tolerance", po::value(&tolerance),
-      "largest |measured / expected - 1| of a trusted metric, percent (default 5)")(
-      "min-time", po::value(&min_time), "pmu: seconds each kernel is measured (default 0.2)")(
-      "show", "print this machine's stored verdicts and measure nothing")(
-      "format,f", po::value(&format_text), "table, csv or json");
-  po::variables_map vm;
-  if (!ParseCommandLine("calibrate", args, options, {}, &vm, err)) return false;
-  if (vm.count("help")) {
-    PrintCommandHelp(
-        "calibrate", "[--counters pmu|sim] [--group G,...] [--levels l1,...] [--show]",
-        "Runs built-in kernels whose FLOPs, bytes and misses are known (the calibration plan, "
-        "calibration_plan.txt) at working sets that live in L1, L2, L3 and DRAM, counts them "
-        "with each metric group of this machine (or under valgrind with --counters sim), and "
-        "stores measured / expected per metric for this machine. A metric off by more than "
-        "the tolerance anywhere is untrusted: every later run here says so in its trust notes.",
-        options);
-    return true;
-  }
-  OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return false;
+  cl.Add("counters,c", po::value(&counters), "the source to calibrate: pmu (default) or sim");
+  cl.Add("group,g", po::value(&groups_text),
+         "pmu: only these metric groups (comma-separated); default every group of this machine");
+  cl.Add("levels,l", po::value(&levels_text),
+         "only these memory levels (comma-separated: l1,l2,l3,dram); default all");
+  cl.Add("tolerance", po::value(&tolerance),
+         "largest |measured / expected - 1| of a trusted metric, percent (default 5)");
+  cl.Add("min-time", po::value(&min_time), "pmu: seconds each kernel is measured (default 0.2)");
+  cl.Add("show", "print this machine's stored verdicts and measure nothing");
+  if (!cl.Parse(args, err)) return false;
+  if (cl.help_shown()) return true;
+  OutputFormat format = cl.format();
   if (counters != "pmu" && counters != "sim")
     return Fail(err, ErrorKind::kUsage,
                 "--counters " + counters +
                     ": calibrate checks pmu or sim (the model is what "
                     "they are checked against)");
-  if (counters == "sim" && vm.count("group"))
+  if (counters == "sim" && cl.Has("group"))
     return Fail(err, ErrorKind::kUsage, "--group applies to the pmu source, not sim");
   if (!(tolerance > 0)) return Fail(err, ErrorKind::kUsage, "--tolerance must be above 0");
   std::vector<std::string> levels, groups;
@@ -250,7 +215,7 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
 
   RunStore store;
   if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
-  if (vm.count("show")) return ShowStored(&store, format, err);
+  if (cl.Has("show")) return ShowStored(&store, format, err);
 
   std::vector<CalibrationCheck> plan;
   std::string why;
@@ -260,7 +225,7 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
   request.levels = levels;
   request.tolerance_pct = tolerance;
   request.progress = [&](const CalibrationTask& t) {
-    if (format != OutputFormat::kTable) return;
+    if (!ForPeople(format)) return;
     std::string params;
     for (const auto& [k, v] : t.params) params += " " + k + "=" + v;
     std::fprintf(stderr, "calibrate: %s%s (%s, %s)%s\n", t.entry->kernel->name, params.c_str(),

@@ -17,7 +17,6 @@
 #include "cli/command.h"
 #include "machine/current_machine.h"
 #include "cli/options.h"
-#include "core/json.h"
 #include "counters/groups_location.h"
 #include "counters/papi/papi_info.h"
 #include "counters/papi/papi_session.h"
@@ -25,6 +24,7 @@
 #include "counters/pmu/pfm_events.h"
 #include "counters/pmu_diagnosis.h"
 #include "counters/source_registry.h"
+#include "report/render.h"
 #include "report/text_table.h"
 #include "rprof_config.h"
 #include "store/profile_store.h"
@@ -617,29 +617,43 @@ Check CalibrationStateCheck(const DatabasePath& db, bool db_exists, const PmuDia
   return c;
 }
 
+// For people, a check a line with its fix beneath, then the verdict; for scripts, the checks
+// as a table and the verdict beside them.
+Report ChecksReport(const std::vector<Check>& checks, bool basic, const std::string& verdict) {
+  Report report;
+  Table& table = report.AddTable(
+      {{"name", "name"}, {"status", "status"}, {"detail", "detail"}, {"remedy", "remedy"}}, kInData,
+      "checks");
+  size_t width = 0;
+  for (const Check& c : checks) width = std::max(width, c.name.size());
+  std::string text;
+  for (const Check& c : checks) {
+    table.AddRow({Cell::Text(c.name), Cell::Text(StatusName(c.status)), Cell::Text(c.detail),
+                  Cell::TextOrNull(c.remedy)});
+    std::string status = StatusName(c.status);
+    text += c.name + std::string(width - c.name.size(), ' ') + "  " + status +
+            std::string(8 - status.size(), ' ') + c.detail + "\n";
+    if (!c.remedy.empty()) text += std::string(width + 2 + 8, ' ') + "fix: " + c.remedy + "\n";
+  }
+  report.AddText(text + "\n" + verdict + ".\n");
+  report.AddField("basic_job", Cell::Bool(basic));
+  report.AddField("verdict", Cell::Text(verdict));
+  return report;
+}
+
 }  // namespace
 
 bool DoctorCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
-  po::options_description options("doctor options");
-  std::string format_text = "table";
-  options.add_options()("help,h", "show this help")("format,f", po::value(&format_text),
-                                                    "table, csv or json");
-  po::variables_map vm;
-  if (!ParseCommandLine("doctor", args, options, {}, &vm, err)) return false;
-  if (vm.count("help")) {
-    PrintCommandHelp("doctor", "[--format table|csv|json]",
-                     "Shows what rprof can measure on this machine and why not the rest: "
-                     "perf_event_paranoid, the hardware PMU (virtual machine, container), the "
-                     "core PMU libpfm4 finds, hybrid cores, uncore, rdpmc, PAPI, software events, "
-                     "metric groups, sim (valgrind + Zydis), gnuplot, the database and this "
-                     "machine's profile; each ok, limited or missing, with the remedy. Creates "
-                     "nothing. Exit status 0 when rprof can do its basic job here (wall time, "
-                     "the model, and FLOPs from sim or the PMU), else 3.",
-                     options);
-    return true;
-  }
-  OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return false;
+  CommandLine cl("doctor", "",
+                 "Shows what rprof can measure on this machine and why not the rest: "
+                 "perf_event_paranoid, the hardware PMU (virtual machine, container), the core "
+                 "PMU libpfm4 finds, hybrid cores, uncore, rdpmc, PAPI, software events, metric "
+                 "groups, sim (valgrind + Zydis), gnuplot, the database and this machine's "
+                 "profile; each ok, limited or missing, with the remedy. Creates nothing. Exit "
+                 "status 0 when rprof can do its basic job here (wall time, the model, and "
+                 "FLOPs from sim or the PMU), else 3.");
+  if (!cl.Parse(args, err)) return false;
+  if (cl.help_shown()) return true;
 
   const PmuDiagnosis& pmu = DiagnosePmu();
   Privileges priv = ReadPrivileges();
@@ -685,45 +699,7 @@ bool DoctorCommand(const GlobalOptions& global, const std::vector<std::string>& 
     verdict = "rprof cannot do its basic job here: no " + missing;
   }
 
-  if (format == OutputFormat::kJson) {
-    JsonWriter w;
-    w.BeginObject();
-    w.Key("checks").BeginArray();
-    for (const Check& c : checks) {
-      w.BeginObject();
-      w.Key("name").String(c.name);
-      w.Key("status").String(StatusName(c.status));
-      w.Key("detail").String(c.detail);
-      w.Key("remedy");
-      if (c.remedy.empty())
-        w.Null();
-      else
-        w.String(c.remedy);
-      w.EndObject();
-    }
-    w.EndArray();
-    w.Key("basic_job").Bool(basic);
-    w.Key("verdict").String(verdict);
-    w.EndObject();
-    std::cout << w.str() << "\n";
-  } else if (format == OutputFormat::kCsv) {
-    std::cout << "name,status,detail,remedy\n";
-    for (const Check& c : checks)
-      std::cout << CsvField(c.name) << "," << StatusName(c.status) << "," << CsvField(c.detail)
-                << "," << CsvField(c.remedy) << "\n";
-  } else {
-    size_t width = 0;
-    for (const Check& c : checks) width = std::max(width, c.name.size());
-    for (const Check& c : checks) {
-      std::string name = c.name + std::string(width - c.name.size(), ' ');
-      std::string status = StatusName(c.status);
-      status += std::string(8 - status.size(), ' ');
-      std::cout << name << "  " << status << c.detail << "\n";
-      if (!c.remedy.empty())
-        std::cout << std::string(width + 2 + 8, ' ') << "fix: " << c.remedy << "\n";
-    }
-    std::cout << "\n" << verdict << ".\n";
-  }
+  std::cout << Render(ChecksReport(checks, basic, verdict), cl.format());
   if (!basic) {
     std::string remedy = !model ? model_check.remedy
                                 : sim_check.remedy +

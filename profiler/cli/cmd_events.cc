@@ -12,15 +12,14 @@
 
 #include "cli/command.h"
 #include "cli/options.h"
-#include "core/json.h"
+#include "core/text.h"
 #include "counters/groups_location.h"
 #include "counters/papi/papi_presets.h"
 #include "counters/papi/papi_session.h"
 #include "counters/pmu/group_library.h"
 #include "counters/pmu/pfm_events.h"
 #include "counters/pmu_diagnosis.h"
-#include "report/text_table.h"
-#include "core/text.h"
+#include "report/render.h"
 
 namespace rprof {
 
@@ -232,30 +231,21 @@ bool AddGroupEvents(const GroupLibrary& library, const std::string& pmu, RowList
 }  // namespace
 
 bool EventsCommand(const GlobalOptions&, const std::vector<std::string>& args, Error* err) {
-  po::options_description options("events options");
-  std::string format_text = "table", pmu_name;
-  options.add_options()("help,h", "show this help")(
-      "all", "every preset and every native event of the PMUs libpfm4 finds on this CPU")(
-      "pmu", po::value(&pmu_name),
-      "only the native events of this libpfm4 PMU (any PMU libpfm4 knows, e.g. icx)")(
-      "format,f", po::value(&format_text), "table, csv or json");
-  po::variables_map vm;
-  if (!ParseCommandLine("events", args, options, {}, &vm, err)) return false;
-  if (vm.count("help")) {
-    PrintCommandHelp(
-        "events", "[--all] [--pmu NAME] [--format table|csv|json]",
-        "Lists counter events and whether each can be counted here, found by adding it to a "
-        "PAPI event set, with the reason when it cannot. Default: the PAPI presets PAPI defines "
-        "for this CPU, perf's software events and the events of this CPU's metric groups. "
-        "--all adds every preset and every native event of the PMUs libpfm4 finds on this CPU; "
-        "--pmu NAME lists the native events of one PMU, present or not (events of a PMU that is "
-        "not here are marked \"not on this machine\" without being tried).",
-        options);
-    return true;
-  }
-  OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return false;
-  bool all = vm.count("all") > 0;
+  CommandLine cl(
+      "events", "[--all] [--pmu NAME]",
+      "Lists counter events and whether each can be counted here, found by adding it to a PAPI "
+      "event set, with the reason when it cannot. Default: the PAPI presets PAPI defines for "
+      "this CPU, perf's software events and the events of this CPU's metric groups. --all adds "
+      "every preset and every native event of the PMUs libpfm4 finds on this CPU; --pmu NAME "
+      "lists the native events of one PMU, present or not (events of a PMU that is not here are "
+      "marked \"not on this machine\" without being tried).");
+  std::string pmu_name;
+  cl.Add("all", "every preset and every native event of the PMUs libpfm4 finds on this CPU");
+  cl.Add("pmu", po::value(&pmu_name),
+         "only the native events of this libpfm4 PMU (any PMU libpfm4 knows, e.g. icx)");
+  if (!cl.Parse(args, err)) return false;
+  if (cl.help_shown()) return true;
+  bool all = cl.Has("all");
 
   std::string pfm_why;
   if (!InitPfm(&pfm_why) && !pmu_name.empty())
@@ -302,79 +292,52 @@ bool EventsCommand(const GlobalOptions&, const std::vector<std::string>& args, E
   for (EventRow& row : rows.rows())
     if (row.reason.empty()) prober.Decide(&row);
 
-  std::vector<EventRow>& list = rows.rows();
-  if (format == OutputFormat::kJson) {
-    JsonWriter w;
-    w.BeginObject();
-    w.Key("host_pmu").String(host_pmu);
-    w.Key("host_pmu_note").String(host_why);
-    w.Key("cpuid_pmu").String(prober.cpuid_pmu());
-    w.Key("group_set").String(group_pmu);
-    w.Key("hardware_counters").Bool(DiagnosePmu().hardware_counters);
-    w.Key("events").BeginArray();
-    for (const EventRow& r : list) {
-      w.BeginObject();
-      w.Key("name").String(r.name);
-      w.Key("kind").String(KindName(r.kind));
-      w.Key("pmu");
-      if (r.pmu.empty())
-        w.Null();
-      else
-        w.String(r.pmu);
-      w.Key("status").String(HereKey(r.here));
-      w.Key("available").Bool(r.here == Here::kAvailable);
-      w.Key("reason");
-      if (r.reason.empty())
-        w.Null();
-      else
-        w.String(r.reason);
-      w.Key("remedy");
-      if (r.remedy.empty())
-        w.Null();
-      else
-        w.String(r.remedy);
-      w.Key("description").String(r.description);
-      w.Key("groups").BeginArray();
-      for (const std::string& g : r.groups) w.String(g);
-      w.EndArray();
-      w.EndObject();
-    }
-    w.EndArray();
-    w.EndObject();
-    std::cout << w.str() << "\n";
-    return true;
-  }
-  if (format == OutputFormat::kCsv) {
-    std::cout << "event,kind,pmu,status,reason,remedy,groups,description\n";
-    for (const EventRow& r : list)
-      std::cout << CsvField(r.name) << "," << KindName(r.kind) << "," << CsvField(r.pmu) << ","
-                << HereKey(r.here) << "," << CsvField(r.reason) << "," << CsvField(r.remedy) << ","
-                << CsvField(Join(r.groups, " ")) << "," << CsvField(r.description) << "\n";
-    return true;
-  }
-
+  const std::vector<EventRow>& list = rows.rows();
+  Report report;
+  report.AddField("host_pmu", Cell::Text(host_pmu));
+  report.AddField("host_pmu_note", Cell::Text(host_why));
+  report.AddField("cpuid_pmu", Cell::Text(prober.cpuid_pmu()));
+  report.AddField("group_set", Cell::Text(group_pmu));
+  report.AddField("hardware_counters", Cell::Bool(DiagnosePmu().hardware_counters));
   if (!host_pmu.empty())
-    std::cout << "core PMU: " << host_pmu << " (libpfm4 " << PfmVersion() << ")\n";
+    report.AddText("core PMU: " + host_pmu + " (libpfm4 " + PfmVersion() + ")\n");
   else
-    std::cout << "core PMU: none usable: " << (host_why.empty() ? pfm_why : host_why) << "\n";
-  std::cout << "metric groups: " << group_pmu << " (" << library.data_dir() << ")\n\n";
-  TextTable table({"event", "kind", "here", "groups", "why not / description"},
-                  {false, false, false, false, false});
+    report.AddText("core PMU: none usable: " + (host_why.empty() ? pfm_why : host_why) + "\n");
+  report.AddText("metric groups: " + group_pmu + " (" + library.data_dir() + ")\n\n");
+  // groups stands twice: CSV and JSON have always ordered it differently.
+  Table& table = report.AddTable({Column("name", "event").CsvHeader("event"),
+                                  {"kind", "kind"},
+                                  {"pmu", "", Align::kLeft, kInData},
+                                  {"status", "here"},
+                                  {"available", "", Align::kLeft, kInJson},
+                                  {"reason", "", Align::kLeft, kInData},
+                                  {"remedy", "", Align::kLeft, kInData},
+                                  {"groups", "groups", Align::kLeft, kInText | kInCsv},
+                                  {"description", "", Align::kLeft, kInData},
+                                  {"groups", "", Align::kLeft, kInJson},
+                                  {"why", "why not / description", Align::kLeft, kInText}},
+                                 kInAll, "events");
   size_t available = 0;
   std::vector<std::pair<std::string, std::string>> remedies;  // (reason, remedy), each once
   for (const EventRow& r : list) {
     available += r.here == Here::kAvailable;
-    table.AddRow({r.name, KindName(r.kind), HereText(r.here), Join(r.groups, " "),
-                  r.here == Here::kAvailable ? r.description : r.reason});
+    table.AddRow({Cell::Text(r.name), Cell::Text(KindName(r.kind)), Cell::TextOrNull(r.pmu),
+                  Cell::Text(HereKey(r.here), HereText(r.here)),
+                  Cell::Bool(r.here == Here::kAvailable), Cell::TextOrNull(r.reason),
+                  Cell::TextOrNull(r.remedy), Cell::Text(Join(r.groups, " ")),
+                  Cell::Text(r.description), Cell::List(r.groups),
+                  Cell::Text(r.here == Here::kAvailable ? r.description : r.reason)});
     if (!r.remedy.empty() && std::find(remedies.begin(), remedies.end(),
                                        std::pair(r.reason, r.remedy)) == remedies.end())
       remedies.emplace_back(r.reason, r.remedy);
   }
-  std::cout << table.Render() << "\n"
-            << available << " of " << list.size() << " events can be counted here.\n";
-  for (const auto& [reason, remedy] : remedies) std::cout << reason << ": " << remedy << "\n";
+  std::string summary = "\n" + std::to_string(available) + " of " + std::to_string(list.size()) +
+                        " events can be counted here.\n";
+  for (const auto& [reason, remedy] : remedies) summary += reason + ": " + remedy + "\n";
   if (!all && pmu_name.empty())
-    std::cout << "--all lists every preset and native event; --pmu NAME another PMU's.\n";
+    summary += "--all lists every preset and native event; --pmu NAME another PMU's.\n";
+  report.AddText(summary);
+  std::cout << Render(report, cl.format());
   return true;
 }
 

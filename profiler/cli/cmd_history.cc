@@ -11,31 +11,20 @@
 namespace rprof {
 
 bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
-  po::options_description options("history options");
+  CommandLine cl("history", "[options]",
+                 "Lists stored runs, newest first, with time per call, GFLOP/s, DRAM GB/s and "
+                 "arithmetic intensity, each from its best source (measured before model).");
   RunFilter filter;
-  std::string format_text = "table";
   std::vector<std::string> tags;
-  options.add_options()
-      ("help,h", "show this help")
-      ("kernel,k", po::value(&filter.target), "only runs of this kernel (or executable path)")
-      ("status", po::value(&filter.status), "only runs with this status: ok, failed, crashed, "
-       "interrupted")
-      ("since", po::value(&filter.since), "only runs started at or after this UTC time "
-       "(ISO 8601 prefix, e.g. 2026-11-29)")
-      ("tag,t", po::value(&tags)->composing(), "only runs tagged KEY=VALUE (repeatable)")
-      ("limit,n", po::value(&filter.limit), "at most N runs, newest first (default 20; 0: all)")
-      ("format,f", po::value(&format_text), "table, csv or json");
-  po::variables_map vm;
-  if (!ParseCommandLine("history", args, options, {}, &vm, err)) return false;
-  if (vm.count("help")) {
-    PrintCommandHelp("history", "[options]",
-                     "Lists stored runs, newest first, with time per call, GFLOP/s, DRAM GB/s and "
-                     "arithmetic intensity, each from its best source (measured before model).",
-                     options);
-    return true;
-  }
-  OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return false;
+  cl.Add("kernel,k", po::value(&filter.target), "only runs of this kernel (or executable path)");
+  cl.Add("status", po::value(&filter.status),
+         "only runs with this status: ok, failed, crashed, interrupted");
+  cl.Add("since", po::value(&filter.since),
+         "only runs started at or after this UTC time (ISO 8601 prefix, e.g. 2026-11-29)");
+  cl.Add("tag,t", po::value(&tags)->composing(), "only runs tagged KEY=VALUE (repeatable)");
+  cl.Add("limit,n", po::value(&filter.limit), "at most N runs, newest first (default 20; 0: all)");
+  if (!cl.Parse(args, err)) return false;
+  if (cl.help_shown()) return true;
   if (!filter.status.empty() && !ParseRunStatus(filter.status))
     return Fail(err, ErrorKind::kUsage,
                 "--status " + filter.status + ": use ok, failed, crashed or interrupted");
@@ -44,29 +33,18 @@ bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>&
   if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
   std::vector<RunRecord> runs;
   if (!store.List(filter, &runs, err)) return false;
-  std::cout << FormatRunList(runs, format);
+  std::cout << FormatRunList(runs, cl.format());
   return true;
 }
 
 bool ShowCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
-  po::options_description options("show options");
-  std::string format_text = "table", id_text;
-  options.add_options()("help,h", "show this help")("format,f", po::value(&format_text),
-                                                     "table, csv or json")(
-      "run", po::value(&id_text), "the run id (from rprof history)");
-  po::positional_options_description positional;
-  positional.add("run", 1);
-  po::variables_map vm;
-  if (!ParseCommandLine("show", args, options, positional, &vm, err)) return false;
-  if (vm.count("help")) {
-    PrintCommandHelp("show", "RUN_ID [--format table|csv|json]",
-                     "Shows one stored run: outcome, timing statistics, every metric with its "
-                     "unit and source, and why any value is absent.",
-                     options);
-    return true;
-  }
-  OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return false;
+  CommandLine cl("show", "RUN_ID",
+                 "Shows one stored run: outcome, timing statistics, every metric with its unit "
+                 "and source, and why any value is absent.");
+  std::string id_text;
+  cl.AddPositional("run", po::value(&id_text), "the run id (from rprof history)");
+  if (!cl.Parse(args, err)) return false;
+  if (cl.help_shown()) return true;
   char* end = nullptr;
   long long id = std::strtoll(id_text.c_str(), &end, 10);
   if (id_text.empty() || *end != '\0' || id <= 0)
@@ -77,7 +55,7 @@ bool ShowCommand(const GlobalOptions& global, const std::vector<std::string>& ar
   RunRecord run;
   if (!store.Load(id, &run, err)) return false;
   RunPlacement placement = PlaceStoredRun(&store, run);
-  std::cout << FormatRun(run, format, &placement);
+  std::cout << FormatRun(run, cl.format(), &placement);
   return true;
 }
 

@@ -23,37 +23,27 @@ std::atomic<bool> g_cancel{false};
 extern "C" void OnCancel(int) { g_cancel.store(true); }
 
 bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
-  po::options_description options("machine measure options");
+  CommandLine cl("machine measure", "[--quick|--full] [--threads N]",
+                 "Measures this machine's roofline: peak FLOP/s per precision and ISA, bandwidth "
+                 "per memory level (load, copy, triad), the latency ladder and the clock, on 1 "
+                 "thread and all cores, and stores the profile. Close other programs first: a "
+                 "busy machine halves ceilings.");
   int threads = 0;
-  std::string format_text = "table";
-  options.add_options()
-      ("help,h", "show this help")
-      ("quick", "a quick profile: fewer points, short repetitions (default; under 15 s on 2 cores)")
-      ("full", "a full profile: every pattern over the whole sweep (about a minute)")
-      ("threads", po::value(&threads), "threads of the all-threads ceilings (default: one per "
-       "core this process may use)")
-      ("format,f", po::value(&format_text), "table, csv or json");
-  po::variables_map vm;
-  if (!ParseCommandLine("machine measure", args, options, {}, &vm, err)) return false;
-  if (vm.count("help")) {
-    PrintCommandHelp("machine measure", "[--quick|--full] [--threads N]",
-                     "Measures this machine's roofline: peak FLOP/s per precision and ISA, "
-                     "bandwidth per memory level (load, copy, triad), the latency ladder and the "
-                     "clock, on 1 thread and all cores, and stores the profile. Close other "
-                     "programs first: a busy machine halves ceilings.",
-                     options);
-    return true;
-  }
-  OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return false;
-  if (vm.count("quick") && vm.count("full"))
+  cl.Add("quick",
+         "a quick profile: fewer points, short repetitions (default; under 15 s on 2 cores)");
+  cl.Add("full", "a full profile: every pattern over the whole sweep (about a minute)");
+  cl.Add("threads", po::value(&threads),
+         "threads of the all-threads ceilings (default: one per core this process may use)");
+  if (!cl.Parse(args, err)) return false;
+  if (cl.help_shown()) return true;
+  if (cl.Has("quick") && cl.Has("full"))
     return Fail(err, ErrorKind::kUsage, "machine measure: --quick or --full, not both");
   // The CPUs this process may run on (taskset, cgroups), as the measurement will pin to them.
   cpu_set_t allowed;
   int cpus = sched_getaffinity(0, sizeof allowed, &allowed) == 0
                  ? CPU_COUNT(&allowed)
                  : static_cast<int>(std::thread::hardware_concurrency());
-  if (vm.count("threads") && (threads < 1 || (cpus > 0 && threads > cpus)))
+  if (cl.Has("threads") && (threads < 1 || (cpus > 0 && threads > cpus)))
     return Fail(err, ErrorKind::kUsage,
                 "--threads " + std::to_string(threads) + ": must be 1.." + std::to_string(cpus) +
                     " (the CPUs this process may run on)");
@@ -62,7 +52,7 @@ bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, 
   if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
 
   MachineMeasureOptions measure;
-  measure.mode = vm.count("full") ? "full" : "quick";
+  measure.mode = cl.Has("full") ? "full" : "quick";
   measure.threads = threads;
   measure.cancel = &g_cancel;
   bool tty = isatty(STDERR_FILENO);
@@ -88,33 +78,21 @@ bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, 
   StoredProfile stored;
   if (!InsertProfile(&store, CurrentMachine(), profile, &stored.id, err)) return false;
   if (!LoadProfile(&store, stored.id, &stored, err)) return false;
-  std::cout << FormatProfile(stored, format);
+  std::cout << FormatProfile(stored, cl.format());
   return true;
 }
 
 bool Show(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
-  po::options_description options("machine show options");
-  std::string format_text = "table";
+  CommandLine cl("machine show", "[PROFILE_ID]",
+                 "Shows a stored machine profile: ceilings and the memory-hierarchy ladder.");
   long long id = 0;
-  options.add_options()("help,h", "show this help")("format,f", po::value(&format_text),
-                                                     "table, csv or json")(
-      "profile", po::value(&id), "a profile id (default: the newest of this machine)");
-  po::positional_options_description positional;
-  positional.add("profile", 1);
-  po::variables_map vm;
-  if (!ParseCommandLine("machine show", args, options, positional, &vm, err)) return false;
-  if (vm.count("help")) {
-    PrintCommandHelp("machine show", "[PROFILE_ID] [--format table|csv|json]",
-                     "Shows a stored machine profile: ceilings and the memory-hierarchy ladder.",
-                     options);
-    return true;
-  }
-  OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return false;
+  cl.AddPositional("profile", po::value(&id), "a profile id (default: the newest of this machine)");
+  if (!cl.Parse(args, err)) return false;
+  if (cl.help_shown()) return true;
   RunStore store;
   if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
   StoredProfile profile;
-  if (vm.count("profile")) {
+  if (cl.Has("profile")) {
     if (!LoadProfile(&store, id, &profile, err)) return false;
   } else {
     bool found = false;
@@ -125,29 +103,19 @@ bool Show(const GlobalOptions& global, const std::vector<std::string>& args, Err
                   "no machine profile for this machine (" + fingerprint + ") in " + store.path() +
                       "; measure one with `rprof machine measure`");
   }
-  std::cout << FormatProfile(profile, format);
+  std::cout << FormatProfile(profile, cl.format());
   return true;
 }
 
 bool List(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
-  po::options_description options("machine list options");
-  std::string format_text = "table";
-  options.add_options()("help,h", "show this help")("format,f", po::value(&format_text),
-                                                     "table, csv or json");
-  po::variables_map vm;
-  if (!ParseCommandLine("machine list", args, options, {}, &vm, err)) return false;
-  if (vm.count("help")) {
-    PrintCommandHelp("machine list", "[--format table|csv|json]",
-                     "Lists the stored machine profiles, newest first.", options);
-    return true;
-  }
-  OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return false;
+  CommandLine cl("machine list", "", "Lists the stored machine profiles, newest first.");
+  if (!cl.Parse(args, err)) return false;
+  if (cl.help_shown()) return true;
   RunStore store;
   if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
   std::vector<StoredProfile> profiles;
   if (!ListProfiles(&store, &profiles, err)) return false;
-  std::cout << FormatProfileList(profiles, format);
+  std::cout << FormatProfileList(profiles, cl.format());
   return true;
 }
 
@@ -156,8 +124,8 @@ bool List(const GlobalOptions& global, const std::vector<std::string>& args, Err
 bool MachineCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
   const std::string usage =
       "usage: rprof machine measure [--quick|--full] [--threads N]\n"
-      "       rprof machine show [PROFILE_ID] [--format table|csv|json]\n"
-      "       rprof machine list [--format table|csv|json]\n";
+      "       rprof machine show [PROFILE_ID] " +
+      FormatUsage() + "\n       rprof machine list " + FormatUsage() + "\n";
   if (args.empty()) {
     std::cerr << usage;
     return Fail(err, ErrorKind::kUsage, "machine: say measure, show or list");

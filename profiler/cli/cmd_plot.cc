@@ -44,39 +44,31 @@ bool RunGnuplot(const std::string& script_path, Error* err) {
 }  // namespace
 
 bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
-  po::options_description options("plot options");
+  CommandLine cl("plot", "[RUN...|--last N|--kernel K|--tag K=V] -o FILE.svg|--terminal",
+                 "Draws runs on the roofline of their machine: log-log, every compute ceiling "
+                 "(per precision and ISA) and bandwidth ceiling (per memory level) labelled, "
+                 "each run a labelled point per source, its model point joined to its measured "
+                 "point. Rendered by gnuplot.",
+                 CommandLine::Format::kNone);
   std::vector<long long> ids;
   std::vector<std::string> tags;
   RunFilter filter;
   std::string output, script;
   int last = 0, threads = 1;
   long long profile_id = 0;
-  options.add_options()
-      ("help,h", "show this help")
-      ("last", po::value(&last), "the newest N runs (default 10 when no run is named)")
-      ("kernel,k", po::value(&filter.target), "only runs of this kernel or program")
-      ("tag,t", po::value(&tags)->composing(), "only runs tagged KEY=VALUE (repeatable)")
-      ("output,o", po::value(&output), "write FILE.svg, FILE.png or FILE.pdf")
-      ("terminal", "draw the roofline in the terminal")
-      ("gnuplot", po::value(&script), "write the gnuplot script (data inline) to FILE")
-      ("threads", po::value(&threads), "draw the ceilings of N threads (default 1)")
-      ("profile", po::value(&profile_id), "the machine profile to draw (default: the newest of "
-       "the runs' machine)")
-      ("run", po::value(&ids)->composing(), "run ids");
-  po::positional_options_description positional;
-  positional.add("run", -1);
-  po::variables_map vm;
-  if (!ParseCommandLine("plot", args, options, positional, &vm, err)) return false;
-  if (vm.count("help")) {
-    PrintCommandHelp("plot", "[RUN...|--last N|--kernel K|--tag K=V] -o FILE.svg|--terminal",
-                     "Draws runs on the roofline of their machine: log-log, every compute ceiling "
-                     "(per precision and ISA) and bandwidth ceiling (per memory level) labelled, "
-                     "each run a labelled point per source, its model point joined to its "
-                     "measured point. Rendered by gnuplot.",
-                     options);
-    return true;
-  }
-  bool terminal = vm.count("terminal") > 0;
+  cl.Add("last", po::value(&last), "the newest N runs (default 10 when no run is named)");
+  cl.Add("kernel,k", po::value(&filter.target), "only runs of this kernel or program");
+  cl.Add("tag,t", po::value(&tags)->composing(), "only runs tagged KEY=VALUE (repeatable)");
+  cl.Add("output,o", po::value(&output), "write FILE.svg, FILE.png or FILE.pdf");
+  cl.Add("terminal", "draw the roofline in the terminal");
+  cl.Add("gnuplot", po::value(&script), "write the gnuplot script (data inline) to FILE");
+  cl.Add("threads", po::value(&threads), "draw the ceilings of N threads (default 1)");
+  cl.Add("profile", po::value(&profile_id),
+         "the machine profile to draw (default: the newest of the runs' machine)");
+  cl.AddPositional("run", po::value(&ids)->composing(), "run ids", -1);
+  if (!cl.Parse(args, err)) return false;
+  if (cl.help_shown()) return true;
+  bool terminal = cl.Has("terminal");
   if (output.empty() && !terminal && script.empty())
     return Fail(err, ErrorKind::kUsage,
                 "plot: say where: -o FILE.svg|.png|.pdf, --terminal, or --gnuplot FILE");

@@ -5,30 +5,19 @@
 #include "cli/command.h"
 #include "cli/options.h"
 #include "core/json.h"
-#include "report/text_table.h"
+#include "report/render.h"
 #include "store/run_store.h"
 
 namespace rprof {
 
 bool QueryCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
-  po::options_description options("query options");
-  std::string format_text = "table", sql;
-  options.add_options()("help,h", "show this help")("format,f", po::value(&format_text),
-                                                     "table, csv or json")(
-      "sql", po::value(&sql), "one SQL statement");
-  po::positional_options_description positional;
-  positional.add("sql", 1);
-  po::variables_map vm;
-  if (!ParseCommandLine("query", args, options, positional, &vm, err)) return false;
-  if (vm.count("help")) {
-    PrintCommandHelp("query", "\"SQL\" [--format table|csv|json]",
-                     "Runs one read-only SQL statement on the database. Tables: machines, runs, "
-                     "samples, metrics, tags (see README).",
-                     options);
-    return true;
-  }
-  OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return false;
+  CommandLine cl("query", "\"SQL\"",
+                 "Runs one read-only SQL statement on the database. Tables: machines, runs, "
+                 "samples, metrics, tags (see README).");
+  std::string sql;
+  cl.AddPositional("sql", po::value(&sql), "one SQL statement");
+  if (!cl.Parse(args, err)) return false;
+  if (cl.help_shown()) return true;
   if (sql.empty())
     return Fail(err, ErrorKind::kUsage,
                 "query: no SQL given, e.g. rprof query \"select count(*) from runs\"");
@@ -47,64 +36,36 @@ bool QueryCommand(const GlobalOptions& global, const std::vector<std::string>& a
                 "query: the statement would write to the database; rprof query is "
                 "read-only (use sqlite3 on a copy to change data)");
 
-  std::vector<std::string> columns;
-  for (int c = 0; c < stmt.ColumnCount(); ++c) columns.push_back(stmt.ColumnName(c));
-  std::vector<std::vector<std::optional<std::string>>> rows;
-  std::vector<std::vector<int>> types;
+  std::vector<std::vector<Cell>> rows;
+  std::vector<bool> numeric;  // of the first row: how the text aligns the column
   while (stmt.Step(&why)) {
-    std::vector<std::optional<std::string>> row;
-    std::vector<int> type;
+    std::vector<Cell> row;
     for (int c = 0; c < stmt.ColumnCount(); ++c) {
-      type.push_back(stmt.ColumnType(c));
-      if (stmt.IsNull(c))
-        row.push_back(std::nullopt);
-      else if (type.back() == SQLITE_FLOAT)
-        row.push_back(JsonNumber(stmt.Double(c)));  // shortest exact text; null when not finite
-      else
-        row.push_back(stmt.Text(c));
+      int type = stmt.ColumnType(c);
+      if (rows.empty()) numeric.push_back(type == SQLITE_INTEGER || type == SQLITE_FLOAT);
+      if (stmt.IsNull(c)) {
+        row.push_back(Cell::Null("NULL"));
+      } else if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) {
+        // Integers exactly as SQLite gives them, doubles in their shortest exact text (null
+        // when not finite).
+        std::string text = type == SQLITE_FLOAT ? JsonNumber(stmt.Double(c)) : stmt.Text(c);
+        row.push_back(Cell::Json(text, text));
+      } else {
+        row.push_back(Cell::Text(stmt.Text(c)));
+      }
     }
     rows.push_back(std::move(row));
-    types.push_back(std::move(type));
   }
   if (!why.empty()) return Fail(err, ErrorKind::kUsage, "query: " + why);
 
-  if (format == OutputFormat::kJson) {
-    JsonWriter w;
-    w.BeginArray();
-    for (size_t r = 0; r < rows.size(); ++r) {
-      w.BeginObject();
-      for (size_t c = 0; c < columns.size(); ++c) {
-        w.Key(columns[c]);
-        if (!rows[r][c]) w.Null();
-        else if (types[r][c] == SQLITE_INTEGER || types[r][c] == SQLITE_FLOAT)
-          w.Raw(*rows[r][c]);
-        else
-          w.String(*rows[r][c]);
-      }
-      w.EndObject();
-    }
-    w.EndArray();
-    std::cout << w.str() << "\n";
-  } else if (format == OutputFormat::kCsv) {
-    for (size_t c = 0; c < columns.size(); ++c) std::cout << (c ? "," : "") << CsvField(columns[c]);
-    std::cout << "\n";
-    for (const auto& row : rows) {
-      for (size_t c = 0; c < row.size(); ++c) std::cout << (c ? "," : "") << CsvField(row[c].value_or(""));
-      std::cout << "\n";
-    }
-  } else {
-    std::vector<bool> right;
-    for (size_t c = 0; c < columns.size(); ++c)
-      right.push_back(!types.empty() &&
-                      (types[0][c] == SQLITE_INTEGER || types[0][c] == SQLITE_FLOAT));
-    TextTable table(columns, right);
-    for (const auto& row : rows) {
-      std::vector<std::string> cells;
-      for (const auto& cell : row) cells.push_back(cell.value_or("NULL"));
-      table.AddRow(std::move(cells));
-    }
-    std::cout << table.Render();
-  }
+  std::vector<Column> columns;
+  for (int c = 0; c < stmt.ColumnCount(); ++c)
+    columns.emplace_back(stmt.ColumnName(c), stmt.ColumnName(c),
+                         !numeric.empty() && numeric[c] ? Align::kRight : Align::kLeft);
+  Report report;
+  Table& table = report.AddTable(std::move(columns));
+  for (std::vector<Cell>& row : rows) table.AddRow(std::move(row));
+  std::cout << Render(report, cl.format());
   return true;
 }
 

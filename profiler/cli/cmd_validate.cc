@@ -10,7 +10,7 @@
 #include "core/formula.h"
 #include "core/json.h"
 #include "counters/model/kernel_model.h"
-#include "report/text_table.h"
+#include "report/render.h"
 #include "targets/kernel_catalog.h"
 #include "counters/sim_source.h"
 #include "targets/kernel_target.h"
@@ -65,48 +65,43 @@ rprof_args SmallArgs(const rprof_kernel& k) {
 }  // namespace
 
 bool ValidateCommand(const GlobalOptions&, const std::vector<std::string>& args, Error* err) {
-  po::options_description options("validate options");
-  std::string format_text = "table", only;
+  CommandLine cl("validate", "[--kernel K] [--tolerance PCT]",
+                 "Runs every built-in kernel at a small size under valgrind (the sim source) and "
+                 "compares the FLOPs it executed with the kernel's model; compulsory bytes are "
+                 "shown beside the simulated traffic. Exits 1 when a kernel's FLOPs disagree by "
+                 "more than the tolerance.");
+  std::string only;
   // At validation sizes, what a formula cannot see — cross-lane reductions, a library's edge
   // handling (OpenBLAS) — stays within a few percent; a wrong model is off by far more.
   double tolerance = 5;
-  options.add_options()("help,h", "show this help")("format,f", po::value(&format_text),
-                                                     "table, csv or json")(
-      "kernel,k", po::value(&only), "validate only this kernel")(
-      "tolerance", po::value(&tolerance), "largest relative FLOP error accepted, percent "
-                                          "(default 5)");
-  po::variables_map vm;
-  if (!ParseCommandLine("validate", args, options, {}, &vm, err)) return false;
-  if (vm.count("help")) {
-    PrintCommandHelp("validate", "[--kernel K] [--tolerance PCT] [--format table|csv|json]",
-                     "Runs every built-in kernel at a small size under valgrind (the sim "
-                     "source) and compares the FLOPs it executed with the kernel's model; "
-                     "compulsory bytes are shown beside the simulated traffic. Exits 1 when a "
-                     "kernel's FLOPs disagree by more than the tolerance.",
-                     options);
-    return true;
-  }
-  OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return false;
+  cl.Add("kernel,k", po::value(&only), "validate only this kernel");
+  cl.Add("tolerance", po::value(&tolerance),
+         "largest relative FLOP error accepted, percent (default 5)");
+  if (!cl.Parse(args, err)) return false;
+  if (cl.help_shown()) return true;
   if (!only.empty() && !BuiltinCatalog().Resolve(only, err)) return false;
 
-  struct Row {
-    std::string kernel, params;
-    double model_flops = 0, sim_flops = 0, model_bytes = 0;
-    std::optional<double> bytes_l1, bytes_dram;
-    double error_pct = 0;
-    std::string mix;
-  };
-  std::vector<Row> rows;
+  Report report;
+  Table& table = report.AddTable({{"kernel", "kernel"},
+                                  {"params", "params"},
+                                  {"flops_model", "FLOPs model", Align::kRight},
+                                  {"flops_sim", "FLOPs sim", Align::kRight},
+                                  {"flops_error_pct", "error %", Align::kRight},
+                                  {"bytes_model", "bytes model", Align::kRight},
+                                  {"bytes_l1_sim", "bytes L1 sim", Align::kRight},
+                                  {"bytes_dram_sim", "bytes DRAM sim", Align::kRight},
+                                  {"ok", "", Align::kLeft, kInText | kInJson},
+                                  {"mix", "FP mix (sim)", Align::kLeft, kInText}});
   int failures = 0;
   for (const CatalogEntry& entry : BuiltinCatalog().entries()) {
     const rprof_kernel& k = *entry.kernel;
     if (!only.empty() && only != k.name) continue;
     rprof_args a = SmallArgs(k);
-    Row row;
-    row.kernel = k.name;
-    for (uint32_t i = 0; i < k.param_count; ++i)
-      row.params += (i ? " " : "") + std::string(k.params[i].name) + "=" + std::to_string(a.values[i]);
+    std::string params;
+    for (uint32_t i = 0; i < k.param_count; ++i) {
+      if (i) params += " ";
+      params += std::string(k.params[i].name) + "=" + std::to_string(a.values[i]);
+    }
     std::vector<Metric> model, sim;
     std::string why;
     if (!KernelModelMetrics(k, a, &model, &why)) return Fail(err, ErrorKind::kEnvironment, why);
@@ -115,60 +110,26 @@ bool ValidateCommand(const GlobalOptions&, const std::vector<std::string>& args,
       const Metric* m = FindMetric(ms, name, s);
       return m ? m->value : std::nullopt;
     };
-    row.model_flops = value(model, "flops", Source::kModel).value_or(0);
-    row.model_bytes = value(model, "bytes_dram", Source::kModel).value_or(0);
-    row.sim_flops = value(sim, "flops", Source::kSim).value_or(0);
-    row.bytes_l1 = value(sim, "bytes_l1", Source::kSim);
-    row.bytes_dram = value(sim, "bytes_dram", Source::kSim);
-    if (const Metric* m = FindMetric(sim, "flops", Source::kSim)) row.mix = m->note.substr(0, m->note.find(';'));
-    row.error_pct = row.model_flops == 0 ? (row.sim_flops == 0 ? 0 : 100)
-                                         : (row.sim_flops - row.model_flops) / row.model_flops * 100;
-    if (std::fabs(row.error_pct) > tolerance) ++failures;
-    rows.push_back(std::move(row));
-    if (format == OutputFormat::kTable)
-      std::fprintf(stderr, "validated %s\n", k.name);
+    double model_flops = value(model, "flops", Source::kModel).value_or(0);
+    double model_bytes = value(model, "bytes_dram", Source::kModel).value_or(0);
+    double sim_flops = value(sim, "flops", Source::kSim).value_or(0);
+    std::string mix;
+    if (const Metric* m = FindMetric(sim, "flops", Source::kSim))
+      mix = m->note.substr(0, m->note.find(';'));
+    double error_pct = model_flops == 0 ? (sim_flops == 0 ? 0 : 100)
+                                        : (sim_flops - model_flops) / model_flops * 100;
+    bool ok = std::fabs(error_pct) <= tolerance;
+    failures += !ok;
+    char error_text[32];
+    std::snprintf(error_text, sizeof error_text, "%+.3f", error_pct);
+    table.AddRow({Cell::Text(k.name), Cell::Text(params), Cell::Number(model_flops),
+                  Cell::Number(sim_flops), Cell::Number(error_pct, error_text),
+                  Cell::Number(model_bytes), Cell::Number(value(sim, "bytes_l1", Source::kSim)),
+                  Cell::Number(value(sim, "bytes_dram", Source::kSim)),
+                  Cell::Bool(ok, ok ? "ok" : "MISMATCH"), Cell::Text(mix)});
+    if (ForPeople(cl.format())) std::fprintf(stderr, "validated %s\n", k.name);
   }
-
-  if (format == OutputFormat::kJson) {
-    JsonWriter w;
-    w.BeginArray();
-    for (const Row& r : rows) {
-      w.BeginObject();
-      w.Key("kernel").String(r.kernel);
-      w.Key("params").String(r.params);
-      w.Key("flops_model").Number(r.model_flops);
-      w.Key("flops_sim").Number(r.sim_flops);
-      w.Key("flops_error_pct").Number(r.error_pct);
-      w.Key("bytes_model").Number(r.model_bytes);
-      w.Key("bytes_l1_sim").OptionalNumber(r.bytes_l1);
-      w.Key("bytes_dram_sim").OptionalNumber(r.bytes_dram);
-      w.Key("ok").Bool(std::fabs(r.error_pct) <= tolerance);
-      w.EndObject();
-    }
-    w.EndArray();
-    std::cout << w.str() << "\n";
-  } else if (format == OutputFormat::kCsv) {
-    std::cout << "kernel,params,flops_model,flops_sim,flops_error_pct,bytes_model,bytes_l1_sim,"
-                 "bytes_dram_sim\n";
-    for (const Row& r : rows)
-      std::cout << r.kernel << "," << CsvField(r.params) << "," << JsonNumber(r.model_flops) << ","
-                << JsonNumber(r.sim_flops) << "," << JsonNumber(r.error_pct) << ","
-                << JsonNumber(r.model_bytes) << ","
-                << (r.bytes_l1 ? JsonNumber(*r.bytes_l1) : "") << ","
-                << (r.bytes_dram ? JsonNumber(*r.bytes_dram) : "") << "\n";
-  } else {
-    TextTable table({"kernel", "params", "FLOPs model", "FLOPs sim", "error %", "bytes model",
-                     "bytes L1 sim", "bytes DRAM sim", "", "FP mix (sim)"},
-                    {false, false, true, true, true, true, true, true, false, false});
-    for (const Row& r : rows) {
-      char e[32];
-      std::snprintf(e, sizeof e, "%+.3f", r.error_pct);
-      table.AddRow({r.kernel, r.params, FormatValue(r.model_flops), FormatValue(r.sim_flops), e,
-                    FormatValue(r.model_bytes), FormatValue(r.bytes_l1), FormatValue(r.bytes_dram),
-                    std::fabs(r.error_pct) <= tolerance ? "ok" : "MISMATCH", r.mix});
-    }
-    std::cout << table.Render();
-  }
+  std::cout << Render(report, cl.format());
   if (failures > 0)
     return Fail(err, ErrorKind::kTargetFailed,
                 std::to_string(failures) +

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <utility>
 
 namespace rprof {
 
@@ -26,11 +27,50 @@ void PrintCommandHelp(const std::string& command, const std::string& usage,
             << options;
 }
 
+std::string FormatUsage() { return "[--format " + OutputFormatNames("|", "|") + "]"; }
+
+CommandLine::CommandLine(std::string command, std::string usage, std::string description,
+                         Format format)
+    : command_(std::move(command)),
+      usage_(format == Format::kNone ? usage : usage + (usage.empty() ? "" : " ") + FormatUsage()),
+      description_(std::move(description)),
+      accepts_format_(format),
+      options_(command_ + " options") {
+  options_.add_options()("help,h", "show this help");
+}
+
+void CommandLine::Add(const char* name, const po::value_semantic* value, const char* description) {
+  options_.add_options()(name, value, description);
+}
+
+void CommandLine::Add(const char* name, const char* description) {
+  options_.add_options()(name, description);
+}
+
+void CommandLine::AddPositional(const char* name, const po::value_semantic* value,
+                                const char* description, int count) {
+  Add(name, value, description);
+  positional_.add(name, count);
+}
+
+bool CommandLine::Parse(const std::vector<std::string>& args, Error* err) {
+  // --format goes last, after the command's own options, in --help too.
+  if (accepts_format_ == Format::kAccepted)
+    options_.add_options()("format,f", po::value(&format_text_), OutputFormatNames().c_str());
+  if (!ParseCommandLine(command_, args, options_, positional_, &vm_, err)) return false;
+  if (vm_.count("help")) {
+    PrintCommandHelp(command_, usage_, description_, options_);
+    help_shown_ = true;
+    return true;
+  }
+  return accepts_format_ == Format::kNone || ParseFormatOption(format_text_, &format_, err);
+}
+
 bool ParseFormatOption(const std::string& text, OutputFormat* format, Error* err) {
   auto parsed = ParseOutputFormat(text);
   if (!parsed)
     return Fail(err, ErrorKind::kUsage,
-                "--format " + text + ": unknown format; use table, csv or json");
+                "--format " + text + ": unknown format; use " + OutputFormatNames());
   *format = *parsed;
   return true;
 }

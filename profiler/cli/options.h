@@ -1,5 +1,6 @@
-// Helpers every command uses to parse its own options with Boost.Program_options and turn
-// parse errors into usage errors (exit 2) that name the command's help.
+// What every command uses to parse its own options with Boost.Program_options: CommandLine for
+// the --help and --format they share, parse errors turned into usage errors (exit 2) that name
+// the command's help, and the parsers of list and KEY=VALUE options.
 #ifndef RPROF_CLI_OPTIONS_H_
 #define RPROF_CLI_OPTIONS_H_
 
@@ -8,12 +9,55 @@
 #include <vector>
 
 #include "core/error.h"
-#include "report/output_format.h"
 #include "core/run.h"
+#include "report/output_format.h"
 
 namespace rprof {
 
 namespace po = boost::program_options;
+
+// What every command's own command line shares: --help, answered here, and --format where the
+// command prints results. A command reads:
+//   CommandLine cl("history", "[options]", "Lists stored runs, ...");
+//   cl.Add("kernel,k", po::value(&filter.target), "only runs of this kernel");
+//   if (!cl.Parse(args, err)) return false;
+//   if (cl.help_shown()) return true;
+//   std::cout << Render(report, cl.format());
+class CommandLine {
+ public:
+  enum class Format { kNone, kAccepted };
+
+  // `command` as users type it ("machine show"); `usage` and `description` for --help, where
+  // the usage line ends in [--format ...] with every format's name.
+  CommandLine(std::string command, std::string usage, std::string description,
+              Format format = Format::kAccepted);
+
+  // The command's own options, listed in --help between --help and --format, in this order.
+  void Add(const char* name, const po::value_semantic* value, const char* description);
+  void Add(const char* name, const char* description);  // a flag
+  // An option also taken by position: the next `count` bare arguments (-1: all the rest).
+  void AddPositional(const char* name, const po::value_semantic* value, const char* description,
+                     int count = 1);
+
+  // Parses args; on --help prints the help and sets help_shown(). False with a kUsage error
+  // that names `rprof help COMMAND` on a bad option, or on a --format that is not one.
+  bool Parse(const std::vector<std::string>& args, Error* err);
+
+  bool help_shown() const { return help_shown_; }
+  OutputFormat format() const { return format_; }
+  // Whether the option was given (or has a default).
+  bool Has(const std::string& name) const { return vm_.count(name) > 0; }
+
+ private:
+  std::string command_, usage_, description_;
+  Format accepts_format_;
+  po::options_description options_;
+  po::positional_options_description positional_;
+  po::variables_map vm_;
+  std::string format_text_ = "table";
+  OutputFormat format_ = OutputFormat::kTable;
+  bool help_shown_ = false;
+};
 
 // Parses args into vm. False with a kUsage error ("rprof help CMD" named) on a bad option.
 bool ParseCommandLine(const std::string& command, const std::vector<std::string>& args,
@@ -25,6 +69,10 @@ bool ParseCommandLine(const std::string& command, const std::vector<std::string>
 void PrintCommandHelp(const std::string& command, const std::string& usage,
                       const std::string& description, const po::options_description& options);
 
+// "[--format table|csv|json]", for a usage line.
+std::string FormatUsage();
+
+// A --format value; kUsage naming the formats on any other. (CommandLine does this itself.)
 bool ParseFormatOption(const std::string& text, OutputFormat* format, Error* err);
 
 // "a,b,c" (--events, --group, --levels) into items, empty ones dropped; an item named twice is

@@ -5,7 +5,8 @@
 
 #include "core/json.h"
 #include "machine/hierarchy.h"
-#include "report/text_table.h"
+#include "report/render.h"
+#include "report/table.h"
 
 namespace rprof {
 
@@ -106,7 +107,8 @@ void WriteProfileJson(const StoredProfile& sp, JsonWriter* w, bool with_points) 
   w->EndObject();
 }
 
-std::string ProfileTable(const StoredProfile& sp) {
+// The lines above the ceilings: which machine, when and how it was measured.
+std::string ProfileHeading(const StoredProfile& sp) {
   const MachineProfile& p = sp.profile;
   std::string out = "machine " + sp.machine.fingerprint + "  " + sp.machine.cpu_model + "  " +
                     std::to_string(sp.machine.cores) + " CPUs  " + sp.machine.hostname + "\n";
@@ -117,92 +119,123 @@ std::string ProfileTable(const StoredProfile& sp) {
   out += "clock: " + Or(p.clock_ghz_scalar, 2) + " GHz scalar, " + Or(p.clock_ghz_vector, 2) +
          " GHz under vector FMA load" +
          (sp.nominal_ghz > 0 ? " (nominal " + Fixed(sp.nominal_ghz, 2) + " GHz)" : "") + "\n";
-
-  out += "\ncompute ceilings (GFLOP/s)\n";
-  TextTable compute({"ceiling", "precision", "isa", "op", "threads", "GFLOP/s", "spread %"},
-                    {false, false, false, false, true, true, true});
-  for (const Ceiling& c : p.ceilings)
-    if (c.kind == "compute")
-      compute.AddRow({c.name, c.precision, c.isa, c.pattern, std::to_string(c.threads),
-                      Fixed(c.value, 1), Fixed(c.spread_pct, 1)});
-  out += compute.Render();
-
-  out += "\nbandwidth ceilings (GB/s)\n";
-  TextTable bandwidth({"ceiling", "level", "pattern", "threads", "working set", "GB/s", "spread %"},
-                      {false, false, false, true, true, true, true});
-  for (const Ceiling& c : p.ceilings)
-    if (c.kind == "bandwidth")
-      bandwidth.AddRow({c.name, c.level, c.pattern, std::to_string(c.threads),
-                        FormatBytes(c.working_set_bytes), Fixed(c.value, 1),
-                        Fixed(c.spread_pct, 1)});
-  out += bandwidth.Render();
-
-  out += "\nmemory hierarchy (1 thread)\n";
-  TextTable ladder({"level", "reported size", "effective size", "latency ns", "load GB/s"},
-                   {false, true, true, true, true});
-  for (const LevelSummary& l : p.levels)
-    ladder.AddRow({l.level, l.reported_size ? FormatBytes(l.reported_size) : "-",
-                   l.effective_size ? FormatBytes(l.effective_size) : "-", Or(l.latency_ns, 1),
-                   Or(l.bandwidth_gbs, 1)});
-  out += ladder.Render();
-  if (!p.warnings.empty()) {
-    out += "\nwarnings:\n";
-    for (const auto& w : p.warnings) out += "  - " + w + "\n";
-  }
   return out;
+}
+
+// A measured value with the digits people read; full precision in CSV.
+Cell Measured(double v, int digits) { return Cell::Number(v, Fixed(v, digits)); }
+
+// Absent (not measured) at 0 or below.
+Cell MeasuredOr(double v, int digits) { return v > 0 ? Measured(v, digits) : Cell(); }
+
+Cell Bytes(uint64_t bytes) {
+  return bytes ? Cell::Number(static_cast<double>(bytes), FormatBytes(bytes)) : Cell();
 }
 
 }  // namespace
 
 std::string FormatProfile(const StoredProfile& profile, OutputFormat format) {
-  if (format == OutputFormat::kJson) {
-    JsonWriter w;
-    WriteProfileJson(profile, &w, true);
-    return w.str() + "\n";
+  const MachineProfile& p = profile.profile;
+  Report report;
+  report.SetJson([&](JsonWriter* w) { WriteProfileJson(profile, w, true); });
+  report.AddText(ProfileHeading(profile));
+
+  // People read the ceilings by kind, each with its own columns; CSV has them all, in full.
+  report.AddText("\ncompute ceilings (GFLOP/s)\n");
+  Table& compute = report.AddTable({{"name", "ceiling"},
+                                    {"precision", "precision"},
+                                    {"isa", "isa"},
+                                    {"pattern", "op"},
+                                    {"threads", "threads", Align::kRight},
+                                    {"value", "GFLOP/s", Align::kRight},
+                                    {"spread_pct", "spread %", Align::kRight}},
+                                   kInText);
+  for (const Ceiling& c : p.ceilings)
+    if (c.kind == "compute")
+      compute.AddRow({Cell::Text(c.name), Cell::Text(c.precision), Cell::Text(c.isa),
+                      Cell::Text(c.pattern), Cell::Int(c.threads), Measured(c.value, 1),
+                      Measured(c.spread_pct, 1)});
+
+  report.AddText("\nbandwidth ceilings (GB/s)\n");
+  Table& bandwidth = report.AddTable({{"name", "ceiling"},
+                                      {"level", "level"},
+                                      {"pattern", "pattern"},
+                                      {"threads", "threads", Align::kRight},
+                                      {"working_set_bytes", "working set", Align::kRight},
+                                      {"value", "GB/s", Align::kRight},
+                                      {"spread_pct", "spread %", Align::kRight}},
+                                     kInText);
+  for (const Ceiling& c : p.ceilings)
+    if (c.kind == "bandwidth")
+      bandwidth.AddRow(
+          {Cell::Text(c.name), Cell::Text(c.level), Cell::Text(c.pattern), Cell::Int(c.threads),
+           Cell::Number(static_cast<double>(c.working_set_bytes), FormatBytes(c.working_set_bytes)),
+           Measured(c.value, 1), Measured(c.spread_pct, 1)});
+
+  report.AddText("\nmemory hierarchy (1 thread)\n");
+  Table& ladder = report.AddTable({{"level", "level"},
+                                   {"reported_size", "reported size", Align::kRight},
+                                   {"effective_size", "effective size", Align::kRight},
+                                   {"latency_ns", "latency ns", Align::kRight},
+                                   {"bandwidth_gbs", "load GB/s", Align::kRight}},
+                                  kInText);
+  for (const LevelSummary& l : p.levels)
+    ladder.AddRow({Cell::Text(l.level), Bytes(l.reported_size), Bytes(l.effective_size),
+                   MeasuredOr(l.latency_ns, 1), MeasuredOr(l.bandwidth_gbs, 1)});
+  if (!p.warnings.empty()) {
+    std::string warnings = "\nwarnings:\n";
+    for (const auto& w : p.warnings) warnings += "  - " + w + "\n";
+    report.AddText(warnings);
   }
-  if (format == OutputFormat::kCsv) {
-    std::string out =
-        "profile_id,kind,name,level,isa,precision,pattern,threads,working_set_bytes,value,unit,"
-        "spread_pct\n";
-    for (const Ceiling& c : profile.profile.ceilings)
-      out += std::to_string(profile.id) + "," + c.kind + "," + c.name + "," + c.level + "," +
-             c.isa + "," + c.precision + "," + c.pattern + "," + std::to_string(c.threads) + "," +
-             std::to_string(c.working_set_bytes) + "," + JsonNumber(c.value) + "," + c.unit +
-             "," + JsonNumber(c.spread_pct) + "\n";
-    return out;
-  }
-  return ProfileTable(profile);
+
+  // Only in CSV, so without titles.
+  Table& csv = report.AddTable({{"profile_id", ""},
+                                {"kind", ""},
+                                {"name", ""},
+                                {"level", ""},
+                                {"isa", ""},
+                                {"precision", ""},
+                                {"pattern", ""},
+                                {"threads", ""},
+                                {"working_set_bytes", ""},
+                                {"value", ""},
+                                {"unit", ""},
+                                {"spread_pct", ""}},
+                               kInCsv);
+  for (const Ceiling& c : p.ceilings)
+    csv.AddRow({Cell::Int(profile.id), Cell::Text(c.kind), Cell::Text(c.name), Cell::Text(c.level),
+                Cell::Text(c.isa), Cell::Text(c.precision), Cell::Text(c.pattern),
+                Cell::Int(c.threads), Cell::Int(static_cast<long long>(c.working_set_bytes)),
+                Cell::Number(c.value), Cell::Text(c.unit), Cell::Number(c.spread_pct)});
+  return Render(report, format);
 }
 
 std::string FormatProfileList(const std::vector<StoredProfile>& profiles, OutputFormat format) {
-  if (format == OutputFormat::kJson) {
-    JsonWriter w;
-    w.BeginArray();
-    for (const StoredProfile& p : profiles) WriteProfileJson(p, &w, false);
-    w.EndArray();
-    return w.str() + "\n";
-  }
-  std::vector<std::string> header = {"profile", "created (UTC)", "fingerprint", "cpu", "mode",
-                                     "threads", "peak GFLOP/s (1t)", "peak GB/s (1t)"};
-  TextTable table(header, {true, false, false, false, false, true, true, true});
-  std::string csv = "profile_id,created_at,fingerprint,cpu_model,mode,threads,peak_gflops_1t,"
-                    "peak_gbs_1t\n";
+  Report report;
+  report.SetJson([&](JsonWriter* w) {
+    w->BeginArray();
+    for (const StoredProfile& p : profiles) WriteProfileJson(p, w, false);
+    w->EndArray();
+  });
+  Table& table = report.AddTable({{"profile_id", "profile", Align::kRight},
+                                  {"created_at", "created (UTC)"},
+                                  {"fingerprint", "fingerprint"},
+                                  {"cpu_model", "cpu"},
+                                  {"mode", "mode"},
+                                  {"threads", "threads", Align::kRight},
+                                  {"peak_gflops_1t", "peak GFLOP/s (1t)", Align::kRight},
+                                  {"peak_gbs_1t", "peak GB/s (1t)", Align::kRight}},
+                                 kInText | kInCsv);
   for (const StoredProfile& p : profiles) {
     const Ceiling* flops = Best(p.profile, "compute", 1);
     const Ceiling* bytes = Best(p.profile, "bandwidth", 1);
-    std::vector<std::string> row = {std::to_string(p.id), p.created_at.substr(0, 19),
-                                    p.machine.fingerprint, p.machine.cpu_model, p.profile.mode,
-                                    std::to_string(p.profile.threads),
-                                    flops ? Fixed(flops->value, 1) : "-",
-                                    bytes ? Fixed(bytes->value, 1) : "-"};
-    for (size_t i = 0; i < row.size(); ++i) {
-      if (i) csv += ",";
-      csv += CsvField(row[i]);
-    }
-    csv += "\n";
-    table.AddRow(std::move(row));
+    table.AddRow({Cell::Int(p.id), Cell::Text(p.created_at, p.created_at.substr(0, 19)),
+                  Cell::Text(p.machine.fingerprint), Cell::Text(p.machine.cpu_model),
+                  Cell::Text(p.profile.mode), Cell::Int(p.profile.threads),
+                  flops ? Measured(flops->value, 1) : Cell(),
+                  bytes ? Measured(bytes->value, 1) : Cell()});
   }
-  return format == OutputFormat::kCsv ? csv : table.Render();
+  return Render(report, format);
 }
 
 }  // namespace rprof

@@ -4,17 +4,12 @@
 
 #include "core/json.h"
 #include "core/stats.h"
-#include "report/text_table.h"
 #include "report/placement_report.h"
+#include "report/render.h"
+#include "report/table.h"
+#include "report/text_table.h"
 
 namespace rprof {
-
-std::optional<OutputFormat> ParseOutputFormat(const std::string& text) {
-  if (text == "table") return OutputFormat::kTable;
-  if (text == "csv") return OutputFormat::kCsv;
-  if (text == "json") return OutputFormat::kJson;
-  return std::nullopt;
-}
 
 std::string ParamsText(const KeyValues& params) {
   std::string out;
@@ -147,7 +142,8 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
   w->EndObject();
 }
 
-std::string RunTable(const RunRecord& run) {
+// The lines above the metrics: what ran, how it ended, how long it took.
+std::string RunHeading(const RunRecord& run) {
   std::string out = "run " + std::to_string(run.id) + "  " + TargetText(run);
   if (!run.params.empty()) out += "  " + ParamsText(run.params);
   if (!run.precision.empty()) out += "  " + run.precision;
@@ -162,116 +158,98 @@ std::string RunTable(const RunRecord& run) {
            " calls (min " + FormatSeconds(stats.min) + ", max " + FormatSeconds(stats.max) +
            ", cv " + cv + ")\n";
   }
-  std::map<std::string, bool> regions;
-  for (const Metric& m : run.metrics) regions[m.region] = true;
-  for (const auto& [region, unused] : regions) {
-    out += region.empty() ? "\n" : "\nregion " + region + "\n";
-    TextTable table({"metric", "value", "unit", "source", "note"},
-                    {false, true, false, false, false});
-    for (const Metric& m : run.metrics)
-      if (m.region == region)
-        table.AddRow({m.name, FormatValue(m.value), m.unit, std::string(SourceName(m.source)),
-                      m.note});
-    out += table.Render();
-  }
-  if (!run.trust.empty()) {
-    out += "\ntrust:\n";
-    for (const TrustNote& note : run.trust) out += "  " + note.kind + ": " + note.detail + "\n";
-  }
-  return out;
-}
-
-std::string RunCsv(const RunRecord& run) {
-  std::string out = "run_id,region,metric,value,unit,source,note\n";
-  for (const Metric& m : run.metrics)
-    out += std::to_string(run.id) + "," + CsvField(m.region) + "," + CsvField(m.name) + "," +
-           (m.value ? JsonNumber(*m.value) : "") + "," + CsvField(m.unit) + "," +
-           std::string(SourceName(m.source)) + "," + CsvField(m.note) + "\n";
   return out;
 }
 
 }  // namespace
 
-std::string RunToJson(const RunRecord& run) {
-  JsonWriter w;
-  WriteRunJson(run, &w);
-  return w.str();
-}
-
 std::string FormatRun(const RunRecord& run, OutputFormat format, const RunPlacement* placement) {
-  switch (format) {
-    case OutputFormat::kJson: {
-      JsonWriter w;
-      WriteRunJson(run, &w, placement);
-      return w.str() + "\n";
-    }
-    case OutputFormat::kCsv:
-      return RunCsv(run);
-    case OutputFormat::kTable:
-      break;
+  Report report;
+  report.SetJson([&](JsonWriter* w) { WriteRunJson(run, w, placement); });
+  report.AddText(RunHeading(run));
+  // People read one table per region; CSV has them all in one, each row naming its region.
+  std::map<std::string, bool> regions;
+  for (const Metric& m : run.metrics) regions[m.region] = true;
+  for (const auto& [region, unused] : regions) {
+    report.AddText(region.empty() ? "\n" : "\nregion " + region + "\n");
+    Table& table = report.AddTable({{"metric", "metric"},
+                                    {"value", "value", Align::kRight},
+                                    {"unit", "unit"},
+                                    {"source", "source"},
+                                    {"note", "note"}},
+                                   kInText);
+    for (const Metric& m : run.metrics)
+      if (m.region == region)
+        table.AddRow({Cell::Text(m.name), Cell::Number(m.value), Cell::Text(m.unit),
+                      Cell::Text(SourceName(m.source)), Cell::Text(m.note)});
   }
-  std::string out = RunTable(run);
-  if (placement && placement->profile_id == 0) out += "\nroofline: " + placement->missing + "\n";
+  if (!run.trust.empty()) {
+    std::string trust = "\ntrust:\n";
+    for (const TrustNote& note : run.trust) trust += "  " + note.kind + ": " + note.detail + "\n";
+    report.AddText(trust);
+  }
+  if (placement && placement->profile_id == 0)
+    report.AddText("\nroofline: " + placement->missing + "\n");
   if (placement && placement->profile_id != 0)
-    out += PlacementText(placement->placement, placement->profile_id);
-  return out;
+    report.AddText(PlacementText(placement->placement, placement->profile_id));
+  Table& csv = report.AddTable({{"run_id", "run"},
+                                {"region", "region"},
+                                {"metric", "metric"},
+                                {"value", "value"},
+                                {"unit", "unit"},
+                                {"source", "source"},
+                                {"note", "note"}},
+                               kInCsv);
+  for (const Metric& m : run.metrics)
+    csv.AddRow({Cell::Int(run.id), Cell::Text(m.region), Cell::Text(m.name), Cell::Number(m.value),
+                Cell::Text(m.unit), Cell::Text(SourceName(m.source)), Cell::Text(m.note)});
+  return Render(report, format);
 }
 
 std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat format) {
-  if (format == OutputFormat::kJson) {
-    JsonWriter w;
-    w.BeginArray();
-    for (const RunRecord& run : runs) WriteRunJson(run, &w);
-    w.EndArray();
-    return w.str() + "\n";
+  Report report;
+  report.SetJson([&](JsonWriter* w) {
+    w->BeginArray();
+    for (const RunRecord& run : runs) WriteRunJson(run, w);
+    w->EndArray();
+  });
+  // For people: time in friendly units, the sources folded next to the figures and where the
+  // run stood when stored. For spreadsheets: stored values at full precision, each figure's
+  // source beside it, the stored status.
+  std::vector<Column> columns = {{"run_id", "run", Align::kRight},
+                                 {"started_at", "started (UTC)"},
+                                 {"target", "target"},
+                                 {"params", "params"},
+                                 {"status", "status"},
+                                 {"time_s", "time/call", Align::kRight}};
+  const char* const titles[] = {"GFLOP/s", "GB/s (DRAM)", "AI (FLOP/B)"};
+  for (size_t i = 0; i < std::size(kHeadline); ++i) {
+    columns.emplace_back(kHeadline[i], titles[i], Align::kRight);
+    columns.emplace_back(std::string(kHeadline[i]) + "_source", "", Align::kLeft, kInData);
   }
-  std::vector<std::string> header = {"run_id", "started_at", "target", "params", "status",
-                                     "time_s"};
-  for (const char* name : kHeadline) {
-    header.push_back(name);
-    header.push_back(std::string(name) + "_source");
-  }
-  if (format == OutputFormat::kCsv) {
-    // For spreadsheets: stored values at full precision, the stored status, empty when absent.
-    std::string out;
-    for (size_t i = 0; i < header.size(); ++i) out += (i ? "," : "") + header[i];
-    out += "\n";
-    for (const RunRecord& run : runs) {
-      const Metric* time = FindMetric(run.metrics, "time_s", Source::kClock);
-      std::vector<std::string> row = {std::to_string(run.id), run.started_at, TargetText(run),
-                                      ParamsText(run.params), RunStatusName(run.status),
-                                      time && time->value ? JsonNumber(*time->value) : ""};
-      for (const char* name : kHeadline) {
-        const Metric* m = PreferredMetric(run.metrics, name);
-        row.push_back(m ? JsonNumber(*m->value) : "");
-        row.push_back(m ? std::string(SourceName(m->source)) : "");
-      }
-      for (size_t i = 0; i < row.size(); ++i) {
-        if (i) out += ",";
-        out += CsvField(row[i]);
-      }
-      out += "\n";
-    }
-    return out;
-  }
-  // The table a person reads: time in friendly units, sources folded next to each figure.
-  TextTable table({"run", "started (UTC)", "target", "params", "status", "time/call", "GFLOP/s",
-                   "GB/s (DRAM)", "AI (FLOP/B)", "sources", "bound (when measured)", "% of roof"},
-                  {true, false, false, false, false, true, true, true, true, false, false, true});
+  columns.emplace_back("sources", "sources", Align::kLeft, kInText);
+  columns.emplace_back("bound", "bound (when measured)", Align::kLeft, kInText);
+  columns.emplace_back("percent_of_roof", "% of roof", Align::kRight, kInText);
+  Table& table = report.AddTable(std::move(columns), kInText | kInCsv);
   for (const RunRecord& run : runs) {
     const Metric* time = FindMetric(run.metrics, "time_s", Source::kClock);
-    std::vector<std::string> row = {std::to_string(run.id), run.started_at.substr(0, 19),
-                                    TargetText(run), ParamsText(run.params), OutcomeText(run),
-                                    time && time->value ? FormatSeconds(*time->value) : "-"};
+    std::optional<double> time_s = time ? time->value : std::nullopt;
+    std::vector<Cell> row = {Cell::Int(run.id),
+                             Cell::Text(run.started_at, run.started_at.substr(0, 19)),
+                             Cell::Text(TargetText(run)),
+                             Cell::Text(ParamsText(run.params)),
+                             Cell::Text(RunStatusName(run.status), OutcomeText(run)),
+                             Cell::Number(time_s, time_s ? FormatSeconds(*time_s) : "-")};
     std::string sources;
     for (const char* name : kHeadline) {
       const Metric* m = PreferredMetric(run.metrics, name);
-      row.push_back(m ? FormatValue(m->value) : "-");
+      row.push_back(m ? Cell::Number(m->value) : Cell());
+      row.push_back(m ? Cell::Text(SourceName(m->source)) : Cell());
       std::string s = m ? std::string(SourceName(m->source)) : "";
       if (!s.empty() && sources.find(s) == std::string::npos)
         sources += (sources.empty() ? "" : ",") + s;
     }
-    row.push_back(sources);
+    row.push_back(Cell::Text(sources));
     std::string bound = "-", percent = "-";
     if (run.placement && !run.placement->binding.empty()) {
       bound = run.placement->binding.substr(0, run.placement->binding.find(" ("));
@@ -281,11 +259,11 @@ std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat forma
         percent = text;
       }
     }
-    row.push_back(bound);
-    row.push_back(percent);
+    row.push_back(Cell::Text(bound));
+    row.push_back(Cell::Text(percent));
     table.AddRow(std::move(row));
   }
-  return table.Render();
+  return Render(report, format);
 }
 
 }  // namespace rprof

@@ -19,9 +19,6 @@ std::string FormatRun(const RunRecord& run, OutputFormat format,
 // Many runs, one line each with the headline figures (rprof history).
 std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat format);
 
-// One run as a JSON object (the element FormatRunList's JSON array holds).
-std::string RunToJson(const RunRecord& run);
-
 // "n=1000 m=3".
 std::string ParamsText(const KeyValues& params);
 

@@ -1,0 +1,144 @@
+// The one renderer: a report of tables, prose and fields as text, CSV and JSON. Absent values
+// are "-" for people, empty in CSV and null in JSON; each column and part appears only where
+// it is shown; the JSON document is a bare array or an object as the parts say.
+#include "report/render.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "report/output_format.h"
+#include "report/table.h"
+
+namespace rprof {
+namespace {
+
+// Two runs, one without a value: the columns most reports have.
+Report Runs() {
+  Report report;
+  Table& table = report.AddTable({{"run_id", "run", Align::kRight},
+                                  {"target", "target"},
+                                  {"gflops", "GFLOP/s", Align::kRight}});
+  table.AddRow({Cell::Int(1), Cell::Text("triad"), Cell::Number(25.0312)});
+  table.AddRow({Cell::Int(12), Cell::Text("a, \"b\""), Cell::Number(std::nullopt)});
+  return report;
+}
+
+TEST(Render, TextAlignsColumnsAndShowsAbsentAsDash) {
+  EXPECT_EQ(Render(Runs(), OutputFormat::kTable),
+            "run  target  GFLOP/s\n"
+            "  1  triad     25.03\n"
+            " 12  a, \"b\"        -\n");
+}
+
+TEST(Render, CsvHasKeysFullPrecisionQuotingAndEmptyAbsentValues) {
+  EXPECT_EQ(Render(Runs(), OutputFormat::kCsv),
+            "run_id,target,gflops\n"
+            "1,triad,25.0312\n"
+            "12,\"a, \"\"b\"\"\",\n");
+}
+
+TEST(Render, JsonOfALoneTableIsAnArrayWithNulls) {
+  EXPECT_EQ(Render(Runs(), OutputFormat::kJson),
+            "[{\"run_id\":1,\"target\":\"triad\",\"gflops\":25.0312},"
+            "{\"run_id\":12,\"target\":\"a, \\\"b\\\"\",\"gflops\":null}]\n");
+}
+
+TEST(Render, ColumnsAppearOnlyWhereShown) {
+  Report report;
+  Table& table = report.AddTable({{"status", "status"},
+                                  {"status_text", "outcome", Align::kLeft, kInText},
+                                  {"exit_code", "exit", Align::kRight, kInData}});
+  table.AddRow({Cell::Text("failed", "failed (exit 1)"), Cell::Text("x"), Cell::Int(1)});
+  EXPECT_EQ(Render(report, OutputFormat::kTable),
+            "status           outcome\n"
+            "failed (exit 1)  x\n");
+  EXPECT_EQ(Render(report, OutputFormat::kCsv), "status,exit_code\nfailed,1\n");
+  EXPECT_EQ(Render(report, OutputFormat::kJson), "[{\"status\":\"failed\",\"exit_code\":1}]\n");
+}
+
+TEST(Render, CsvHeaderMayDifferFromTheJsonKey) {
+  Report report;
+  report.AddTable({Column("name", "metric").CsvHeader("metric")}).AddRow({Cell::Text("flops")});
+  EXPECT_EQ(Render(report, OutputFormat::kCsv), "metric\nflops\n");
+  EXPECT_EQ(Render(report, OutputFormat::kJson), "[{\"name\":\"flops\"}]\n");
+}
+
+TEST(Render, ProseIsForPeopleAndFieldsForJson) {
+  Report report;
+  report.AddText("A: run 1\n");
+  report.AddField("a", Cell::Int(1));
+  report.AddTable({{"metric", "metric"}}, kInAll, "metrics").AddRow({Cell::Text("flops")});
+  report.AddField("skipped", Cell::List({"l3", "dram"}));
+  report.AddText("done\n");
+  EXPECT_EQ(Render(report, OutputFormat::kTable), "A: run 1\nmetric\nflops\ndone\n");
+  EXPECT_EQ(Render(report, OutputFormat::kCsv), "metric\nflops\n");
+  EXPECT_EQ(Render(report, OutputFormat::kJson),
+            "{\"a\":1,\"metrics\":[{\"metric\":\"flops\"}],\"skipped\":[\"l3\",\"dram\"]}\n");
+}
+
+TEST(Render, TablesCanBeForOneFormatAlone) {
+  Report report;
+  report.AddTable({{"metric", "metric"}}, kInText).AddRow({Cell::Text("per region")});
+  report.AddTable({{"region", "region"}}, kInCsv).AddRow({Cell::Text("all regions")});
+  EXPECT_EQ(Render(report, OutputFormat::kTable), "metric\nper region\n");
+  EXPECT_EQ(Render(report, OutputFormat::kCsv), "region\nall regions\n");
+  EXPECT_EQ(Render(report, OutputFormat::kJson), "{}\n");
+}
+
+TEST(Render, JsonKeyedByTheFirstColumn) {
+  Report report;
+  Table& table = report.AddTable(
+      {{"metric", "metric"}, {"trusted", "trusted"}, Column("note", "note").OmitNullInJson()},
+      kInAll, "metrics");
+  table.KeyJsonByFirstColumn();
+  table.AddRow({Cell::Text("flops"), Cell::Bool(true, "yes"), Cell::TextOrNull("")});
+  table.AddRow({Cell::Text("bytes_l1"), Cell::Bool(false, "no"), Cell::TextOrNull("scaled")});
+  EXPECT_EQ(Render(report, OutputFormat::kJson),
+            "{\"metrics\":{\"flops\":{\"trusted\":true},"
+            "\"bytes_l1\":{\"trusted\":false,\"note\":\"scaled\"}}}\n");
+  EXPECT_EQ(Render(report, OutputFormat::kCsv),
+            "metric,trusted,note\nflops,true,\nbytes_l1,false,scaled\n");
+  EXPECT_EQ(Render(report, OutputFormat::kTable),
+            "metric    trusted  note\n"
+            "flops     yes\n"
+            "bytes_l1  no       scaled\n");
+}
+
+TEST(Render, StructuredCellsAreJsonThereAndFlatElsewhere) {
+  Report report;
+  report.AddTable({{"params", "params"}, {"big", "big", Align::kRight}})
+      .AddRow({Cell::Json("{\"n\":1000}", "n=1000"),
+               Cell::Json("12345678901234567", "12345678901234567")});
+  EXPECT_EQ(Render(report, OutputFormat::kJson),
+            "[{\"params\":{\"n\":1000},\"big\":12345678901234567}]\n");
+  EXPECT_EQ(Render(report, OutputFormat::kCsv), "params,big\nn=1000,12345678901234567\n");
+}
+
+TEST(Render, OwnJsonWriterReplacesTheParts) {
+  Report report;
+  report.AddTable({{"metric", "metric"}}).AddRow({Cell::Text("flops")});
+  report.SetJson(
+      [](JsonWriter* w) { w->BeginObject().Key("nested").BeginArray().EndArray().EndObject(); });
+  EXPECT_EQ(Render(report, OutputFormat::kJson), "{\"nested\":[]}\n");
+  EXPECT_EQ(Render(report, OutputFormat::kCsv), "metric\nflops\n");
+}
+
+TEST(Render, EmptyTableKeepsItsHeader) {
+  Report report;
+  report.AddTable({{"id", "id"}, {"target", "target"}});
+  EXPECT_EQ(Render(report, OutputFormat::kTable), "id  target\n");
+  EXPECT_EQ(Render(report, OutputFormat::kCsv), "id,target\n");
+  EXPECT_EQ(Render(report, OutputFormat::kJson), "[]\n");
+}
+
+TEST(OutputFormat, EveryNameParsesAndIsListed) {
+  EXPECT_EQ(OutputFormatNames(), "table, csv or json");
+  EXPECT_EQ(ParseOutputFormat("table"), OutputFormat::kTable);
+  EXPECT_EQ(ParseOutputFormat("csv"), OutputFormat::kCsv);
+  EXPECT_EQ(ParseOutputFormat("json"), OutputFormat::kJson);
+  EXPECT_EQ(ParseOutputFormat("xml"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace rprof
