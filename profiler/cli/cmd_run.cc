@@ -44,82 +44,80 @@ size_t FindTarget(const std::vector<std::string>& args, const po::options_descri
   return args.size();
 }
 
+// --counters' help, from the registry: every source with what it counts.
+std::string CountersHelp() {
+  std::string text =
+      "where FLOP and byte counts come from: auto (default: every source where it can count "
+      "and, for sim, fits --sim-budget), or one source, which must then count:";
+  for (const CounterSource* s : CounterSources())
+    text += std::string(" ") + std::string(SourceName(s->id())) + " (" + s->summary() + ");";
+  text.back() = '.';
+  return text;
+}
+
 }  // namespace
 
 bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
-  po::options_description options("run options");
   std::vector<std::string> params, tags;
-  std::string events, format_text = "table", kernel_name, output, groups;
+  std::string events, kernel_name, output, groups, target;
   int repeat = 0;
   double min_time = 0.5, timeout = 0, flops = 0, bytes = 0, sim_budget = 20;
   std::string counters = "auto";
-  options.add_options()
-      ("help,h", "show this help")
-      ("param,p", po::value(&params)->composing(), "kernel parameter NAME=VALUE (repeatable)")
-      ("kernel,k", po::value(&kernel_name), "the kernel to run from a plugin with several")
-      ("events,e", po::value(&events),
-       "comma-separated PAPI presets or native events for the pmu source "
-       "(default: software events plus PAPI_TOT_INS,PAPI_TOT_CYC where they can be counted)")
-      ("allow-missing-events", "run without the named events that cannot be counted here")
-      ("group,g", po::value(&groups), "comma-separated metric groups for the pmu source: "
-       "FLOPS_DP, FLOPS_SP, MEM, L2, L3, CACHE, BRANCH, CPI (this machine's PMU, or the generic "
-       "set on PAPI presets)")
-      ("counters,c", po::value(&counters), "where FLOP and byte counts come from: auto (default: "
-       "pmu events, plus sim where the hardware cannot count and it fits --sim-budget), pmu, "
-       "sim (valgrind's simulation, always), model (the kernel's formulas only, no counters)")
-      ("sim-budget", po::value(&sim_budget), "auto: run sim only when it is expected to take "
-       "at most S seconds (default 20)")
-      ("repeat,r", po::value(&repeat), "exactly N timed repetitions (default: until --min-time "
-       "for kernels, 1 for programs)")
-      ("min-time", po::value(&min_time), "kernels: repeat until the timed repetitions add up to "
-       "S seconds (default 0.5; at least 3 repetitions)")
-      ("timeout", po::value(&timeout), "programs: kill the program after S seconds; the run is "
-       "stored as interrupted")
-      ("flops", po::value(&flops), "programs: declare the FLOPs of one execution (model source)")
-      ("bytes", po::value(&bytes), "programs: declare the bytes one execution must move (model)")
-      ("tag,t", po::value(&tags)->composing(), "tag the run KEY=VALUE (repeatable)")
-      ("format,f", po::value(&format_text), "table, csv or json")
-      ("output,o", po::value(&output), "write the report to FILE instead of stdout (the "
-       "program's own output stays on stdout)")
-      ("quiet,q", "print only the run id");
-  po::options_description hidden;
-  hidden.add_options()("target", po::value<std::string>(), "what to run");
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("target", 1);
+  CommandLine cl("run", "KERNEL|PLUGIN.so|PROGRAM [options] [PROGRAM ARGS...]",
+                 "Measures a built-in kernel, a kernel from a plugin, or a whole program, "
+                 "stores the run, then prints it.\nKernels: warm-up, then timed repetitions; "
+                 "counters cover the timed region only. Programs: run with fork/exec, "
+                 "counters on the process and all it starts, output passed through; "
+                 "everything after the program's name is its own arguments.\n"
+                 "`rprof kernels` lists the kernels and their parameters.",
+                 CommandLine::Format::kAcceptedUnlisted);
+  const std::string counters_help = CountersHelp();
+  cl.Add("param,p", po::value(&params)->composing(), "kernel parameter NAME=VALUE (repeatable)");
+  cl.Add("kernel,k", po::value(&kernel_name), "the kernel to run from a plugin with several");
+  cl.Add("events,e", po::value(&events),
+         "comma-separated PAPI presets or native events for the pmu source "
+         "(default: software events plus PAPI_TOT_INS,PAPI_TOT_CYC where they can be counted)");
+  cl.Add("allow-missing-events", "run without the named events that cannot be counted here");
+  cl.Add("group,g", po::value(&groups),
+         "comma-separated metric groups for the pmu source: FLOPS_DP, FLOPS_SP, MEM, L2, L3, "
+         "CACHE, BRANCH, CPI (this machine's PMU, or the generic set on PAPI presets)");
+  cl.Add("counters,c", po::value(&counters), counters_help.c_str());
+  cl.Add("sim-budget", po::value(&sim_budget),
+         "auto: run sim only when it is expected to take at most S seconds (default 20)");
+  cl.Add("repeat,r", po::value(&repeat),
+         "exactly N timed repetitions (default: until --min-time for kernels, 1 for programs)");
+  cl.Add("min-time", po::value(&min_time),
+         "kernels: repeat until the timed repetitions add up to S seconds (default 0.5; at "
+         "least 3 repetitions)");
+  cl.Add("timeout", po::value(&timeout),
+         "programs: kill the program after S seconds; the run is stored as interrupted");
+  cl.Add("flops", po::value(&flops), "programs: declare the FLOPs of one execution (model source)");
+  cl.Add("bytes", po::value(&bytes), "programs: declare the bytes one execution must move (model)");
+  cl.Add("tag,t", po::value(&tags)->composing(), "tag the run KEY=VALUE (repeatable)");
+  cl.Add("output,o", po::value(&output),
+         "write the report to FILE instead of stdout (the program's own output stays on stdout)");
+  cl.Add("quiet,q", "print only the run id");
+  cl.AddHidden("target", po::value(&target));
 
   // An executable's own arguments are not ours: cut them off before parsing.
-  size_t target_at = FindTarget(args, all);
+  size_t target_at = FindTarget(args, cl.AllOptions());
   std::vector<std::string> ours = args, program_args;
   if (target_at < args.size()) {
-    const std::string& target = args[target_at];
-    bool program = !BuiltinCatalog().Find(target) && !LooksLikePlugin(target) &&
-                   (LooksLikePath(target) || OnPath(target));
+    const std::string& named = args[target_at];
+    bool program = !BuiltinCatalog().Find(named) && !LooksLikePlugin(named) &&
+                   (LooksLikePath(named) || OnPath(named));
     if (program) {
       ours.assign(args.begin(), args.begin() + static_cast<long>(target_at) + 1);
       program_args.assign(args.begin() + static_cast<long>(target_at) + 1, args.end());
     }
   }
-  po::variables_map vm;
-  if (!ParseCommandLine("run", ours, all, positional, &vm, err)) return false;
-  if (vm.count("help")) {
-    PrintCommandHelp("run", "KERNEL|PLUGIN.so|PROGRAM [options] [PROGRAM ARGS...]",
-                     "Measures a built-in kernel, a kernel from a plugin, or a whole program, "
-                     "stores the run, then prints it.\nKernels: warm-up, then timed repetitions; "
-                     "counters cover the timed region only. Programs: run with fork/exec, "
-                     "counters on the process and all it starts, output passed through; "
-                     "everything after the program's name is its own arguments.\n"
-                     "`rprof kernels` lists the kernels and their parameters.",
-                     options);
-    return true;
-  }
-  if (!vm.count("target"))
+  if (!cl.Parse(ours, err)) return false;
+  if (cl.help_shown()) return true;
+  if (!cl.Has("target"))
     return Fail(err, ErrorKind::kUsage,
                 "run: nothing to run; name a kernel (`rprof kernels`), a plugin or a program");
-  OutputFormat format;
-  if (!ParseFormatOption(format_text, &format, err)) return false;
-  if (vm.count("repeat") && repeat < 1)
+  const OutputFormat format = cl.format();
+  if (cl.Has("repeat") && repeat < 1)
     return Fail(err, ErrorKind::kUsage, "--repeat must be at least 1");
   if (!(min_time >= 0)) return Fail(err, ErrorKind::kUsage, "--min-time must be 0 or more seconds");
   if (!(timeout >= 0)) return Fail(err, ErrorKind::kUsage, "--timeout must be 0 or more seconds");
@@ -137,7 +135,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   bool counts_events = std::any_of(sources.begin(), sources.end(), [](const ChosenSource& c) {
     return c.source->id() == Source::kPmu;
   });
-  if (!counts_events && vm.count("events"))
+  if (!counts_events && cl.Has("events"))
     return Fail(err, ErrorKind::kUsage, "--counters " + counters + " counts no events: drop --events");
 
   GroupPlan group_plan;
@@ -155,11 +153,10 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
 
   RunRecord run;
   if (!ParseKeyValues("--tag", tags, &run.tags, err)) return false;
-  const std::string target = vm["target"].as<std::string>();
   std::vector<std::string> event_list;
   if (!SplitList("--events", events, &event_list, err)) return false;
-  bool events_given = vm.count("events") > 0;
-  bool allow_missing = vm.count("allow-missing-events") > 0;
+  bool events_given = cl.Has("events") > 0;
+  bool allow_missing = cl.Has("allow-missing-events") > 0;
 
   // Resolve the target before opening anything: a typo should cost nothing.
   KernelCatalog plugin;
@@ -188,7 +185,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
     return Fail(err, ErrorKind::kUsage, "--kernel chooses a kernel inside a plugin (.so)");
   if (kernel)
     for (const char* option : {"flops", "bytes", "timeout"})
-      if (vm.count(option))
+      if (cl.Has(option))
         return Fail(err, ErrorKind::kUsage,
                     std::string("--") + option +
                         " is for programs; a kernel declares its "
@@ -213,8 +210,8 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
     ProgramOptions program;
     program.repetitions = repeat > 0 ? repeat : 1;
     program.timeout_s = timeout;
-    if (vm.count("flops")) program.declared_flops = flops;
-    if (vm.count("bytes")) program.declared_bytes = bytes;
+    if (cl.Has("flops")) program.declared_flops = flops;
+    if (cl.Has("bytes")) program.declared_bytes = bytes;
     measured = std::make_unique<ProgramTarget>(program_path, program_argv, program);
   }
   CounterRequest request;
@@ -255,7 +252,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   if (!store.Insert(&run, err)) return false;
 
   std::string report =
-      vm.count("quiet") ? std::to_string(run.id) + "\n" : FormatRun(run, format, &placement);
+      cl.Has("quiet") ? std::to_string(run.id) + "\n" : FormatRun(run, format, &placement);
   if (output.empty()) {
     std::cout << report;
   } else {

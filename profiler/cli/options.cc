@@ -32,7 +32,8 @@ std::string FormatUsage() { return "[--format " + OutputFormatNames("|", "|") + 
 CommandLine::CommandLine(std::string command, std::string usage, std::string description,
                          Format format)
     : command_(std::move(command)),
-      usage_(format == Format::kNone ? usage : usage + (usage.empty() ? "" : " ") + FormatUsage()),
+      usage_(format != Format::kAccepted ? usage
+                                         : usage + (usage.empty() ? "" : " ") + FormatUsage()),
       description_(std::move(description)),
       accepts_format_(format),
       options_(command_ + " options") {
@@ -53,11 +54,26 @@ void CommandLine::AddPositional(const char* name, const po::value_semantic* valu
   positional_.add(name, count);
 }
 
-bool CommandLine::Parse(const std::vector<std::string>& args, Error* err) {
+void CommandLine::AddHidden(const char* name, const po::value_semantic* value, int count) {
+  hidden_.add_options()(name, value, "");
+  positional_.add(name, count);
+}
+
+void CommandLine::AddFormatOnce() {
   // --format goes last, after the command's own options, in --help too.
-  if (accepts_format_ == Format::kAccepted)
-    options_.add_options()("format,f", po::value(&format_text_), OutputFormatNames().c_str());
-  if (!ParseCommandLine(command_, args, options_, positional_, &vm_, err)) return false;
+  if (format_added_ || accepts_format_ == Format::kNone) return;
+  options_.add_options()("format,f", po::value(&format_text_), OutputFormatNames().c_str());
+  format_added_ = true;
+}
+
+const po::options_description& CommandLine::AllOptions() {
+  AddFormatOnce();
+  if (all_.options().empty()) all_.add(options_).add(hidden_);
+  return all_;
+}
+
+bool CommandLine::Parse(const std::vector<std::string>& args, Error* err) {
+  if (!ParseCommandLine(command_, args, AllOptions(), positional_, &vm_, err)) return false;
   if (vm_.count("help")) {
     PrintCommandHelp(command_, usage_, description_, options_);
     help_shown_ = true;

@@ -25,7 +25,9 @@ namespace po = boost::program_options;
 //   std::cout << Render(report, cl.format());
 class CommandLine {
  public:
-  enum class Format { kNone, kAccepted };
+  // kAcceptedUnlisted: --format is taken but the usage line does not end in it (run's usage
+  // ends in the program's own arguments, where --format would be the program's).
+  enum class Format { kNone, kAccepted, kAcceptedUnlisted };
 
   // `command` as users type it ("machine show"); `usage` and `description` for --help, where
   // the usage line ends in [--format ...] with every format's name.
@@ -39,6 +41,13 @@ class CommandLine {
   void AddPositional(const char* name, const po::value_semantic* value, const char* description,
                      int count = 1);
 
+  // An option taken by position and never listed in --help (run's target: the usage line
+  // names it).
+  void AddHidden(const char* name, const po::value_semantic* value, int count = 1);
+  // Every option the parser knows, --format and hidden ones included: for a command that must
+  // find where its own arguments end before parsing (a program's arguments are its own).
+  const po::options_description& AllOptions();
+
   // Parses args; on --help prints the help and sets help_shown(). False with a kUsage error
   // that names `rprof help COMMAND` on a bad option, or on a --format that is not one.
   bool Parse(const std::vector<std::string>& args, Error* err);
@@ -51,7 +60,12 @@ class CommandLine {
  private:
   std::string command_, usage_, description_;
   Format accepts_format_;
+  void AddFormatOnce();
+
   po::options_description options_;
+  po::options_description hidden_;
+  po::options_description all_;
+  bool format_added_ = false;
   po::positional_options_description positional_;
   po::variables_map vm_;
   std::string format_text_ = "table";
