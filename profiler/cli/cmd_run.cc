@@ -231,14 +231,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   if (!Measure(*measured, sources, request, &run, err)) return false;
   // Placed before storing, so the run and where it stood are stored together.
   RunPlacement placement = PlaceStoredRun(&store, run);
-  if (placement.profile_id != 0) {
-    const Placement& p = placement.placement;
-    run.placement = PlacementRecord{placement.profile_id, p.compute_ceiling, p.peak,
-                                    p.placed ? p.binding : "",
-                                    p.placed && p.attainable > 0 ? std::optional<double>(p.attainable)
-                                                                  : std::nullopt,
-                                    p.percent_of_roof, p.placed ? p.verdict : p.reason};
-  }
+  run.placement = PlacementToStore(placement);
   // Trust notes are stored with the run: a later calibration does not rewrite history.
   TrustContext trust;
   trust.groups = plan;

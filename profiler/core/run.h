@@ -34,7 +34,8 @@ struct PlacementRecord {
   int64_t profile_id = 0;
   std::string compute_ceiling;
   double peak_gflops = 0;
-  std::string binding;  // "" when not placed
+  std::string binding;  // "dram bandwidth (dram_triad)"; "" when not placed
+  std::string bound;    // the binding ceiling's kind alone: "dram bandwidth", "compute"
   std::optional<double> attainable_gflops;
   std::optional<double> percent_of_roof;
   std::string verdict;  // or why it was not placed

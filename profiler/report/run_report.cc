@@ -251,8 +251,8 @@ std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat forma
     }
     row.push_back(Cell::Text(sources));
     std::string bound = "-", percent = "-";
-    if (run.placement && !run.placement->binding.empty()) {
-      bound = run.placement->binding.substr(0, run.placement->binding.find(" ("));
+    if (run.placement && !run.placement->bound.empty()) {
+      bound = run.placement->bound;
       if (run.placement->percent_of_roof) {
         char text[32];
         std::snprintf(text, sizeof text, "%.0f %%", *run.placement->percent_of_roof);

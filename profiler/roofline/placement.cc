@@ -52,6 +52,12 @@ namespace {
 
 // The compute roof of the vector width that did most of the run's FLOPs (flops_<p>_<width>
 // metrics, measured), next to the best roof of the run's precision.
+// The binding ceiling: its kind ("dram bandwidth", "compute") and, for people, with its name.
+void SetBinding(const std::string& bound, const std::string& ceiling, Placement* p) {
+  p->bound = bound;
+  p->binding = bound + " (" + ceiling + ")";
+}
+
 void AddIsaRoof(const std::vector<Metric>& metrics, const RunShape& shape,
                 const MachineProfile& profile, Placement* p) {
   const char* widths[] = {"scalar", "128", "256", "512"};
@@ -126,7 +132,7 @@ Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
       const Ceiling* bw = BandwidthRoof(profile, level, shape.threads);
       if (!gbs || !bw || bw->value <= 0) continue;
       p.placed = true;
-      p.binding = std::string(level) + " bandwidth (" + bw->name + ")";
+      SetBinding(std::string(level) + " bandwidth", bw->name, &p);
       p.percent_of_roof = *gbs->value / bw->value * 100;
       char text[200];
       std::snprintf(text, sizeof text,
@@ -174,8 +180,10 @@ Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
   p.placed = true;
   p.attainable = binding->attainable;
   bool compute_bound = !binding->memory_bound;
-  p.binding = compute_bound ? "compute (" + p.compute_ceiling + ")"
-                            : binding->level + " bandwidth (" + binding->bandwidth_ceiling + ")";
+  if (compute_bound)
+    SetBinding("compute", p.compute_ceiling, &p);
+  else
+    SetBinding(binding->level + " bandwidth", binding->bandwidth_ceiling, &p);
   char text[200];
   if (p.achieved && p.attainable > 0) {
     p.percent_of_roof = *p.achieved / p.attainable * 100;

@@ -42,6 +42,7 @@ struct Placement {
   std::vector<LevelPlacement> levels;  // every level with bytes, for every source
   // The binding ceiling: the lowest attainable among the preferred source's levels.
   std::string binding;          // "dram bandwidth (dram_triad)", "compute (fp64_avx2_fma)"
+  std::string bound;            // the binding ceiling's kind alone: "dram bandwidth", "compute"
   double attainable = 0;
   std::optional<double> percent_of_roof;  // achieved / attainable × 100
   std::string verdict;          // "DRAM-bandwidth-bound at 71 % of its roof"

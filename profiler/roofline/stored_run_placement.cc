@@ -29,4 +29,21 @@ RunPlacement PlaceStoredRun(RunStore* store, const RunRecord& run) {
   return result;
 }
 
+std::optional<PlacementRecord> PlacementToStore(const RunPlacement& placement) {
+  if (placement.profile_id == 0) return std::nullopt;
+  const Placement& p = placement.placement;
+  PlacementRecord record;
+  record.profile_id = placement.profile_id;
+  record.compute_ceiling = p.compute_ceiling;
+  record.peak_gflops = p.peak;
+  if (p.placed) {
+    record.binding = p.binding;
+    record.bound = p.bound;
+    if (p.attainable > 0) record.attainable_gflops = p.attainable;
+  }
+  record.percent_of_roof = p.percent_of_roof;
+  record.verdict = p.placed ? p.verdict : p.reason;
+  return record;
+}
+
 }  // namespace rprof

@@ -3,6 +3,8 @@
 #ifndef RPROF_ROOFLINE_STORED_RUN_PLACEMENT_H_
 #define RPROF_ROOFLINE_STORED_RUN_PLACEMENT_H_
 
+#include <optional>
+
 #include "core/run.h"
 #include "roofline/placement.h"
 #include "store/run_store.h"
@@ -12,6 +14,9 @@ namespace rprof {
 // The run's shape (precision; threads from a `threads` parameter, else 1) against the profile.
 // No profile, or a database error reading it: profile_id 0 and `missing` says what to do.
 RunPlacement PlaceStoredRun(RunStore* store, const RunRecord& run);
+
+// What the placements table keeps of a placement; nullopt without a profile.
+std::optional<PlacementRecord> PlacementToStore(const RunPlacement& placement);
 
 }  // namespace rprof
 

@@ -176,10 +176,11 @@ bool RunStore::Insert(RunRecord* run, Error* err) {
   if (run->placement) {
     const PlacementRecord& p = *run->placement;
     if (!db_.Run("INSERT INTO placements (run_id, profile_id, compute_ceiling, peak_gflops,"
-                 " binding, attainable_gflops, percent_of_roof, verdict)"
-                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                 " binding, bound, attainable_gflops, percent_of_roof, verdict)"
+                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                  &why, run_id, p.profile_id, p.compute_ceiling, p.peak_gflops,
-                 NullIfEmpty(p.binding), p.attainable_gflops, p.percent_of_roof, p.verdict))
+                 NullIfEmpty(p.binding), NullIfEmpty(p.bound), p.attainable_gflops,
+                 p.percent_of_roof, p.verdict))
       return DbFail(why, err);
   }
   if (!txn.Commit(&why)) return DbFail(why, err);
@@ -194,7 +195,7 @@ constexpr const char* kRunColumns =
     " r.exit_code, r.signal, r.note, r.sources, r.calls_per_rep, r.started_at, r.ended_at,"
     " r.rprof_version, m.fingerprint, m.cpu_model, m.cores, m.caches, m.kernel, m.hostname,"
     " p.profile_id, p.compute_ceiling, p.peak_gflops, p.binding, p.attainable_gflops,"
-    " p.percent_of_roof, p.verdict"
+    " p.percent_of_roof, p.verdict, p.bound"
     " FROM runs r JOIN machines m ON m.id = r.machine_id"
     " LEFT JOIN placements p ON p.run_id = r.id";
 
@@ -219,8 +220,8 @@ void ReadRunRow(const Statement& s, RunRecord* run) {
                   s.Text(21)};
   if (!s.IsNull(22))
     run->placement = PlacementRecord{s.Int(22),          s.Text(23),           s.Double(24),
-                                     s.Text(25),         s.OptionalDouble(26), s.OptionalDouble(27),
-                                     s.Text(28)};
+                                     s.Text(25),         s.Text(29),           s.OptionalDouble(26),
+                                     s.OptionalDouble(27), s.Text(28)};
 }
 
 }  // namespace

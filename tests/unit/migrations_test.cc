@@ -135,6 +135,34 @@ TEST(Migrate, AppliesOnlyMigrationsNotYetApplied) {
             (std::vector<std::string>{"a", "b"}));
 }
 
+// 005 gives placements stored before it their binding ceiling's kind, from their binding text.
+TEST(Migrate, PlacementsStoredBeforeTheBoundColumnGetTheirKind) {
+  TempDir dir;
+  std::string path = dir.File("old.db");
+  std::vector<Migration> all = BuiltinMigrations();
+  ASSERT_GE(all.size(), 5u);
+  ASSERT_EQ(all[4].name, "005_placement_bound.sql");
+  std::vector<Migration> before(all.begin(), all.begin() + 4);
+  {
+    Database db;
+    std::string err;
+    ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
+    ASSERT_TRUE(Migrate(&db, before, &err)) << err;
+  }
+  // Foreign keys are off on a raw connection: placements alone are enough here.
+  RawExec(path,
+          "INSERT INTO placements (run_id, profile_id, compute_ceiling, peak_gflops, binding,"
+          " verdict) VALUES (1, 1, 'fp64_avx2_fma', 67, 'dram bandwidth (dram_triad)', 'v'),"
+          " (2, 1, 'fp64_avx2_fma', 67, 'compute (fp64_avx2_fma)', 'v'),"
+          " (3, 1, 'fp64_avx2_fma', 67, NULL, 'not placed: no FLOP count')");
+  Database db;
+  std::string err;
+  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
+  ASSERT_TRUE(Migrate(&db, all, &err)) << err;
+  EXPECT_EQ(RawStrings(&db, "SELECT coalesce(bound, 'NULL') FROM placements ORDER BY run_id"),
+            (std::vector<std::string>{"dram bandwidth", "compute", "NULL"}));
+}
+
 TEST(Migrate, FailingMigrationIsRolledBackAndNamed) {
   TempDir dir;
   std::string path = dir.File("broken.db");
