@@ -68,15 +68,10 @@ bool TryDefinition(const MetricGroup& group, const GroupMetric& metric, const Ev
 }  // namespace
 
 bool MetricResult::approximated() const {
-  return std::any_of(notes.begin(), notes.end(), [](const MetricNote& n) {
-    return n.kind == MetricNote::Kind::kApproximation;
-  });
+  return HasNoteOfKind(notes, MetricNote::Kind::kApproximation);
 }
 
-bool MetricResult::uncore() const {
-  return std::any_of(notes.begin(), notes.end(),
-                     [](const MetricNote& n) { return n.kind == MetricNote::Kind::kUncore; });
-}
+bool MetricResult::uncore() const { return HasNoteOfKind(notes, MetricNote::Kind::kUncore); }
 
 std::vector<MetricResult> EvaluateGroup(const MetricGroup& group, const EventCounts& counts,
                                         std::optional<double> time_s) {

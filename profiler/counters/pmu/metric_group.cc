@@ -356,16 +356,16 @@ std::string_view NoteKindName(MetricNote::Kind kind) {
   return "note";
 }
 
-bool GroupMetric::approximated() const {
-  return std::any_of(notes.begin(), notes.end(), [](const MetricNote& n) {
-    return n.kind == MetricNote::Kind::kApproximation;
-  });
+bool HasNoteOfKind(const std::vector<MetricNote>& notes, MetricNote::Kind kind) {
+  return std::any_of(notes.begin(), notes.end(),
+                     [kind](const MetricNote& n) { return n.kind == kind; });
 }
 
-bool GroupMetric::uncore() const {
-  return std::any_of(notes.begin(), notes.end(),
-                     [](const MetricNote& n) { return n.kind == MetricNote::Kind::kUncore; });
+bool GroupMetric::approximated() const {
+  return HasNoteOfKind(notes, MetricNote::Kind::kApproximation);
 }
+
+bool GroupMetric::uncore() const { return HasNoteOfKind(notes, MetricNote::Kind::kUncore); }
 
 const GroupEvent* MetricGroup::FindEvent(std::string_view alias) const {
   for (const auto& event : events) {

@@ -38,6 +38,9 @@ struct MetricNote {
 // "note", "approximation" or "uncore": the keyword that introduces the note in a file.
 std::string_view NoteKindName(MetricNote::Kind kind);
 
+// Whether any of `notes` is of this kind.
+bool HasNoteOfKind(const std::vector<MetricNote>& notes, MetricNote::Kind kind);
+
 // One definition of a metric. A group may define the same metric more than once: the definitions
 // are alternatives tried in file order, the first whose inputs all have values wins (an exact
 // uncore formula first, an approximation from core events after it).
