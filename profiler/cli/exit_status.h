@@ -34,7 +34,7 @@ inline const char* RemedyText(Remedy remedy) {
     case Remedy::kAllowMissingEvents:
       return " (--allow-missing-events runs without it)";
     case Remedy::kOtherDatabase:
-      return " (--db PATH or RPROF_DB chooses another)";
+      return " (--db PATH or RPROF_DB)";
   }
   return "";
 }

@@ -55,6 +55,16 @@ class SimCounts(RprofTestCase):
         self.assertEqual(out["metrics"]["flops"]["sim"]["value"], 0)
         self.assertGreater(out["metrics"]["instructions"]["sim"]["value"], 1000)
 
+    def test_failed_program_under_sim_is_stored_not_replayed(self):
+        # A program that fails has nothing worth simulating: the failed run is stored (exit 1),
+        # never replaced by an error about the simulation.
+        r = self.rprof("run", "--counters", "sim", "--format", "json", "/bin/false")
+        self.assertExit(r, 1, "failed: exited with status 1 (stored)")
+        out = json.loads(r.stdout)
+        self.assertEqual(out["status"], "failed")
+        self.assertNotIn("sim", out["sources"])
+        self.assertEqual(self.scalar("select status from runs"), "failed")
+
     def test_marker_regions_are_counted_each(self):
         example = os.environ.get("RPROF_MARKER_EXAMPLE")
         if not example:
