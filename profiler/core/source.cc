@@ -1,27 +1,6 @@
 #include "core/source.h"
 
-#include <array>
-#include <utility>
-
 namespace rprof {
-
-namespace {
-
-struct SourceInfo {
-  Source source;
-  std::string_view name;
-  bool measured;
-};
-
-// Every source once, the clock first, then the counting sources in order of preference.
-constexpr std::array<SourceInfo, 4> kSources = {{
-    {Source::kClock, "clock", false},
-    {Source::kPmu, "pmu", true},
-    {Source::kSim, "sim", true},
-    {Source::kModel, "model", false},
-}};
-
-}  // namespace
 
 std::string_view SourceName(Source source) {
   for (const SourceInfo& s : kSources)

@@ -4,6 +4,7 @@
 #ifndef RPROF_CORE_SOURCE_H_
 #define RPROF_CORE_SOURCE_H_
 
+#include <array>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -12,6 +13,21 @@ namespace rprof {
 
 // Time is always real wall time from the clock; the others count FLOPs, bytes and events.
 enum class Source { kClock, kPmu, kSim, kModel };
+
+struct SourceInfo {
+  Source source;
+  std::string_view name;  // as stored and as --counters takes it
+  bool measured;          // counted on the target, not from a formula or the clock
+};
+
+// Every source once: the clock first, then the counting sources in order of preference. A new
+// source is a line here (and its implementation in counters/source_registry.cc).
+inline constexpr std::array<SourceInfo, 4> kSources = {{
+    {Source::kClock, "clock", false},
+    {Source::kPmu, "pmu", true},
+    {Source::kSim, "sim", true},
+    {Source::kModel, "model", false},
+}};
 
 std::string_view SourceName(Source source);
 std::optional<Source> ParseSource(std::string_view name);
