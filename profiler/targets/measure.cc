@@ -16,8 +16,9 @@ struct Prepared {
   std::unique_ptr<PreparedSource> counting;
 };
 
-// The order sources finish in: each may read the values of those before it (a replay's cost
-// estimate reads the model's FLOPs), and reports list metrics in this order.
+// The order sources are prepared and finished in: each may read the values of those before it
+// (a replay's cost estimate reads the model's FLOPs), and reports list metrics in this order.
+// The target's own marker regions come after the live counters, before any replay.
 int FinishOrder(CounterScope scope) {
   switch (scope) {
     case CounterScope::kStatic:
@@ -26,9 +27,9 @@ int FinishOrder(CounterScope scope) {
     case CounterScope::kPerProcess:
       return 1;
     case CounterScope::kReplayed:
-      return 3;  // 2: the target's marker regions
+      return 2;
   }
-  return 3;
+  return 2;
 }
 
 void AddNote(std::string* note, const std::string& more) {
@@ -80,23 +81,22 @@ bool Measure(Target& target, const std::vector<ChosenSource>& sources,
     outcome.time_s = stats.median;
     run->metrics.push_back({"time_s", stats.median, "s", Source::kClock, "", ex.samples_note});
   }
-  bool regions_added = false;
-  for (Prepared& p : prepared) {
-    if (!regions_added && FinishOrder(p.scope) > 2) {
-      for (Metric& m : ex.regions) run->metrics.push_back(std::move(m));
-      regions_added = true;
-    }
+  auto finish = [&](Prepared& p) {
     outcome.so_far = run->metrics;
     std::vector<Metric> metrics;
     std::string note;
     if (!p.counting->Finish(counted, outcome, &metrics, &note, err)) return false;
     AddNote(&run->note, note);
-    if (metrics.empty()) continue;
+    if (metrics.empty()) return true;
     run->sources.emplace_back(SourceName(p.source->id()));
     for (Metric& m : metrics) run->metrics.push_back(std::move(m));
-  }
-  if (!regions_added)
-    for (Metric& m : ex.regions) run->metrics.push_back(std::move(m));
+    return true;
+  };
+  for (Prepared& p : prepared)
+    if (FinishOrder(p.scope) < 2 && !finish(p)) return false;
+  for (Metric& m : ex.regions) run->metrics.push_back(std::move(m));
+  for (Prepared& p : prepared)
+    if (FinishOrder(p.scope) == 2 && !finish(p)) return false;
   AddDerivedMetrics(&run->metrics);
   return true;
 }
