@@ -15,7 +15,6 @@
 
 #include "calibrate/calibration_store.h"
 #include "cli/command.h"
-#include "machine/current_machine.h"
 #include "cli/options.h"
 #include "counters/groups_location.h"
 #include "counters/papi/papi_info.h"
@@ -24,6 +23,7 @@
 #include "counters/pmu/pfm_events.h"
 #include "counters/pmu_diagnosis.h"
 #include "counters/source_registry.h"
+#include "machine/current_machine.h"
 #include "report/render.h"
 #include "report/text_table.h"
 #include "rprof_config.h"
@@ -365,11 +365,11 @@ Check PapiCheck() {
       continue;
     }
     if (component.name == "perf_event") perf_event = true;
-    active.push_back(component.name + " (" + std::to_string(component.native_events) +
-                     " native, " + std::to_string(component.preset_events) + " presets)");
+    active.push_back(component.name + " (" + std::to_string(component.native_events) + " native, " +
+                     std::to_string(component.preset_events) + " presets)");
   }
-  c.detail = "PAPI " + papi.version + "; components: " +
-             (active.empty() ? "none active" : ListText(active, 8));
+  c.detail = "PAPI " + papi.version +
+             "; components: " + (active.empty() ? "none active" : ListText(active, 8));
   if (!disabled.empty()) c.detail += "; disabled: " + ListText(disabled, 8);
   if (!perf_event) {
     c.status = Status::kMissing;

@@ -136,14 +136,16 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
     return c.source->id() == Source::kPmu;
   });
   if (!counts_events && cl.Has("events"))
-    return Fail(err, ErrorKind::kUsage, "--counters " + counters + " counts no events: drop --events");
+    return Fail(err, ErrorKind::kUsage,
+                "--counters " + counters + " counts no events: drop --events");
 
   GroupPlan group_plan;
   std::vector<std::string> group_names;
   if (!SplitList("--group", groups, &group_names, err)) return false;
   if (!group_names.empty()) {
     if (!counts_events)
-      return Fail(err, ErrorKind::kUsage, "--counters " + counters + " counts no events: drop --group");
+      return Fail(err, ErrorKind::kUsage,
+                  "--counters " + counters + " counts no events: drop --group");
     if (!LoadGroupPlan(group_names, &group_plan, err)) {
       err->message = "--group " + err->message;
       return false;

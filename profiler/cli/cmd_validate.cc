@@ -10,9 +10,9 @@
 #include "core/formula.h"
 #include "core/json.h"
 #include "counters/model/kernel_model.h"
+#include "counters/sim_source.h"
 #include "report/render.h"
 #include "targets/kernel_catalog.h"
-#include "counters/sim_source.h"
 #include "targets/kernel_target.h"
 
 namespace rprof {

@@ -30,8 +30,7 @@ struct Error {
   Remedy remedy = Remedy::kNone;
 };
 
-inline bool Fail(Error* err, ErrorKind kind, std::string message,
-                 Remedy remedy = Remedy::kNone) {
+inline bool Fail(Error* err, ErrorKind kind, std::string message, Remedy remedy = Remedy::kNone) {
   if (err) *err = Error{kind, std::move(message), remedy};
   return false;
 }

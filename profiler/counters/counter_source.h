@@ -70,11 +70,11 @@ struct CounterRequest {
 
 // What the driver knows once the target has run natively, for the sources to finish with.
 struct NativeOutcome {
-  bool ok = false;            // the target ran to the end and succeeded (check passed, exit 0)
-  double calls = 0;           // calls of the target the per-repetition counters saw
-  std::optional<double> time_s;   // median seconds per call (kernels) or per execution
-  double replay_native_s = 0;     // native seconds one replay would take (warm-up included)
-  std::vector<Metric> so_far;     // the metrics of the sources finished before this one
+  bool ok = false;               // the target ran to the end and succeeded (check passed, exit 0)
+  double calls = 0;              // calls of the target the per-repetition counters saw
+  std::optional<double> time_s;  // median seconds per call (kernels) or per execution
+  double replay_native_s = 0;    // native seconds one replay would take (warm-up included)
+  std::vector<Metric> so_far;    // the metrics of the sources finished before this one
 };
 
 // A program's counters, opened on each execution (the pmu source on programs).

@@ -31,10 +31,10 @@ bool LoadGroupPlan(const std::vector<std::string>& names, GroupPlan* plan, Error
     std::string why;
     if (!library.LoadGroup(plan->pmu, name, &group, &why))
       // A group that does not exist is a mistake in the request; a broken file, the machine's.
-      return Fail(err,
-                  library.FindGroup(plan->pmu, name).empty() ? ErrorKind::kUsage
-                                                             : ErrorKind::kEnvironment,
-                  "group " + name + " (" + plan->pmu + "): " + why);
+      return Fail(
+          err,
+          library.FindGroup(plan->pmu, name).empty() ? ErrorKind::kUsage : ErrorKind::kEnvironment,
+          "group " + name + " (" + plan->pmu + "): " + why);
     for (const GroupEvent& e : group.events) {
       bool seen = false;
       for (const auto& known : plan->events) seen = seen || known == e.event;

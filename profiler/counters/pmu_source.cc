@@ -29,8 +29,7 @@ bool CheckOpened(const CounterRequest& request, const std::vector<Metric>& opene
   for (const Metric& m : opened)
     if (!m.value &&
         std::find(request.events.begin(), request.events.end(), m.name) != request.events.end())
-      return Fail(err, ErrorKind::kEnvironment,
-                  "cannot open event " + m.name + ": " + m.note,
+      return Fail(err, ErrorKind::kEnvironment, "cannot open event " + m.name + ": " + m.note,
                   Remedy::kAllowMissingEvents);
   return true;
 }

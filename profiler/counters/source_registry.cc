@@ -47,9 +47,9 @@ bool ChooseSources(std::string_view counters, std::vector<ChosenSource>* out, Er
   }
   const CounterSource* named = FindCounterSource(counters);
   if (!named)
-    return Fail(err, ErrorKind::kUsage,
-                "no counter source '" + std::string(counters) + "': use " +
-                    JoinChoices(CounterChoices()));
+    return Fail(
+        err, ErrorKind::kUsage,
+        "no counter source '" + std::string(counters) + "': use " + JoinChoices(CounterChoices()));
   for (const CounterSource* s : CounterSources()) {
     bool beside = IsStatic(*named) ? IsStatic(*s) : !IsReplayed(*s);
     if (s == named || beside) out->push_back({s, s == named});

@@ -61,8 +61,9 @@ bool Migrate(Database* db, const std::vector<Migration>& migrations, std::string
         !tables.Step(err))
       return false;
     if (tables.Int(0) > 0) {
-      *err = "not an rprof database (it has tables but no rprof schema version); choose "
-             "another database";
+      *err =
+          "not an rprof database (it has tables but no rprof schema version); choose "
+          "another database";
       return false;
     }
   }

@@ -219,9 +219,9 @@ void ReadRunRow(const Statement& s, RunRecord* run) {
   run->machine = {s.Text(16), s.Text(17), static_cast<int>(s.Int(18)), s.Text(19), s.Text(20),
                   s.Text(21)};
   if (!s.IsNull(22))
-    run->placement = PlacementRecord{s.Int(22),          s.Text(23),           s.Double(24),
-                                     s.Text(25),         s.Text(29),           s.OptionalDouble(26),
-                                     s.OptionalDouble(27), s.Text(28)};
+    run->placement =
+        PlacementRecord{s.Int(22),  s.Text(23),           s.Double(24),         s.Text(25),
+                        s.Text(29), s.OptionalDouble(26), s.OptionalDouble(27), s.Text(28)};
 }
 
 }  // namespace

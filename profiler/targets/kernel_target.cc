@@ -85,8 +85,8 @@ bool KernelTarget::Execute(const LiveCounters& counters, Execution* out, Error* 
   MeasureResult measured;
   std::string why;
   out->started_at = UtcNow();
-  bool ok = MeasureRepeated([&] { kernel.run(state); }, counters.per_repetition, options,
-                            &measured, &why);
+  bool ok = MeasureRepeated([&] { kernel.run(state); }, counters.per_repetition, options, &measured,
+                            &why);
   out->ended_at = UtcNow();
   bool correct = ok && !measured.interrupted && kernel.check(state, &kernel_error);
   kernel.teardown(state);

@@ -1,11 +1,11 @@
 #include "targets/marker_results.h"
-#include "counters/event_unit.h"
 
 #include <charconv>
 #include <cmath>
 #include <string_view>
 #include <utility>
 
+#include "counters/event_unit.h"
 #include "rprof/marker.h"
 
 namespace rprof {

@@ -46,9 +46,11 @@ bool Measure(Target& target, const std::vector<ChosenSource>& sources,
   // Prepared in the order they finish: a static source's error (a broken model formula) then
   // costs no counter set-up.
   std::vector<ChosenSource> ordered = sources;
-  std::stable_sort(ordered.begin(), ordered.end(), [&](const ChosenSource& a, const ChosenSource& b) {
-    return FinishOrder(a.source->scope(counted.kind)) < FinishOrder(b.source->scope(counted.kind));
-  });
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [&](const ChosenSource& a, const ChosenSource& b) {
+                     return FinishOrder(a.source->scope(counted.kind)) <
+                            FinishOrder(b.source->scope(counted.kind));
+                   });
   std::vector<Prepared> prepared;
   LiveCounters live;
   for (const ChosenSource& chosen : ordered) {

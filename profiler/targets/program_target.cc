@@ -299,8 +299,7 @@ bool ProgramTarget::Execute(const LiveCounters& counters, Execution* out, Error*
     }
     out->note = out->note.empty() ? text : out->note + "; " + text;
   }
-  out->samples_note =
-      "median wall time of " + std::to_string(out->samples.size()) + " executions";
+  out->samples_note = "median wall time of " + std::to_string(out->samples.size()) + " executions";
   out->regions = MeanPerExecution(regions);
   // A replay runs the whole program once more.
   out->replay_native_s = out->samples.empty() ? 0 : Summarize(out->samples).median;

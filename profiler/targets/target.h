@@ -31,9 +31,9 @@ struct Execution {
   RunStatus status = RunStatus::kOk;
   std::optional<int> exit_code;
   std::optional<int> signal;
-  std::string note;               // what went wrong, and what the run should say
-  std::vector<Metric> regions;    // marker regions' metrics, per execution
-  double replay_native_s = 0;     // native seconds one replay under a simulator would take
+  std::string note;             // what went wrong, and what the run should say
+  std::vector<Metric> regions;  // marker regions' metrics, per execution
+  double replay_native_s = 0;   // native seconds one replay under a simulator would take
   std::string started_at, ended_at;
 };
 

@@ -294,8 +294,7 @@ TEST(RunTrustTest, NotesSayWhatIsLessThanExact) {
        "MEM"},
       {"icx::LONGEST_LAT_CACHE:MISS", 100, "count", Source::kPmu, "", "multiplexed", 0.5},
       {"PAPI_TOT_CYC", std::nullopt, "count", Source::kPmu, "", "no counter left"},
-      {"flops_dp", 1000, "FLOP", Source::kPmu, "", "group FLOPS_DP: ...", std::nullopt,
-       "FLOPS_DP"},
+      {"flops_dp", 1000, "FLOP", Source::kPmu, "", "group FLOPS_DP: ...", std::nullopt, "FLOPS_DP"},
       {"bytes_l2", 3000, "B", Source::kSim, "", ""},
       {"flops_dp", 1000, "FLOP", Source::kModel, "", ""},
   };
@@ -338,10 +337,10 @@ TEST(RunTrustTest, NotesSayWhatIsLessThanExact) {
 TEST(RunTrustTest, UncoreAndApproximationAreReadFromFieldsNotNotes) {
   GroupPlan plan;
   plan.pmu = "icx";
-  plan.groups.push_back(Group(
-      "FORMAT 1\nSHORT DRAM bytes\nPMU icx\n\nEVENTS\nllc  icx::LONGEST_LAT_CACHE:MISS\n\n"
-      "METRICS\nbytes_dram [B] = 64 * llc\n    approximation: LLC misses x 64\n",
-      "MEM"));
+  plan.groups.push_back(
+      Group("FORMAT 1\nSHORT DRAM bytes\nPMU icx\n\nEVENTS\nllc  icx::LONGEST_LAT_CACHE:MISS\n\n"
+            "METRICS\nbytes_dram [B] = 64 * llc\n    approximation: LLC misses x 64\n",
+            "MEM"));
   RunRecord run;
   Metric imc{"icx_unc_imc0::CAS_COUNT:RD", 10, "count", Source::kPmu, "", "reworded note"};
   imc.socket_wide = true;

@@ -32,7 +32,8 @@ class FakeSession : public CounterSession {
 
 class FakePrepared : public PreparedSource {
  public:
-  FakePrepared(Source id, CounterScope scope, bool chosen) : id_(id), scope_(scope), chosen_(chosen) {}
+  FakePrepared(Source id, CounterScope scope, bool chosen)
+      : id_(id), scope_(scope), chosen_(chosen) {}
   CounterSession* per_repetition() override {
     return scope_ == CounterScope::kPerRepetition ? &session_ : nullptr;
   }
@@ -58,7 +59,8 @@ class FakePrepared : public PreparedSource {
         }
         // A replay sees the static source's values, finished before it.
         for (const Metric& m : outcome.so_far)
-          if (m.name == "flops") metrics->push_back({"flops", m.value, "FLOP", id_, "", "replayed"});
+          if (m.name == "flops")
+            metrics->push_back({"flops", m.value, "FLOP", id_, "", "replayed"});
         return true;
     }
     return true;
@@ -79,8 +81,8 @@ class FakeSource : public CounterSource {
   const char* summary() const override { return "a fake"; }
   CounterScope scope(CountedTarget::Kind) const override { return scope_; }
   Availability Probe() const override { return {}; }
-  std::unique_ptr<PreparedSource> Prepare(const CountedTarget&, const CounterRequest&,
-                                          bool chosen, Error* err) const override {
+  std::unique_ptr<PreparedSource> Prepare(const CountedTarget&, const CounterRequest&, bool chosen,
+                                          Error* err) const override {
     g_log.push_back("prepare " + std::string(SourceName(id_)));
     if (fail_prepare_) {
       Fail(err, ErrorKind::kEnvironment, "cannot prepare");
@@ -143,7 +145,7 @@ TEST_F(MeasureDriverTest, StaticFirstThenLiveThenReplayed) {
   Error err;
   ASSERT_TRUE(Measure(target, all_, request_, &run, &err)) << err.message;
   std::vector<std::string> expected = {
-      "prepare model", "prepare pmu",  "prepare sim",         "execute with 1",
+      "prepare model",        "prepare pmu",        "prepare sim",       "execute with 1",
       "finish model after 1", "finish pmu after 2", "finish sim after 3"};
   EXPECT_EQ(g_log, expected);
   EXPECT_EQ(run.sources, (std::vector<std::string>{"clock", "model", "pmu", "sim"}));

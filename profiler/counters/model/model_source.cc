@@ -28,8 +28,8 @@ class ModelSource : public CounterSource {
   CounterScope scope(CountedTarget::Kind) const override { return CounterScope::kStatic; }
   Availability Probe() const override { return {}; }
   // Evaluated before anything runs: a broken formula (a plugin defect) costs no measurement.
-  std::unique_ptr<PreparedSource> Prepare(const CountedTarget& target, const CounterRequest&,
-                                          bool, Error* err) const override {
+  std::unique_ptr<PreparedSource> Prepare(const CountedTarget& target, const CounterRequest&, bool,
+                                          Error* err) const override {
     std::vector<Metric> metrics;
     if (target.kind == CountedTarget::Kind::kKernel) {
       std::string why;
@@ -39,11 +39,11 @@ class ModelSource : public CounterSource {
       }
     } else {
       if (target.declared_flops)
-        metrics.push_back({"flops", *target.declared_flops, "FLOP", Source::kModel, "",
-                           "declared by --flops"});
+        metrics.push_back(
+            {"flops", *target.declared_flops, "FLOP", Source::kModel, "", "declared by --flops"});
       if (target.declared_bytes)
-        metrics.push_back({"bytes_dram", *target.declared_bytes, "B", Source::kModel, "",
-                           "declared by --bytes"});
+        metrics.push_back(
+            {"bytes_dram", *target.declared_bytes, "B", Source::kModel, "", "declared by --bytes"});
     }
     return std::make_unique<PreparedModel>(std::move(metrics));
   }

@@ -118,8 +118,7 @@ std::unique_ptr<ProcessCounters> ProcessCounters::Open(pid_t pid,
       }
     }
     if (event.fd < 0 && !allow_missing) {
-      Fail(err, ErrorKind::kEnvironment,
-           "cannot open event " + name + ": " + event.reason,
+      Fail(err, ErrorKind::kEnvironment, "cannot open event " + name + ": " + event.reason,
            Remedy::kAllowMissingEvents);
       return nullptr;
     }

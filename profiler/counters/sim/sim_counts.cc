@@ -216,52 +216,59 @@ bool SimAnalyzer::Analyze(const CallgrindOutput& output, SimCounts* counts, std:
   const std::vector<std::string> kFlops = {"flops", "flops_dp", "flops_sp"};
   const std::vector<std::string> kFlopsAndL1 = {"flops", "flops_dp", "flops_sp", "bytes_l1"};
   const std::vector<std::string> kCaches = {"l1d_misses", "llc_misses", "bytes_l2", "bytes_dram"};
-  notes.push_back({kFlops, 
-      "flops_dp/flops_sp: decoded executed instructions, FP_ARITH rules: add, sub, mul, div, "
-      "sqrt, min, max, rcp, rsqrt, hadd, hsub, addsub = 1 FLOP per lane; FMA and DPPS/DPPD = 2 "
-      "per lane; compares, conversions and x87 not counted"});
-  notes.push_back({{"bytes_l1"}, Format("bytes_l1 = memory-operand bytes of every executed instruction: %" PRIu64
-                         " B loaded + %" PRIu64
-                         " B stored (stack pushes/pops included; LEA, NOP, prefetch excluded)",
-                         c.bytes_l1_loads, c.bytes_l1_stores)});
+  notes.push_back(
+      {kFlops,
+       "flops_dp/flops_sp: decoded executed instructions, FP_ARITH rules: add, sub, mul, div, "
+       "sqrt, min, max, rcp, rsqrt, hadd, hsub, addsub = 1 FLOP per lane; FMA and DPPS/DPPD = 2 "
+       "per lane; compares, conversions and x87 not counted"});
+  notes.push_back({{"bytes_l1"},
+                   Format("bytes_l1 = memory-operand bytes of every executed instruction: %" PRIu64
+                          " B loaded + %" PRIu64
+                          " B stored (stack pushes/pops included; LEA, NOP, prefetch excluded)",
+                          c.bytes_l1_loads, c.bytes_l1_stores)});
   if (!c.l1d_misses || !c.llc_misses) {
-    notes.push_back({kCaches, 
-        "l1d_misses, llc_misses, bytes_l2, bytes_dram absent: the callgrind output has no D1/LL "
-        "miss events; run callgrind with --cache-sim=yes"});
+    notes.push_back(
+        {kCaches,
+         "l1d_misses, llc_misses, bytes_l2, bytes_dram absent: the callgrind output has no D1/LL "
+         "miss events; run callgrind with --cache-sim=yes"});
   }
   if (c.l1d_misses) {
     if (c.cache.d1) {
       c.bytes_l2 = *c.l1d_misses * c.cache.d1->line_bytes;
-      notes.push_back({{"bytes_l2"}, 
-          Format("bytes_l2 = simulated D1 misses (D1mr + D1mw) x %u B line: line "
-                 "refills only; write-backs of dirty D1 lines are not simulated",
-                 c.cache.d1->line_bytes)});
+      notes.push_back({{"bytes_l2"},
+                       Format("bytes_l2 = simulated D1 misses (D1mr + D1mw) x %u B line: line "
+                              "refills only; write-backs of dirty D1 lines are not simulated",
+                              c.cache.d1->line_bytes)});
     } else {
-      notes.push_back({{"bytes_l2"}, "bytes_l2 absent: the callgrind output does not describe the D1 cache"});
+      notes.push_back(
+          {{"bytes_l2"}, "bytes_l2 absent: the callgrind output does not describe the D1 cache"});
     }
   }
   if (c.llc_misses) {
     if (c.cache.ll) {
       uint64_t lines = *c.llc_misses + c.llc_writebacks.value_or(0);
       c.bytes_dram = lines * c.cache.ll->line_bytes;
-      notes.push_back({{"bytes_dram"}, 
-          c.llc_writebacks
-              ? Format("bytes_dram = (simulated LL data misses + dirty LL evictions) x %u B line; "
-                       "no hardware prefetch simulated",
-                       c.cache.ll->line_bytes)
-              : Format("bytes_dram = simulated LL data misses (DLmr + DLmw) x %u B line; "
-                       "write-backs not simulated (--simulate-wb=no), no hardware prefetch",
-                       c.cache.ll->line_bytes)});
+      notes.push_back(
+          {{"bytes_dram"},
+           c.llc_writebacks
+               ? Format("bytes_dram = (simulated LL data misses + dirty LL evictions) x %u B line; "
+                        "no hardware prefetch simulated",
+                        c.cache.ll->line_bytes)
+               : Format("bytes_dram = simulated LL data misses (DLmr + DLmw) x %u B line; "
+                        "write-backs not simulated (--simulate-wb=no), no hardware prefetch",
+                        c.cache.ll->line_bytes)});
     } else {
-      notes.push_back({{"bytes_dram"}, "bytes_dram absent: the callgrind output does not describe the LL cache"});
+      notes.push_back({{"bytes_dram"},
+                       "bytes_dram absent: the callgrind output does not describe the LL cache"});
     }
   }
   if (c.cache.d1 || c.cache.ll) {
-    notes.push_back({kCaches, 
-        "simulated caches (the geometry rprof gave valgrind, else valgrind's reading of "
-        "cpuid): " +
-        DescribeLevel("D1", c.cache.d1) + ", " + DescribeLevel("LL", c.cache.ll) +
-        "; LL is inclusive, write-allocate, LRU"});
+    notes.push_back(
+        {kCaches,
+         "simulated caches (the geometry rprof gave valgrind, else valgrind's reading of "
+         "cpuid): " +
+             DescribeLevel("D1", c.cache.d1) + ", " + DescribeLevel("LL", c.cache.ll) +
+             "; LL is inclusive, write-allocate, LRU"});
   }
   if (c.undecoded_executions > 0) {
     std::string where;
@@ -269,38 +276,43 @@ bool SimAnalyzer::Analyze(const CallgrindOutput& output, SimCounts* counts, std:
       if (!where.empty()) where += "; ";
       where += Format("%" PRIu64 " in %s (%s)", u.executions, u.object.c_str(), u.reason.c_str());
     }
-    notes.push_back({kFlopsAndL1, Format("%" PRIu64 " of %" PRIu64 " executed instructions (%.3g %%) could "
-                           "not be decoded, so flops and bytes_l1 are lower bounds: ",
-                           c.undecoded_executions, c.instructions,
-                           Percent(c.undecoded_executions, c.instructions)) +
-                    where});
+    notes.push_back(
+        {kFlopsAndL1, Format("%" PRIu64 " of %" PRIu64 " executed instructions (%.3g %%) could "
+                             "not be decoded, so flops and bytes_l1 are lower bounds: ",
+                             c.undecoded_executions, c.instructions,
+                             Percent(c.undecoded_executions, c.instructions)) +
+                          where});
   }
   if (c.masked_executions > 0) {
-    notes.push_back({kFlopsAndL1, Format("%" PRIu64 " executions of masked or gather/scatter instructions "
-                           "counted at full width: flops and bytes_l1 are upper bounds for them",
-                           c.masked_executions)});
+    notes.push_back(
+        {kFlopsAndL1, Format("%" PRIu64 " executions of masked or gather/scatter instructions "
+                             "counted at full width: flops and bytes_l1 are upper bounds for them",
+                             c.masked_executions)});
   }
   if (c.x87_instructions > 0) {
-    notes.push_back({kFlops, Format("%" PRIu64 " x87 arithmetic instructions executed and not counted in "
-                           "flops (FP_ARITH does not count x87 either)",
-                           c.x87_instructions)});
+    notes.push_back(
+        {kFlops, Format("%" PRIu64 " x87 arithmetic instructions executed and not counted in "
+                        "flops (FP_ARITH does not count x87 either)",
+                        c.x87_instructions)});
   }
   if (c.rep_string_executions > 0) {
-    notes.push_back({{"bytes_l1"}, Format("REP string instructions (%" PRIu64 " executions): bytes from "
-                           "callgrind's per-iteration data reads and writes (Dr, Dw) x element "
-                           "size",
-                           c.rep_string_executions)});
+    notes.push_back({{"bytes_l1"},
+                     Format("REP string instructions (%" PRIu64 " executions): bytes from "
+                            "callgrind's per-iteration data reads and writes (Dr, Dw) x element "
+                            "size",
+                            c.rep_string_executions)});
   }
   if (plt_adjusted_sites > 0) {
-    notes.push_back({{"bytes_l1"}, Format("%" PRIu64 " call/jump instructions carry the PLT stubs callgrind "
-                           "skips (--skip-plt=yes): their bytes are Dr/Dw x 8 B, and the stubs' "
-                           "instructions count in instructions but not as separate sites",
-                           plt_adjusted_sites)});
+    notes.push_back({{"bytes_l1"},
+                     Format("%" PRIu64 " call/jump instructions carry the PLT stubs callgrind "
+                            "skips (--skip-plt=yes): their bytes are Dr/Dw x 8 B, and the stubs' "
+                            "instructions count in instructions but not as separate sites",
+                            plt_adjusted_sites)});
   }
   if (!output.totals) {
-    notes.push_back({kFlopsAndL1, 
-        "the callgrind output has no totals: line (valgrind stopped before writing "
-        "it?): the counts may be incomplete"});
+    notes.push_back({kFlopsAndL1,
+                     "the callgrind output has no totals: line (valgrind stopped before writing "
+                     "it?): the counts may be incomplete"});
   }
   return true;
 }
