@@ -2,17 +2,12 @@
 
 #include <sstream>
 
+#include "core/text.h"
 #include "rprof_config.h"
 
 namespace rprof {
 
 namespace {
-
-std::string JoinLines(const std::vector<std::string>& lines) {
-  std::string out;
-  for (size_t i = 0; i < lines.size(); ++i) out += (i ? "\n" : "") + lines[i];
-  return out;
-}
 
 std::vector<std::string> SplitLines(const std::string& text) {
   std::vector<std::string> out;
@@ -133,7 +128,7 @@ bool InsertProfile(RunStore* store, const MachineRecord& machine, const MachineP
                &why, machine_id, profile.mode, profile.threads, IsaString(profile.topology.isa),
                NonZero(profile.topology.nominal_ghz), NonZero(profile.clock_ghz_scalar),
                NonZero(profile.clock_ghz_vector), profile.load_average_before, profile.seconds,
-               JoinLines(profile.warnings), UtcNow(), std::string_view(RPROF_VERSION)))
+               Join(profile.warnings, "\n"), UtcNow(), std::string_view(RPROF_VERSION)))
     return store->DbFail(why, err);
   int64_t profile_id = db->LastInsertId();
 
