@@ -1,5 +1,7 @@
 #include "machine/bandwidth.h"
 
+#include <immintrin.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -35,6 +37,19 @@ Slice Layout(BandwidthPattern pattern, int threads, uint64_t working_set_bytes) 
   for (int k = 0; k < streams; ++k) s.offsets[k] = k * stride + k * 192;
   s.buffer_bytes = streams * stride + streams * 192 + kPage;
   return s;
+}
+
+// Writes back and evicts [p, p + bytes) from every cache level. CLFLUSHOPT (Skylake and Zen on)
+// runs at about a streaming pass; plain CLFLUSH, ordered after every line, is several times
+// slower, and is what older CPUs get.
+__attribute__((target("clflushopt"))) void FlushLinesOpt(char* p, uint64_t bytes) {
+  for (uint64_t i = 0; i < bytes; i += 64) _mm_clflushopt(p + i);
+  _mm_sfence();
+}
+void FlushLines(char* p, uint64_t bytes) {
+  if (__builtin_cpu_supports("clflushopt")) return FlushLinesOpt(p, bytes);
+  for (uint64_t i = 0; i < bytes; i += 64) _mm_clflush(p + i);
+  _mm_mfence();
 }
 
 }  // namespace
@@ -140,6 +155,17 @@ bool MeasureBandwidth(ThreadTeam& team, BandwidthBuffers* buffers, const IsaFlag
     // arrays, round-robin, so repetitions stay short (a few ms: on a shared machine some escape
     // the other processes' time slices) and a huge working set costs no full passes. One warm-up
     // pass first, up to 512 MiB a thread, so that a set a big cache can hold starts warm.
+    //
+    // Before it, the arrays are flushed from the caches: what the repetitions read must depend
+    // on this working set only. Unflushed, the start of the buffers, which every smaller
+    // working set before it had streamed again and again, stayed in a last-level cache that
+    // keeps reused lines through a scan (a VM's share of a 480 MiB L3), and the chunks timed
+    // there gave the L3 bandwidth for every working set up to 512 MiB: no DRAM on the curve.
+    team.Run(n, [&](int t) {
+      for (int k = 0; k < PatternStreams(opts.pattern); ++k) {
+        FlushLines(buffers->data(t) + slice.offsets[k], slice.array_bytes);
+      }
+    });
     if (slice.array_bytes * PatternStreams(opts.pattern) <= (512ull << 20)) run(0, elements, 1);
     chunk = std::min(elements, blocks((1 << 20) / sizeof(double)));
     for (int i = 0; i < 2; ++i) {

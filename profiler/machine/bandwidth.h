@@ -65,8 +65,10 @@ uint64_t BandwidthBytesPerThread(BandwidthPattern pattern, int threads,
 
 // Measures one bandwidth point. The slices are warmed by a first pass (so cache-sized working
 // sets start in cache), the pass count (or, for arrays over 8 MiB, the chunk) calibrated to
-// seconds_per_rep, then all threads run `repetitions` times, starting together. Returns false and sets *err when the ISA cannot run here, threads is outside
-// 1..team.size(), or memory cannot be mapped.
+// seconds_per_rep, then all threads run `repetitions` times, starting together. Arrays over
+// 8 MiB are flushed from the caches before their warm-up pass, so that no earlier measurement
+// decides which of their chunks are cached. Returns false and sets *err when the ISA cannot run
+// here, threads is outside 1..team.size(), or memory cannot be mapped.
 bool MeasureBandwidth(ThreadTeam& team, BandwidthBuffers* buffers, const IsaFlags& flags,
                       const BandwidthOptions& opts, BandwidthResult* result, std::string* err);
 
