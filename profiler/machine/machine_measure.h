@@ -51,7 +51,8 @@ struct MachineMeasureOptions {
 //  - latency: pointer chase over the same range, levels found on it;
 //  - levels: reported vs effective size, latency, 1-thread load bandwidth;
 //  - warnings: load average, CPU time other processes used meanwhile, repetition spreads,
-//    capped working sets, sysfs sizes the measurement contradicts.
+//    capped working sets, a bandwidth curve without a DRAM level (so no dram ceilings for that
+//    thread count), sysfs sizes the measurement contradicts.
 // Returns false with *err set when options are invalid (mode, threads), memory cannot be
 // mapped, or the measurement was cancelled ("interrupted"); *out is then incomplete.
 bool MeasureMachine(const MachineMeasureOptions& opts, MachineProfile* out, std::string* err);
