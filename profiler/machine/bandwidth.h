@@ -54,7 +54,8 @@ struct BandwidthResult {
   uint64_t bytes_per_rep = 0;      // counted bytes, all threads
   // Arrays up to 8 MiB: each repetition makes `passes` whole passes over every array. Larger
   // ones: passes = 0 and each repetition streams the next chunk_bytes of every array
-  // (round-robin), which keeps repetitions at seconds_per_rep whatever the working set.
+  // (round-robin over their second half, the first half streamed untimed at each wrap), which
+  // keeps repetitions at seconds_per_rep whatever the working set.
   uint64_t passes = 0;
   uint64_t chunk_bytes = 0;        // per array and thread
 };
@@ -67,8 +68,9 @@ uint64_t BandwidthBytesPerThread(BandwidthPattern pattern, int threads,
 // sets start in cache), the pass count (or, for arrays over 8 MiB, the chunk) calibrated to
 // seconds_per_rep, then all threads run `repetitions` times, starting together. Arrays over
 // 8 MiB are flushed from the caches before their warm-up pass, so that no earlier measurement
-// decides which of their chunks are cached. Returns false and sets *err when the ISA cannot run
-// here, threads is outside 1..team.size(), or memory cannot be mapped.
+// decides which of their chunks are cached, and only chunks of their second half are timed.
+// Returns false and sets *err when the ISA cannot run here, threads is outside 1..team.size(),
+// or memory cannot be mapped.
 bool MeasureBandwidth(ThreadTeam& team, BandwidthBuffers* buffers, const IsaFlags& flags,
                       const BandwidthOptions& opts, BandwidthResult* result, std::string* err);
 
