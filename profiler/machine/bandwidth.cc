@@ -81,12 +81,6 @@ bool BandwidthBuffers::Reserve(ThreadTeam& team, int threads, uint64_t bytes_per
   return true;
 }
 
-uint64_t BandwidthBuffers::total_bytes() const {
-  uint64_t total = 0;
-  for (const HugeBuffer& b : buffers_) total += b.size();
-  return total;
-}
-
 uint64_t BandwidthBytesPerThread(BandwidthPattern pattern, int threads,
                                  uint64_t working_set_bytes) {
   return Layout(pattern, threads, working_set_bytes).buffer_bytes;

@@ -27,8 +27,6 @@ class BandwidthBuffers {
   uint64_t size(int thread) const {
     return thread < static_cast<int>(buffers_.size()) ? buffers_[thread].size() : 0;
   }
-  // Bytes mapped over all workers.
-  uint64_t total_bytes() const;
 
  private:
   std::vector<HugeBuffer> buffers_;
