@@ -1,5 +1,7 @@
 #include "machine/bandwidth.h"
 
+#include <immintrin.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -37,6 +39,19 @@ Slice Layout(BandwidthPattern pattern, int threads, uint64_t working_set_bytes) 
   return s;
 }
 
+// Writes back and evicts [p, p + bytes) from every cache level. CLFLUSHOPT (Skylake and Zen on)
+// runs at about a streaming pass; plain CLFLUSH, ordered after every line, is several times
+// slower, and is what older CPUs get.
+__attribute__((target("clflushopt"))) void FlushLinesOpt(char* p, uint64_t bytes) {
+  for (uint64_t i = 0; i < bytes; i += 64) _mm_clflushopt(p + i);
+  _mm_sfence();
+}
+void FlushLines(char* p, uint64_t bytes) {
+  if (__builtin_cpu_supports("clflushopt")) return FlushLinesOpt(p, bytes);
+  for (uint64_t i = 0; i < bytes; i += 64) _mm_clflush(p + i);
+  _mm_mfence();
+}
+
 }  // namespace
 
 bool BandwidthBuffers::Reserve(ThreadTeam& team, int threads, uint64_t bytes_per_thread,
@@ -64,12 +79,6 @@ bool BandwidthBuffers::Reserve(ThreadTeam& team, int threads, uint64_t bytes_per
     return false;
   }
   return true;
-}
-
-uint64_t BandwidthBuffers::total_bytes() const {
-  uint64_t total = 0;
-  for (const HugeBuffer& b : buffers_) total += b.size();
-  return total;
 }
 
 uint64_t BandwidthBytesPerThread(BandwidthPattern pattern, int threads,
@@ -126,6 +135,7 @@ bool MeasureBandwidth(ThreadTeam& team, BandwidthBuffers* buffers, const IsaFlag
   const int repetitions = std::max(1, opts.repetitions);
   const uint64_t elements = slice.elements;
   uint64_t passes = 1, chunk = elements;
+  uint64_t timed_from = 0;  // chunks that start before this element are streamed, not timed
   if (slice.array_bytes <= kWholePassArrayBytes) {
     // Warm the slices into whatever cache holds them, then calibrate the pass count.
     double t = run(0, elements, 1);
@@ -140,20 +150,42 @@ bool MeasureBandwidth(ThreadTeam& team, BandwidthBuffers* buffers, const IsaFlag
     // arrays, round-robin, so repetitions stay short (a few ms: on a shared machine some escape
     // the other processes' time slices) and a huge working set costs no full passes. One warm-up
     // pass first, up to 512 MiB a thread, so that a set a big cache can hold starts warm.
+    //
+    // Before it, the arrays are flushed from the caches: what the repetitions read must depend
+    // on this working set only. Unflushed, the start of the buffers, which every smaller
+    // working set before it had streamed again and again, stayed in a last-level cache that
+    // keeps reused lines through a scan (a VM's share of a 480 MiB L3), and the chunks timed
+    // there gave the L3 bandwidth for every working set up to 512 MiB: no DRAM on the curve.
+    team.Run(n, [&](int t) {
+      for (int k = 0; k < PatternStreams(opts.pattern); ++k) {
+        FlushLines(buffers->data(t) + slice.offsets[k], slice.array_bytes);
+      }
+    });
     if (slice.array_bytes * PatternStreams(opts.pattern) <= (512ull << 20)) run(0, elements, 1);
     chunk = std::min(elements, blocks((1 << 20) / sizeof(double)));
     for (int i = 0; i < 2; ++i) {
       double t = run(elements - chunk, chunk, 1);
       chunk = std::min(elements, blocks(static_cast<double>(chunk) * target / t));
     }
+    // The repetitions time chunks of the second half of the arrays only, round-robin; when they
+    // wrap, the first half is streamed untimed. So every timed chunk was last read a whole
+    // working set before, as in a steady stream, and none is among the first lines of the
+    // warm-up pass, which a cache that resists scans keeps (that L3, after one pass over
+    // 256 MiB, still served its first 64 MiB at L3 speed).
+    if (chunk <= elements / 2) {
+      timed_from = elements / 2 / kBandwidthBlockElements * kBandwidthBlockElements;
+    }
   }
 
   const uint64_t bytes = chunk * PatternBytesPerElement(opts.pattern) * passes *
                          static_cast<uint64_t>(n);
   std::vector<double> rates;
-  uint64_t first = 0;
+  uint64_t first = timed_from;
   for (int rep = 0; rep < repetitions; ++rep) {
-    if (first + chunk > elements) first = 0;
+    if (first + chunk > elements) {
+      if (timed_from > 0) run(0, timed_from, 1);
+      first = timed_from;
+    }
     double s = run(first, chunk, passes);
     if (chunk < elements) first += chunk;
     rates.push_back(static_cast<double>(bytes) / s * 1e-9);

@@ -27,8 +27,6 @@ class BandwidthBuffers {
   uint64_t size(int thread) const {
     return thread < static_cast<int>(buffers_.size()) ? buffers_[thread].size() : 0;
   }
-  // Bytes mapped over all workers.
-  uint64_t total_bytes() const;
 
  private:
   std::vector<HugeBuffer> buffers_;
@@ -54,7 +52,8 @@ struct BandwidthResult {
   uint64_t bytes_per_rep = 0;      // counted bytes, all threads
   // Arrays up to 8 MiB: each repetition makes `passes` whole passes over every array. Larger
   // ones: passes = 0 and each repetition streams the next chunk_bytes of every array
-  // (round-robin), which keeps repetitions at seconds_per_rep whatever the working set.
+  // (round-robin over their second half, the first half streamed untimed at each wrap), which
+  // keeps repetitions at seconds_per_rep whatever the working set.
   uint64_t passes = 0;
   uint64_t chunk_bytes = 0;        // per array and thread
 };
@@ -65,8 +64,11 @@ uint64_t BandwidthBytesPerThread(BandwidthPattern pattern, int threads,
 
 // Measures one bandwidth point. The slices are warmed by a first pass (so cache-sized working
 // sets start in cache), the pass count (or, for arrays over 8 MiB, the chunk) calibrated to
-// seconds_per_rep, then all threads run `repetitions` times, starting together. Returns false and sets *err when the ISA cannot run here, threads is outside
-// 1..team.size(), or memory cannot be mapped.
+// seconds_per_rep, then all threads run `repetitions` times, starting together. Arrays over
+// 8 MiB are flushed from the caches before their warm-up pass, so that no earlier measurement
+// decides which of their chunks are cached, and only chunks of their second half are timed.
+// Returns false and sets *err when the ISA cannot run here, threads is outside 1..team.size(),
+// or memory cannot be mapped.
 bool MeasureBandwidth(ThreadTeam& team, BandwidthBuffers* buffers, const IsaFlags& flags,
                       const BandwidthOptions& opts, BandwidthResult* result, std::string* err);
 

@@ -61,93 +61,54 @@
 #define RPROF_T_AVX2_FMA __attribute__((target("avx2,fma")))
 #define RPROF_T_AVX512 __attribute__((target("avx512f")))
 
+// The six kernels of one ISA, NAME##F64Fma ... NAME##F32Add: fma, mul_add and add for fp64 and
+// fp32. FMA_ATTR: the target attribute of the FMA kernels, ATTR: of the others; T64, T32: operand
+// types and V64, V32 their 1.0; FORM: 2 (legacy SSE, "addpd c, a") or 3 (VEX and EVEX,
+// "vaddpd c, a, a") operands, VEX its mnemonic prefix ("" or "v"); S64, S32: the mnemonic
+// suffixes ("sd" and "ss" scalar, "pd" and "ps" packed). The FMA forms are always VEX or EVEX.
+#define RPROF_ISA_KERNELS(N, NAME, FMA_ATTR, ATTR, T64, V64, T32, V32, C, FORM, VEX, S64, S32, \
+                          END)                                                                 \
+  RPROF_OPS(N, NAME##F64, FMA_ATTR, ATTR, T64, V64, C, FORM, VEX, S64, END)                    \
+  RPROF_OPS(N, NAME##F32, FMA_ATTR, ATTR, T32, V32, C, FORM, VEX, S32, END)
+#define RPROF_OPS(N, NAME, FMA_ATTR, ATTR, T, V, C, FORM, VEX, SFX, END)                         \
+  RPROF_KERNEL(N, NAME##Fma, FMA_ATTR, T, V, C, RPROF_SAME12(RPROF_FMA3, "vfmadd231" SFX), END)  \
+  RPROF_KERNEL(N, NAME##MulAdd, ATTR, T, V, C,                                                   \
+               RPROF_MIX12(RPROF_MUL##FORM, VEX "mul" SFX, RPROF_ADD##FORM, VEX "add" SFX), END) \
+  RPROF_KERNEL(N, NAME##Add, ATTR, T, V, C, RPROF_SAME12(RPROF_ADD##FORM, VEX "add" SFX), END)
+
+// The table rows of one ISA's six kernels, N instructions an iteration. Not clang-formatted: it
+// splits the last braced row over three lines.
+// clang-format off
+#define RPROF_ISA_ROWS(ISA, NAME, N)                                                          \
+  {ISA, P::kFp64, O::kFma, NAME##F64Fma, N}, {ISA, P::kFp64, O::kMulAdd, NAME##F64MulAdd, N}, \
+  {ISA, P::kFp64, O::kAdd, NAME##F64Add, N}, {ISA, P::kFp32, O::kFma, NAME##F32Fma, N},       \
+  {ISA, P::kFp32, O::kMulAdd, NAME##F32MulAdd, N}, {ISA, P::kFp32, O::kAdd, NAME##F32Add, N}
+// clang-format on
+
 namespace rprof {
 namespace {
 
 // Scalar: one lane of an xmm register.
-RPROF_KERNEL(12, ScalarF64Fma, RPROF_T_FMA, double, 1.0, "x",
-             RPROF_SAME12(RPROF_FMA3, "vfmadd231sd"), (void)0)
-RPROF_KERNEL(12, ScalarF64MulAdd, RPROF_BASE, double, 1.0, "x",
-             RPROF_MIX12(RPROF_MUL2, "mulsd", RPROF_ADD2, "addsd"), (void)0)
-RPROF_KERNEL(12, ScalarF64Add, RPROF_BASE, double, 1.0, "x",
-             RPROF_SAME12(RPROF_ADD2, "addsd"), (void)0)
-RPROF_KERNEL(12, ScalarF32Fma, RPROF_T_FMA, float, 1.0f, "x",
-             RPROF_SAME12(RPROF_FMA3, "vfmadd231ss"), (void)0)
-RPROF_KERNEL(12, ScalarF32MulAdd, RPROF_BASE, float, 1.0f, "x",
-             RPROF_MIX12(RPROF_MUL2, "mulss", RPROF_ADD2, "addss"), (void)0)
-RPROF_KERNEL(12, ScalarF32Add, RPROF_BASE, float, 1.0f, "x",
-             RPROF_SAME12(RPROF_ADD2, "addss"), (void)0)
-
-// SSE: 128-bit. The FMA forms are VEX-encoded (they need FMA3), the others legacy SSE2.
-RPROF_KERNEL(12, SseF64Fma, RPROF_T_FMA, __m128d, _mm_set1_pd(1.0), "x",
-             RPROF_SAME12(RPROF_FMA3, "vfmadd231pd"), (void)0)
-RPROF_KERNEL(12, SseF64MulAdd, RPROF_BASE, __m128d, _mm_set1_pd(1.0), "x",
-             RPROF_MIX12(RPROF_MUL2, "mulpd", RPROF_ADD2, "addpd"), (void)0)
-RPROF_KERNEL(12, SseF64Add, RPROF_BASE, __m128d, _mm_set1_pd(1.0), "x",
-             RPROF_SAME12(RPROF_ADD2, "addpd"), (void)0)
-RPROF_KERNEL(12, SseF32Fma, RPROF_T_FMA, __m128, _mm_set1_ps(1.0f), "x",
-             RPROF_SAME12(RPROF_FMA3, "vfmadd231ps"), (void)0)
-RPROF_KERNEL(12, SseF32MulAdd, RPROF_BASE, __m128, _mm_set1_ps(1.0f), "x",
-             RPROF_MIX12(RPROF_MUL2, "mulps", RPROF_ADD2, "addps"), (void)0)
-RPROF_KERNEL(12, SseF32Add, RPROF_BASE, __m128, _mm_set1_ps(1.0f), "x",
-             RPROF_SAME12(RPROF_ADD2, "addps"), (void)0)
-
+RPROF_ISA_KERNELS(12, Scalar, RPROF_T_FMA, RPROF_BASE, double, 1.0, float, 1.0f, "x", 2, "", "sd",
+                  "ss", (void)0)
+// SSE: 128-bit.
+RPROF_ISA_KERNELS(12, Sse, RPROF_T_FMA, RPROF_BASE, __m128d, _mm_set1_pd(1.0), __m128,
+                  _mm_set1_ps(1.0f), "x", 2, "", "pd", "ps", (void)0)
 // AVX2: 256-bit, 12 of the 16 ymm registers.
-RPROF_KERNEL(12, Avx2F64Fma, RPROF_T_AVX2_FMA, __m256d, _mm256_set1_pd(1.0), "x",
-             RPROF_SAME12(RPROF_FMA3, "vfmadd231pd"), _mm256_zeroupper())
-RPROF_KERNEL(12, Avx2F64MulAdd, RPROF_T_AVX2, __m256d, _mm256_set1_pd(1.0), "x",
-             RPROF_MIX12(RPROF_MUL3, "vmulpd", RPROF_ADD3, "vaddpd"), _mm256_zeroupper())
-RPROF_KERNEL(12, Avx2F64Add, RPROF_T_AVX2, __m256d, _mm256_set1_pd(1.0), "x",
-             RPROF_SAME12(RPROF_ADD3, "vaddpd"), _mm256_zeroupper())
-RPROF_KERNEL(12, Avx2F32Fma, RPROF_T_AVX2_FMA, __m256, _mm256_set1_ps(1.0f), "x",
-             RPROF_SAME12(RPROF_FMA3, "vfmadd231ps"), _mm256_zeroupper())
-RPROF_KERNEL(12, Avx2F32MulAdd, RPROF_T_AVX2, __m256, _mm256_set1_ps(1.0f), "x",
-             RPROF_MIX12(RPROF_MUL3, "vmulps", RPROF_ADD3, "vaddps"), _mm256_zeroupper())
-RPROF_KERNEL(12, Avx2F32Add, RPROF_T_AVX2, __m256, _mm256_set1_ps(1.0f), "x",
-             RPROF_SAME12(RPROF_ADD3, "vaddps"), _mm256_zeroupper())
-
+RPROF_ISA_KERNELS(12, Avx2, RPROF_T_AVX2_FMA, RPROF_T_AVX2, __m256d, _mm256_set1_pd(1.0), __m256,
+                  _mm256_set1_ps(1.0f), "x", 3, "v", "pd", "ps", _mm256_zeroupper())
 // AVX-512: 512-bit, 24 of the 32 zmm registers.
-RPROF_KERNEL(24, Avx512F64Fma, RPROF_T_AVX512, __m512d, _mm512_set1_pd(1.0), "v",
-             RPROF_SAME12(RPROF_FMA3, "vfmadd231pd"), _mm256_zeroupper())
-RPROF_KERNEL(24, Avx512F64MulAdd, RPROF_T_AVX512, __m512d, _mm512_set1_pd(1.0), "v",
-             RPROF_MIX12(RPROF_MUL3, "vmulpd", RPROF_ADD3, "vaddpd"), _mm256_zeroupper())
-RPROF_KERNEL(24, Avx512F64Add, RPROF_T_AVX512, __m512d, _mm512_set1_pd(1.0), "v",
-             RPROF_SAME12(RPROF_ADD3, "vaddpd"), _mm256_zeroupper())
-RPROF_KERNEL(24, Avx512F32Fma, RPROF_T_AVX512, __m512, _mm512_set1_ps(1.0f), "v",
-             RPROF_SAME12(RPROF_FMA3, "vfmadd231ps"), _mm256_zeroupper())
-RPROF_KERNEL(24, Avx512F32MulAdd, RPROF_T_AVX512, __m512, _mm512_set1_ps(1.0f), "v",
-             RPROF_MIX12(RPROF_MUL3, "vmulps", RPROF_ADD3, "vaddps"), _mm256_zeroupper())
-RPROF_KERNEL(24, Avx512F32Add, RPROF_T_AVX512, __m512, _mm512_set1_ps(1.0f), "v",
-             RPROF_SAME12(RPROF_ADD3, "vaddps"), _mm256_zeroupper())
+RPROF_ISA_KERNELS(24, Avx512, RPROF_T_AVX512, RPROF_T_AVX512, __m512d, _mm512_set1_pd(1.0), __m512,
+                  _mm512_set1_ps(1.0f), "v", 3, "v", "pd", "ps", _mm256_zeroupper())
 
 using P = Precision;
 using O = FlopOp;
 
 const ComputeKernel kKernels[] = {
-    {Isa::kScalar, P::kFp64, O::kFma, ScalarF64Fma, 12},
-    {Isa::kScalar, P::kFp64, O::kMulAdd, ScalarF64MulAdd, 12},
-    {Isa::kScalar, P::kFp64, O::kAdd, ScalarF64Add, 12},
-    {Isa::kScalar, P::kFp32, O::kFma, ScalarF32Fma, 12},
-    {Isa::kScalar, P::kFp32, O::kMulAdd, ScalarF32MulAdd, 12},
-    {Isa::kScalar, P::kFp32, O::kAdd, ScalarF32Add, 12},
-    {Isa::kSse, P::kFp64, O::kFma, SseF64Fma, 12},
-    {Isa::kSse, P::kFp64, O::kMulAdd, SseF64MulAdd, 12},
-    {Isa::kSse, P::kFp64, O::kAdd, SseF64Add, 12},
-    {Isa::kSse, P::kFp32, O::kFma, SseF32Fma, 12},
-    {Isa::kSse, P::kFp32, O::kMulAdd, SseF32MulAdd, 12},
-    {Isa::kSse, P::kFp32, O::kAdd, SseF32Add, 12},
-    {Isa::kAvx2, P::kFp64, O::kFma, Avx2F64Fma, 12},
-    {Isa::kAvx2, P::kFp64, O::kMulAdd, Avx2F64MulAdd, 12},
-    {Isa::kAvx2, P::kFp64, O::kAdd, Avx2F64Add, 12},
-    {Isa::kAvx2, P::kFp32, O::kFma, Avx2F32Fma, 12},
-    {Isa::kAvx2, P::kFp32, O::kMulAdd, Avx2F32MulAdd, 12},
-    {Isa::kAvx2, P::kFp32, O::kAdd, Avx2F32Add, 12},
-    {Isa::kAvx512, P::kFp64, O::kFma, Avx512F64Fma, 24},
-    {Isa::kAvx512, P::kFp64, O::kMulAdd, Avx512F64MulAdd, 24},
-    {Isa::kAvx512, P::kFp64, O::kAdd, Avx512F64Add, 24},
-    {Isa::kAvx512, P::kFp32, O::kFma, Avx512F32Fma, 24},
-    {Isa::kAvx512, P::kFp32, O::kMulAdd, Avx512F32MulAdd, 24},
-    {Isa::kAvx512, P::kFp32, O::kAdd, Avx512F32Add, 24},
+    RPROF_ISA_ROWS(Isa::kScalar, Scalar, 12),
+    RPROF_ISA_ROWS(Isa::kSse, Sse, 12),
+    RPROF_ISA_ROWS(Isa::kAvx2, Avx2, 12),
+    RPROF_ISA_ROWS(Isa::kAvx512, Avx512, 24),
 };
 
 }  // namespace

@@ -110,6 +110,7 @@ class Measurer {
   int n_ = 1;                 // the all-threads count
   uint64_t max_ws_ = 0;       // sweep end
   bool reached_memory_ = true;
+  bool quick_capped_ = false;  // quick mode stopped the sweep before 4x the last-level cache
   double done_ = 0, total_ = 1;  // progress, in measurements
   std::map<int, std::vector<DetectedLevel>> bw_levels_;  // by thread count
   std::vector<DetectedLevel> lat_levels_;
@@ -178,12 +179,17 @@ bool Measurer::Run(std::string* err) {
         "last-level cache); the DRAM ceilings are measured there",
         FormatBytes(avail).c_str(), FormatBytes(max_ws_).c_str(), FormatBytes(want).c_str()));
   }
-  if (opts_.max_working_set_bytes == 0 && plan_.sweep_cap > 0 && max_ws_ > plan_.sweep_cap) {
+  // Quick mode's cap, but never short of 2x the reported last-level cache: a sweep that stops
+  // sooner cannot tell its last plateau is DRAM (a VM that reports its host's 480 MiB L3 showed
+  // none at 512 MiB: the cache it gets still served part of every chunk there).
+  const uint64_t cap = std::max(plan_.sweep_cap, 2 * llc);
+  if (opts_.max_working_set_bytes == 0 && plan_.sweep_cap > 0 && max_ws_ > cap) {
     out_->warnings.push_back(Format(
         "quick mode: working sets capped at %s instead of %s (4x the reported last-level "
         "cache); --full sweeps the whole range",
-        FormatBytes(plan_.sweep_cap).c_str(), FormatBytes(max_ws_).c_str()));
-    max_ws_ = plan_.sweep_cap;
+        FormatBytes(cap).c_str(), FormatBytes(max_ws_).c_str()));
+    max_ws_ = cap;
+    quick_capped_ = true;
   }
   // The last plateau is DRAM when the sweep went well past the reported last-level cache.
   reached_memory_ = llc == 0 || max_ws_ >= 2 * llc;
@@ -552,6 +558,18 @@ void Measurer::Warnings(const CompetingLoad& load) {
         "thread%s, %.0f %%): something else was running, or the clock changed",
         noisy, out_->ceilings.size(), worst->name.c_str(), worst->threads,
         worst->threads > 1 ? "s" : "", worst->spread_pct));
+  }
+  // A bandwidth curve without a DRAM level gives no dram ceilings: say why they are missing.
+  for (const auto& [threads, levels] : bw_levels_) {
+    if (levels.empty() || levels.back().name == "dram") continue;
+    std::vector<uint64_t> reported = ReportedSizes(threads);
+    out_->warnings.push_back(
+        Format("no DRAM level on the %d-thread bandwidth curve: up to %s, where the sweep ends, it "
+               "shows no plateau after the caches (sysfs reports %s of last-level cache); no dram "
+               "ceilings for %d thread%s%s",
+               threads, FormatBytes(max_ws_).c_str(),
+               reported.empty() ? "nothing" : FormatBytes(reported.back()).c_str(), threads,
+               threads > 1 ? "s" : "", quick_capped_ ? " — --full sweeps further" : ""));
   }
   // Where sysfs and the measurement disagree.
   for (const CacheLevel& c : DataCaches(out_->topology)) {

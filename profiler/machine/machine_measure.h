@@ -13,7 +13,8 @@ namespace rprof {
 
 struct MachineMeasureOptions {
   // "quick": 2 points per octave, short repetitions, the non-load patterns only on the plateaus
-  // the load sweep found, sweeps capped at 512 MiB (under 15 s on a 2-core machine).
+  // the load sweep found, sweeps capped at 512 MiB or 2x the reported last-level cache,
+  // whichever is larger (under 15 s on a 2-core machine).
   // "full": 4 points per octave, every pattern over the whole sweep, longer repetitions.
   std::string mode = "quick";
   // N of the all-threads ceilings; 0: one per physical core this process may run on. Must be
@@ -42,14 +43,16 @@ struct MachineMeasureOptions {
 //    seconds apart); an N-thread ceiling under 0.6 x N x its 1-thread value is measured again,
 //    twice at most, and a warning says when it stays there;
 //  - bandwidth: for 1 and N threads, a load sweep from 16 KiB per thread to 4x the last-level
-//    cache (at least 256 MiB; at most a third of MemAvailable, and 512 MiB in quick mode — a
-//    warning says when a cap applies), levels found on it (hierarchy.h), and per level the
-//    load, copy and triad ceilings (the best point on the level's plateau; for DRAM, the best of
-//    its three largest working sets), plus copy_nt for DRAM; all with the widest vector ISA;
+//    cache (at least 256 MiB; at most a third of MemAvailable, and in quick mode 512 MiB or 2x the
+//    last-level cache — a warning says when a cap applies), levels found on it (hierarchy.h), and
+//    per level the load, copy and triad ceilings (the best point on the level's plateau; for
+//    DRAM, the best of its three largest working sets), plus copy_nt for DRAM; all with the
+//    widest vector ISA;
 //  - latency: pointer chase over the same range, levels found on it;
 //  - levels: reported vs effective size, latency, 1-thread load bandwidth;
 //  - warnings: load average, CPU time other processes used meanwhile, repetition spreads,
-//    capped working sets, sysfs sizes the measurement contradicts.
+//    capped working sets, a bandwidth curve without a DRAM level (so no dram ceilings for that
+//    thread count), sysfs sizes the measurement contradicts.
 // Returns false with *err set when options are invalid (mode, threads), memory cannot be
 // mapped, or the measurement was cancelled ("interrupted"); *out is then incomplete.
 bool MeasureMachine(const MachineMeasureOptions& opts, MachineProfile* out, std::string* err);
