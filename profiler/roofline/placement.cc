@@ -50,14 +50,14 @@ std::optional<double> Value(const std::vector<Metric>& metrics, const std::strin
 
 namespace {
 
-// The compute roof of the vector width that did most of the run's FLOPs (flops_<p>_<width>
-// metrics, measured), next to the best roof of the run's precision.
 // The binding ceiling: its kind ("dram bandwidth", "compute") and, for people, with its name.
 void SetBinding(const std::string& bound, const std::string& ceiling, Placement* p) {
   p->bound = bound;
   p->binding = bound + " (" + ceiling + ")";
 }
 
+// The compute roof of the vector width that did most of the run's FLOPs (flops_<p>_<width>
+// metrics, measured), next to the best roof of the run's precision.
 void AddIsaRoof(const std::vector<Metric>& metrics, const RunShape& shape,
                 const MachineProfile& profile, Placement* p) {
   const char* widths[] = {"scalar", "128", "256", "512"};
