@@ -60,6 +60,25 @@ bool CheckDirectory(const std::string& path, std::string* err) {
   return true;
 }
 
+// run_summary prefers one source's value over another's by the `sources` table: kept equal to
+// rprof's own order (core/source.h), so a new source needs no new view. Writes only when the
+// table differs, so opening an up-to-date database writes nothing.
+bool SyncSourcePreference(Database* db, std::string* err) {
+  std::vector<std::pair<std::string, int64_t>> stored, wanted;
+  if (!db->ForEachRow("SELECT name, preference FROM sources ORDER BY preference, name", err,
+                      [&](const Statement& s) { stored.emplace_back(s.Text(0), s.Int(1)); }))
+    return false;
+  for (Source source : CountingSources())
+    wanted.emplace_back(SourceName(source), static_cast<int64_t>(wanted.size()) + 1);
+  if (stored == wanted) return true;
+  Transaction txn(db);
+  if (!txn.Begin(err) || !db->Exec("DELETE FROM sources", err)) return false;
+  for (const auto& [name, preference] : wanted)
+    if (!db->Run("INSERT INTO sources (name, preference) VALUES (?, ?)", err, name, preference))
+      return false;
+  return txn.Commit(err);
+}
+
 }  // namespace
 
 DatabasePath ResolveDatabasePath(const std::string& flag_value) {
@@ -78,7 +97,7 @@ bool RunStore::Open(const DatabasePath& path, Error* err) {
   std::string why;
   if ((path.is_default && !MakeDirs(DirName(path.path), &why)) ||
       !CheckDirectory(path.path, &why) || !db_.Open(path.path, Database::Mode::kReadWrite, &why) ||
-      !Migrate(&db_, BuiltinMigrations(), &why)) {
+      !Migrate(&db_, BuiltinMigrations(), &why) || !SyncSourcePreference(&db_, &why)) {
     DbFail(why, err);
     if (err) err->remedy = Remedy::kOtherDatabase;
     return false;

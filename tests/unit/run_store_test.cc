@@ -265,6 +265,34 @@ TEST_F(RunStoreTest, ForEachRowVisitsRowsInOrderAndReportsErrors) {
   EXPECT_TRUE(Contains(why, "no_such_table")) << why;
 }
 
+// run_summary's preferred source comes from the sources table, which the store keeps equal to
+// rprof's own order of sources however it was left.
+TEST_F(RunStoreTest, RunSummaryPrefersSourcesInRprofsOrder) {
+  EXPECT_EQ(RawCount(path_, "SELECT group_concat(name, ' ') = 'pmu sim model' FROM "
+                            "(SELECT name FROM sources ORDER BY preference)"),
+            1);
+  RunRecord run = SmallRun("triad", RunStatus::kOk, "2026-12-01T10:00:00.000Z", {});
+  run.metrics.push_back({"gflops", 1.0, "GFLOP/s", Source::kModel, "", ""});
+  run.metrics.push_back({"gflops", 2.0, "GFLOP/s", Source::kSim, "", ""});
+  int64_t id = Insert(run);
+  std::string summary =
+      "SELECT gflops FROM run_summary WHERE run_id = " + std::to_string(id);
+  EXPECT_EQ(RawCount(path_, summary), 2);  // sim before model
+
+  // A database whose table was changed by hand is put back at the next open.
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "UPDATE sources SET preference = 9 WHERE name = 'sim'", nullptr,
+                         nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  EXPECT_EQ(RawCount(path_, summary), 1);  // now the model's value leads
+  RunStore again;
+  Error err;
+  ASSERT_TRUE(again.Open({path_, false}, &err)) << err.message;
+  EXPECT_EQ(RawCount(path_, summary), 2);
+}
+
 TEST_F(RunStoreTest, ParamsAreStoredAsJsonWithIntegersAsNumbers) {
   RunRecord run = FullRun();
   Insert(run);
