@@ -60,7 +60,7 @@ std::string CountersHelp() {
 bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
   std::vector<std::string> params, tags;
   std::string events, kernel_name, output, groups, target;
-  int repeat = 0;
+  int repeat = 0, threads = 0;
   double min_time = 0.5, timeout = 0, flops = 0, bytes = 0, sim_budget = 20;
   std::string counters = "auto";
   CommandLine cl("run", "KERNEL|PLUGIN.so|PROGRAM [options] [PROGRAM ARGS...]",
@@ -93,6 +93,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
          "programs: kill the program after S seconds; the run is stored as interrupted");
   cl.Add("flops", po::value(&flops), "programs: declare the FLOPs of one execution (model source)");
   cl.Add("bytes", po::value(&bytes), "programs: declare the bytes one execution must move (model)");
+  cl.Add("threads", po::value(&threads),
+         "programs: the threads (or processes) it computes on, which choose its roof (default: "
+         "its CPU time / wall time, rounded); a kernel takes -p threads=N where it has one");
   cl.Add("tag,t", po::value(&tags)->composing(), "tag the run KEY=VALUE (repeatable)");
   cl.Add("output,o", po::value(&output),
          "write the report to FILE instead of stdout (the program's own output stays on stdout)");
@@ -123,6 +126,8 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   if (!(timeout >= 0)) return Fail(err, ErrorKind::kUsage, "--timeout must be 0 or more seconds");
   if (!(flops >= 0) || !(bytes >= 0))
     return Fail(err, ErrorKind::kUsage, "--flops and --bytes must be 0 or more");
+  if (cl.Has("threads") && threads < 1)
+    return Fail(err, ErrorKind::kUsage, "--threads must be at least 1");
 
   std::vector<ChosenSource> sources;
   if (!ChooseSources(counters, &sources, err)) {
@@ -192,6 +197,10 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
                     std::string("--") + option +
                         " is for programs; a kernel declares its "
                         "own model (`rprof kernels`) and is timed per call");
+  if (kernel && cl.Has("threads"))
+    return Fail(err, ErrorKind::kUsage,
+                "--threads is for programs; a kernel with a threads parameter takes -p threads=N "
+                "(`rprof kernels`)");
 
   // Kernels and programs differ only in how the target is invoked.
   std::unique_ptr<Target> measured;
@@ -214,6 +223,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
     program.timeout_s = timeout;
     if (cl.Has("flops")) program.declared_flops = flops;
     if (cl.Has("bytes")) program.declared_bytes = bytes;
+    if (cl.Has("threads")) program.threads = threads;
     measured = std::make_unique<ProgramTarget>(program_path, program_argv, program);
   }
   CounterRequest request;

@@ -22,6 +22,7 @@ std::string PlacementText(const Placement& p, int64_t profile_id) {
   out += p.verdict + "\n";
   out += "compute roof: " + p.compute_ceiling + " " + Num(p.peak) + " GFLOP/s; binding: " +
          p.binding + "\n";
+  out += "roof of: " + p.precision_note + "; " + p.threads_note + "\n";
   if (!p.isa_note.empty()) out += "instruction mix: " + p.isa_note + "\n";
   if (p.levels.empty()) return out;
   TextTable table({"level", "bytes from", "AI FLOP/B", "roof GB/s", "attainable GFLOP/s",
@@ -39,6 +40,14 @@ void WritePlacementJson(const Placement& p, int64_t profile_id, JsonWriter* w) {
   w->Key("reason");
   if (p.reason.empty()) w->Null(); else w->String(p.reason);
   w->Key("profile_id").Int(profile_id);
+  w->Key("precision");
+  if (p.precision.empty())
+    w->Null();
+  else
+    w->String(p.precision);
+  w->Key("precision_note").String(p.precision_note);
+  w->Key("threads").Int(p.threads);
+  w->Key("threads_note").String(p.threads_note);
   w->Key("compute_ceiling").String(p.compute_ceiling);
   w->Key("peak_gflops").Number(p.peak);
   w->Key("achieved_gflops").OptionalNumber(p.achieved);

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace rprof {
 
@@ -15,18 +17,151 @@ std::string Upper(std::string s) {
   return s;
 }
 
-// The best compute ceiling for the precision at exactly this thread count.
-const Ceiling* ComputeRoof(const MachineProfile& profile, const RunShape& shape) {
+// The best compute ceiling of the precision ("": of any) at exactly this thread count.
+const Ceiling* BestCompute(const MachineProfile& profile, const std::string& precision,
+                           int threads) {
   const Ceiling* best = nullptr;
   for (const Ceiling& c : profile.ceilings) {
-    if (c.kind != "compute" || c.threads != shape.threads) continue;
-    if (!shape.precision.empty() && c.precision != shape.precision) continue;
+    if (c.kind != "compute" || c.threads != threads) continue;
+    if (!precision.empty() && c.precision != precision) continue;
     if (!best || c.value > best->value) best = &c;
   }
   return best;
 }
 
+struct ComputePeak {
+  std::string name;  // the ceiling's, or "fp64_…+fp32_…" for mixed work
+  double value = 0;  // GFLOP/s
+  std::string note;  // mixed work: how the two were combined
+};
+
+// The compute roof of the shape at exactly its thread count. Mixed work: the time-weighted
+// harmonic combination of the two precisions' best roofs by FLOP share, because at best a run
+// spends share / peak seconds per FLOP of each: 1 / (s64 / P64 + s32 / P32). False, with the
+// precision it lacks ("" when any), when the profile has no ceiling the shape needs.
+bool ComputeRoof(const MachineProfile& profile, const RunShape& shape, ComputePeak* out,
+                 std::string* lacking) {
+  if (shape.precision != "mixed") {
+    const Ceiling* best = BestCompute(profile, shape.precision, shape.threads);
+    if (!best) {
+      *lacking = shape.precision;
+      return false;
+    }
+    out->name = best->name;
+    out->value = best->value;
+    return true;
+  }
+  const Ceiling* fp64 = BestCompute(profile, "fp64", shape.threads);
+  const Ceiling* fp32 = BestCompute(profile, "fp32", shape.threads);
+  if (!fp64 || !fp32 || fp64->value <= 0 || fp32->value <= 0) {
+    *lacking = !fp64 || fp64->value <= 0 ? "fp64" : "fp32";
+    return false;
+  }
+  double s64 = std::clamp(shape.fp64_share, 0.0, 1.0);
+  out->name = fp64->name + "+" + fp32->name;
+  out->value = 1 / (s64 / fp64->value + (1 - s64) / fp32->value);
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "a roof of both precisions, weighted by FLOP share: %s %.3g and %s %.3g give "
+                "%.3g GFLOP/s",
+                fp64->name.c_str(), fp64->value, fp32->name.c_str(), fp32->value, out->value);
+  out->note = text;
+  return true;
+}
+
+// The thread counts the profile has compute ceilings for, ascending.
+std::vector<int> ProfileThreadCounts(const MachineProfile& profile) {
+  std::vector<int> counts;
+  for (const Ceiling& c : profile.ceilings)
+    if (c.kind == "compute" && std::find(counts.begin(), counts.end(), c.threads) == counts.end())
+      counts.push_back(c.threads);
+  std::sort(counts.begin(), counts.end());
+  return counts;
+}
+
+std::string ThreadsText(int threads) {
+  return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+}
+
+// The precision from the measured split of the FLOPs; false when no source has both counts.
+bool PrecisionFromFlops(const std::vector<Metric>& metrics, RunShape* shape) {
+  for (Source source : CountingSources()) {
+    const Metric* dp = FindMetric(metrics, "flops_dp", source);
+    const Metric* sp = FindMetric(metrics, "flops_sp", source);
+    if (!dp || !sp || !dp->value || !sp->value || *dp->value + *sp->value <= 0) continue;
+    double share = *dp->value / (*dp->value + *sp->value);
+    std::string from = std::string(SourceName(source));
+    char text[160];
+    // Under 1 % of the FLOPs in one precision (a conversion, a library call) is not a mix.
+    if (share >= 0.99 || share <= 0.01) {
+      shape->precision = share >= 0.99 ? "fp64" : "fp32";
+      std::snprintf(text, sizeof text, "%s (%.4g %% of FLOPs, %s)", shape->precision.c_str(),
+                    (share >= 0.99 ? share : 1 - share) * 100, from.c_str());
+    } else {
+      shape->precision = "mixed";
+      shape->fp64_share = share;
+      std::snprintf(text, sizeof text, "mixed (%.3g %% of FLOPs fp64, %.3g %% fp32, %s)",
+                    share * 100, (1 - share) * 100, from.c_str());
+    }
+    shape->precision_note = text;
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+RunShape RunShapeOf(const RunRecord& run, const MachineProfile& profile) {
+  RunShape shape;
+  if (!run.precision.empty()) {
+    shape.precision = run.precision;
+    shape.precision_note = run.precision + " (declared by the kernel)";
+  } else if (!PrecisionFromFlops(run.metrics, &shape)) {
+    shape.precision_note = "not known (no per-precision FLOP count): the best of fp64 and fp32";
+  }
+
+  if (run.target_kind != "executable") {
+    shape.threads_note = "1 thread (the kernel has no threads parameter)";
+    for (const auto& [key, value] : run.params)
+      if (key == "threads") {
+        shape.threads = std::max(1, std::atoi(value.c_str()));
+        shape.threads_note = ThreadsText(shape.threads) + " (the kernel's threads parameter)";
+      }
+    return shape;
+  }
+  const Metric* declared = FindMetric(run.metrics, "threads", Source::kClock);
+  const Metric* cpu = FindMetric(run.metrics, "cpu_time_s", Source::kClock);
+  const Metric* wall = FindMetric(run.metrics, "time_s", Source::kClock);
+  int wanted = 1;
+  char text[160];
+  if (declared && declared->value && *declared->value >= 1) {
+    wanted = static_cast<int>(std::lround(*declared->value));
+    shape.threads_note = ThreadsText(wanted) + " (--threads)";
+  } else if (cpu && cpu->value && wall && wall->value && *wall->value > 0) {
+    double ratio = *cpu->value / *wall->value;
+    wanted = std::max(1, static_cast<int>(std::lround(ratio)));
+    std::snprintf(text, sizeof text, "%s (CPU time / wall time = %.2f)",
+                  ThreadsText(wanted).c_str(), ratio);
+    shape.threads_note = text;
+  } else {
+    shape.threads_note = "1 thread (assumed: no CPU time measured; --threads N says otherwise)";
+  }
+  shape.threads = wanted;
+  // Never silently another thread count's roof: the nearest measured one (the lower of two
+  // equally near), said, with the command that would measure the run's own.
+  std::vector<int> counts = ProfileThreadCounts(profile);
+  if (!counts.empty() && std::find(counts.begin(), counts.end(), wanted) == counts.end()) {
+    int nearest = counts.front();
+    for (int c : counts)
+      if (std::abs(c - wanted) < std::abs(nearest - wanted)) nearest = c;
+    shape.threads = nearest;
+    shape.threads_note +=
+        "; placed against the " + std::to_string(nearest) +
+        "-thread roof, the nearest the profile has (`rprof machine measure --threads " +
+        std::to_string(wanted) + "` measures " + std::to_string(wanted) + ")";
+  }
+  return shape;
+}
 
 const Ceiling* BandwidthRoof(const MachineProfile& profile, const std::string& level,
                              int threads) {
@@ -106,16 +241,22 @@ void AddIsaRoof(const std::vector<Metric>& metrics, const RunShape& shape,
 Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
                    const MachineProfile& profile) {
   Placement p;
-  const Ceiling* roof = ComputeRoof(profile, shape);
-  if (!roof) {
-    p.reason = "the machine profile has no " + (shape.precision.empty() ? "" : shape.precision + " ") +
+  p.precision = shape.precision;
+  p.precision_note = shape.precision_note;
+  p.threads = shape.threads;
+  p.threads_note = shape.threads_note;
+  ComputePeak roof;
+  std::string lacking;
+  if (!ComputeRoof(profile, shape, &roof, &lacking)) {
+    p.reason = "the machine profile has no " + (lacking.empty() ? "" : lacking + " ") +
                "compute ceiling for " + std::to_string(shape.threads) +
                " thread(s); measure with `rprof machine measure --threads " +
                std::to_string(shape.threads) + "`";
     return p;
   }
-  p.compute_ceiling = roof->name;
-  p.peak = roof->value;
+  p.compute_ceiling = roof.name;
+  p.peak = roof.value;
+  if (!roof.note.empty()) p.precision_note += ": " + roof.note;
   AddIsaRoof(metrics, shape, profile, &p);
 
   const Metric* gflops = PreferredMetric(metrics, "gflops");

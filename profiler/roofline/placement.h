@@ -11,14 +11,31 @@
 #include <vector>
 
 #include "core/metric.h"
+#include "core/run.h"
 #include "machine/machine_profile.h"
 
 namespace rprof {
 
+// The run's own work, which chooses its roof.
 struct RunShape {
-  std::string precision;  // "fp64", "fp32"; "" places against the best of both
+  // "fp64", "fp32": that precision's roof; "mixed": a roof of both, weighted by `fp64_share`;
+  // "" (not known) places against the best of both.
+  std::string precision;
+  double fp64_share = 0;       // "mixed" only: the fraction of the FLOPs done in fp64, 0..1
+  std::string precision_note;  // how it was found: "fp64 (100 % of FLOPs, sim)"
   int threads = 1;
+  std::string threads_note;  // how it was found: "2 threads (CPU time / wall time = 1.96)"
 };
+
+// The shape of a stored or just-measured run against `profile`. Precision: the run's declared
+// one (kernels); else the measured per-precision split of its FLOPs (flops_dp, flops_sp of the
+// first source in CountingSources() that has both): under 1 % of one precision counts as none,
+// anything else is "mixed". Threads: a kernel's `threads` parameter, exactly (a count the
+// profile lacks leaves the run unplaced, with the command that measures it); a program's
+// declared `threads` metric (--threads), else its CPU time / wall time (cpu_time_s / time_s,
+// clock) rounded, at least 1, moved to the nearest thread count the profile has compute
+// ceilings for. The notes say which, and any move.
+RunShape RunShapeOf(const RunRecord& run, const MachineProfile& profile);
 
 // One level's view of the run, for one source of bytes (model, sim, pmu).
 struct LevelPlacement {
@@ -35,7 +52,14 @@ struct LevelPlacement {
 struct Placement {
   bool placed = false;
   std::string reason;  // why not placed: no FLOPs, no bytes, no matching ceilings
-  std::string compute_ceiling;  // e.g. "fp64_avx2_fma"
+  // The shape placed against, and how it was found (RunShape's).
+  std::string precision;  // "fp64", "fp32", "mixed", "" (best of both)
+  std::string precision_note;
+  int threads = 1;
+  std::string threads_note;
+  // e.g. "fp64_avx2_fma"; mixed work: both precisions' ceilings, "fp64_avx2_fma+fp32_avx2_fma",
+  // combined as precision_note says.
+  std::string compute_ceiling;
   double peak = 0;              // GFLOP/s at the run's precision and threads
   std::optional<double> achieved;  // GFLOP/s
   Source achieved_source = Source::kModel;

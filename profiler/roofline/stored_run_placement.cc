@@ -1,7 +1,5 @@
 #include "roofline/stored_run_placement.h"
 
-#include <cstdlib>
-
 #include "store/profile_store.h"
 
 namespace rprof {
@@ -20,12 +18,8 @@ RunPlacement PlaceStoredRun(RunStore* store, const RunRecord& run) {
                      "15 s) measures its roofline, then every run is placed on it";
     return result;
   }
-  RunShape shape;
-  shape.precision = run.precision;
-  for (const auto& [key, value] : run.params)
-    if (key == "threads") shape.threads = std::max(1, std::atoi(value.c_str()));
   result.profile_id = profile.id;
-  result.placement = PlaceRun(run.metrics, shape, profile.profile);
+  result.placement = PlaceRun(run.metrics, RunShapeOf(run, profile.profile), profile.profile);
   return result;
 }
 

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -40,8 +41,9 @@ extern "C" void OnTerminate(int sig, siginfo_t* info, void*) {
 using Clock = std::chrono::steady_clock;
 
 // Waits for the child, up to `timeout_s` (<= 0: forever). Returns true when it exited, with its
-// wait status; false on timeout.
-bool WaitFor(pid_t pid, double timeout_s, int* status) {
+// wait status and its resource usage (wait4: its threads, and the children it waited for);
+// false on timeout.
+bool WaitFor(pid_t pid, double timeout_s, int* status, rusage* usage) {
   // A pidfd lets poll() wait for the exit and the deadline at once, without a busy loop.
   int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
   if (pidfd >= 0) {
@@ -64,19 +66,21 @@ bool WaitFor(pid_t pid, double timeout_s, int* status) {
     }
     close(pidfd);
   } else if (timeout_s > 0) {
-    // Old kernels: poll waitpid.
+    // Old kernels: poll wait4.
     Clock::time_point deadline =
         Clock::now() + std::chrono::microseconds(static_cast<long long>(timeout_s * 1e6));
-    while (waitpid(pid, status, WNOHANG) == 0) {
+    while (wait4(pid, status, WNOHANG, usage) == 0) {
       if (Clock::now() >= deadline) return false;
       usleep(1000);
     }
     return true;
   }
-  while (waitpid(pid, status, 0) < 0 && errno == EINTR) {
+  while (wait4(pid, status, 0, usage) < 0 && errno == EINTR) {
   }
   return true;
 }
+
+double Seconds(const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; }
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -87,6 +91,7 @@ std::string ReadFile(const std::string& path) {
 
 struct OneExecution {
   double seconds = 0;
+  double cpu_seconds = 0;  // user + system, of the program and the children it waited for
   int wait_status = 0;
   bool timed_out = false;
   std::vector<Metric> regions;  // from the marker file
@@ -177,16 +182,18 @@ bool ExecuteOnce(const CountedTarget& program, double timeout_s,
     return Fail(err, ErrorKind::kEnvironment,
                 program.path + ": cannot execute: " + std::strerror(exec_errno));
   }
-  out->timed_out = !WaitFor(pid, timeout_s, &out->wait_status);
+  rusage usage{};
+  out->timed_out = !WaitFor(pid, timeout_s, &out->wait_status, &usage);
   if (out->timed_out) {
     // Politely first, so the program can flush its marker file; then for good.
     kill(pid, SIGTERM);
-    if (!WaitFor(pid, 2.0, &out->wait_status)) {
+    if (!WaitFor(pid, 2.0, &out->wait_status, &usage)) {
       kill(pid, SIGKILL);
-      WaitFor(pid, 0, &out->wait_status);
+      WaitFor(pid, 0, &out->wait_status, &usage);
     }
   }
   out->seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  out->cpu_seconds = Seconds(usage.ru_utime) + Seconds(usage.ru_stime);
   g_child.store(0);
 
   for (ProcessCounting* c : counters) c->Collect();
@@ -284,6 +291,14 @@ bool ProgramTarget::Execute(const LiveCounters& counters, Execution* out, Error*
       break;
     }
     out->samples.push_back(ex.seconds);
+    // The whole run's own metrics travel with the regions' (region ""): CPU time, for the
+    // thread count of its roof, and the thread count the user declared.
+    ex.regions.push_back({"cpu_time_s", ex.cpu_seconds, "s", Source::kClock, "",
+                          "user + system CPU time of the program, its threads and the children "
+                          "it waited for (wait4)"});
+    if (options_.threads)
+      ex.regions.push_back({"threads", static_cast<double>(*options_.threads), "count",
+                            Source::kClock, "", "declared with --threads"});
     regions.push_back(std::move(ex.regions));
     for (auto& p : ex.problems) problems.push_back(std::move(p));
     JudgeExit(ex, options_.timeout_s, out);

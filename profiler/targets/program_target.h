@@ -17,6 +17,9 @@ struct ProgramOptions {
   double timeout_s = 0;  // > 0: kill the program after this long; the run is interrupted
   std::optional<double> declared_flops;  // the model of one execution, as the user declared it
   std::optional<double> declared_bytes;
+  // The threads (or processes) it computes on, as the user declared it (--threads): stored as
+  // the run's `threads` metric (clock), for its roof. nullopt: CPU time / wall time says.
+  std::optional<int> threads;
 };
 
 class ProgramTarget : public Target {

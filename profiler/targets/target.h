@@ -32,7 +32,9 @@ struct Execution {
   std::optional<int> exit_code;
   std::optional<int> signal;
   std::string note;             // what went wrong, and what the run should say
-  std::vector<Metric> regions;  // marker regions' metrics, per execution
+  // Marker regions' metrics, per execution, and the target's own whole-run ones (region ""):
+  // a program's `cpu_time_s` and declared `threads`, clock.
+  std::vector<Metric> regions;
   double replay_native_s = 0;   // native seconds one replay under a simulator would take
   std::string started_at, ended_at;
 };

@@ -15,6 +15,7 @@ import json
 import os
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -650,6 +651,142 @@ class Markers(ProgramTestCase):
         self.assertEqual((proc.returncode, proc.stderr), (0, ""), proc)
         self.assertEqual(proc.stdout, "unbalanced_markers: done, markers off\n")
         self.assertEqual(os.listdir(self.tmp), [])
+
+
+# A machine profile made with SQL (a real `machine measure` takes seconds of busy cores), with
+# known ceilings on 1 and 2 threads: (kind, name, level, isa, precision, pattern, threads, value).
+ROOF_CEILINGS = [
+    ("compute", "fp64_scalar_fma", "", "scalar", "fp64", "fma", 1, 7.5),
+    ("compute", "fp64_avx2_fma", "", "avx2", "fp64", "fma", 1, 50),
+    ("compute", "fp32_scalar_fma", "", "scalar", "fp32", "fma", 1, 7.5),
+    ("compute", "fp32_avx2_fma", "", "avx2", "fp32", "fma", 1, 100),
+    ("compute", "fp64_scalar_fma", "", "scalar", "fp64", "fma", 2, 15),
+    ("compute", "fp64_avx2_fma", "", "avx2", "fp64", "fma", 2, 95),
+    ("compute", "fp32_avx2_fma", "", "avx2", "fp32", "fma", 2, 190),
+    ("bandwidth", "l1_load", "l1", "avx2", "fp64", "load", 1, 400),
+    ("bandwidth", "l2_load", "l2", "avx2", "fp64", "load", 1, 150),
+    ("bandwidth", "dram_triad", "dram", "avx2", "fp64", "triad", 1, 20),
+    ("bandwidth", "l1_load", "l1", "avx2", "fp64", "load", 2, 800),
+    ("bandwidth", "l2_load", "l2", "avx2", "fp64", "load", 2, 300),
+    ("bandwidth", "dram_triad", "dram", "avx2", "fp64", "triad", 2, 30),
+]
+
+
+class ProgramRoofs(ProgramTestCase):
+    """The roof of a program's own work: its precision from the counted FLOPs, its threads from
+    --threads or its CPU time / wall time (issue 13)."""
+
+    def setUp(self):
+        super().setUp()
+        # The first run stores this machine; the profile is then made for it.
+        self.rprof_ok("run", *PMU, "-q", program("true"))
+        con = sqlite3.connect(self.db)
+        try:
+            with con:
+                (machine_id,) = con.execute("select id from machines").fetchone()
+                cur = con.execute(
+                    "insert into machine_profiles (machine_id, mode, threads, isa, nominal_ghz,"
+                    " clock_ghz_scalar, clock_ghz_vector, load_average_before, seconds, warnings,"
+                    " created_at, rprof_version) values (?, 'quick', 2, 'sse2 avx avx2 fma', 2.6,"
+                    " 3.8, 3.45, 0.1, 9.5, '', '2026-01-01T00:00:00.000Z', '0.1.0')",
+                    (machine_id,))
+                con.executemany(
+                    "insert into ceilings (profile_id, kind, name, level, isa, precision, pattern,"
+                    " threads, working_set_bytes, value, unit, spread_pct, repetitions)"
+                    " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1.0, 5)",
+                    [(cur.lastrowid, kind, name, level, isa, precision, pattern, threads,
+                      0 if kind == "compute" else 1 << 20, value,
+                      "GFLOP/s" if kind == "compute" else "GB/s")
+                     for kind, name, level, isa, precision, pattern, threads, value
+                     in ROOF_CEILINGS])
+        finally:
+            con.close()
+
+    def sim_run(self, *args):
+        """rprof run --counters sim ARGS as JSON; skips where this build has no sim source."""
+        report = self.path("report.json")  # -o: the program's own output stays on stdout
+        r = self.rprof("run", "--counters", "sim", "--format", "json", "-o", report, *args)
+        if r.returncode == 3 and "sim" in r.stderr:
+            self.skipTest(f"no sim source here: {r.stderr.strip()}")
+        self.assertEqual(r.returncode, 0, r)
+        with open(report) as f:
+            return json.load(f)
+
+    def test_fp64_only_program_is_placed_against_an_fp64_roof(self):
+        out = self.sim_run(cli_target("triad_fp64"), "20000", "2")
+        sim = {name: v["sim"]["value"] for name, v in out["metrics"].items() if "sim" in v}
+        self.assertEqual(sim["flops_sp"], 0)
+        self.assertGreaterEqual(sim["flops_dp"], 2 * 20000 * 2)
+        p = out["placement"]
+        self.assertTrue(p["placed"], p)
+        self.assertEqual(p["precision"], "fp64")
+        self.assertEqual(p["precision_note"], "fp64 (100 % of FLOPs, sim)")
+        # A one-thread program: the best 1-thread fp64 roof, never fp32's 100.
+        self.assertEqual(p["threads"], 1)
+        self.assertRegex(p["threads_note"], r"^1 thread \(CPU time / wall time = \d")
+        self.assertEqual((p["compute_ceiling"], p["peak_gflops"]), ("fp64_avx2_fma", 50))
+        for level in p["levels"]:
+            self.assertAlmostEqual(level["ridge_ai"], 50 / level["bandwidth_gbs"])
+        if p["isa_note"]:  # the fp64 roof of the ISA it used; never fp32's 100 promised
+            self.assertIn(" fp64 ", p["isa_note"])
+            self.assertNotIn("lift it to 100", p["isa_note"])
+        self.assertEqual(self.scalar("select compute_ceiling from placements where run_id = ?",
+                                     (out["run_id"],)), "fp64_avx2_fma")
+        cpu_time, unit, note = self.metric(out["run_id"], "cpu_time_s", "clock")
+        self.assertEqual(unit, "s")
+        self.assertGreaterEqual(cpu_time, 0)
+        self.assertIn("wait4", note)
+        table = self.rprof_ok("show", str(out["run_id"])).stdout
+        self.assertIn("roof of: fp64 (100 % of FLOPs, sim); 1 thread (CPU time / wall time = ",
+                      table)
+
+    def test_declared_threads_place_against_the_two_thread_roof(self):
+        out = self.sim_run("--threads", "2", cli_target("triad_fp64"), "20000", "2")
+        p = out["placement"]
+        self.assertTrue(p["placed"], p)
+        self.assertEqual((p["threads"], p["threads_note"]), (2, "2 threads (--threads)"))
+        self.assertEqual((p["compute_ceiling"], p["peak_gflops"]), ("fp64_avx2_fma", 95))
+        dram = [lv for lv in p["levels"] if lv["level"] == "dram"]
+        for level in dram:
+            self.assertEqual(level["bandwidth_gbs"], 30)
+        self.assertEqual(self.metric(out["run_id"], "threads", "clock")[:2], (2, "count"))
+
+    def test_two_busy_threads_are_measured_as_two(self):
+        r = self.rprof_ok("run", *PMU, "--flops", "1e6", "--bytes", "1e6", "--format", "json",
+                          cli_target("spin_threads"), "2", "0.25")
+        out = json.loads(r.stdout)
+        cpu = out["metrics"]["cpu_time_s"]["clock"]["value"]
+        wall = out["metrics"]["time_s"]["clock"]["value"]
+        self.assertGreaterEqual(cpu, 0.45, "2 threads x 0.25 s of CPU each")
+        if cpu / wall < 1.5:
+            self.skipTest(f"CPU time / wall time {cpu / wall:.2f}: the machine is too busy to "
+                          "run two threads at once")
+        p = out["placement"]
+        self.assertTrue(p["placed"], p)
+        self.assertEqual(p["threads"], 2)
+        self.assertRegex(p["threads_note"], r"^2 threads \(CPU time / wall time = [12]\.\d\d\)$")
+        # No per-precision count (declared FLOPs only): the best of both at 2 threads, said.
+        self.assertEqual(p["precision"], None)
+        self.assertIn("not known", p["precision_note"])
+        self.assertEqual((p["compute_ceiling"], p["peak_gflops"]), ("fp32_avx2_fma", 190))
+
+    def test_threads_the_profile_lacks_go_to_the_nearest_said(self):
+        out = json.loads(self.rprof_ok("run", *PMU, "--flops", "1e6", "--bytes", "1e6",
+                                       "--threads", "8", "--format", "json",
+                                       program("true")).stdout)
+        p = out["placement"]
+        self.assertTrue(p["placed"], p)
+        self.assertEqual(p["threads"], 2)
+        self.assertIn("8 threads (--threads); placed against the 2-thread roof, the nearest",
+                      p["threads_note"])
+        self.assertIn("rprof machine measure --threads 8", p["threads_note"])
+
+    def test_threads_option_errors(self):
+        r = self.rprof("run", "--threads", "0", program("true"))
+        self.assertError(r, 2, "--threads must be at least 1")
+        r = self.rprof("run", "triad", "--threads", "2")
+        self.assertError(r, 2, "--threads is for programs", "-p threads=N")
+        self.assertEqual(self.scalar("select count(*) from runs"), 1)
 
 
 if __name__ == "__main__":

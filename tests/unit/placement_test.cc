@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -343,6 +344,168 @@ TEST_F(PlacementTest, PmuBindsBeforeSim) {
   Placement p = PlaceRun(metrics, Shape(), profile_);
   ASSERT_TRUE(p.placed) << p.reason;
   EXPECT_DOUBLE_EQ(p.attainable, 0.5 * 25);  // pmu AI 0.5
+}
+
+// RunShapeOf: the roof of the run's own work. A program (no declared precision) with FLOPs
+// counted per precision, and its CPU and wall time.
+RunRecord Program(std::vector<Metric> metrics) {
+  RunRecord run;
+  run.target_kind = "executable";
+  run.target = "./prog";
+  run.metrics = std::move(metrics);
+  return run;
+}
+
+Metric Clock(const std::string& name, double value) {
+  return Metric{name, value, name == "threads" ? "count" : "s", Source::kClock, "", ""};
+}
+
+TEST_F(PlacementTest, Fp64OnlyProgramIsPlacedAgainstTheFp64Roof) {
+  // sim: every FLOP fp64. Without a declared precision the best of both would be fp32's 200.
+  RunRecord run = Program({M("flops", 1e12, Source::kSim), M("flops_dp", 1e12, Source::kSim),
+                           M("flops_sp", 0, Source::kSim), M("bytes_dram", 1e9, Source::kSim),
+                           M("gflops", 50, Source::kSim)});
+  RunShape shape = RunShapeOf(run, profile_);
+  EXPECT_EQ(shape.precision, "fp64");
+  EXPECT_TRUE(Contains(shape.precision_note, "100 % of FLOPs, sim")) << shape.precision_note;
+  Placement p = PlaceRun(run.metrics, shape, profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_EQ(p.compute_ceiling, "fp64_avx2_fma");
+  EXPECT_DOUBLE_EQ(p.peak, 100);
+  EXPECT_EQ(p.precision, "fp64");
+  EXPECT_DOUBLE_EQ(p.levels[0].ridge_ai, 4);  // 100 / 25, not fp32's 8
+  EXPECT_DOUBLE_EQ(*p.percent_of_roof, 50);
+}
+
+TEST_F(PlacementTest, Fp32OnlyProgramIsPlacedAgainstTheFp32Roof) {
+  RunRecord run = Program({M("flops", 1e12, Source::kSim), M("flops_dp", 0, Source::kSim),
+                           M("flops_sp", 1e12, Source::kSim), M("bytes_dram", 1e9, Source::kSim)});
+  RunShape shape = RunShapeOf(run, profile_);
+  EXPECT_EQ(shape.precision, "fp32");
+  Placement p = PlaceRun(run.metrics, shape, profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_EQ(p.compute_ceiling, "fp32_avx2_fma");
+  EXPECT_DOUBLE_EQ(p.peak, 200);
+}
+
+TEST_F(PlacementTest, MeasuredSplitComesBeforeTheModelsAndADeclaredPrecisionBeforeBoth) {
+  // pmu says fp32, the model fp64: measured first.
+  RunRecord run = Program({M("flops_dp", 1e9, Source::kModel), M("flops_sp", 0, Source::kModel),
+                           M("flops_dp", 0, Source::kPmu), M("flops_sp", 1e9, Source::kPmu)});
+  EXPECT_EQ(RunShapeOf(run, profile_).precision, "fp32");
+  // A source with only one of the two counts says nothing about the split.
+  run.metrics = {M("flops_dp", 1e9, Source::kPmu), M("flops_sp", std::nullopt, Source::kPmu)};
+  RunShape unknown = RunShapeOf(run, profile_);
+  EXPECT_EQ(unknown.precision, "");
+  EXPECT_TRUE(Contains(unknown.precision_note, "not known")) << unknown.precision_note;
+  // A kernel's declared precision wins.
+  run.target_kind = "builtin";
+  run.precision = "fp64";
+  run.metrics = {M("flops_dp", 0, Source::kSim), M("flops_sp", 1e9, Source::kSim)};
+  EXPECT_EQ(RunShapeOf(run, profile_).precision, "fp64");
+}
+
+TEST_F(PlacementTest, MixedWorkGetsAWeightedRoofAndSaysSo) {
+  // 60 % fp64, 40 % fp32: at best 0.6 / 100 + 0.4 / 200 = 0.008 ns per FLOP: 125 GFLOP/s,
+  // between the two peaks; the DRAM ridge 125 / 25 = 5.
+  RunRecord run = Program({M("flops", 1e12, Source::kSim), M("flops_dp", 6e11, Source::kSim),
+                           M("flops_sp", 4e11, Source::kSim), M("bytes_dram", 1e9, Source::kSim),
+                           M("gflops", 100, Source::kSim)});
+  RunShape shape = RunShapeOf(run, profile_);
+  EXPECT_EQ(shape.precision, "mixed");
+  EXPECT_DOUBLE_EQ(shape.fp64_share, 0.6);
+  Placement p = PlaceRun(run.metrics, shape, profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_NEAR(p.peak, 125, 1e-9);
+  EXPECT_EQ(p.compute_ceiling, "fp64_avx2_fma+fp32_avx2_fma");
+  EXPECT_NEAR(p.levels[0].ridge_ai, 5, 1e-12);
+  EXPECT_NEAR(*p.percent_of_roof, 80, 1e-9);  // 100 / 125
+  EXPECT_TRUE(Contains(p.precision_note, "mixed (60 % of FLOPs fp64, 40 % fp32, sim)"))
+      << p.precision_note;
+  EXPECT_TRUE(Contains(p.precision_note, "weighted by FLOP share")) << p.precision_note;
+  EXPECT_TRUE(p.isa_note.empty()) << "no one-precision ISA roof for mixed work: " << p.isa_note;
+
+  // Under 1 % of one precision is no mix.
+  run.metrics = {M("flops_dp", 995, Source::kSim), M("flops_sp", 5, Source::kSim)};
+  EXPECT_EQ(RunShapeOf(run, profile_).precision, "fp64");
+}
+
+TEST_F(PlacementTest, MixedWorkWithoutOnePrecisionsCeilingIsNotPlaced) {
+  profile_.ceilings.erase(
+      std::remove_if(profile_.ceilings.begin(), profile_.ceilings.end(),
+                     [](const Ceiling& c) { return c.precision == "fp32" && c.kind == "compute"; }),
+      profile_.ceilings.end());
+  RunShape shape = Shape("mixed");
+  shape.fp64_share = 0.5;
+  Placement p = PlaceRun({M("flops", 1e9), M("bytes_dram", 1e9)}, shape, profile_);
+  EXPECT_FALSE(p.placed);
+  EXPECT_TRUE(Contains(p.reason, "no fp32 compute ceiling")) << p.reason;
+}
+
+TEST_F(PlacementTest, TwoThreadProgramIsPlacedAgainstTheTwoThreadRoof) {
+  // 2 s of CPU in 1.03 s of wall time: 1.94, rounded 2.
+  RunRecord run = Program({M("flops_dp", 2e9, Source::kSim), M("flops_sp", 0, Source::kSim),
+                           M("flops", 2e9, Source::kSim), M("bytes_dram", 24e9, Source::kSim),
+                           Clock("time_s", 1.03), Clock("cpu_time_s", 2)});
+  RunShape shape = RunShapeOf(run, profile_);
+  EXPECT_EQ(shape.threads, 2);
+  EXPECT_EQ(shape.threads_note, "2 threads (CPU time / wall time = 1.94)");
+  Placement p = PlaceRun(run.metrics, shape, profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_DOUBLE_EQ(p.peak, 400);
+  EXPECT_EQ(p.threads, 2);
+  EXPECT_DOUBLE_EQ(FindLevel(p, "dram", Source::kSim)->bandwidth, 40);
+
+  // A mostly waiting program is 1 thread, never 0.
+  run.metrics = {Clock("time_s", 1), Clock("cpu_time_s", 0.01)};
+  EXPECT_EQ(RunShapeOf(run, profile_).threads, 1);
+  // No CPU time: 1, said.
+  run.metrics = {Clock("time_s", 1)};
+  EXPECT_EQ(RunShapeOf(run, profile_).threads, 1);
+  EXPECT_TRUE(Contains(RunShapeOf(run, profile_).threads_note, "assumed"));
+}
+
+TEST_F(PlacementTest, DeclaredThreadsComeBeforeCpuTime) {
+  RunRecord run = Program({Clock("time_s", 1), Clock("cpu_time_s", 1), Clock("threads", 2)});
+  RunShape shape = RunShapeOf(run, profile_);
+  EXPECT_EQ(shape.threads, 2);
+  EXPECT_EQ(shape.threads_note, "2 threads (--threads)");
+}
+
+TEST_F(PlacementTest, ThreadCountTheProfileLacksMovesToTheNearestAndSaysSo) {
+  // 8 threads measured; the profile has 1 and 2: placed on 2, never silently.
+  RunRecord run = Program({Clock("time_s", 1), Clock("cpu_time_s", 7.9)});
+  RunShape shape = RunShapeOf(run, profile_);
+  EXPECT_EQ(shape.threads, 2);
+  EXPECT_TRUE(Contains(shape.threads_note, "8 threads (CPU time / wall time = 7.90)"))
+      << shape.threads_note;
+  EXPECT_TRUE(Contains(shape.threads_note, "placed against the 2-thread roof, the nearest"))
+      << shape.threads_note;
+  EXPECT_TRUE(Contains(shape.threads_note, "rprof machine measure --threads 8"))
+      << shape.threads_note;
+  // A profile of 1 and 16 threads: a 2-thread program goes to 1, and says so.
+  for (Ceiling& c : profile_.ceilings)
+    if (c.threads == 2) c.threads = 16;
+  run.metrics = {Clock("time_s", 1), Clock("cpu_time_s", 2)};
+  shape = RunShapeOf(run, profile_);
+  EXPECT_EQ(shape.threads, 1);
+  EXPECT_TRUE(Contains(shape.threads_note, "placed against the 1-thread roof"))
+      << shape.threads_note;
+}
+
+TEST_F(PlacementTest, KernelThreadsComeFromItsParameterExactly) {
+  RunRecord run;
+  run.target_kind = "builtin";
+  run.precision = "fp64";
+  run.params = {{"n", "1000"}, {"threads", "2"}};
+  RunShape shape = RunShapeOf(run, profile_);
+  EXPECT_EQ(shape.threads, 2);
+  EXPECT_EQ(shape.threads_note, "2 threads (the kernel's threads parameter)");
+  // A count the profile lacks stays as it is: not placed, with the command that measures it.
+  run.params = {{"threads", "4"}};
+  EXPECT_EQ(RunShapeOf(run, profile_).threads, 4);
+  run.params = {};
+  EXPECT_EQ(RunShapeOf(run, profile_).threads, 1);
 }
 
 TEST(BandwidthRoof, IgnoresNonTemporalCopy) {
