@@ -18,7 +18,8 @@ struct Prepared {
 
 // The order sources are prepared and finished in: each may read the values of those before it
 // (a replay's cost estimate reads the model's FLOPs), and reports list metrics in this order.
-// The target's own marker regions come after the live counters, before any replay.
+// The target's own metrics (marker regions, CPU time) come after the live counters, before any
+// replay.
 int FinishOrder(CounterScope scope) {
   switch (scope) {
     case CounterScope::kStatic:
@@ -96,7 +97,7 @@ bool Measure(Target& target, const std::vector<ChosenSource>& sources,
   };
   for (Prepared& p : prepared)
     if (FinishOrder(p.scope) < 2 && !finish(p)) return false;
-  for (Metric& m : ex.regions) run->metrics.push_back(std::move(m));
+  for (Metric& m : ex.metrics) run->metrics.push_back(std::move(m));
   for (Prepared& p : prepared)
     if (FinishOrder(p.scope) == 2 && !finish(p)) return false;
   AddDerivedMetrics(&run->metrics);

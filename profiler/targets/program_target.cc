@@ -291,8 +291,8 @@ bool ProgramTarget::Execute(const LiveCounters& counters, Execution* out, Error*
       break;
     }
     out->samples.push_back(ex.seconds);
-    // The whole run's own metrics travel with the regions' (region ""): CPU time, for the
-    // thread count of its roof, and the thread count the user declared.
+    // The program's own whole-run metrics beside its regions': CPU time, for the thread count
+    // of its roof, and the thread count the user declared.
     ex.regions.push_back({"cpu_time_s", ex.cpu_seconds, "s", Source::kClock, "",
                           "user + system CPU time of the program, its threads and the children "
                           "it waited for (wait4)"});
@@ -315,7 +315,7 @@ bool ProgramTarget::Execute(const LiveCounters& counters, Execution* out, Error*
     out->note = out->note.empty() ? text : out->note + "; " + text;
   }
   out->samples_note = "median wall time of " + std::to_string(out->samples.size()) + " executions";
-  out->regions = MeanPerExecution(regions);
+  out->metrics = MeanPerExecution(regions);
   // A replay runs the whole program once more.
   out->replay_native_s = out->samples.empty() ? 0 : Summarize(out->samples).median;
   return true;

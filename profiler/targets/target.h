@@ -32,9 +32,9 @@ struct Execution {
   std::optional<int> exit_code;
   std::optional<int> signal;
   std::string note;             // what went wrong, and what the run should say
-  // Marker regions' metrics, per execution, and the target's own whole-run ones (region ""):
-  // a program's `cpu_time_s` and declared `threads`, clock.
-  std::vector<Metric> regions;
+  // The target's own metrics, per execution: its marker regions' and, for a program, its
+  // `cpu_time_s` and declared `threads` (source clock, region "").
+  std::vector<Metric> metrics;
   double replay_native_s = 0;   // native seconds one replay under a simulator would take
   std::string started_at, ended_at;
 };
