@@ -26,6 +26,8 @@ RunPlacement PlaceStoredRun(RunStore* store, const RunRecord& run) {
     if (key == "threads") shape.threads = std::max(1, std::atoi(value.c_str()));
   result.profile_id = profile.id;
   result.placement = PlaceRun(run.metrics, shape, profile.profile);
+  for (const std::string& region : RegionNames(run.metrics))
+    result.regions.push_back({region, PlaceRegion(run.metrics, region, shape, profile.profile)});
   return result;
 }
 

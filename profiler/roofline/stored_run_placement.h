@@ -11,7 +11,8 @@
 
 namespace rprof {
 
-// The run's shape (precision; threads from a `threads` parameter, else 1) against the profile.
+// The run's shape (precision; threads from a `threads` parameter, else 1) against the profile,
+// the whole run and each of its marker regions (RunPlacement::regions).
 // No profile, or a database error reading it: profile_id 0 and `missing` says what to do.
 RunPlacement PlaceStoredRun(RunStore* store, const RunRecord& run);
 
