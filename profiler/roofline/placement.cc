@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <set>
 
@@ -226,8 +227,10 @@ Placement PlaceRegion(const std::vector<Metric>& metrics, const std::string& reg
     own.push_back(m);
     own.back().region.clear();
     // Work of several threads side by side over one wall time: their roof, not one thread's.
-    if (m.name == "threads" && m.source == Source::kClock && m.value && *m.value > shape.threads)
-      region_shape.threads = static_cast<int>(*m.value);
+    // (A mean over executions may be fractional: the nearest whole count.)
+    if (m.name == "threads" && m.source == Source::kClock && m.value &&
+        std::lround(*m.value) > shape.threads)
+      region_shape.threads = static_cast<int>(std::lround(*m.value));
   }
   Placement p = PlaceRun(own, region_shape, profile);
   if (!p.placed && !p.compute_ceiling.empty() && !PreferredMetric(own, "flops"))
