@@ -47,8 +47,8 @@ bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& ar
   CommandLine cl("plot", "[RUN...|--last N|--kernel K|--tag K=V] -o FILE.svg|--terminal",
                  "Draws runs on the roofline of their machine: log-log, every compute ceiling "
                  "(per precision and ISA) and bandwidth ceiling (per memory level) labelled, "
-                 "each run a labelled point per source, its model point joined to its measured "
-                 "point. Rendered by gnuplot.",
+                 "each run and each marker region a labelled point per source, its model point "
+                 "joined to its measured point. Rendered by gnuplot.",
                  CommandLine::Format::kNone);
   std::vector<long long> ids;
   std::vector<std::string> tags;
@@ -122,7 +122,8 @@ bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& ar
   if (PlottableRuns(runs) == 0)
     return Fail(err, ErrorKind::kUsage,
                 "plot: none of the chosen runs has both a FLOP rate and a DRAM intensity to "
-                "draw (programs need --flops/--bytes or --counters sim)");
+                "draw, for the whole run or a marker region (programs need --flops/--bytes, "
+                "regions declared with rprof_region_declare, or --counters sim)");
 
   PlotOptions plot;
   plot.terminal = term;

@@ -123,7 +123,9 @@ struct ThreadState {
 // One region merged over threads, for the results.
 struct RegionTotals {
   uint64_t calls = 0;
-  uint64_t ns = 0;
+  uint64_t ns = 0;       // summed over threads
+  uint64_t max_ns = 0;   // the most one thread spent inside: the region's wall time
+  uint64_t threads = 0;  // threads that completed a call
   uint64_t counts[kMaxEvents] = {};
   uint64_t uncounted = 0;
   std::set<std::string> uncounted_reasons;
@@ -199,8 +201,14 @@ void ForEachRegion(ThreadState* ts, Fn&& fn) {
 
 void AddThreadRegion(const ThreadState& ts, size_t counted, const Region& region,
                      RegionTotals* totals) {
-  totals->calls += region.calls.Get();
-  totals->ns += region.ns.Get();
+  uint64_t calls = region.calls.Get();
+  uint64_t ns = region.ns.Get();
+  totals->calls += calls;
+  totals->ns += ns;
+  if (calls > 0) {
+    ++totals->threads;
+    if (ns > totals->max_ns) totals->max_ns = ns;
+  }
   for (size_t k = 0; k < counted; ++k) totals->counts[k] += region.counts[k].Get();
   uint64_t none = region.uncounted_no_counters.Get();
   uint64_t partial = region.uncounted_partial.Get();
@@ -296,6 +304,10 @@ std::string FormatBlock() {
     AppendUint(&out, totals.calls);
     out.push_back('\t');
     AppendSeconds(&out, totals.ns);
+    out.push_back('\t');
+    AppendSeconds(&out, totals.max_ns);
+    out.push_back('\t');
+    AppendUint(&out, totals.threads);
     auto declared = g->declared.find(name);
     AppendDeclared(&out, declared == g->declared.end() ? -1 : declared->second.flops);
     AppendDeclared(&out, declared == g->declared.end() ? -1 : declared->second.bytes);

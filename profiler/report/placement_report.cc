@@ -34,6 +34,21 @@ std::string PlacementText(const Placement& p, int64_t profile_id) {
   return out + table.Render();
 }
 
+std::string RegionPlacementsText(const std::vector<RegionPlacement>& regions) {
+  if (regions.empty()) return "";
+  std::string out = "regions on the roofline:\n";
+  for (const RegionPlacement& r : regions) {
+    const Placement& p = r.placement;
+    out += "  region " + r.region + ": ";
+    if (!p.placed) {
+      out += "not placed: " + p.reason + "\n";
+      continue;
+    }
+    out += p.verdict + "; binding: " + p.binding + "\n";
+  }
+  return out;
+}
+
 void WritePlacementJson(const Placement& p, int64_t profile_id, JsonWriter* w) {
   w->BeginObject();
   w->Key("placed").Bool(p.placed);

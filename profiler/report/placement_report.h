@@ -3,6 +3,7 @@
 #define RPROF_REPORT_PLACEMENT_REPORT_H_
 
 #include <string>
+#include <vector>
 
 #include "core/json.h"
 #include "roofline/placement.h"
@@ -11,6 +12,10 @@ namespace rprof {
 
 // Several lines: verdict, roof, then one line per level and source with AI, attainable, ridge.
 std::string PlacementText(const Placement& placement, int64_t profile_id);
+
+// One line per marker region, under the run's lines: "region triad: DRAM-bandwidth-bound at …"
+// or "region init: not placed: …". "" without regions.
+std::string RegionPlacementsText(const std::vector<RegionPlacement>& regions);
 
 // {"placed", "reason", "profile_id", "compute_ceiling", "peak_gflops", "achieved_gflops",
 //  "achieved_source", "binding", "attainable_gflops", "percent_of_roof", "verdict",

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
 namespace rprof {
 
@@ -45,10 +46,21 @@ struct Point {
 
 namespace {
 
-bool Plottable(const RunRecord& run, Source s) {
-  const Metric* ai = FindMetric(run.metrics, "ai_dram", s);
-  const Metric* gf = FindMetric(run.metrics, "gflops", s);
+// The whole run (region "") or one of its marker regions.
+bool Plottable(const RunRecord& run, Source s, const std::string& region = "") {
+  const Metric* ai = FindMetric(run.metrics, "ai_dram", s, region);
+  const Metric* gf = FindMetric(run.metrics, "gflops", s, region);
   return ai && gf && ai->value && gf->value && *ai->value > 0 && *gf->value > 0;
+}
+
+// "" (the whole run) then every marker region, by name.
+std::vector<std::string> Parts(const RunRecord& run) {
+  std::set<std::string> regions;
+  for (const Metric& m : run.metrics)
+    if (!m.region.empty()) regions.insert(m.region);
+  std::vector<std::string> parts = {""};
+  parts.insert(parts.end(), regions.begin(), regions.end());
+  return parts;
 }
 
 }  // namespace
@@ -61,12 +73,12 @@ bool HasCeilingsFor(const MachineProfile& profile, int threads) {
 
 int PlottableRuns(const std::vector<RunRecord>& runs) {
   int count = 0;
-  for (const RunRecord& run : runs)
-    for (Source s : CountingSources())
-      if (Plottable(run, s)) {
-        ++count;
-        break;
-      }
+  for (const RunRecord& run : runs) {
+    bool any = false;
+    for (const std::string& part : Parts(run))
+      for (Source s : CountingSources()) any = any || Plottable(run, s, part);
+    count += any ? 1 : 0;
+  }
   return count;
 }
 
@@ -106,19 +118,23 @@ std::string RooflineGnuplotScript(const MachineProfile& profile,
   std::vector<RunPoints> points;
   std::vector<std::string> skipped;
   for (const RunRecord& run : runs) {
-    RunPoints rp;
-    rp.label = "#";
-    rp.label += std::to_string(run.id) + " " + run.target;
-    for (Source s : CountingSources()) {
-      if (!Plottable(run, s)) continue;
-      rp.by_source.push_back({std::string(SourceName(s)),
-                              {*FindMetric(run.metrics, "ai_dram", s)->value,
-                               *FindMetric(run.metrics, "gflops", s)->value}});
+    // The whole run, then each marker region as a point of its own.
+    for (const std::string& part : Parts(run)) {
+      RunPoints rp;
+      rp.label = "#";
+      rp.label += std::to_string(run.id) + " " + run.target;
+      if (!part.empty()) rp.label += " region " + part;
+      for (Source s : CountingSources()) {
+        if (!Plottable(run, s, part)) continue;
+        rp.by_source.push_back({std::string(SourceName(s)),
+                                {*FindMetric(run.metrics, "ai_dram", s, part)->value,
+                                 *FindMetric(run.metrics, "gflops", s, part)->value}});
+      }
+      if (rp.by_source.empty())
+        skipped.push_back(rp.label);
+      else
+        points.push_back(std::move(rp));
     }
-    if (rp.by_source.empty())
-      skipped.push_back(rp.label);
-    else
-      points.push_back(std::move(rp));
   }
 
   double xmin = 1.0 / 64, xmax = 64, ymin = 1e300, ymax = peak > 0 ? peak * 2 : 100;

@@ -1,6 +1,7 @@
 // The roofline drawn: a self-contained gnuplot script (data inline) with every ceiling of a
 // machine profile labelled and every run a labelled point, its model point joined to its
-// measured point. gnuplot renders it to svg/png/pdf or to the terminal ("dumb").
+// measured point; each marker region of a run a point of its own. gnuplot renders it to
+// svg/png/pdf or to the terminal ("dumb").
 #ifndef RPROF_REPORT_ROOFLINE_PLOT_H_
 #define RPROF_REPORT_ROOFLINE_PLOT_H_
 
@@ -22,10 +23,12 @@ struct PlotOptions {
 // True when the profile has ceilings for `threads` to draw.
 bool HasCeilingsFor(const MachineProfile& profile, int threads);
 
-// How many of the runs can be drawn: those with a FLOP rate and a DRAM intensity, per source.
+// How many of the runs can be drawn: those with a FLOP rate and a DRAM intensity, per source,
+// for the whole run or for one of its marker regions.
 int PlottableRuns(const std::vector<RunRecord>& runs);
 
-// The script. Runs without FLOPs or bytes are left out (and listed in a comment).
+// The script: a point per run and per marker region (labelled "#ID TARGET region NAME"), per
+// source. Runs and regions without FLOPs or bytes are left out (and listed in a comment).
 std::string RooflineGnuplotScript(const MachineProfile& profile,
                                   const std::vector<RunRecord>& runs, const PlotOptions& options);
 

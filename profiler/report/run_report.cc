@@ -87,7 +87,19 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
   // metrics: {name: {source: {value, unit, note}}} for the whole run; regions alike.
   std::map<std::string, std::vector<const Metric*>> by_region;
   for (const Metric& m : run.metrics) by_region[m.region].push_back(&m);
-  auto write_metrics = [&](const std::vector<const Metric*>& metrics) {
+  // A placement as the "placement" key: the run's, or a region's (nullptr: the run has none).
+  auto write_placement = [&](const Placement* p) {
+    w->Key("placement");
+    if (placement->profile_id != 0 && p) {
+      WritePlacementJson(*p, placement->profile_id, w);
+      return;
+    }
+    w->BeginObject().Key("placed").Bool(false);
+    w->Key("reason").String(placement->missing).EndObject();
+  };
+  // With `region`, that region's placement joins its metrics.
+  auto write_metrics = [&](const std::vector<const Metric*>& metrics,
+                           const std::string* region = nullptr) {
     std::vector<std::string> order;
     std::map<std::string, std::vector<const Metric*>> by_name;
     for (const Metric* m : metrics) {
@@ -107,6 +119,12 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
       }
       w->EndObject();
     }
+    if (region && placement) {
+      const Placement* p = nullptr;
+      for (const RegionPlacement& rp : placement->regions)
+        if (rp.region == *region) p = &rp.placement;
+      write_placement(p);
+    }
     w->EndObject();
   };
   w->Key("trust").BeginArray();
@@ -119,7 +137,7 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
   for (const auto& [region, metrics] : by_region) {
     if (region.empty()) continue;
     w->Key(region);
-    write_metrics(metrics);
+    write_metrics(metrics, &region);
   }
   w->EndObject();
   if (run.placement) {
@@ -132,13 +150,7 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
     w->Key("verdict").String(p.verdict);
     w->EndObject();
   }
-  if (placement) {
-    w->Key("placement");
-    if (placement->profile_id == 0)
-      w->BeginObject().Key("placed").Bool(false).Key("reason").String(placement->missing).EndObject();
-    else
-      WritePlacementJson(placement->placement, placement->profile_id, w);
-  }
+  if (placement) write_placement(&placement->placement);
   w->EndObject();
 }
 
@@ -190,8 +202,10 @@ std::string FormatRun(const RunRecord& run, OutputFormat format, const RunPlacem
   }
   if (placement && placement->profile_id == 0)
     report.AddText("\nroofline: " + placement->missing + "\n");
-  if (placement && placement->profile_id != 0)
+  if (placement && placement->profile_id != 0) {
     report.AddText(PlacementText(placement->placement, placement->profile_id));
+    report.AddText(RegionPlacementsText(placement->regions));
+  }
   Table& csv = report.AddTable({{"run_id", "run"},
                                 {"region", "region"},
                                 {"metric", "metric"},

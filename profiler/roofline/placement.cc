@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 
 namespace rprof {
 
@@ -346,6 +347,36 @@ Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
                   compute_bound ? "compute" : (Upper(binding->level) + "-bandwidth").c_str());
   }
   p.verdict = text;
+  return p;
+}
+
+std::vector<std::string> RegionNames(const std::vector<Metric>& metrics) {
+  std::set<std::string> names;
+  for (const Metric& m : metrics)
+    if (!m.region.empty()) names.insert(m.region);
+  return {names.begin(), names.end()};
+}
+
+Placement PlaceRegion(const std::vector<Metric>& metrics, const std::string& region,
+                      const RunShape& shape, const MachineProfile& profile) {
+  // The region's metrics as a whole run's: PlaceRun then reads them as it reads a run's.
+  std::vector<Metric> own;
+  RunShape region_shape = shape;
+  for (const Metric& m : metrics) {
+    if (m.region != region) continue;
+    own.push_back(m);
+    own.back().region.clear();
+    // Work of several threads side by side over one wall time: their roof, not one thread's.
+    // (A mean over executions may be fractional: the nearest whole count.)
+    if (m.name == "threads" && m.source == Source::kClock && m.value &&
+        std::lround(*m.value) > shape.threads)
+      region_shape.threads = static_cast<int>(std::lround(*m.value));
+  }
+  Placement p = PlaceRun(own, region_shape, profile);
+  if (!p.placed && !p.compute_ceiling.empty() && !PreferredMetric(own, "flops"))
+    p.reason =
+        "no FLOP count is known for this region; declare one with "
+        "rprof_region_declare, or count with --counters sim";
   return p;
 }
 

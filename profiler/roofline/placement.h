@@ -77,11 +77,18 @@ struct Placement {
   std::string isa_note;          // "scalar code (100 % of FLOPs): the fp64 scalar roof is …"
 };
 
+// One marker region of a run, placed as the run is.
+struct RegionPlacement {
+  std::string region;  // Metric::region
+  Placement placement;
+};
+
 // Where a run stands on its machine's roofline, or why it cannot be placed.
 struct RunPlacement {
   int64_t profile_id = 0;  // 0: no machine profile; `missing` says what to do
   std::string missing;
   Placement placement;
+  std::vector<RegionPlacement> regions;  // every marker region, by name; empty without a profile
 };
 
 // The roof of a memory level at this thread count: its best ceiling over the load, copy and
@@ -93,6 +100,17 @@ const Ceiling* BandwidthRoof(const MachineProfile& profile, const std::string& l
 // run gets placed = false and the reason.
 Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
                    const MachineProfile& profile);
+
+// Places marker region `region` of a run (its metrics: Metric::region == region) as PlaceRun
+// places the whole run: its FLOPs and bytes over its own wall time (time_s, the most one thread
+// spent inside). The region's declared (model) work places it whatever the run counted. Judged
+// against the ceilings of the run's shape, or of the threads that ran the region (its `threads`
+// metric) when more. Never fails, as PlaceRun.
+Placement PlaceRegion(const std::vector<Metric>& metrics, const std::string& region,
+                      const RunShape& shape, const MachineProfile& profile);
+
+// The names of the run's marker regions (every non-empty Metric::region), sorted.
+std::vector<std::string> RegionNames(const std::vector<Metric>& metrics);
 
 }  // namespace rprof
 

@@ -19,7 +19,10 @@ RunPlacement PlaceStoredRun(RunStore* store, const RunRecord& run) {
     return result;
   }
   result.profile_id = profile.id;
-  result.placement = PlaceRun(run.metrics, RunShapeOf(run, profile.profile), profile.profile);
+  RunShape shape = RunShapeOf(run, profile.profile);
+  result.placement = PlaceRun(run.metrics, shape, profile.profile);
+  for (const std::string& region : RegionNames(run.metrics))
+    result.regions.push_back({region, PlaceRegion(run.metrics, region, shape, profile.profile)});
   return result;
 }
 

@@ -12,7 +12,7 @@
 namespace rprof {
 
 // The run's shape (RunShapeOf: its precision, declared or from its FLOPs; its threads) against
-// the profile.
+// the profile, the whole run and each of its marker regions (RunPlacement::regions).
 // No profile, or a database error reading it: profile_id 0 and `missing` says what to do.
 RunPlacement PlaceStoredRun(RunStore* store, const RunRecord& run);
 

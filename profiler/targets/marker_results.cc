@@ -1,5 +1,6 @@
 #include "targets/marker_results.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <string_view>
@@ -12,8 +13,10 @@ namespace rprof {
 
 namespace {
 
-// The one version this rprof reads, as the library writes it in each block's header line.
+// The version the library writes in each block's header line. rprof also reads version 1,
+// which had no per-thread time columns.
 std::string FormatVersion() { return std::to_string(RPROF_MARKER_FORMAT_VERSION); }
+const char kVersion1[] = "1";
 
 // One process's block, as written by librprof-marker.
 struct BlockEvent {
@@ -26,6 +29,8 @@ struct BlockRegion {
   std::string name;
   uint64_t calls = 0;
   double seconds = 0;
+  std::optional<double> thread_max_seconds;  // version 2 on
+  std::optional<uint64_t> threads;           // version 2 on
   std::optional<double> flops_per_call;
   std::optional<double> bytes_per_call;
   std::vector<std::optional<uint64_t>> counts;  // one per block event; nullopt for "-"
@@ -33,6 +38,7 @@ struct BlockRegion {
 
 struct Block {
   long pid = 0;
+  bool version1 = false;
   std::vector<BlockEvent> events;
   std::vector<BlockRegion> regions;
   std::vector<std::pair<std::string, std::string>> problems;  // region, message
@@ -101,12 +107,13 @@ class Parser {
       if (fields.size() != 3)
         return Fail("header has " + std::to_string(fields.size()) +
                     " fields, expected 3 (rprof-markers, version, pid)");
-      if (fields[1] != FormatVersion())
+      if (fields[1] != FormatVersion() && fields[1] != kVersion1)
         return Fail("marker results format version " + Quoted(fields[1]) +
                     "; this rprof reads version " + FormatVersion() +
                     " (rprof and librprof-marker differ: rebuild the program against this "
                     "rprof's rprof-marker)");
       Block block;
+      block.version1 = fields[1] == kVersion1;
       if (!ParseInteger(fields[2], &block.pid) || block.pid <= 0)
         return Fail("process id " + Quoted(fields[2]) + " is not a positive integer");
       blocks->push_back(std::move(block));
@@ -147,11 +154,15 @@ class Parser {
   }
 
   bool ParseRegion(const std::vector<std::string_view>& fields, Block* block) {
-    size_t expected = 6 + block->events.size();
+    // Version 2 added two columns after the total seconds: the most in one thread, threads.
+    size_t first_declared = block->version1 ? 4 : 6;
+    size_t first_count = first_declared + 2;
+    size_t expected = first_count + block->events.size();
     if (fields.size() != expected)
       return Fail("region line has " + std::to_string(fields.size()) + " fields, expected " +
-                  std::to_string(expected) + " (region, name, calls, seconds, flops, bytes and " +
-                  std::to_string(block->events.size()) + " event totals)");
+                  std::to_string(expected) + " (region, name, calls, seconds, " +
+                  (block->version1 ? "" : "seconds in one thread, threads, ") +
+                  "flops, bytes and " + std::to_string(block->events.size()) + " event totals)");
     BlockRegion region;
     region.name = fields[1];
     if (region.name.empty()) return Fail("region with an empty name");
@@ -162,8 +173,19 @@ class Parser {
       return Fail("calls " + Quoted(fields[2]) + " is not a non-negative integer");
     if (!ParseReal(fields[3], &region.seconds))
       return Fail("seconds " + Quoted(fields[3]) + " is not a non-negative number");
-    for (auto [field, value] : {std::pair{fields[4], &region.flops_per_call},
-                                std::pair{fields[5], &region.bytes_per_call}}) {
+    if (!block->version1) {
+      double most = 0;
+      uint64_t threads = 0;
+      if (!ParseReal(fields[4], &most) || most > region.seconds)
+        return Fail("seconds in one thread " + Quoted(fields[4]) +
+                    " is not a number from 0 to the total seconds");
+      if (!ParseInteger(fields[5], &threads))
+        return Fail("threads " + Quoted(fields[5]) + " is not a non-negative integer");
+      region.thread_max_seconds = most;
+      region.threads = threads;
+    }
+    for (auto [field, value] : {std::pair{fields[first_declared], &region.flops_per_call},
+                                std::pair{fields[first_declared + 1], &region.bytes_per_call}}) {
       if (field == "-") continue;
       double number = 0;
       if (!ParseReal(field, &number))
@@ -171,13 +193,13 @@ class Parser {
                     " is neither '-' nor a non-negative number");
       *value = number;
     }
-    for (size_t i = 6; i < fields.size(); ++i) {
+    for (size_t i = first_count; i < fields.size(); ++i) {
       uint64_t count = 0;
       if (fields[i] == "-") {
         region.counts.push_back(std::nullopt);
       } else if (ParseInteger(fields[i], &count)) {
-        if (!block->events[i - 6].ok)
-          return Fail("a count for event " + Quoted(block->events[i - 6].name) +
+        if (!block->events[i - first_count].ok)
+          return Fail("a count for event " + Quoted(block->events[i - first_count].name) +
                       ", which is missing");
         region.counts.push_back(count);
       } else {
@@ -239,7 +261,8 @@ void Merge(const std::vector<Block>& blocks, MarkerResults* out) {
     for (const BlockRegion& region : block.regions) {
       size_t r = 0;
       while (r < out->regions.size() && out->regions[r].name != region.name) ++r;
-      if (r == out->regions.size()) {
+      bool first = r == out->regions.size();
+      if (first) {
         MarkerRegion fresh;
         fresh.name = region.name;
         fresh.counts.assign(out->events.size(), 0.0);
@@ -251,6 +274,18 @@ void Merge(const std::vector<Block>& blocks, MarkerResults* out) {
       MarkerRegion& merged = out->regions[r];
       merged.calls += region.calls;
       merged.seconds += region.seconds;
+      // Processes are taken to run side by side, as threads are: the region's wall time is the
+      // most any one thread of any process spent in it, never more than the program's. One
+      // version-1 block (no per-thread time) leaves it unknown.
+      if (region.thread_max_seconds && (first || merged.thread_max_seconds))
+        merged.thread_max_seconds =
+            std::max(merged.thread_max_seconds.value_or(0), *region.thread_max_seconds);
+      else
+        merged.thread_max_seconds = std::nullopt;
+      if (region.threads && (first || merged.threads))
+        merged.threads = merged.threads.value_or(0) + *region.threads;
+      else
+        merged.threads = std::nullopt;
       MergeDeclared(region.name, "flops", block.pid, region.flops_per_call, &merged.flops_per_call,
                     &declared[r].flops_pid, &out->problems);
       MergeDeclared(region.name, "bytes", block.pid, region.bytes_per_call, &merged.bytes_per_call,
@@ -298,7 +333,18 @@ std::vector<Metric> MarkerMetrics(const MarkerResults& results) {
   std::vector<Metric> metrics;
   for (const MarkerRegion& region : results.regions) {
     double calls = static_cast<double>(region.calls);
-    metrics.push_back({"time_s", region.seconds, "s", Source::kClock, region.name, ""});
+    if (region.thread_max_seconds)
+      metrics.push_back({"time_s", *region.thread_max_seconds, "s", Source::kClock, region.name,
+                         "wall time: the most one thread spent inside"});
+    else
+      metrics.push_back({"time_s", region.seconds, "s", Source::kClock, region.name,
+                         "summed over threads (a version-1 marker library does not say how "
+                         "long each thread spent)"});
+    metrics.push_back(
+        {"thread_time_s", region.seconds, "s", Source::kClock, region.name, "summed over threads"});
+    if (region.threads)
+      metrics.push_back({"threads", static_cast<double>(*region.threads), "count", Source::kClock,
+                         region.name, "threads that ran the region"});
     metrics.push_back({"calls", calls, "count", Source::kClock, region.name, ""});
     for (size_t e = 0; e < results.events.size(); ++e)
       metrics.push_back({results.events[e].name, region.counts[e],

@@ -1,5 +1,5 @@
 // What a program using the marker API hands back to rprof: the file named by RPROF_MARKER_OUT,
-// one block per process that exited normally (format: rprof/marker.h, version 1), parsed and
+// one block per process that exited normally (format: rprof/marker.h, versions 1 and 2), parsed and
 // merged over processes by region name, then turned into per-region metrics.
 #ifndef RPROF_TARGETS_MARKER_RESULTS_H_
 #define RPROF_TARGETS_MARKER_RESULTS_H_
@@ -23,7 +23,11 @@ struct MarkerEvent {
 struct MarkerRegion {
   std::string name;
   uint64_t calls = 0;  // completed begin/end pairs, over threads and processes
-  double seconds = 0;  // total wall time inside the region
+  double seconds = 0;  // wall time inside the region, summed over threads and processes
+  // The region's wall time: the most any one thread (of any process) spent inside it. nullopt
+  // when a process wrote version 1 of the format, which does not say.
+  std::optional<double> thread_max_seconds;
+  std::optional<uint64_t> threads;  // threads (over processes) that completed a call
   // The model work of one pass, from rprof_region_declare; the first process's when several
   // declared different values (a problem says so).
   std::optional<double> flops_per_call;
@@ -43,12 +47,14 @@ struct MarkerResults {
 
 // Parses the whole file (empty text: no process reported; true with empty results) and merges
 // its blocks into *out. False with *err = "line N: <what is wrong>" on malformed or unknown input,
-// including a format version other than 1.
+// including a format version other than 1 and 2.
 bool ParseMarkerResults(const std::string& text, MarkerResults* out, std::string* err);
 
-// Per region (Metric::region = its name): time_s and calls (source clock), every event under its
-// own name (source pmu; absent with the reason when not counted), and when declared flops and
-// bytes_dram (source model: declared per call x calls).
+// Per region (Metric::region = its name): time_s (the region's wall time, thread_max_seconds;
+// `seconds` when that is unknown, with a note), thread_time_s (`seconds`), threads when known
+// and calls (source clock), every event under its own name (source pmu; absent with the reason
+// when not counted), and when declared flops and bytes_dram (source model: declared per call x
+// calls).
 std::vector<Metric> MarkerMetrics(const MarkerResults& results);
 
 }  // namespace rprof

@@ -24,6 +24,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rprof_harness  # noqa: E402
 from rprof_harness import RprofTestCase  # noqa: E402
+from plot_test import insert_profile  # noqa: E402
 
 PMU = ["--counters", "pmu"]
 
@@ -588,6 +589,57 @@ class Markers(ProgramTestCase):
         row = self.run_row(run_id)
         self.assertEqual((row["status"], row["exit_code"]), ("ok", 0))
         self.assertIsNone(row["note"])
+
+    def test_regions_are_placed_on_the_roofline(self):
+        # A profile with known ceilings, on the machine row a first run made (plot_test's);
+        # `machine measure` would take seconds. It has 1- and 2-thread ceilings: the example
+        # runs each region in two threads side by side, so they are judged on 2-thread roofs.
+        self.rprof_ok("run", "copy", "-p", "n=1000", "--counters", "model", "-q")
+        profile_id = insert_profile(self.db)
+        r = self.rprof_ok("run", *PMU, "--format", "json", marker_example(), str(self.N), "4")
+        report = json.loads(r.stdout.partition("\n")[2])  # after the program's own line
+        whole = report["metrics"]["time_s"]["clock"]["value"]
+        triad = report["regions"]["triad"]
+        # Under pmu (no FLOP events here) triad is placed on its declared work.
+        placement = triad["placement"]
+        self.assertTrue(placement["placed"], placement)
+        self.assertTrue(placement["verdict"], placement)
+        self.assertEqual(placement["profile_id"], profile_id)
+        self.assertEqual(sorted(placement), sorted(report["placement"]), "the run's keys")
+        self.assertEqual(placement["achieved_source"], "model")
+        self.assertEqual(placement["compute_ceiling"], "fp64_avx2_fma")
+        self.assertEqual(placement["peak_gflops"], 222, "the 2-thread roof")
+        dram = [lv for lv in placement["levels"] if lv["level"] == "dram"]
+        self.assertEqual(len(dram), 1, placement)
+        self.assertAlmostEqual(dram[0]["ai"], 2 / 24)
+        # The region's time is its wall time: inside the program's, the sum over threads apart.
+        time_s = triad["time_s"]["clock"]["value"]
+        self.assertGreater(time_s, 0)
+        self.assertLessEqual(time_s, whole)
+        self.assertEqual(triad["threads"]["clock"]["value"], 2)
+        self.assertGreaterEqual(triad["thread_time_s"]["clock"]["value"], time_s)
+        self.assertAlmostEqual(placement["achieved_gflops"],
+                               2.0 * self.N * 8 / time_s / 1e9, places=6)
+        # init declares nothing: not placed, and says how to be.
+        init = report["regions"]["init"]["placement"]
+        self.assertFalse(init["placed"])
+        self.assertIn("rprof_region_declare", init["reason"])
+
+        # The table: a line per region under the run's roofline lines; `show` alike.
+        shown = self.rprof_ok("show", str(report["run_id"])).stdout
+        roofline = shown[shown.index("\nroofline (machine profile"):]
+        self.assertIn("\n  region triad: " + placement["verdict"], roofline)
+        self.assertIn("\n  region init: not placed: ", roofline)
+        shown = json.loads(self.rprof_ok("show", str(report["run_id"]), "--format",
+                                         "json").stdout)
+        self.assertEqual(shown["regions"]["triad"]["placement"]["verdict"], placement["verdict"])
+
+        # The plot: the region is a point of its own, though the whole run has no FLOPs.
+        script = self.path("roofline.gp")
+        self.rprof_ok("plot", str(report["run_id"]), "--threads", "2", "--gnuplot", script)
+        with open(script) as f:
+            text = f.read()
+        self.assertIn(f'"#{report["run_id"]} {marker_example()} region triad (model)"', text)
 
     def test_regions_in_the_table(self):
         r = self.rprof_ok("run", *PMU, marker_example(), str(self.N), "2")

@@ -343,6 +343,33 @@ TEST(MarkerLibrary, ThreadsAreCountedSeparatelyAndSummed) {
   EXPECT_EQ(crossing->calls, 1u);
 }
 
+// Two threads in one region side by side, 20 ms and 10 ms: the region's time is the most one
+// thread spent (at least 20 ms), less than the 30 ms or more summed over both.
+TEST(MarkerLibrary, RegionTimeIsTheMostOneThreadSpentInside) {
+  ChildRun run = RunChild(true, nullptr, [] {
+    std::thread other([] {
+      rprof_region_begin("side");
+      Spin(10);
+      rprof_region_end("side");
+    });
+    rprof_region_begin("side");
+    Spin(20);
+    rprof_region_end("side");
+    other.join();
+    return 0;
+  });
+  ASSERT_TRUE(run.file_written);
+  const MarkerRegion* side = FindRegion(run.results, "side");
+  ASSERT_NE(side, nullptr);
+  ASSERT_TRUE(side->threads);
+  EXPECT_EQ(*side->threads, 2u);
+  ASSERT_TRUE(side->thread_max_seconds);
+  EXPECT_GE(*side->thread_max_seconds, 0.020);
+  EXPECT_GE(side->seconds, 0.030);
+  EXPECT_LT(*side->thread_max_seconds, side->seconds);
+  EXPECT_GE(*side->thread_max_seconds * 2, side->seconds);
+}
+
 TEST(MarkerLibrary, ExitWhileOtherThreadsAreInRegions) {
   const char* events = WhySoftwareEventsMissing().empty() ? kSoftwareEvents : nullptr;
   ChildRun run = RunChild(true, events, [] {

@@ -1,4 +1,4 @@
-// The parser of the marker results file (format: rprof/marker.h, version 1) on hand-written
+// The parser of the marker results file (format: rprof/marker.h, versions 1 and 2) on hand-written
 // files: merging processes, missing events, problems, declarations, malformed input.
 #include "targets/marker_results.h"
 
@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "core/derived_metrics.h"
 #include "rprof/marker.h"
 
 namespace rprof {
@@ -205,6 +206,69 @@ TEST(MarkerResults, NamesMayContainSpacesAndNonAscii) {
   EXPECT_EQ(results.regions[0].name, "matmul 64×64 (blocked)");
 }
 
+// Version 2: the region's time is its wall time, the most one thread spent inside (over threads
+// and processes), not the sum over threads; the sum is kept as thread_time_s, and rates divide
+// by the wall time. Two processes, side by side: triad ran 1.5 s in 2 threads of one (at most
+// 0.8 s in one thread) and 0.75 s in one thread of the other.
+TEST(MarkerResults, RegionTimeIsTheMostOneThreadSpentInsideAndRatesUseIt) {
+  const char text[] =
+      "rprof-markers\t2\t100\n"
+      "region\ttriad\t10\t1.500000000\t0.800000000\t2\t8000000\t96000000\n"
+      "rprof-markers\t2\t101\n"
+      "region\ttriad\t5\t0.750000000\t0.750000000\t1\t8000000\t96000000\n";
+  MarkerResults results;
+  std::string err;
+  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err;
+  ASSERT_EQ(results.regions.size(), 1u);
+  const MarkerRegion& triad = results.regions[0];
+  EXPECT_DOUBLE_EQ(triad.seconds, 2.25);
+  ASSERT_TRUE(triad.thread_max_seconds);
+  EXPECT_DOUBLE_EQ(*triad.thread_max_seconds, 0.8);
+  ASSERT_TRUE(triad.threads);
+  EXPECT_EQ(*triad.threads, 3u);
+
+  std::vector<Metric> metrics = MarkerMetrics(results);
+  const Metric* time = Find(metrics, "time_s", "triad");
+  ASSERT_NE(time, nullptr);
+  EXPECT_EQ(time->source, Source::kClock);
+  EXPECT_DOUBLE_EQ(*time->value, 0.8);
+  const Metric* thread_time = Find(metrics, "thread_time_s", "triad");
+  ASSERT_NE(thread_time, nullptr);
+  EXPECT_EQ(thread_time->source, Source::kClock);
+  EXPECT_EQ(thread_time->unit, "s");
+  EXPECT_DOUBLE_EQ(*thread_time->value, 2.25);
+  const Metric* threads = Find(metrics, "threads", "triad");
+  ASSERT_NE(threads, nullptr);
+  EXPECT_DOUBLE_EQ(*threads->value, 3);
+
+  // 8e6 FLOPs x 15 calls = 1.2e8 FLOPs in 0.8 s of wall time: 0.15 GFLOP/s (not 1.2e8 / 2.25).
+  AddDerivedMetrics(&metrics);
+  const Metric* gflops = FindMetric(metrics, "gflops", Source::kModel, "triad");
+  ASSERT_NE(gflops, nullptr);
+  EXPECT_DOUBLE_EQ(*gflops->value, 1.2e8 / 0.8 / 1e9);
+}
+
+// A version-1 block has no per-thread time: the region's time is the sum, and says so.
+TEST(MarkerResults, Version1RegionTimeIsTheSumAndSaysSo) {
+  const char text[] =
+      "rprof-markers\t1\t100\n"
+      "region\tk\t2\t0.5\t-\t-\n"
+      "rprof-markers\t2\t101\n"
+      "region\tk\t1\t0.25\t0.25\t1\t-\t-\n";
+  MarkerResults results;
+  std::string err;
+  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err;
+  ASSERT_EQ(results.regions.size(), 1u);
+  EXPECT_FALSE(results.regions[0].thread_max_seconds);  // unknown for process 100
+  EXPECT_FALSE(results.regions[0].threads);
+  std::vector<Metric> metrics = MarkerMetrics(results);
+  const Metric* time = Find(metrics, "time_s", "k");
+  ASSERT_NE(time, nullptr);
+  EXPECT_DOUBLE_EQ(*time->value, 0.75);
+  EXPECT_NE(time->note.find("summed over threads"), std::string::npos) << time->note;
+  EXPECT_EQ(Find(metrics, "threads", "k"), nullptr);
+}
+
 // The reader and librprof-marker share RPROF_MARKER_FORMAT_VERSION: the version it names is
 // read, the next one is refused with both named.
 TEST(MarkerResults, ReadsTheVersionOfRprofMarkerHAndRefusesTheNext) {
@@ -239,9 +303,9 @@ INSTANTIATE_TEST_SUITE_P(
     Inputs, MarkerResultsMalformed,
     testing::Values(
         Malformed{"region\tx\t1\t0.1\t-\t-\n",
-                  "line 1: expected the header 'rprof-markers<TAB>1<TAB><pid>', found 'region'"},
-        Malformed{"rprof-markers\t2\t5\n",
-                  "line 1: marker results format version '2'; this rprof reads version 1 (rprof "
+                  "line 1: expected the header 'rprof-markers<TAB>2<TAB><pid>', found 'region'"},
+        Malformed{"rprof-markers\t3\t5\n",
+                  "line 1: marker results format version '3'; this rprof reads version 2 (rprof "
                   "and librprof-marker differ: rebuild the program against this rprof's "
                   "rprof-marker)"},
         Malformed{"rprof-markers\t1\tabc\n", "line 1: process id 'abc' is not a positive integer"},
@@ -267,7 +331,16 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{"rprof-markers\t1\t5\nsample\tx\n",
                   "line 2: unknown record 'sample' (expected event, region or problem)"},
         Malformed{"rprof-markers\t1\t5\nproblem\tx\n",
-                  "line 2: problem line has 2 fields, expected 3 (problem, region, message)"}));
+                  "line 2: problem line has 2 fields, expected 3 (problem, region, message)"},
+        // Version 2: the most one thread spent inside and the threads, after the seconds.
+        Malformed{"rprof-markers\t2\t5\nregion\tx\t1\t0.1\t-\t-\n",
+                  "line 2: region line has 6 fields, expected 8 (region, name, calls, seconds, "
+                  "seconds in one thread, threads, flops, bytes and 0 event totals)"},
+        Malformed{"rprof-markers\t2\t5\nregion\tx\t1\t0.1\t0.2\t1\t-\t-\n",
+                  "line 2: seconds in one thread '0.2' is not a number from 0 to the total "
+                  "seconds"},
+        Malformed{"rprof-markers\t2\t5\nregion\tx\t1\t0.1\t0.1\tsome\t-\t-\n",
+                  "line 2: threads 'some' is not a non-negative integer"}));
 
 }  // namespace
 }  // namespace rprof

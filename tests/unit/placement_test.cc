@@ -508,6 +508,98 @@ TEST_F(PlacementTest, KernelThreadsComeFromItsParameterExactly) {
   EXPECT_EQ(RunShapeOf(run, profile_).threads, 1);
 }
 
+// A metric of marker region `region`, as MarkerMetrics and AddDerivedMetrics make them.
+Metric R(const std::string& region, const std::string& name, std::optional<double> value,
+         Source source = Source::kModel) {
+  Metric m = M(name, value, source);
+  m.region = region;
+  if (source == Source::kClock) m.unit = name == "time_s" ? "s" : "count";
+  return m;
+}
+
+// --counters pmu on a machine without FLOP events: the whole run has no FLOPs, its region
+// "triad" declared 2e9 FLOPs and 24e9 bytes (AI 1/12) and ran 2 s of wall time (4 s summed
+// over threads: not what the rate uses), so 1 GFLOP/s against the DRAM roof 25 / 12 = 2.083:
+// 48 % of it.
+std::vector<Metric> PmuRunWithRegions() {
+  return {M("time_s", 3, Source::kClock),
+          M("PAPI_TOT_INS", std::nullopt, Source::kPmu),
+          R("triad", "time_s", 2, Source::kClock),
+          R("triad", "thread_time_s", 4, Source::kClock),
+          R("triad", "threads", 1, Source::kClock),
+          R("triad", "perf::TASK-CLOCK", 2e9, Source::kPmu),
+          R("triad", "flops", 2e9),
+          R("triad", "bytes_dram", 24e9),
+          R("triad", "gflops", 1),
+          R("init", "time_s", 0.5, Source::kClock),
+          R("init", "perf::TASK-CLOCK", 5e8, Source::kPmu)};
+}
+
+TEST_F(PlacementTest, RegionWithDeclaredWorkIsPlacedUnderPmu) {
+  std::vector<Metric> metrics = PmuRunWithRegions();
+  EXPECT_FALSE(PlaceRun(metrics, Shape(), profile_).placed);  // the whole run counted no FLOPs
+  Placement p = PlaceRegion(metrics, "triad", Shape(), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_EQ(p.compute_ceiling, "fp64_avx2_fma");
+  ASSERT_EQ(p.levels.size(), 1u);
+  EXPECT_EQ(p.levels[0].level, "dram");
+  EXPECT_EQ(p.levels[0].source, Source::kModel);
+  EXPECT_DOUBLE_EQ(p.levels[0].ai, 2.0 / 24);
+  EXPECT_EQ(p.binding, "dram bandwidth (dram_triad)");
+  ASSERT_TRUE(p.achieved);
+  EXPECT_DOUBLE_EQ(*p.achieved, 1);
+  EXPECT_NEAR(*p.percent_of_roof, 48, 1e-9);  // 1 / (25 / 12)
+  EXPECT_TRUE(Contains(p.verdict, "DRAM-bandwidth-bound at 48 % of its roof")) << p.verdict;
+}
+
+TEST_F(PlacementTest, RegionWithoutFlopsSaysHowToDeclareThem) {
+  Placement p = PlaceRegion(PmuRunWithRegions(), "init", Shape(), profile_);
+  EXPECT_FALSE(p.placed);
+  EXPECT_TRUE(Contains(p.reason, "no FLOP count is known for this region")) << p.reason;
+  EXPECT_TRUE(Contains(p.reason, "rprof_region_declare")) << p.reason;
+}
+
+TEST_F(PlacementTest, RegionIsPlacedOnItsOwnMetricsOnly) {
+  // The whole run's sim L1 bytes (AI 0.01, far lower) and another region's must not reach it.
+  std::vector<Metric> metrics = PmuRunWithRegions();
+  metrics.push_back(M("flops", 1e9, Source::kSim));
+  metrics.push_back(M("bytes_l1", 1e11, Source::kSim));
+  metrics.push_back(R("other", "flops", 1e12));
+  metrics.push_back(R("other", "bytes_dram", 1e9));
+  Placement triad = PlaceRegion(metrics, "triad", Shape(), profile_);
+  ASSERT_TRUE(triad.placed) << triad.reason;
+  ASSERT_EQ(triad.levels.size(), 1u);
+  EXPECT_DOUBLE_EQ(triad.levels[0].ai, 2.0 / 24);
+  Placement other = PlaceRegion(metrics, "other", Shape(), profile_);
+  ASSERT_TRUE(other.placed) << other.reason;
+  EXPECT_EQ(other.binding, "compute (fp64_avx2_fma)");  // AI 1000
+  EXPECT_FALSE(other.achieved);                         // no time_s: no rate
+  EXPECT_FALSE(PlaceRegion(metrics, "absent", Shape(), profile_).placed);
+}
+
+TEST_F(PlacementTest, RegionRunByTwoThreadsIsJudgedOnTheTwoThreadRoof) {
+  // Two threads' work over one wall time: the 2-thread roofs (fp64 400, DRAM 40 GB/s).
+  std::vector<Metric> metrics = PmuRunWithRegions();
+  for (Metric& m : metrics)
+    if (m.region == "triad" && m.name == "threads") m.value = 2;
+  Placement p = PlaceRegion(metrics, "triad", Shape(), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_DOUBLE_EQ(p.peak, 400);
+  EXPECT_DOUBLE_EQ(p.attainable, 40.0 / 12);
+  // Without 2-thread ceilings it is not placed, and says which to measure.
+  profile_.ceilings.erase(std::remove_if(profile_.ceilings.begin(), profile_.ceilings.end(),
+                                         [](const Ceiling& c) { return c.threads == 2; }),
+                          profile_.ceilings.end());
+  Placement none = PlaceRegion(metrics, "triad", Shape(), profile_);
+  EXPECT_FALSE(none.placed);
+  EXPECT_TRUE(Contains(none.reason, "--threads 2")) << none.reason;
+}
+
+TEST(RegionNames, EveryMarkerRegionOnceSorted) {
+  EXPECT_EQ(RegionNames(PmuRunWithRegions()), (std::vector<std::string>{"init", "triad"}));
+  EXPECT_TRUE(RegionNames({M("flops", 1)}).empty());
+}
+
 TEST(BandwidthRoof, IgnoresNonTemporalCopy) {
   MachineProfile profile = TestProfile();
   const Ceiling* dram = BandwidthRoof(profile, "dram", 1);

@@ -186,6 +186,23 @@ TEST(RooflineGnuplotScript, QuotesInNamesAreEscaped) {
   EXPECT_TRUE(Contains(s, "set title \"host \\\"lab\\\\1\\\"\"\n")) << s;
 }
 
+// A program whose whole run has no FLOPs (pmu) but whose marker region declared its work: the
+// region is a point of its own; a region without FLOPs is listed as left out.
+TEST(RooflineGnuplotScript, EveryMarkerRegionWithFlopsAndBytesIsAPoint) {
+  Metric ai = M("ai_dram", 2.0 / 24, Source::kModel), gflops = M("gflops", 4, Source::kModel);
+  Metric time = M("time_s", 0.5, Source::kClock), init_time = time;
+  ai.region = gflops.region = time.region = "triad";
+  init_time.region = "init";
+  std::vector<RunRecord> runs = {
+      MakeRun(5, "marker_example", {M("time_s", 1, Source::kClock), ai, gflops, time, init_time})};
+  EXPECT_EQ(PlottableRuns(runs), 1);
+  std::string s = RooflineGnuplotScript(TestProfile(), runs, Options());
+  EXPECT_TRUE(Contains(s, "0.0833333 4 \"#5 marker_example region triad (model)\"\n")) << s;
+  EXPECT_TRUE(Contains(s, "# left out (no FLOPs or no bytes): #5 marker_example\n")) << s;
+  EXPECT_TRUE(Contains(s, "# left out (no FLOPs or no bytes): #5 marker_example region init\n"))
+      << s;
+}
+
 TEST(RooflineGnuplotScript, NoRunsStillDrawsTheRoofs) {
   std::string s = RooflineGnuplotScript(TestProfile(), {}, Options());
   EXPECT_EQ(Labels(s).size(), 6u) << s;

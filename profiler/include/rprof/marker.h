@@ -8,7 +8,8 @@
  *     rprof_region_end("triad");
  *
  * `rprof ./prog` then reports, per region, the calls, the time spent inside, the counter totals
- * and, when declared, the FLOPs and bytes (declared per pass x calls) with the roofline verdict.
+ * and, when declared (or counted with --counters sim), the FLOPs and bytes (declared per pass x
+ * calls) with the region's place on the roofline, as for the whole run.
  * Outside rprof every call returns at once: the program needs no other build to run without it.
  *
  * CONTRACT
@@ -20,9 +21,11 @@
  *
  * Regions. begin/end pairs are counted per thread: a region begun in one thread must end in that
  * thread. Regions with different names may nest and overlap freely; each measures its own span.
- * A region's calls, time and counter totals are summed over calls and threads. Time is wall time
- * (CLOCK_MONOTONIC) between begin and end; counters count the calling thread only (threads the
- * region starts are measured by their own regions).
+ * A region's calls and counter totals are summed over calls and threads. Time is wall time
+ * (CLOCK_MONOTONIC) between begin and end, summed over calls per thread; the region's time is
+ * the most any one thread spent inside it (its wall time when its threads run it side by side),
+ * and the sum over threads is kept beside it. Counters count the calling thread only (threads
+ * the region starts are measured by their own regions).
  *
  * Misuse never crashes the program and the library never prints while the program runs. These
  * are reported to rprof, which shows them with the run:
@@ -45,7 +48,7 @@
  * environment and, with events, starts PAPI (tens of ms, once, before that region's clock
  * starts); the first call in each thread starts that thread's counters.
  *
- * PROTOCOL WITH RPROF (version 1)
+ * PROTOCOL WITH RPROF (version 2)
  *
  * rprof sets two environment variables on the program it starts; a program can set them itself
  * before its first marker call (the library reads them once, at that call):
@@ -63,17 +66,20 @@
  *
  *   rprof-markers <TAB> 1 <TAB> <pid>
  *   event   <TAB> <index> <TAB> <name> <TAB> ok|missing <TAB> <reason, empty when ok>
- *   region  <TAB> <name> <TAB> <calls> <TAB> <seconds, total> <TAB> <declared FLOPs per call|->
- *           <TAB> <declared bytes per call|-> <TAB> <event 0 total|-> <TAB> <event 1 total|-> ...
+ *   region  <TAB> <name> <TAB> <calls> <TAB> <seconds, total> <TAB> <seconds, most in one thread>
+ *           <TAB> <threads> <TAB> <declared FLOPs per call|-> <TAB> <declared bytes per call|->
+ *           <TAB> <event 0 total|-> <TAB> <event 1 total|-> ...
  *   problem <TAB> <region name, or * for the library> <TAB> <what happened>
  *
  * The header comes first; events follow in index order (0, 1, ...), one per distinct name asked
  * for; every region line has one count column per event line, "-" for a missing event or when
  * some calls ran without counters (a problem line says why). Totals are summed over calls and
- * threads.
+ * threads; <threads> is how many threads completed a call of the region. Version 1 had no
+ * <seconds, most in one thread> and <threads> columns; rprof still reads it (the region's time
+ * is then the sum over threads, and says so).
  * Numbers do not depend on the locale: integers in decimal; seconds with a '.' and 9 decimals;
  * declared values in the shortest form that reads back exactly ("2e+06", "0.25").
- * Regions that never completed a call have no region line. A reader refuses other versions.
+ * Regions that never completed a call have no region line. rprof refuses other versions.
  */
 #ifndef RPROF_MARKER_H_
 #define RPROF_MARKER_H_
@@ -96,8 +102,8 @@ extern "C" {
 #endif
 
 /* The version in the header line of each results block: the library writes it, rprof refuses
- * any other. Raise it with any change to the format above. */
-#define RPROF_MARKER_FORMAT_VERSION 1
+ * any other but version 1 (above). Raise it with any change to the format above. */
+#define RPROF_MARKER_FORMAT_VERSION 2
 #define RPROF_MARKER_MAX_EVENTS 16
 
 /* Starts region `name` in the calling thread. */
