@@ -255,7 +255,8 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
       return Fail(err, ErrorKind::kEnvironment, "calibrate --counters sim: " + sim.Text());
     request.source = Source::kSim;
     measure = [](const CalibrationTask& t, std::vector<Metric>* out, Error* e) {
-      return SimulateKernel(CountedKernel(*t.entry, t.args), out, e);
+      // sysfs's caches: the plan sizes its kernels to them (CalibrationLevels).
+      return SimulateKernel(CountedKernel(*t.entry, t.args), CacheSizes(), out, e);
     };
   }
 

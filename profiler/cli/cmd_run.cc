@@ -14,6 +14,7 @@
 #include "report/run_report.h"
 #include "roofline/stored_run_placement.h"
 #include "rprof_config.h"
+#include "store/profile_store.h"
 #include "store/run_store.h"
 #include "targets/kernel_catalog.h"
 #include "targets/kernel_target.h"
@@ -55,6 +56,40 @@ std::string CountersHelp() {
   return text;
 }
 
+// The hierarchy sim simulates: by default the effective sizes this machine's newest profile
+// measured (a virtual machine's sysfs may report the host's whole cache: 480 MiB of L3 for two
+// vCPUs), else, or with --sim-cache reported, what sysfs reports.
+bool SimCacheSizes(RunStore* store, const std::string& fingerprint, const std::string& choice,
+                   CacheSizes* out, Error* err) {
+  if (choice == "reported") {
+    out->origin = "reported by sysfs (--sim-cache reported)";
+    return true;
+  }
+  StoredProfile stored;
+  bool found = false;
+  if (!LoadNewestProfile(store, fingerprint, &stored, &found, err)) return false;
+  const LevelSummary* l1 = nullptr;
+  const LevelSummary* last = nullptr;
+  if (found)
+    for (const LevelSummary& level : stored.profile.levels) {
+      if (level.level == "dram" || level.effective_size == 0) continue;
+      if (level.level == "l1") l1 = &level;
+      last = &level;
+    }
+  if (!l1 || !last || last == l1) {
+    out->origin = found ? "reported by sysfs (machine profile " + std::to_string(stored.id) +
+                              " measured no cache levels)"
+                        : "reported by sysfs (no machine profile yet: `rprof machine measure` "
+                          "measures the effective sizes)";
+    return true;
+  }
+  out->l1d_bytes = l1->effective_size;
+  out->llc_bytes = last->effective_size;
+  out->origin = "as machine profile " + std::to_string(stored.id) + " measured them (effective " +
+                "l1 and " + last->level + "; --sim-cache reported simulates sysfs's)";
+  return true;
+}
+
 }  // namespace
 
 bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
@@ -62,7 +97,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   std::string events, kernel_name, output, groups, target;
   int repeat = 0, threads = 0;
   double min_time = 0.5, timeout = 0, flops = 0, bytes = 0, sim_budget = 20;
-  std::string counters = "auto";
+  std::string counters = "auto", sim_cache = "measured";
   CommandLine cl("run", "KERNEL|PLUGIN.so|PROGRAM [options] [PROGRAM ARGS...]",
                  "Measures a built-in kernel, a kernel from a plugin, or a whole program, "
                  "stores the run, then prints it.\nKernels: warm-up, then timed repetitions; "
@@ -84,6 +119,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   cl.Add("counters,c", po::value(&counters), counters_help.c_str());
   cl.Add("sim-budget", po::value(&sim_budget),
          "auto: run sim only when it is expected to take at most S seconds (default 20)");
+  cl.Add("sim-cache", po::value(&sim_cache),
+         "the caches sim simulates: measured (default: the effective sizes of this machine's "
+         "newest profile, where it has one) or reported (what sysfs says)");
   cl.Add("repeat,r", po::value(&repeat),
          "exactly N timed repetitions (default: until --min-time for kernels, 1 for programs)");
   cl.Add("min-time", po::value(&min_time),
@@ -136,6 +174,8 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   }
   if (!(sim_budget >= 0))
     return Fail(err, ErrorKind::kUsage, "--sim-budget must be 0 or more seconds");
+  if (sim_cache != "measured" && sim_cache != "reported")
+    return Fail(err, ErrorKind::kUsage, "--sim-cache " + sim_cache + ": use measured or reported");
   // --events and --group are what the pmu source counts.
   bool counts_events = std::any_of(sources.begin(), sources.end(), [](const ChosenSource& c) {
     return c.source->id() == Source::kPmu;
@@ -240,6 +280,8 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
 
   run.machine = CurrentMachine();
   run.rprof_version = RPROF_VERSION;
+  if (!SimCacheSizes(&store, run.machine.fingerprint, sim_cache, &request.caches, err))
+    return false;
   if (!Measure(*measured, sources, request, &run, err)) return false;
   // Placed before storing, so the run and where it stood are stored together.
   RunPlacement placement = PlaceStoredRun(&store, run);

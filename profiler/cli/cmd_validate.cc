@@ -105,7 +105,7 @@ bool ValidateCommand(const GlobalOptions&, const std::vector<std::string>& args,
     std::vector<Metric> model, sim;
     std::string why;
     if (!KernelModelMetrics(k, a, &model, &why)) return Fail(err, ErrorKind::kEnvironment, why);
-    if (!SimulateKernel(CountedKernel(entry, a), &sim, err)) return false;
+    if (!SimulateKernel(CountedKernel(entry, a), CacheSizes(), &sim, err)) return false;
     auto value = [](const std::vector<Metric>& ms, const char* name, Source s) {
       const Metric* m = FindMetric(ms, name, s);
       return m ? m->value : std::nullopt;

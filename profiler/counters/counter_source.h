@@ -56,6 +56,14 @@ struct CountedTarget {
   std::optional<double> declared_bytes;
 };
 
+// The cache sizes a source that simulates caches should model (callgrind has a first-level
+// data cache and a last level), and where they come from.
+struct CacheSizes {
+  uint64_t l1d_bytes = 0;  // 0: what sysfs reports
+  uint64_t llc_bytes = 0;  // 0: what sysfs reports
+  std::string origin = "reported by sysfs";
+};
+
 // What the user asked of the counters, for every source (each reads what concerns it).
 struct CounterRequest {
   // pmu: the events; when `events_given` is false the default set is counted and events that
@@ -66,6 +74,8 @@ struct CounterRequest {
   const GroupPlan* groups = nullptr;  // metric groups: their events counted, formulas applied
   // Replayed sources: the longest the replay may be expected to take when not chosen outright.
   double replay_budget_s = 20;
+  // Simulating sources: the hierarchy to simulate.
+  CacheSizes caches;
 };
 
 // What the driver knows once the target has run natively, for the sources to finish with.

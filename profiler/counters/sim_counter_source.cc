@@ -10,8 +10,17 @@ namespace rprof {
 
 namespace {
 
+// Says on every simulated cache metric which cache sizes were simulated.
+void NoteCaches(const CacheSizes& caches, std::vector<Metric>* metrics) {
+  for (Metric& m : *metrics)
+    if (m.name == "l1d_misses" || m.name == "llc_misses" || m.name == "bytes_l2" ||
+        m.name == "bytes_dram")
+      m.note += (m.note.empty() ? "" : "; ") + std::string("cache sizes ") + caches.origin;
+}
+
 // One execution of the whole program under valgrind, counted from its start and per region.
-bool SimulateProgram(const CountedTarget& program, std::vector<Metric>* out, Error* err) {
+bool SimulateProgram(const CountedTarget& program, const CacheSizes& caches,
+                     std::vector<Metric>* out, Error* err) {
   // The program runs once more, and its output appears again: say why, to a person.
   if (isatty(STDERR_FILENO))
     std::fprintf(stderr,
@@ -23,16 +32,18 @@ bool SimulateProgram(const CountedTarget& program, std::vector<Metric>* out, Err
   sim.argv[0] = program.path;
   sim.collect_from_start = true;
   sim.per_region = true;
-  SimGeometryForThisMachine(&sim.d1, &sim.ll);
+  SimGeometry(caches, &sim.d1, &sim.ll);
   SimResult result;
   if (!RunSim(sim, &result, err)) return false;
+  NoteCaches(caches, &result.metrics);
   for (Metric& m : result.metrics) out->push_back(std::move(m));
   return true;
 }
 
 class PreparedSim : public PreparedSource {
  public:
-  PreparedSim(bool chosen, double budget_s) : chosen_(chosen), budget_s_(budget_s) {}
+  PreparedSim(bool chosen, double budget_s, CacheSizes caches)
+      : chosen_(chosen), budget_s_(budget_s), caches_(std::move(caches)) {}
 
   // Replays only a target that succeeded natively: a failed one has nothing worth simulating.
   bool Finish(const CountedTarget& target, const NativeOutcome& outcome,
@@ -49,12 +60,14 @@ class PreparedSim : public PreparedSource {
       *note = why;
       return true;
     }
-    return kernel ? SimulateKernel(target, metrics, err) : SimulateProgram(target, metrics, err);
+    return kernel ? SimulateKernel(target, caches_, metrics, err)
+                  : SimulateProgram(target, caches_, metrics, err);
   }
 
  private:
   bool chosen_;
   double budget_s_;
+  CacheSizes caches_;
 };
 
 class SimSource : public CounterSource {
@@ -68,13 +81,14 @@ class SimSource : public CounterSource {
   Availability Probe() const override { return SimAvailability(); }
   std::unique_ptr<PreparedSource> Prepare(const CountedTarget&, const CounterRequest& request,
                                           bool chosen, Error*) const override {
-    return std::make_unique<PreparedSim>(chosen, request.replay_budget_s);
+    return std::make_unique<PreparedSim>(chosen, request.replay_budget_s, request.caches);
   }
 };
 
 }  // namespace
 
-bool SimulateKernel(const CountedTarget& kernel, std::vector<Metric>* out, Error* err) {
+bool SimulateKernel(const CountedTarget& kernel, const CacheSizes& caches,
+                    std::vector<Metric>* out, Error* err) {
   const rprof_kernel& k = *kernel.kernel;
   SimRequest sim;
   sim.argv = {SimRunnerPath()};
@@ -82,13 +96,14 @@ bool SimulateKernel(const CountedTarget& kernel, std::vector<Metric>* out, Error
   sim.argv.push_back(k.name);
   for (uint32_t i = 0; i < k.param_count; ++i)
     sim.argv.push_back(std::to_string(kernel.args.values[i]));
-  SimGeometryForThisMachine(&sim.d1, &sim.ll);
+  SimGeometry(caches, &sim.d1, &sim.ll);
   SimResult result;
   if (!RunSim(sim, &result, err)) return false;
   if (result.exit_code != 0)
     return Fail(err, ErrorKind::kEnvironment,
                 std::string("sim: the kernel runner failed under valgrind (exit ") +
                     std::to_string(result.exit_code) + "); its message is above");
+  NoteCaches(caches, &result.metrics);
   for (Metric& m : result.metrics) {
     if (m.name == "flops") m.note += "; AVX2 build of the kernel (valgrind cannot run AVX-512)";
     out->push_back(std::move(m));

@@ -47,26 +47,33 @@ constexpr double kSimStartupSeconds = 1.0;
 // 4.3e9 FLOPs, 130 s); a little below that, to err on the side of not starting.
 constexpr double kSimFlopsPerSecond = 2e7;
 
-std::string Geometry(const CacheLevel& c, int default_ways) {
+// `nearest`: a measured size, which is only as exact as the sweep's steps, goes to the nearest
+// power-of-two set count; a reported size, exact, is rounded down (never simulate more cache than
+// the hardware says it has).
+std::string Geometry(const CacheLevel& c, int default_ways, bool nearest) {
   uint64_t line = c.line_bytes > 0 ? static_cast<uint64_t>(c.line_bytes) : 64;
   uint64_t ways = c.ways > 0 ? static_cast<uint64_t>(c.ways) : static_cast<uint64_t>(default_ways);
   uint64_t sets = c.size_bytes / (line * ways);
+  if (sets == 0) return "";
   uint64_t pow2 = 1;
   while (pow2 * 2 <= sets) pow2 *= 2;
-  if (pow2 == 0) return "";
+  if (nearest && static_cast<double>(sets) / static_cast<double>(pow2) > 1.5) pow2 *= 2;
   return std::to_string(pow2 * ways * line) + "," + std::to_string(ways) + "," +
          std::to_string(line);
 }
 
 }  // namespace
 
-void SimGeometryForThisMachine(std::string* d1, std::string* ll) {
+void SimGeometry(const CacheSizes& sizes, std::string* d1, std::string* ll) {
   std::vector<CacheLevel> caches = DataCaches(ReadTopology());
   d1->clear();
   ll->clear();
   if (caches.empty()) return;
-  if (caches.front().level == 1) *d1 = Geometry(caches.front(), 8);
-  if (caches.back().level > 1) *ll = Geometry(caches.back(), 16);
+  CacheLevel first = caches.front(), last = caches.back();
+  if (sizes.l1d_bytes > 0) first.size_bytes = sizes.l1d_bytes;
+  if (sizes.llc_bytes > 0) last.size_bytes = sizes.llc_bytes;
+  if (first.level == 1) *d1 = Geometry(first, 8, sizes.l1d_bytes > 0);
+  if (last.level > 1) *ll = Geometry(last, 16, sizes.llc_bytes > 0);
 }
 
 bool ShouldRunSim(SimMode mode, double native_s, double flops, double budget_s,

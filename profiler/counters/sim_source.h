@@ -45,10 +45,11 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err);
 // The runner program for kernels: next to the rprof binary.
 std::string SimRunnerPath();
 
-// valgrind's --D1 and --LL values for this machine's L1 data cache and last-level cache, as
-// sysfs reports them (valgrind itself trusts cpuid, which a virtual machine may fill badly).
-// Sizes are rounded down where needed so the set count is a power of two, as valgrind requires.
-void SimGeometryForThisMachine(std::string* d1, std::string* ll);
+// valgrind's --D1 and --LL values for this machine's L1 data cache and last-level cache: the
+// sizes given (sysfs's where 0), with sysfs's line sizes and associativities (valgrind itself
+// trusts cpuid, which a virtual machine may fill badly). Sizes are rounded down where needed so
+// the set count is a power of two, as valgrind requires.
+void SimGeometry(const CacheSizes& sizes, std::string* d1, std::string* ll);
 
 // How --counters chooses the sim source.
 enum class SimMode { kNever, kAuto, kAlways };
@@ -67,7 +68,8 @@ const CounterSource& SimCounterSource();
 
 // Counts one call of the kernel under valgrind (after one warm-up call): the sim metrics of one
 // run() call. kEnvironment when sim cannot run or the runner fails.
-bool SimulateKernel(const CountedTarget& kernel, std::vector<Metric>* out, Error* err);
+bool SimulateKernel(const CountedTarget& kernel, const CacheSizes& caches,
+                    std::vector<Metric>* out, Error* err);
 
 }  // namespace rprof
 

@@ -14,7 +14,7 @@ bool RunSim(const SimRequest&, SimResult*, Error* err) {
 
 std::string SimRunnerPath() { return ""; }
 
-void SimGeometryForThisMachine(std::string* d1, std::string* ll) {
+void SimGeometry(const CacheSizes&, std::string* d1, std::string* ll) {
   d1->clear();
   ll->clear();
 }

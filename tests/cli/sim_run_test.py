@@ -2,11 +2,13 @@
 for built-in kernels, a plugin and a whole program, stored with source 'sim'; rprof validate."""
 
 import json
+import sqlite3
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rprof_harness import RprofTestCase, main  # noqa: E402
+from plot_test import insert_profile  # noqa: E402
 
 
 class SimCounts(RprofTestCase):
@@ -54,6 +56,31 @@ class SimCounts(RprofTestCase):
                                        "/bin/true").stdout)
         self.assertEqual(out["metrics"]["flops"]["sim"]["value"], 0)
         self.assertGreater(out["metrics"]["instructions"]["sim"]["value"], 1000)
+
+    def test_sim_simulates_the_caches_the_profile_measured(self):
+        # A profile whose effective last level (2 MiB) is far below what a VM's sysfs may
+        # report: triad's 24 MB then go to DRAM under sim, and every cache metric says whose
+        # sizes were simulated.
+        self.rprof_ok("run", "triad", "-p", "n=1000", "-r", "1", "--counters", "model", "-q")
+        profile = insert_profile(self.db)
+        con = sqlite3.connect(self.db)
+        with con:
+            con.executemany("insert into memory_levels (profile_id, level, reported_size,"
+                            " effective_size) values (?, ?, ?, ?)",
+                            [(profile, "l1", 49152, 32768), (profile, "l2", 2 << 20, 1 << 20),
+                             (profile, "l3", 32 << 20, 2 << 20), (profile, "dram", 0, 0)])
+        con.close()
+        out = self.run_json("triad", "-p", "n=1000000", "-r", "1", "--counters", "sim")
+        dram = out["metrics"]["bytes_dram"]["sim"]
+        self.assertGreater(dram["value"], 24e6 * 0.9, dram)
+        self.assertIn(f"as machine profile {profile} measured them", dram["note"])
+        self.assertIn("LL 2097152 B", out["metrics"]["llc_misses"]["sim"]["note"])
+        reported = self.run_json("triad", "-p", "n=1000", "-r", "1", "--counters", "sim",
+                                 "--sim-cache", "reported")
+        self.assertIn("reported by sysfs (--sim-cache reported)",
+                      reported["metrics"]["bytes_l2"]["sim"]["note"])
+        self.assertError(self.rprof("run", "triad", "--sim-cache", "huge"), 2,
+                         "--sim-cache huge: use measured or reported")
 
     def test_failed_program_under_sim_is_stored_not_replayed(self):
         # A program that fails has nothing worth simulating: the failed run is stored (exit 1),
