@@ -62,7 +62,7 @@ struct SimWork {
 
 // Seconds valgrind (callgrind with its cache simulator) is expected to take for `work`: its
 // start-up, plus a cost per model FLOP and per compulsory byte fitted on the built-in kernels
-// (issue 13: copy, triad, matmul-naive within 1.4x on this project's Xeon VM), or not less than
+// (issue 13: copy, triad, matmul-naive within 1.6x on this project's Xeon VM), or not less than
 // the native time at a low slowdown; without a model, the native time at callgrind's typical
 // slowdown. Vectorised fp64 loops (matmul-ikj, matmul-tiled) take about 2.5x the estimate.
 double EstimateSimSeconds(const SimWork& work);
