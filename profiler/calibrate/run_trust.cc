@@ -43,9 +43,23 @@ const GroupMetric* DefinitionOf(const Metric& m, const GroupPlan& plan) {
   return nullptr;
 }
 
+// Why the pmu metric `m` has no value, for the events_missing note. A hardware event on a
+// machine without hardware counters failed for the diagnosed cause; its note's remedy, written
+// before the run's other sources counted, may advise the sim source this run already used, so
+// the remedy is said again for what the run did.
+std::string MissingReason(const Metric& m, const TrustContext& context, bool counted_with_sim) {
+  bool hardware_event = m.name.rfind("perf::", 0) != 0;
+  if (counted_with_sim && hardware_event && context.pmu && !context.pmu->hardware_counters)
+    return context.pmu->cause + "; " + PmuRemedy(*context.pmu, true);
+  return m.note;
+}
+
 }  // namespace
 
 std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& context) {
+  bool counted_with_sim = std::any_of(run.metrics.begin(), run.metrics.end(), [](const Metric& m) {
+    return m.source == Source::kSim && m.value;
+  });
   std::vector<TrustNote> notes;
   std::vector<std::string> partial, missing, approximated, uncore, uncalibrated, untrusted;
   double least = 1;
@@ -55,7 +69,7 @@ std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& c
     if (m.source != Source::kPmu) continue;
     if (!m.value) {
       AddOnce(&missing, m.name);
-      if (missing_reason.empty()) missing_reason = m.note;
+      if (missing_reason.empty()) missing_reason = MissingReason(m, context, counted_with_sim);
       continue;
     }
     if (m.name.rfind("perf::", 0) != 0) hardware_values = true;

@@ -8,8 +8,9 @@
 #include <vector>
 
 #include "calibrate/calibration_store.h"
-#include "counters/group_session.h"
 #include "core/run.h"
+#include "counters/group_session.h"
+#include "counters/pmu_diagnosis.h"
 
 namespace rprof {
 
@@ -18,6 +19,9 @@ struct TrustContext {
   bool virtual_machine = false;           // cpuid's hypervisor bit
   std::vector<MetricTrust> calibration;   // this machine's newest verdicts (may be empty)
   std::vector<std::string> checked;       // the metrics the calibration plan checks
+  // Why hardware events cannot be counted here: the advice of an events_missing note is its
+  // remedy for what the run did (never "run with --counters sim" to a run sim counted).
+  const PmuDiagnosis* pmu = &DiagnosePmu();
 };
 
 std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& context);

@@ -45,28 +45,40 @@ PmuDiagnosis Probe() {
   }
   int error = errno;
   if (error == ENOENT || error == EOPNOTSUPP || error == ENODEV) {
+    d.sim_helps = true;
     if (d.virtual_machine) {
       d.cause = "no hardware PMU in this virtual machine";
-      d.remedy =
-          "run with --counters sim, or enable the virtual PMU in the hypervisor "
+      d.other_remedy =
+          "enable the virtual PMU in the hypervisor "
           "(KVM/libvirt: <cpu mode='host-passthrough'> with <pmu state='on'/>)";
     } else {
       d.cause = "the kernel exposes no hardware PMU for this CPU";
-      d.remedy = "run with --counters sim, or use a kernel with perf support for this CPU";
+      d.other_remedy = "use a kernel with perf support for this CPU";
     }
   } else if (error == EACCES || error == EPERM) {
     d.cause = "perf_event_paranoid is " + std::to_string(d.paranoid) +
               ", which forbids counting for this user";
-    d.remedy = "sudo sysctl kernel.perf_event_paranoid=1 (or run as root, or grant CAP_PERFMON); "
-               "in a container, allow perf_event_open in its seccomp profile";
+    d.other_remedy =
+        "sudo sysctl kernel.perf_event_paranoid=1 (or run as root, or grant CAP_PERFMON); "
+        "in a container, allow perf_event_open in its seccomp profile";
   } else {
     d.cause = std::string("perf_event_open failed: ") + std::strerror(error);
-    d.remedy = "run with --counters sim";
+    d.sim_helps = true;
   }
+  d.remedy = PmuRemedy(d, false);
   return d;
 }
 
 }  // namespace
+
+std::string PmuRemedy(const PmuDiagnosis& d, bool counted_with_sim) {
+  if (!d.sim_helps) return d.other_remedy;
+  if (!counted_with_sim)
+    return d.other_remedy.empty() ? "run with --counters sim"
+                                  : "run with --counters sim, or " + d.other_remedy;
+  std::string done = "sim counted this run instead";
+  return d.other_remedy.empty() ? done : done + "; for hardware counts, " + d.other_remedy;
+}
 
 const PmuDiagnosis& DiagnosePmu() {
   static const PmuDiagnosis diagnosis = Probe();

@@ -13,8 +13,17 @@ struct PmuDiagnosis {
   bool virtual_machine = false;    // cpuid's hypervisor bit
   int paranoid = -1;               // /proc/sys/kernel/perf_event_paranoid, -1 if unreadable
   std::string cause;               // empty when hardware_counters
-  std::string remedy;
+  std::string remedy;              // every way out, in words: sim_helps's first
+  // The ways out, as parts, so that advice can leave out what a run already did: whether
+  // counting with --counters sim instead is one (no PMU to count with here), and the others
+  // ("enable the virtual PMU in the hypervisor …"; "" when sim is the only one).
+  bool sim_helps = false;
+  std::string other_remedy;
 };
+
+// The remedy for a run that `counted_with_sim` or not: without the advice to run with
+// --counters sim when the run did (the sim source gave its values), and saying so.
+std::string PmuRemedy(const PmuDiagnosis& diagnosis, bool counted_with_sim);
 
 // Probes once per process (the answer does not change while rprof runs).
 const PmuDiagnosis& DiagnosePmu();

@@ -2,8 +2,10 @@
 // (or its stub's, in a build without Zydis).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
+#include "counters/model/kernel_model.h"
 #include "counters/sim_source.h"
 
 namespace rprof {
@@ -16,6 +18,46 @@ void NoteCaches(const CacheSizes& caches, std::vector<Metric>* metrics) {
     if (m.name == "l1d_misses" || m.name == "llc_misses" || m.name == "bytes_l2" ||
         m.name == "bytes_dram")
       m.note += (m.note.empty() ? "" : "; ") + std::string("cache sizes ") + caches.origin;
+}
+
+// Fitted on this project's Xeon VM (2 cores, load 1.5-7), issue 13: the valgrind wall time of
+// the kernel runner (set-up, warm-up and counted call) for copy n=1e3-2e7, triad n=1e6-2e7 and
+// matmul-naive n=128-512, 0.3-13 s. Streaming kernels cost about 5 ns per compulsory byte
+// (copy and triad alike: their FLOPs come nearly free), scalar matmul 25 ns per FLOP.
+constexpr double kSimStartupSeconds = 0.4;
+constexpr double kSimSecondsPerByte = 5e-9;
+constexpr double kSimSecondsPerFlop = 2.5e-8;
+// Never expected faster than this many times the native time (the least measured: 17x, naive
+// matmul at n=512, whose native time is mostly cache-miss stalls valgrind does not pay for).
+constexpr double kSimLeastSlowdown = 10;
+// Without a model, the native time is all there is: callgrind's middle slowdown here (17-63x
+// over the kernels above; issue 5 saw 60-360x on programs).
+constexpr double kSimSlowdown = 50;
+
+double ModelSeconds(const SimWork& work) {
+  return work.flops * kSimSecondsPerFlop + work.bytes * kSimSecondsPerByte;
+}
+
+// The model's FLOPs and compulsory bytes of one replay of `kernel` with `args`: two calls (the
+// runner's warm-up and its counted call).
+bool KernelWork(const rprof_kernel& kernel, const rprof_args& args, double native_s,
+                SimWork* work) {
+  std::vector<Metric> model;
+  std::string why;
+  if (!KernelModelMetrics(kernel, args, &model, &why)) return false;
+  const Metric* flops = FindMetric(model, "flops", Source::kModel);
+  const Metric* bytes = FindMetric(model, "bytes_dram", Source::kModel);
+  work->native_s = native_s;
+  work->flops = flops && flops->value ? 2 * *flops->value : 0;
+  work->bytes = bytes && bytes->value ? 2 * *bytes->value : 0;
+  return true;
+}
+
+// Rounded down to two significant digits: 283 -> 280, 5871 -> 5800, 12 -> 12.
+int64_t RoundDown2(int64_t v) {
+  int64_t scale = 1;
+  while (v / scale >= 100) scale *= 10;
+  return v / scale * scale;
 }
 
 // One execution of the whole program under valgrind, counted from its start and per region.
@@ -40,6 +82,49 @@ bool SimulateProgram(const CountedTarget& program, const CacheSizes& caches,
   return true;
 }
 
+}  // namespace
+
+double EstimateSimSeconds(const SimWork& work) {
+  double model = ModelSeconds(work);
+  double slowdown = model > 0 ? kSimLeastSlowdown : kSimSlowdown;
+  return kSimStartupSeconds + std::max(model, work.native_s * slowdown);
+}
+
+std::string KernelSizeThatFits(const CountedTarget& kernel, double native_s, double budget_s) {
+  if (kernel.kind != CountedTarget::Kind::kKernel || !kernel.kernel ||
+      kernel.kernel->param_count == 0)
+    return "";
+  const rprof_kernel& k = *kernel.kernel;
+  SimWork given;
+  if (!KernelWork(k, kernel.args, native_s, &given)) return "";
+  double given_model = ModelSeconds(given);
+  // The expected seconds with the first parameter at `v`: the native time scales with the
+  // model's work.
+  auto expected_at = [&](int64_t v, double* seconds) {
+    rprof_args args = kernel.args;
+    args.values[0] = v;
+    SimWork work;
+    if (!KernelWork(k, args, 0, &work)) return false;
+    if (given_model > 0) work.native_s = native_s * ModelSeconds(work) / given_model;
+    *seconds = EstimateSimSeconds(work);
+    return true;
+  };
+  // The largest v in [min, given) that fits, by bisection (the estimate grows with the size).
+  int64_t lo = k.params[0].min_value, hi = kernel.args.values[0];
+  double seconds = 0;
+  if (lo >= hi || !expected_at(lo, &seconds) || seconds > budget_s) return "";
+  while (hi - lo > 1) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (!expected_at(mid, &seconds)) return "";
+    (seconds <= budget_s ? lo : hi) = mid;
+  }
+  std::string fits =
+      std::string(k.params[0].name) + " <= " + std::to_string(RoundDown2(lo)) + " would fit";
+  return k.param_count > 1 ? fits + ", the other parameters as given" : fits;
+}
+
+namespace {
+
 class PreparedSim : public PreparedSource {
  public:
   PreparedSim(bool chosen, double budget_s, CacheSizes caches)
@@ -50,12 +135,22 @@ class PreparedSim : public PreparedSource {
               std::vector<Metric>* metrics, std::string* note, Error* err) override {
     if (!outcome.ok) return true;
     bool kernel = target.kind == CountedTarget::Kind::kKernel;
-    const Metric* model = FindMetric(outcome.so_far, "flops", Source::kModel);
-    double flops = model && model->value ? *model->value : 0;
-    if (kernel) flops *= 2;  // the runner's warm-up call and its counted call
+    SimWork work;
+    work.native_s = outcome.replay_native_s;
+    if (!kernel || !KernelWork(*target.kernel, target.args, work.native_s, &work)) {
+      // A program: its declared model, for its one execution under valgrind.
+      const Metric* flops = FindMetric(outcome.so_far, "flops", Source::kModel);
+      const Metric* bytes = FindMetric(outcome.so_far, "bytes_dram", Source::kModel);
+      work.flops = flops && flops->value ? *flops->value : 0;
+      work.bytes = bytes && bytes->value ? *bytes->value : 0;
+    }
+    double expected = EstimateSimSeconds(work);
+    std::string fits;
+    if (!chosen_ && expected > budget_s_ && kernel)
+      fits = KernelSizeThatFits(target, work.native_s, budget_s_);
     std::string why;
-    if (!ShouldRunSim(chosen_ ? SimMode::kAlways : SimMode::kAuto, outcome.replay_native_s, flops,
-                      budget_s_, &why)) {
+    if (!ShouldRunSim(chosen_ ? SimMode::kAlways : SimMode::kAuto, expected, budget_s_, fits,
+                      &why)) {
       if (chosen_) return Fail(err, ErrorKind::kEnvironment, "sim: " + why);
       *note = why;
       return true;

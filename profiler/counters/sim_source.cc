@@ -39,14 +39,6 @@ std::string SimRunnerPath() {
 
 namespace {
 
-// callgrind with --cache-sim=yes runs 60-360x slower than native here (issue 5's measurements,
-// the sim_analyze benchmark); estimates use a middle value plus valgrind's own start-up.
-constexpr double kSimSlowdown = 150;
-constexpr double kSimStartupSeconds = 1.0;
-// Simulated AVX2 matmul executes about 3e7 FLOP/s here (matmul-simd-fp32 n=1024: two calls,
-// 4.3e9 FLOPs, 130 s); a little below that, to err on the side of not starting.
-constexpr double kSimFlopsPerSecond = 2e7;
-
 // `nearest`: a measured size, which is only as exact as the sweep's steps, goes to the nearest
 // power-of-two set count; a reported size, exact, is rounded down (never simulate more cache than
 // the hardware says it has).
@@ -76,7 +68,7 @@ void SimGeometry(const CacheSizes& sizes, std::string* d1, std::string* ll) {
   if (last.level > 1) *ll = Geometry(last, 16, sizes.llc_bytes > 0);
 }
 
-bool ShouldRunSim(SimMode mode, double native_s, double flops, double budget_s,
+bool ShouldRunSim(SimMode mode, double expected_s, double budget_s, const std::string& what_fits,
                   std::string* why) {
   if (mode == SimMode::kNever) return false;
   if (Availability sim = SimAvailability(); !sim.available) {
@@ -88,15 +80,16 @@ bool ShouldRunSim(SimMode mode, double native_s, double flops, double budget_s,
     *why = "this machine counts in hardware (pmu); --counters sim adds the simulation";
     return false;
   }
-  double expected =
-      std::max(native_s * kSimSlowdown, flops / kSimFlopsPerSecond) + kSimStartupSeconds;
-  if (expected > budget_s) {
-    char text[200];
-    std::snprintf(text, sizeof text,
-                  "sim skipped: about %.0f s expected under valgrind, over --sim-budget %.0f s; "
-                  "--counters sim runs it anyway, or use a smaller size",
-                  expected, budget_s);
-    *why = text;
+  if (expected_s > budget_s) {
+    auto seconds = [](double s) {
+      char text[32];
+      std::snprintf(text, sizeof text, s < 1 ? "%.2g" : s < 10 ? "%.1f" : "%.0f", s);
+      return std::string(text);
+    };
+    *why = "sim skipped: about " + seconds(expected_s) +
+           " s expected under valgrind, over --sim-budget " + seconds(budget_s) + " s; ";
+    *why += what_fits.empty() ? "--counters sim runs it anyway, or use a smaller size"
+                              : what_fits + " (--counters sim runs it anyway)";
     return false;
   }
   return true;

@@ -54,12 +54,33 @@ void SimGeometry(const CacheSizes& sizes, std::string* d1, std::string* ll);
 // How --counters chooses the sim source.
 enum class SimMode { kNever, kAuto, kAlways };
 
+// What one replay under valgrind will do, as far as it is known before it runs.
+struct SimWork {
+  double native_s = 0;  // native seconds of the same work (set-up, warm-up and counted call)
+  double flops = 0;     // the model's FLOPs over the replay; 0 when unknown
+  double bytes = 0;     // the model's compulsory bytes over the replay; 0 when unknown
+};
+
+// Seconds valgrind (callgrind with its cache simulator) is expected to take for `work`: its
+// start-up, plus a cost per model FLOP and per compulsory byte fitted on the built-in kernels
+// (issue 13: copy, triad, matmul-naive within 1.6x on this project's Xeon VM), or not less than
+// the native time at a low slowdown; without a model, the native time at callgrind's typical
+// slowdown. Vectorised fp64 loops (matmul-ikj, matmul-tiled) take about 2.5x the estimate.
+double EstimateSimSeconds(const SimWork& work);
+
 // Whether to run sim: kAlways yes (when available), kNever no; kAuto when this machine cannot
-// count FLOPs in hardware, valgrind is here, and the expected time fits `budget_s`: `native_s`
-// of native work at callgrind's slowdown, or — for dense vector code, which valgrind slows far
-// more than scalar code — `flops` (the model's, 0 when unknown) at the FLOP rate simulated
-// AVX2 code reaches, whichever is longer. *why says why not, and how to get sim counts anyway.
-bool ShouldRunSim(SimMode mode, double native_s, double flops, double budget_s, std::string* why);
+// count FLOPs in hardware, valgrind is here, and `expected_s` (EstimateSimSeconds) fits
+// `budget_s`. *why says why not, and how to get sim counts anyway: `what_fits` ("n <= 256
+// would fit"; "" when no smaller size is known to fit) is said when over budget.
+bool ShouldRunSim(SimMode mode, double expected_s, double budget_s, const std::string& what_fits,
+                  std::string* why);
+
+// For a kernel that does not fit `budget_s`: "n <= 250 would fit", its first parameter (its
+// size: n, m, rows, seq) at the largest value whose replay EstimateSimSeconds puts within the
+// budget, the other parameters as given, rounded down to two significant digits; "" when even
+// its smallest value does not fit, or the model does not shrink with it. `native_s`: the native
+// seconds of the replay at the kernel's own arguments, scaled with the model's work.
+std::string KernelSizeThatFits(const CountedTarget& kernel, double native_s, double budget_s);
 
 // The sim counter source: the target replayed under valgrind after its native runs (kernels
 // through rprof-sim-runner, one warm-up and one counted call of their AVX2 build; programs whole,

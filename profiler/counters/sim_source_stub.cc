@@ -19,7 +19,7 @@ void SimGeometry(const CacheSizes&, std::string* d1, std::string* ll) {
   ll->clear();
 }
 
-bool ShouldRunSim(SimMode mode, double, double, double, std::string* why) {
+bool ShouldRunSim(SimMode mode, double, double, const std::string&, std::string* why) {
   if (mode == SimMode::kNever) return false;
   *why = SimAvailability().Text();
   return false;

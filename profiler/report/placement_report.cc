@@ -71,6 +71,7 @@ void WritePlacementJson(const Placement& p, int64_t profile_id, JsonWriter* w) {
   w->Key("attainable_gflops").Number(p.attainable);
   w->Key("percent_of_roof").OptionalNumber(p.percent_of_roof);
   w->Key("verdict").String(p.verdict);
+  w->Key("bytes_compulsory_only").Bool(p.bytes_compulsory_only);
   w->Key("isa_roof_ceiling");
   if (p.isa_roof_ceiling.empty()) w->Null(); else w->String(p.isa_roof_ceiling);
   w->Key("isa_roof_gflops");

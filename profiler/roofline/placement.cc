@@ -237,6 +237,28 @@ void AddIsaRoof(const std::vector<Metric>& metrics, const RunShape& shape,
   }
 }
 
+// What a verdict on model bytes alone must say: they are the least the run can move.
+constexpr const char* kCompulsoryCaveat =
+    "model bytes are a lower bound on traffic; measured traffic unknown: run --counters sim";
+
+// A compute side found from compulsory bytes is not a compute bound: more traffic than the
+// model's (cache misses, strided access) lowers the AI and can move the run under a bandwidth
+// roof. Says what is known: the side by compulsory AI, and the rate against the compute roof,
+// which is an upper bound on the real roof.
+std::string CompulsoryComputeVerdict(const Placement& p, const LevelPlacement& binding) {
+  char text[320];
+  int n = std::snprintf(text, sizeof text, "compute-side by compulsory AI %.3g (%s)", binding.ai,
+                        kCompulsoryCaveat);
+  if (p.percent_of_roof)
+    std::snprintf(text + n, sizeof text - n,
+                  ": %.0f %% of the compute roof (%.3g of %.3g GFLOP/s); the real roof may be "
+                  "lower",
+                  *p.percent_of_roof, *p.achieved, p.attainable);
+  else
+    std::snprintf(text + n, sizeof text - n, "; no measured rate to compare with the roof");
+  return text;
+}
+
 }  // namespace
 
 Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
@@ -321,14 +343,19 @@ Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
   }
   p.placed = true;
   p.attainable = binding->attainable;
+  p.bytes_compulsory_only = binding->source == Source::kModel;
   bool compute_bound = !binding->memory_bound;
   if (compute_bound)
     SetBinding("compute", p.compute_ceiling, &p);
   else
     SetBinding(binding->level + " bandwidth", binding->bandwidth_ceiling, &p);
+  if (p.achieved && p.attainable > 0) p.percent_of_roof = *p.achieved / p.attainable * 100;
+  if (compute_bound && p.bytes_compulsory_only) {
+    p.verdict = CompulsoryComputeVerdict(p, *binding);
+    return p;
+  }
   char text[200];
-  if (p.achieved && p.attainable > 0) {
-    p.percent_of_roof = *p.achieved / p.attainable * 100;
+  if (p.percent_of_roof) {
     std::snprintf(text, sizeof text, "%s-bound at %.0f %% of its roof (%.3g of %.3g GFLOP/s)",
                   compute_bound ? "compute" : (Upper(binding->level) + "-bandwidth").c_str(),
                   *p.percent_of_roof, *p.achieved, p.attainable);
@@ -347,6 +374,9 @@ Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
                   compute_bound ? "compute" : (Upper(binding->level) + "-bandwidth").c_str());
   }
   p.verdict = text;
+  // Memory-bound on compulsory bytes stays memory-bound with more traffic (the AI only falls),
+  // but the roof it is held against may be lower still.
+  if (p.bytes_compulsory_only) p.verdict += "; " + std::string(kCompulsoryCaveat);
   return p;
 }
 

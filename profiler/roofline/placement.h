@@ -70,6 +70,11 @@ struct Placement {
   double attainable = 0;
   std::optional<double> percent_of_roof;  // achieved / attainable × 100
   std::string verdict;          // "DRAM-bandwidth-bound at 71 % of its roof"
+  // The binding level's bytes are the model's alone (compulsory: each input read once, each
+  // output written once), no source measured any: they are a lower bound on the traffic, so the
+  // AI is an upper bound and the roof may be lower. The verdict then never claims a compute
+  // bound ("compute-side by compulsory AI …") and says the traffic is unknown.
+  bool bytes_compulsory_only = false;
   // Where the instruction mix is known (sim, or PMU FLOP events split by width): the compute roof
   // of the ISA the run actually used, as Intel Advisor draws several roofs. Empty otherwise.
   std::string isa_roof_ceiling;  // e.g. "fp64_scalar_fma"

@@ -374,6 +374,43 @@ class MeasuredMachine(RprofTestCase, InterruptMixin):
         self.assertIn(placement["verdict"], shown)
 
 
+    def test_a_model_only_compute_side_is_no_compute_bound(self):
+        # Issue 13: naive matmul at n=384 with sim over budget was "compute-bound at 1 % of its
+        # roof" on the model's compulsory bytes (AI 2 x 384 / 24 = 32 FLOP/B).
+        out = self.run_json("matmul-naive", "-p", "n=384", "--repeat", "1", "--counters",
+                            "auto", "--sim-budget", "0.1")
+        placement = out["placement"]
+        self.assertTrue(placement["placed"], placement)
+        for key in ["placed", "reason", "profile_id", "compute_ceiling", "peak_gflops",
+                    "achieved_gflops", "achieved_source", "binding", "attainable_gflops",
+                    "percent_of_roof", "verdict", "isa_roof_ceiling", "isa_roof_gflops",
+                    "isa_note", "levels", "bytes_compulsory_only"]:
+            self.assertIn(key, placement)
+        measured = [lv for lv in placement["levels"] if lv["source"] != "model"]
+        if measured:
+            self.skipTest(f"bytes were measured here ({measured[0]['source']}): not model-only")
+        self.assertTrue(placement["bytes_compulsory_only"], placement)
+        self.assertNotIn("compute-bound", placement["verdict"])
+        if placement["binding"].startswith("compute"):
+            self.assertTrue(placement["verdict"].startswith("compute-side by compulsory AI 32 ("),
+                            placement["verdict"])
+        self.assertIn("model bytes are a lower bound on traffic", placement["verdict"])
+        self.assertIn("measured traffic unknown", placement["verdict"])
+        # The table says the same.
+        self.assertIn(placement["verdict"], self.rprof_ok("show", str(out["run_id"])).stdout)
+
+    def test_a_model_only_memory_bound_run_keeps_its_side(self):
+        # Compulsory bytes are a lower bound: with more traffic a memory-bound run only moves
+        # further left, so the side stands, and the verdict says the roof may be lower.
+        out = self.run_json("triad", "-p", "n=2000000", "--repeat", "1", "--counters", "model")
+        placement = out["placement"]
+        self.assertTrue(placement["bytes_compulsory_only"], placement)
+        self.assertRegex(placement["verdict"], r"^DRAM-bandwidth-bound at \d+ % of its roof")
+        if placement["percent_of_roof"] <= 105:
+            self.assertIn("model bytes are a lower bound on traffic", placement["verdict"])
+        else:  # a cached working set: that verdict says why it is above the roof
+            self.assertIn("above the DRAM roof", placement["verdict"])
+
     def test_fp32_run_is_judged_on_fp32_ceilings(self):
         out = self.run_json("dot-fp32", "-p", "n=1000", "--repeat", "2", "--counters", "model")
         placement = out["placement"]

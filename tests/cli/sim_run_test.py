@@ -4,6 +4,7 @@ for built-in kernels, a plugin and a whole program, stored with source 'sim'; rp
 import json
 import sqlite3
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -112,6 +113,33 @@ class SimCounts(RprofTestCase):
         self.assertIn("flops", out["regions"]["init"])
         regions = sum(r["flops"]["sim"]["value"] for r in out["regions"].values())
         self.assertLessEqual(regions, out["metrics"]["flops"]["sim"]["value"])
+
+    def test_a_sim_run_is_never_advised_to_run_with_sim(self):
+        # Issue 13: a --counters sim run carried "events_missing ... run with --counters sim".
+        out = self.run_json("triad", "-p", "n=1000", "--repeat", "1", "--counters", "sim")
+        self.assertIn("sim", out["sources"])
+        for note in out["trust"]:
+            self.assertNotIn("--counters sim", note["detail"], note)
+        stored = self.query("select kind, detail from run_trust where run_id = ?",
+                            (out["run_id"],))
+        self.assertEqual([(n["kind"], n["detail"]) for n in out["trust"]], stored)
+
+    def test_auto_over_budget_says_what_size_fits_and_that_size_runs(self):
+        # Issue 13: matmul-naive n=384 is expected at about 6 s under valgrind, over a 2 s budget;
+        # the note says which n fits, and at that n auto runs sim.
+        out = self.run_json("matmul-naive", "-p", "n=384", "--repeat", "1", "--counters", "auto",
+                            "--sim-budget", "2")
+        if "counts in hardware" in (out["note"] or ""):
+            self.skipTest("this machine counts in hardware: auto adds no sim")
+        self.assertNotIn("sim", out["sources"])
+        self.assertRegex(out["note"], r"sim skipped: about \d[\d.]* s expected under valgrind, "
+                                      r"over --sim-budget 2\.0 s; n <= \d+ would fit")
+        n = int(re.search(r"n <= (\d+) would fit", out["note"]).group(1))
+        self.assertLess(n, 384)
+        self.assertGreater(n, 64)
+        fits = self.run_json("matmul-naive", "-p", f"n={n}", "--repeat", "1", "--counters",
+                             "auto", "--sim-budget", "2")
+        self.assertIn("sim", fits["sources"], fits["note"])
 
     def test_bad_counters_value(self):
         r = self.rprof("run", "triad", "--counters", "hardware")

@@ -374,6 +374,83 @@ TEST(RunTrustTest, RegionsRepeatingAMetricGiveOneNote) {
   EXPECT_EQ(notes[0].kind, "untrusted");
 }
 
+// A machine without a PMU, as DiagnosePmu finds a VM without vPMU.
+PmuDiagnosis NoPmu() {
+  PmuDiagnosis d;
+  d.virtual_machine = true;
+  d.cause = "no hardware PMU in this virtual machine";
+  d.sim_helps = true;
+  d.other_remedy = "enable the virtual PMU in the hypervisor";
+  d.remedy = PmuRemedy(d, false);
+  return d;
+}
+
+TEST(PmuRemedyTest, AdvisesSimOnlyToARunSimDidNotCount) {
+  PmuDiagnosis d = NoPmu();
+  EXPECT_EQ(d.remedy, "run with --counters sim, or enable the virtual PMU in the hypervisor");
+  EXPECT_EQ(PmuRemedy(d, true),
+            "sim counted this run instead; for hardware counts, enable the virtual PMU in the "
+            "hypervisor");
+  d.other_remedy.clear();  // perf_event_open failed otherwise: sim is the only way out
+  EXPECT_EQ(PmuRemedy(d, false), "run with --counters sim");
+  EXPECT_EQ(PmuRemedy(d, true), "sim counted this run instead");
+  // perf_event_paranoid: sim is not the advice at all.
+  PmuDiagnosis paranoid;
+  paranoid.other_remedy = "sudo sysctl kernel.perf_event_paranoid=1";
+  EXPECT_EQ(PmuRemedy(paranoid, false), paranoid.other_remedy);
+  EXPECT_EQ(PmuRemedy(paranoid, true), paranoid.other_remedy);
+}
+
+// Issue 13: a --counters sim run carried "events_missing … run with --counters sim". The advice
+// follows what the run did, read from its metrics' sources, never from a note's words.
+TEST(RunTrustTest, MissingEventsNeverAdviseSimToARunSimCounted) {
+  PmuDiagnosis d = NoPmu();
+  std::string pmu_note = d.cause + "; " + d.remedy;  // what the pmu source wrote
+  RunRecord run;
+  run.metrics = {{"PAPI_TOT_INS", std::nullopt, "count", Source::kPmu, "", pmu_note},
+                 {"perf::TASK-CLOCK", 1e6, "ns", Source::kPmu, "", ""},
+                 {"flops_dp", 2000, "FLOP", Source::kSim, "", ""}};
+  TrustContext context;
+  context.pmu = &d;
+  std::map<std::string, std::string> notes;
+  for (const TrustNote& n : RunTrustNotes(run, context)) notes[n.kind] = n.detail;
+  ASSERT_EQ(notes.count("events_missing"), 1u);
+  const std::string& detail = notes["events_missing"];
+  EXPECT_EQ(detail.find("--counters sim"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("PAPI_TOT_INS"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("no hardware PMU in this virtual machine"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("sim counted this run instead"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("enable the virtual PMU"), std::string::npos) << detail;
+
+  // The same run without sim values (auto skipped it): sim is the advice.
+  run.metrics.pop_back();
+  notes.clear();
+  for (const TrustNote& n : RunTrustNotes(run, context)) notes[n.kind] = n.detail;
+  EXPECT_NE(notes["events_missing"].find("run with --counters sim"), std::string::npos)
+      << notes["events_missing"];
+
+  // A sim metric that has no value did not count the run either.
+  run.metrics.push_back({"flops_dp", std::nullopt, "FLOP", Source::kSim, "", "not counted"});
+  notes.clear();
+  for (const TrustNote& n : RunTrustNotes(run, context)) notes[n.kind] = n.detail;
+  EXPECT_NE(notes["events_missing"].find("run with --counters sim"), std::string::npos)
+      << notes["events_missing"];
+}
+
+TEST(RunTrustTest, MissingEventsOnAMachineWithAPmuKeepTheirOwnReason) {
+  PmuDiagnosis d;
+  d.hardware_counters = true;
+  RunRecord run;
+  run.metrics = {{"PAPI_TOT_CYC", std::nullopt, "count", Source::kPmu, "", "no counter left"},
+                 {"flops_dp", 2000, "FLOP", Source::kSim, "", ""}};
+  TrustContext context;
+  context.pmu = &d;
+  std::map<std::string, std::string> notes;
+  for (const TrustNote& n : RunTrustNotes(run, context)) notes[n.kind] = n.detail;
+  EXPECT_NE(notes["events_missing"].find(": no counter left"), std::string::npos)
+      << notes["events_missing"];
+}
+
 TEST(RunTrustTest, AnExactRunHasNoNotes) {
   RunRecord run;
   run.metrics = {{"perf::TASK-CLOCK", 1e6, "ns", Source::kPmu, "", ""},

@@ -104,8 +104,10 @@ class PlacementTest : public testing::Test {
 TEST_F(PlacementTest, ExactlyAtTheRidgeIsOnTheComputeSide) {
   // AI = 4e9 / 1e9 = 4 FLOP/B = the DRAM ridge (100 / 25): AI x BW = 100 = the peak. The code
   // says memory_bound = ai < ridge, so the ridge itself is compute-bound, and the binding
-  // ceiling is the compute roof.
-  std::vector<Metric> metrics = {M("flops", 4e9), M("bytes_dram", 1e9), M("gflops", 50)};
+  // ceiling is the compute roof. Measured bytes (sim): on the model's compulsory bytes alone a
+  // compute side is no compute bound (ModelOnly* below).
+  std::vector<Metric> metrics = {M("flops", 4e9, Source::kSim), M("bytes_dram", 1e9, Source::kSim),
+                                 M("gflops", 50, Source::kSim)};
   Placement p = PlaceRun(metrics, Shape(), profile_);
   ASSERT_TRUE(p.placed) << p.reason;
   EXPECT_EQ(p.compute_ceiling, "fp64_avx2_fma");
@@ -113,7 +115,7 @@ TEST_F(PlacementTest, ExactlyAtTheRidgeIsOnTheComputeSide) {
   ASSERT_EQ(p.levels.size(), 1u);
   const LevelPlacement& dram = p.levels[0];
   EXPECT_EQ(dram.level, "dram");
-  EXPECT_EQ(dram.source, Source::kModel);
+  EXPECT_EQ(dram.source, Source::kSim);
   EXPECT_DOUBLE_EQ(dram.ai, 4);
   EXPECT_DOUBLE_EQ(dram.ridge_ai, 4);
   EXPECT_DOUBLE_EQ(dram.bandwidth, 25);
@@ -171,7 +173,9 @@ TEST_F(PlacementTest, MemoryBoundRunIsJudgedOnItsLowestLevelRoof) {
 
 TEST_F(PlacementTest, ComputeBoundRun) {
   // AI = 1e12 / 1e9 = 1000 FLOP/B: DRAM would give 25000, so the 100 GFLOP/s peak binds.
-  std::vector<Metric> metrics = {M("flops", 1e12), M("bytes_dram", 1e9), M("gflops", 80)};
+  // Measured (sim) bytes: only they establish a compute bound.
+  std::vector<Metric> metrics = {M("flops", 1e12, Source::kSim), M("bytes_dram", 1e9, Source::kSim),
+                                 M("gflops", 80, Source::kSim)};
   Placement p = PlaceRun(metrics, Shape(), profile_);
   ASSERT_TRUE(p.placed) << p.reason;
   ASSERT_EQ(p.levels.size(), 1u);
@@ -181,6 +185,90 @@ TEST_F(PlacementTest, ComputeBoundRun) {
   EXPECT_DOUBLE_EQ(p.attainable, 100);
   EXPECT_DOUBLE_EQ(*p.percent_of_roof, 80);
   EXPECT_TRUE(Contains(p.verdict, "compute-bound at 80 % of its roof")) << p.verdict;
+}
+
+// Issue 13: naive matmul at n = 512 by its model alone, 2n^3 FLOPs over 3n^2 x 8 compulsory bytes:
+// AI = 2 x 512 / 24 = 42.7 FLOP/B, far right of the DRAM ridge (4), so on compulsory bytes it
+// sits on the compute side at 1 / 100 = 1 % of the peak. Compulsory bytes are the least the run
+// can move: the real AI may be far lower (under sim it is L2-bound), so no compute bound.
+TEST_F(PlacementTest, ModelOnlyComputeSideIsNoComputeBound) {
+  double n = 512;
+  std::vector<Metric> metrics = {M("flops", 2 * n * n * n), M("bytes_dram", 3 * n * n * 8),
+                                 M("gflops", 1)};
+  Placement p = PlaceRun(metrics, Shape(), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_TRUE(p.bytes_compulsory_only);
+  ASSERT_EQ(p.levels.size(), 1u);
+  EXPECT_NEAR(p.levels[0].ai, 42.667, 1e-3);
+  EXPECT_FALSE(p.levels[0].memory_bound);
+  // The structured fields keep what the compulsory bytes say, flagged by bytes_compulsory_only.
+  EXPECT_EQ(p.binding, "compute (fp64_avx2_fma)");
+  EXPECT_EQ(p.bound, "compute");
+  EXPECT_DOUBLE_EQ(p.attainable, 100);
+  EXPECT_DOUBLE_EQ(*p.percent_of_roof, 1);
+  EXPECT_EQ(p.verdict.rfind("compute-side by compulsory AI 42.7 (", 0), 0u) << p.verdict;
+  EXPECT_FALSE(Contains(p.verdict, "compute-bound")) << p.verdict;
+  EXPECT_TRUE(Contains(p.verdict, "model bytes are a lower bound on traffic")) << p.verdict;
+  EXPECT_TRUE(Contains(p.verdict, "measured traffic unknown: run --counters sim")) << p.verdict;
+  EXPECT_TRUE(Contains(p.verdict, "1 % of the compute roof (1 of 100 GFLOP/s)")) << p.verdict;
+  EXPECT_TRUE(Contains(p.verdict, "the real roof may be lower")) << p.verdict;
+}
+
+TEST_F(PlacementTest, ModelOnlyAtTheRidgeIsNoComputeBoundEither) {
+  std::vector<Metric> metrics = {M("flops", 4e9), M("bytes_dram", 1e9), M("gflops", 50)};
+  Placement p = PlaceRun(metrics, Shape(), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_TRUE(p.bytes_compulsory_only);
+  EXPECT_EQ(p.binding, "compute (fp64_avx2_fma)");
+  EXPECT_FALSE(Contains(p.verdict, "compute-bound")) << p.verdict;
+  EXPECT_TRUE(Contains(p.verdict, "compute-side by compulsory AI 4 (")) << p.verdict;
+  EXPECT_TRUE(Contains(p.verdict, "50 % of the compute roof")) << p.verdict;
+}
+
+TEST_F(PlacementTest, ModelOnlyWithoutARateSaysBoth) {
+  std::vector<Metric> metrics = {M("flops", 1e12), M("bytes_dram", 1e9)};
+  Placement p = PlaceRun(metrics, Shape(), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_TRUE(p.bytes_compulsory_only);
+  EXPECT_FALSE(Contains(p.verdict, "compute-bound")) << p.verdict;
+  EXPECT_TRUE(Contains(p.verdict, "lower bound on traffic")) << p.verdict;
+  EXPECT_TRUE(Contains(p.verdict, "no measured rate")) << p.verdict;
+}
+
+// Memory-bound on compulsory bytes stays memory-bound with more traffic (the AI only falls), so
+// the side is known; the roof may be lower, and the verdict says so.
+TEST_F(PlacementTest, ModelOnlyMemoryBoundKeepsItsSideAndSaysTheRoofMayBeLower) {
+  std::vector<Metric> metrics = {M("flops", 2e9), M("bytes_dram", 24e9), M("gflops", 1.5)};
+  Placement p = PlaceRun(metrics, Shape(), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_TRUE(p.bytes_compulsory_only);
+  EXPECT_EQ(p.binding, "dram bandwidth (dram_triad)");
+  EXPECT_TRUE(Contains(p.verdict, "DRAM-bandwidth-bound at 72 % of its roof")) << p.verdict;
+  EXPECT_TRUE(Contains(p.verdict, "model bytes are a lower bound on traffic")) << p.verdict;
+}
+
+// Measured FLOPs (pmu) with no measured bytes: the level still stands on the model's bytes.
+TEST_F(PlacementTest, MeasuredFlopsOnCompulsoryBytesAreStillCompulsoryOnly) {
+  std::vector<Metric> metrics = {M("flops", 1e12, Source::kPmu), M("gflops", 5, Source::kPmu),
+                                 M("flops", 1e12), M("bytes_dram", 1e9)};
+  Placement p = PlaceRun(metrics, Shape(), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_TRUE(p.bytes_compulsory_only);
+  EXPECT_EQ(p.verdict.rfind("compute-side by compulsory AI", 0), 0u) << p.verdict;
+}
+
+TEST_F(PlacementTest, MeasuredBytesAreNotCompulsoryOnly) {
+  std::vector<Metric> metrics = {M("flops", 1e12),
+                                 M("bytes_dram", 1e9),
+                                 M("gflops", 80),
+                                 M("flops", 1e12, Source::kSim),
+                                 M("bytes_dram", 2e9, Source::kSim),
+                                 M("gflops", 80, Source::kSim)};
+  Placement p = PlaceRun(metrics, Shape(), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_FALSE(p.bytes_compulsory_only);
+  EXPECT_TRUE(Contains(p.verdict, "compute-bound at 80 % of its roof")) << p.verdict;
+  EXPECT_FALSE(Contains(p.verdict, "lower bound")) << p.verdict;
 }
 
 TEST_F(PlacementTest, NoAchievedRateStillPlacesButSaysSo) {
