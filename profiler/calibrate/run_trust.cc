@@ -44,13 +44,13 @@ const GroupMetric* DefinitionOf(const Metric& m, const GroupPlan& plan) {
 }
 
 // Why the pmu metric `m` has no value, for the events_missing note. A hardware event on a
-// machine without hardware counters failed for the diagnosed cause; its note's remedy, written
-// before the run's other sources counted, may advise the sim source this run already used, so
-// the remedy is said again for what the run did.
+// machine without hardware counters failed for the diagnosed cause; the event's own note says
+// what would make the event countable, and the run's note adds what the run can do instead:
+// count with sim, unless it did.
 std::string MissingReason(const Metric& m, const TrustContext& context, bool counted_with_sim) {
   bool hardware_event = m.name.rfind("perf::", 0) != 0;
-  if (counted_with_sim && hardware_event && context.pmu && !context.pmu->hardware_counters)
-    return context.pmu->cause + "; " + PmuRemedy(*context.pmu, true);
+  if (hardware_event && context.pmu && !context.pmu->hardware_counters)
+    return context.pmu->cause + "; " + PmuRemedy(*context.pmu, counted_with_sim);
   return m.note;
 }
 

@@ -71,6 +71,10 @@ PmuDiagnosis Probe() {
 
 }  // namespace
 
+std::string WhyNoHardwareEvent(const PmuDiagnosis& d) {
+  return d.other_remedy.empty() ? d.cause : d.cause + "; " + d.other_remedy;
+}
+
 std::string PmuRemedy(const PmuDiagnosis& d, bool counted_with_sim) {
   if (!d.sim_helps) return d.other_remedy;
   if (!counted_with_sim)

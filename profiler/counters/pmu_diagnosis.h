@@ -25,6 +25,11 @@ struct PmuDiagnosis {
 // --counters sim when the run did (the sim source gave its values), and saying so.
 std::string PmuRemedy(const PmuDiagnosis& diagnosis, bool counted_with_sim);
 
+// Why a hardware event cannot be counted here and what would make it countable: the cause and
+// the hardware-side remedies only. (--counters sim gives FLOPs and bytes, never the event: the
+// run's trust note advises it where the run did not use it.)
+std::string WhyNoHardwareEvent(const PmuDiagnosis& diagnosis);
+
 // Probes once per process (the answer does not change while rprof runs).
 const PmuDiagnosis& DiagnosePmu();
 

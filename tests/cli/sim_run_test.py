@@ -120,6 +120,10 @@ class SimCounts(RprofTestCase):
         self.assertIn("sim", out["sources"])
         for note in out["trust"]:
             self.assertNotIn("--counters sim", note["detail"], note)
+        # Nor in the notes of the events it could not count: sim never makes them countable.
+        for name, by_source in out["metrics"].items():
+            note = by_source.get("pmu", {}).get("note", "")
+            self.assertNotIn("--counters sim", note, name)
         stored = self.query("select kind, detail from run_trust where run_id = ?",
                             (out["run_id"],))
         self.assertEqual([(n["kind"], n["detail"]) for n in out["trust"]], stored)

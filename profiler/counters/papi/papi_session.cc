@@ -47,7 +47,7 @@ std::string Explain(const std::string& name, int code) {
            "); papi_avail and papi_native_avail list the events";
   const PmuDiagnosis& pmu = DiagnosePmu();
   if (!pmu.hardware_counters && !IsSoftwareEvent(name))
-    return pmu.cause + "; " + pmu.remedy;
+    return WhyNoHardwareEvent(pmu);
   return std::string(PAPI_strerror(code)) + " (" + std::to_string(code) + ")";
 }
 

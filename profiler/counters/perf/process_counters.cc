@@ -29,7 +29,7 @@ bool PresetToNative(const std::string& name, std::string* native, std::string* w
   // PAPI's start-up (tens of milliseconds, more than a short program takes).
   const PmuDiagnosis& pmu = DiagnosePmu();
   if (!pmu.hardware_counters) {
-    *why = pmu.cause + "; " + pmu.remedy;
+    *why = WhyNoHardwareEvent(pmu);
     return false;
   }
   if (PAPI_is_initialized() == PAPI_NOT_INITED) PAPI_library_init(PAPI_VER_CURRENT);
@@ -112,7 +112,7 @@ std::unique_ptr<ProcessCounters> ProcessCounters::Open(pid_t pid,
         } else {
           const PmuDiagnosis& pmu = DiagnosePmu();
           event.reason = attr.type != PERF_TYPE_SOFTWARE && !pmu.hardware_counters
-                             ? pmu.cause + "; " + pmu.remedy
+                             ? WhyNoHardwareEvent(pmu)
                              : std::string("perf_event_open: ") + std::strerror(errno);
         }
       }
