@@ -7,10 +7,23 @@
 
 #include "counters/model/kernel_model.h"
 #include "counters/sim_source.h"
+#include "counters/time_adaptive.h"
 
 namespace rprof {
 
 namespace {
+
+std::optional<double> FindValue(const std::vector<Metric>& metrics, const char* name) {
+  const Metric* m = FindMetric(metrics, name, Source::kSim);
+  return m ? m->value : std::nullopt;
+}
+
+// The native run's instruction count, where the pmu source counted it.
+std::optional<double> NativeInstructions(const std::vector<Metric>& so_far) {
+  for (const char* name : {"instructions", "PAPI_TOT_INS"})
+    if (const Metric* m = FindMetric(so_far, name, Source::kPmu); m && m->value) return m->value;
+  return std::nullopt;
+}
 
 // Says on every simulated cache metric which cache sizes were simulated.
 void NoteCaches(const CacheSizes& caches, std::vector<Metric>* metrics) {
@@ -127,13 +140,21 @@ namespace {
 
 class PreparedSim : public PreparedSource {
  public:
-  PreparedSim(bool chosen, double budget_s, CacheSizes caches)
-      : chosen_(chosen), budget_s_(budget_s), caches_(std::move(caches)) {}
+  // `refused`: why this target is never replayed ("" when it may be).
+  PreparedSim(bool chosen, double budget_s, CacheSizes caches, std::string refused)
+      : chosen_(chosen),
+        budget_s_(budget_s),
+        caches_(std::move(caches)),
+        refused_(std::move(refused)) {}
 
   // Replays only a target that succeeded natively: a failed one has nothing worth simulating.
   bool Finish(const CountedTarget& target, const NativeOutcome& outcome,
               std::vector<Metric>* metrics, std::string* note, Error* err) override {
     if (!outcome.ok) return true;
+    if (!refused_.empty()) {
+      *note = "sim skipped: " + refused_;
+      return true;
+    }
     bool kernel = target.kind == CountedTarget::Kind::kKernel;
     SimWork work;
     work.native_s = outcome.replay_native_s;
@@ -155,14 +176,23 @@ class PreparedSim : public PreparedSource {
       *note = why;
       return true;
     }
-    return kernel ? SimulateKernel(target, caches_, metrics, err)
-                  : SimulateProgram(target, caches_, metrics, err);
+    if (kernel) return SimulateKernel(target, caches_, metrics, err);
+    if (!SimulateProgram(target, caches_, metrics, err)) return false;
+    // A program whose work depends on time did other work under valgrind: its counts do not go
+    // with the native time, so none is kept.
+    if (auto mismatch = WorkMismatch(NativeInstructions(outcome.so_far),
+                                     FindValue(*metrics, "instructions"))) {
+      metrics->clear();
+      *note = "sim counts dropped: " + *mismatch;
+    }
+    return true;
   }
 
  private:
   bool chosen_;
   double budget_s_;
   CacheSizes caches_;
+  std::string refused_;
 };
 
 class SimSource : public CounterSource {
@@ -174,9 +204,23 @@ class SimSource : public CounterSource {
   }
   CounterScope scope(CountedTarget::Kind) const override { return CounterScope::kReplayed; }
   Availability Probe() const override { return SimAvailability(); }
-  std::unique_ptr<PreparedSource> Prepare(const CountedTarget&, const CounterRequest& request,
-                                          bool chosen, Error*) const override {
-    return std::make_unique<PreparedSim>(chosen, request.replay_budget_s, request.caches);
+  // A benchmark harness is refused before anything runs: chosen outright, it is an error (the
+  // program has not run yet, nothing is lost); under auto, the run says why sim was skipped.
+  std::unique_ptr<PreparedSource> Prepare(const CountedTarget& target,
+                                          const CounterRequest& request, bool chosen,
+                                          Error* err) const override {
+    std::string refused;
+    if (target.kind == CountedTarget::Kind::kProgram && IsGoogleBenchmarkBinary(target.path))
+      refused = target.argv[0] +
+                " is a Google Benchmark binary: it repeats each benchmark until its time is "
+                "up, so under valgrind it runs far fewer iterations, and the counts cannot be "
+                "divided by the native time";
+    if (chosen && !refused.empty()) {
+      Fail(err, ErrorKind::kUsage, "sim: " + refused + "; count it with the pmu source");
+      return nullptr;
+    }
+    return std::make_unique<PreparedSim>(chosen, request.replay_budget_s, request.caches,
+                                         std::move(refused));
   }
 };
 

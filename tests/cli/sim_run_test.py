@@ -83,6 +83,23 @@ class SimCounts(RprofTestCase):
         self.assertError(self.rprof("run", "triad", "--sim-cache", "huge"), 2,
                          "--sim-cache huge: use measured or reported")
 
+    def test_a_benchmark_harness_is_never_divided_by_its_native_time(self):
+        # A Google Benchmark binary repeats each benchmark until its time is up: under valgrind
+        # it would do a fraction of the native work.
+        binary = os.environ.get("RPROF_BENCHMARK_BINARY")
+        if not binary:
+            self.skipTest("RPROF_BENCHMARK_BINARY not set (built only with Google Benchmark)")
+        # Chosen outright: refused before the program runs, nothing stored.
+        r = self.rprof("run", "--counters", "sim", binary, "--benchmark_filter=^$")
+        self.assertError(r, 2, "is a Google Benchmark binary", "cannot be divided by the native")
+        self.assertEqual(self.scalar("select count(*) from runs"), 0)
+        # Under auto: the native run is stored, without sim, saying why.
+        r = self.rprof("run", "--format", "json", binary, "--benchmark_filter=^$")
+        self.assertExit(r, 0)  # the benchmark's own stderr passes through
+        out = json.loads(r.stdout)
+        self.assertNotIn("sim", out["sources"])
+        self.assertIn("sim skipped: " + binary + " is a Google Benchmark binary", out["note"])
+
     def test_failed_program_under_sim_is_stored_not_replayed(self):
         # A program that fails has nothing worth simulating: the failed run is stored (exit 1),
         # never replaced by an error about the simulation.
