@@ -36,6 +36,8 @@ struct PlacementRecord {
   double peak_gflops = 0;
   std::string binding;  // "dram bandwidth (dram_triad)"; "" when not placed
   std::string bound;    // the binding ceiling's kind alone: "dram bandwidth", "compute"
+  // The binding level's bytes were the model's compulsory bytes alone: `bound` is not measured.
+  std::optional<bool> bytes_compulsory_only;
   std::optional<double> attainable_gflops;
   std::optional<double> percent_of_roof;
   std::string verdict;  // or why it was not placed

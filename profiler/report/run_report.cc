@@ -267,6 +267,8 @@ std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat forma
     std::string bound = "-", percent = "-";
     if (run.placement && !run.placement->bound.empty()) {
       bound = run.placement->bound;
+      // A side found on compulsory bytes alone is a lower bound, not a measured bound.
+      if (run.placement->bytes_compulsory_only.value_or(false)) bound += " (compulsory bytes)";
       if (run.placement->percent_of_roof) {
         char text[32];
         std::snprintf(text, sizeof text, "%.0f %%", *run.placement->percent_of_roof);

@@ -36,6 +36,7 @@ std::optional<PlacementRecord> PlacementToStore(const RunPlacement& placement) {
   if (p.placed) {
     record.binding = p.binding;
     record.bound = p.bound;
+    record.bytes_compulsory_only = p.bytes_compulsory_only;
     if (p.attainable > 0) record.attainable_gflops = p.attainable;
   }
   record.percent_of_roof = p.percent_of_roof;

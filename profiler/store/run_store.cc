@@ -195,11 +195,11 @@ bool RunStore::Insert(RunRecord* run, Error* err) {
   if (run->placement) {
     const PlacementRecord& p = *run->placement;
     if (!db_.Run("INSERT INTO placements (run_id, profile_id, compute_ceiling, peak_gflops,"
-                 " binding, bound, attainable_gflops, percent_of_roof, verdict)"
-                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 " binding, bound, bytes_compulsory_only, attainable_gflops, percent_of_roof,"
+                 " verdict) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                  &why, run_id, p.profile_id, p.compute_ceiling, p.peak_gflops,
-                 NullIfEmpty(p.binding), NullIfEmpty(p.bound), p.attainable_gflops,
-                 p.percent_of_roof, p.verdict))
+                 NullIfEmpty(p.binding), NullIfEmpty(p.bound), p.bytes_compulsory_only,
+                 p.attainable_gflops, p.percent_of_roof, p.verdict))
       return DbFail(why, err);
   }
   if (!txn.Commit(&why)) return DbFail(why, err);
@@ -214,7 +214,7 @@ constexpr const char* kRunColumns =
     " r.exit_code, r.signal, r.note, r.sources, r.calls_per_rep, r.started_at, r.ended_at,"
     " r.rprof_version, m.fingerprint, m.cpu_model, m.cores, m.caches, m.kernel, m.hostname,"
     " p.profile_id, p.compute_ceiling, p.peak_gflops, p.binding, p.attainable_gflops,"
-    " p.percent_of_roof, p.verdict, p.bound"
+    " p.percent_of_roof, p.verdict, p.bound, p.bytes_compulsory_only"
     " FROM runs r JOIN machines m ON m.id = r.machine_id"
     " LEFT JOIN placements p ON p.run_id = r.id";
 
@@ -237,10 +237,19 @@ void ReadRunRow(const Statement& s, RunRecord* run) {
   run->rprof_version = s.Text(15);
   run->machine = {s.Text(16), s.Text(17), static_cast<int>(s.Int(18)), s.Text(19), s.Text(20),
                   s.Text(21)};
-  if (!s.IsNull(22))
-    run->placement =
-        PlacementRecord{s.Int(22),  s.Text(23),           s.Double(24),         s.Text(25),
-                        s.Text(29), s.OptionalDouble(26), s.OptionalDouble(27), s.Text(28)};
+  if (!s.IsNull(22)) {
+    PlacementRecord p;
+    p.profile_id = s.Int(22);
+    p.compute_ceiling = s.Text(23);
+    p.peak_gflops = s.Double(24);
+    p.binding = s.Text(25);
+    p.bound = s.Text(29);
+    if (!s.IsNull(30)) p.bytes_compulsory_only = s.Int(30) != 0;
+    p.attainable_gflops = s.OptionalDouble(26);
+    p.percent_of_roof = s.OptionalDouble(27);
+    p.verdict = s.Text(28);
+    run->placement = p;
+  }
 }
 
 }  // namespace
