@@ -91,6 +91,18 @@ int PatternBytesPerElement(BandwidthPattern pattern) {
   return PatternStreams(pattern) * static_cast<int>(sizeof(double));
 }
 
+int PatternWriteAllocateBytesPerElement(BandwidthPattern pattern) {
+  switch (pattern) {
+    case BandwidthPattern::kCopy:
+    case BandwidthPattern::kTriad:
+      return static_cast<int>(sizeof(double));  // one array written
+    case BandwidthPattern::kLoad:
+    case BandwidthPattern::kCopyNt:
+      return 0;
+  }
+  return 0;
+}
+
 BandwidthKernelFn FindBandwidthKernel(BandwidthPattern pattern, Isa isa) {
   const int k = static_cast<int>(pattern);
   switch (isa) {

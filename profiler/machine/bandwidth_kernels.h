@@ -21,6 +21,10 @@ enum class BandwidthPattern {
 const char* PatternName(BandwidthPattern pattern);  // "load", "copy", "triad", "copy_nt"
 int PatternStreams(BandwidthPattern pattern);        // arrays touched: 1, 2, 3, 2
 int PatternBytesPerElement(BandwidthPattern pattern);  // 8, 16, 24, 16
+// The bytes per element a write-allocate cache reads on top of those (the read for ownership of
+// each line an ordinary store writes): 0, 8, 8, 0 — non-temporal stores allocate nothing. A
+// level beyond L1 moves PatternBytesPerElement + this much per element (the actual traffic).
+int PatternWriteAllocateBytesPerElement(BandwidthPattern pattern);
 
 // a: the array written (unused by kLoad), b and c: arrays read; n: elements per array, a multiple
 // of kBandwidthBlockElements. Returns a value derived from the data so the loads are not dead.

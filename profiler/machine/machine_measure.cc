@@ -447,6 +447,11 @@ bool Measurer::BandwidthFor(int threads, std::string* err) {
       c.unit = "GB/s";
       c.spread_pct = best->gbs.spread_pct;
       c.repetitions = best->gbs.repetitions;
+      // Both conventions from the one measurement: the same kernel moved this many more bytes
+      // per element beyond L1 (core-L1 traffic is the instructions' own bytes).
+      c.bytes_per_element = PatternBytesPerElement(p);
+      c.traffic_bytes_per_element =
+          c.bytes_per_element + (level.name == "l1" ? 0 : PatternWriteAllocateBytesPerElement(p));
       out_->ceilings.push_back(c);
     }
   }

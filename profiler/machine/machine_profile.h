@@ -31,13 +31,43 @@ struct Ceiling {
   // compute: 0.
   uint64_t working_set_bytes = 0;
   // The best repetition: GFLOP/s = FLOPs of all threads / time of the slowest thread; GB/s =
-  // 1e9 bytes/s the kernels load and store (write-allocate traffic not counted, as in
-  // likwid-bench). For a bandwidth level: the best point on the level's plateau.
+  // 1e9 bytes/s the kernels load and store (compulsory bytes: write-allocate traffic not
+  // counted, as in STREAM and likwid-bench). For a bandwidth level: the best point on the
+  // level's plateau. CeilingValue() gives it in either convention.
   double value = 0;
   std::string unit;                // "GFLOP/s" | "GB/s"
   double spread_pct = 0;           // (max - min) / max over the repetitions, percent
   int repetitions = 0;
+  // Bandwidth: bytes per element of the pattern in each convention, which turn `value` into the
+  // other convention by exact arithmetic (the same kernel, the same time). bytes_per_element:
+  // compulsory, what the instructions load and store (load 8, copy 16, triad 24, copy_nt 16).
+  // traffic_bytes_per_element: the actual traffic between the level and the one closer to the
+  // core, write-allocate included (the read for ownership of each stored line: copy 24, triad
+  // 32), non-temporal stores as such (copy_nt 16); at L1, traffic is the instructions' own
+  // bytes (= compulsory). 0 (compute ceilings; hand-made ones): not known, `value` stands for
+  // both.
+  int bytes_per_element = 0;
+  int traffic_bytes_per_element = 0;
 };
+
+// How bytes are counted. kCompulsory: each input read once, each output written once (a kernel
+// model's bytes; STREAM's and likwid-bench's GB/s). kTraffic: what actually moves between two
+// levels, write-allocate and write-backs included (sim's cache simulation, PMU counters).
+enum class ByteConvention { kCompulsory, kTraffic };
+
+inline const char* ConventionName(ByteConvention convention) {
+  return convention == ByteConvention::kTraffic ? "traffic" : "compulsory";
+}
+
+// The ceiling's value in `convention`: GB/s of actual traffic = compulsory GB/s x
+// traffic_bytes_per_element / bytes_per_element; compute ceilings (and ceilings whose factors
+// are not known) are the same in both.
+inline double CeilingValue(const Ceiling& c, ByteConvention convention) {
+  if (convention == ByteConvention::kCompulsory || c.bytes_per_element <= 0 ||
+      c.traffic_bytes_per_element <= 0)
+    return c.value;
+  return c.value * c.traffic_bytes_per_element / c.bytes_per_element;
+}
 
 // One point of the latency ladder.
 struct LatencyPoint {

@@ -66,6 +66,23 @@ void WriteProfileJson(const StoredProfile& sp, JsonWriter* w, bool with_points) 
     w->Key("unit").String(c.unit);
     w->Key("spread_pct").Number(c.spread_pct);
     w->Key("repetitions").Int(c.repetitions);
+    // Bandwidth: the same measurement in the other byte convention (null for compute).
+    bool both = c.bytes_per_element > 0 && c.traffic_bytes_per_element > 0;
+    w->Key("bytes_per_element");
+    if (both)
+      w->Int(c.bytes_per_element);
+    else
+      w->Null();
+    w->Key("traffic_bytes_per_element");
+    if (both)
+      w->Int(c.traffic_bytes_per_element);
+    else
+      w->Null();
+    w->Key("traffic_value");
+    if (both)
+      w->Number(CeilingValue(c, ByteConvention::kTraffic));
+    else
+      w->Null();
     w->EndObject();
   }
   w->EndArray();
@@ -171,6 +188,10 @@ std::string FormatProfile(const StoredProfile& profile, OutputFormat format) {
           {Cell::Text(c.name), Cell::Text(c.level), Cell::Text(c.pattern), Cell::Int(c.threads),
            Cell::Number(static_cast<double>(c.working_set_bytes), FormatBytes(c.working_set_bytes)),
            Measured(c.value, 1), Measured(c.spread_pct, 1)});
+  report.AddText(
+      "GB/s of compulsory bytes (as STREAM counts); runs' sim and pmu bytes are held against the "
+      "same\nceilings as actual traffic, write-allocate included: beyond L1, copy x 24/16, triad "
+      "x 32/24\n");
 
   report.AddText("\nmemory hierarchy (1 thread)\n");
   Table& ladder = report.AddTable({{"level", "level"},

@@ -20,17 +20,20 @@ std::string PlacementText(const Placement& p, int64_t profile_id) {
   std::string out = "\nroofline (machine profile " + std::to_string(profile_id) + "): ";
   if (!p.placed) return out + "not placed: " + p.reason + "\n";
   out += p.verdict + "\n";
+  if (!p.note.empty()) out += "note: " + p.note + "\n";
   out += "compute roof: " + p.compute_ceiling + " " + Num(p.peak) + " GFLOP/s; binding: " +
          p.binding + "\n";
   out += "roof of: " + p.precision_note + "; " + p.threads_note + "\n";
   if (!p.isa_note.empty()) out += "instruction mix: " + p.isa_note + "\n";
   if (p.levels.empty()) return out;
-  TextTable table({"level", "bytes from", "AI FLOP/B", "roof GB/s", "attainable GFLOP/s",
-                   "ridge AI", "side"},
-                  {false, false, true, true, true, true, false});
+  // "bytes as": the convention of the source's bytes, and so of the roof they are held against.
+  TextTable table({"level", "bytes from", "bytes as", "AI FLOP/B", "roof GB/s",
+                   "attainable GFLOP/s", "ridge AI", "side"},
+                  {false, false, false, true, true, true, true, false});
   for (const LevelPlacement& l : p.levels)
-    table.AddRow({l.level, std::string(SourceName(l.source)), Num(l.ai), Num(l.bandwidth),
-                  Num(l.attainable), Num(l.ridge_ai), l.memory_bound ? "memory" : "compute"});
+    table.AddRow({l.level, std::string(SourceName(l.source)), ConventionName(l.convention),
+                  Num(l.ai), Num(l.bandwidth), Num(l.attainable), Num(l.ridge_ai),
+                  l.memory_bound ? "memory" : "compute"});
   return out + table.Render();
 }
 
@@ -45,6 +48,7 @@ std::string RegionPlacementsText(const std::vector<RegionPlacement>& regions) {
       continue;
     }
     out += p.verdict + "; binding: " + p.binding + "\n";
+    if (!p.note.empty()) out += "    note: " + p.note + "\n";
   }
   return out;
 }
@@ -72,6 +76,11 @@ void WritePlacementJson(const Placement& p, int64_t profile_id, JsonWriter* w) {
   w->Key("percent_of_roof").OptionalNumber(p.percent_of_roof);
   w->Key("verdict").String(p.verdict);
   w->Key("bytes_compulsory_only").Bool(p.bytes_compulsory_only);
+  w->Key("note");
+  if (p.note.empty())
+    w->Null();
+  else
+    w->String(p.note);
   w->Key("isa_roof_ceiling");
   if (p.isa_roof_ceiling.empty()) w->Null(); else w->String(p.isa_roof_ceiling);
   w->Key("isa_roof_gflops");
@@ -84,6 +93,7 @@ void WritePlacementJson(const Placement& p, int64_t profile_id, JsonWriter* w) {
     w->Key("level").String(l.level);
     w->Key("source").String(SourceName(l.source));
     w->Key("ai").Number(l.ai);
+    w->Key("bandwidth_convention").String(ConventionName(l.convention));
     w->Key("bandwidth_gbs").Number(l.bandwidth);
     w->Key("bandwidth_ceiling").String(l.bandwidth_ceiling);
     w->Key("attainable_gflops").Number(l.attainable);

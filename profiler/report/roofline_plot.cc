@@ -95,13 +95,20 @@ std::string TerminalForFile(const std::string& path) {
 
 std::string RooflineGnuplotScript(const MachineProfile& profile,
                                   const std::vector<RunRecord>& runs, const PlotOptions& options) {
-  // Compute roofs: the best pattern per (precision, isa); bandwidth roofs: best per level.
-  std::map<std::string, const Ceiling*> compute, bandwidth;
+  // Compute roofs: the best pattern per (precision, isa); bandwidth roofs: best per level, in
+  // compulsory bytes (the model's points) and, as placement holds measured bytes, in actual
+  // traffic (sim's and pmu's points) where that roof is higher.
+  std::map<std::string, const Ceiling*> compute, bandwidth, traffic;
   for (const Ceiling& c : profile.ceilings) {
     if (c.threads != options.threads || c.pattern == "copy_nt") continue;  // see BandwidthRoof
     std::string key = c.kind == "compute" ? c.precision + " " + c.isa : c.level;
     auto& slot = c.kind == "compute" ? compute[key] : bandwidth[key];
     if (!slot || c.value > slot->value) slot = &c;
+    if (c.kind != "bandwidth") continue;
+    auto& t = traffic[key];
+    if (!t ||
+        CeilingValue(c, ByteConvention::kTraffic) > CeilingValue(*t, ByteConvention::kTraffic))
+      t = &c;
   }
   double peak = 0, top_bw = 0, low_bw = 1e300;
   for (const auto& [k, c] : compute) peak = std::max(peak, c->value);
@@ -167,6 +174,17 @@ std::string RooflineGnuplotScript(const MachineProfile& profile,
     s += Num(xmin) + " " + Num(c->value * xmin) + "\n" + Num(x_end) + " " + Num(peak) + "\n\n";
     labels += "set label " + Quote(Upper(level) + " " + Short(c->value) + " GB/s") + " at " +
               Num(xmin * 1.15) + "," + Num(c->value * xmin * 1.35) + " left tc rgb '#1f5fa8'\n";
+  }
+  bool measured_points = false;
+  for (const auto& rp : points)
+    for (const auto& [source, p] : rp.by_source) measured_points |= source != "model";
+  for (const auto& [level, c] : traffic) {
+    double gbs = CeilingValue(*c, ByteConvention::kTraffic);
+    if (!measured_points || gbs <= bandwidth[level]->value * 1.02) continue;
+    double x_end = peak > 0 ? peak / gbs : xmax;
+    s += Num(xmin) + " " + Num(gbs * xmin) + "\n" + Num(x_end) + " " + Num(peak) + "\n\n";
+    labels += "set label " + Quote(Upper(level) + " " + Short(gbs) + " GB/s traffic (sim, pmu)") +
+              " at " + Num(xmin * 1.15) + "," + Num(gbs * xmin * 1.9) + " left tc rgb '#5f8fc8'\n";
   }
   // Roofs within 2 % of each other (fp32 SSE and fp64 AVX2 often are) share one line and label.
   std::vector<std::pair<double, std::string>> roofs;

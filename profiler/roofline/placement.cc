@@ -164,12 +164,19 @@ RunShape RunShapeOf(const RunRecord& run, const MachineProfile& profile) {
   return shape;
 }
 
-const Ceiling* BandwidthRoof(const MachineProfile& profile, const std::string& level,
-                             int threads) {
+ByteConvention ConventionOf(Source source) {
+  // The model counts each input read once and each output written once; sim simulates the
+  // caches (write misses allocate, dirty lines are written back) and PMU counters count lines.
+  return source == Source::kModel ? ByteConvention::kCompulsory : ByteConvention::kTraffic;
+}
+
+const Ceiling* BandwidthRoof(const MachineProfile& profile, const std::string& level, int threads,
+                             ByteConvention convention) {
   const Ceiling* best = nullptr;
   for (const Ceiling& c : profile.ceilings)
     if (c.kind == "bandwidth" && c.level == level && c.threads == threads &&
-        c.pattern != "copy_nt" && (!best || c.value > best->value))
+        c.pattern != "copy_nt" &&
+        (!best || CeilingValue(c, convention) > CeilingValue(*best, convention)))
       best = &c;
   return best;
 }
@@ -259,6 +266,69 @@ std::string CompulsoryComputeVerdict(const Placement& p, const LevelPlacement& b
   return text;
 }
 
+std::string Bytes(double bytes) {
+  char text[32];
+  if (bytes >= 1 << 20)
+    std::snprintf(text, sizeof text, "%.3g MiB", bytes / (1 << 20));
+  else
+    std::snprintf(text, sizeof text, "%.3g KiB", bytes / 1024);
+  return text;
+}
+
+// Why a run stands above its roof (percent > 100), in words; "" at or under 100 %. `level` is
+// the binding memory level ("" when compute binds), `ceiling` the roof it was held against.
+// First a working set that a closer level holds (the model's compulsory bytes of one call: each
+// input and output once, i.e. the data the call touches); else the ceiling's own spread; else
+// a ceiling that the run beat, which the profile measured too low.
+std::string AboveRoofNote(const std::vector<Metric>& metrics, const MachineProfile& profile,
+                          const std::string& level, const std::string& ceiling_name,
+                          double spread_pct, int threads, double percent) {
+  if (percent <= 100) return "";
+  char text[400];
+  auto rank = [](const std::string& name) {
+    for (int i = 0; i < 4; ++i)
+      if (name == kLevels[i]) return i;
+    return 4;
+  };
+  const Metric* footprint = FindMetric(metrics, "bytes_dram", Source::kModel);
+  if (!level.empty() && footprint && footprint->value && *footprint->value > 0) {
+    double ws = *footprint->value;
+    for (const LevelSummary& l : profile.levels) {
+      if (rank(l.level) >= rank(level)) continue;
+      uint64_t size = l.effective_size > 0 ? l.effective_size : l.reported_size;
+      // L1 and L2 are per core: threads each bring their own.
+      uint64_t held = (l.level == "l1" || l.level == "l2") ? size * std::max(1, threads) : size;
+      if (size == 0 || ws > static_cast<double>(held)) continue;
+      std::snprintf(text, sizeof text,
+                    "%.0f %% of the roof: the working set (%s) fits in %s (%s%s): held against "
+                    "%s, its bytes came from a cache",
+                    percent, Bytes(ws).c_str(), Upper(l.level).c_str(),
+                    Bytes(static_cast<double>(held)).c_str(),
+                    l.effective_size > 0 ? " measured" : " reported", Upper(level).c_str());
+      return text;
+    }
+  }
+  if (percent <= 100 + spread_pct) {
+    std::snprintf(text, sizeof text,
+                  "%.0f %% of the roof: within the spread of the %s ceiling over its repetitions "
+                  "(%.3g %%); the roof is its best repetition, not a hard bound",
+                  percent, ceiling_name.c_str(), spread_pct);
+    return text;
+  }
+  std::snprintf(text, sizeof text,
+                "%.0f %% of the roof: faster than the %s ceiling by more than its spread "
+                "(%.3g %%): the profile measured it low (under load, or by a kernel that streams "
+                "worse than this run); measure again on an idle machine (`rprof machine measure`)",
+                percent, ceiling_name.c_str(), spread_pct);
+  return text;
+}
+
+const Ceiling* FindCeiling(const MachineProfile& profile, const std::string& name, int threads) {
+  for (const Ceiling& c : profile.ceilings)
+    if (c.name == name && c.threads == threads) return &c;
+  return nullptr;
+}
+
 }  // namespace
 
 Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
@@ -293,16 +363,22 @@ Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
   if (flops_metric && *flops_metric->value == 0) {
     for (const char* level : {"dram", "l3", "l2", "l1"}) {
       const Metric* gbs = PreferredMetric(metrics, std::string("gbs_") + level);
-      const Ceiling* bw = BandwidthRoof(profile, level, shape.threads);
-      if (!gbs || !bw || bw->value <= 0) continue;
+      if (!gbs) continue;
+      // The rate against the ceiling of its own bytes' convention.
+      ByteConvention convention = ConventionOf(gbs->source);
+      const Ceiling* bw = BandwidthRoof(profile, level, shape.threads, convention);
+      if (!bw || CeilingValue(*bw, convention) <= 0) continue;
+      double roof_gbs = CeilingValue(*bw, convention);
       p.placed = true;
       SetBinding(std::string(level) + " bandwidth", bw->name, &p);
-      p.percent_of_roof = *gbs->value / bw->value * 100;
+      p.percent_of_roof = *gbs->value / roof_gbs * 100;
+      p.note = AboveRoofNote(metrics, profile, level, bw->name, bw->spread_pct, shape.threads,
+                             *p.percent_of_roof);
       char text[200];
       std::snprintf(text, sizeof text,
                     "no floating-point work: moves %.3g GB/s, %.0f %% of the %s bandwidth roof "
                     "(%.3g GB/s)",
-                    *gbs->value, *p.percent_of_roof, Upper(level).c_str(), bw->value);
+                    *gbs->value, *p.percent_of_roof, Upper(level).c_str(), roof_gbs);
       p.verdict = text;
       return p;
     }
@@ -313,13 +389,16 @@ Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
     for (const char* level : kLevels) {
       auto flops = Value(metrics, "flops", source);
       auto bytes = Value(metrics, std::string("bytes_") + level, source);
-      const Ceiling* bw = BandwidthRoof(profile, level, shape.threads);
-      if (!flops || !bytes || *bytes <= 0 || !bw || bw->value <= 0) continue;
+      // Like with like: the source's bytes against the ceiling counted the same way.
+      ByteConvention convention = ConventionOf(source);
+      const Ceiling* bw = BandwidthRoof(profile, level, shape.threads, convention);
+      if (!flops || !bytes || *bytes <= 0 || !bw || CeilingValue(*bw, convention) <= 0) continue;
       LevelPlacement lp;
       lp.level = level;
       lp.source = source;
+      lp.convention = convention;
       lp.ai = *flops / *bytes;
-      lp.bandwidth = bw->value;
+      lp.bandwidth = CeilingValue(*bw, convention);
       lp.bandwidth_ceiling = bw->name;
       lp.attainable = std::min(p.peak, lp.ai * lp.bandwidth);
       lp.ridge_ai = p.peak / lp.bandwidth;
@@ -349,7 +428,13 @@ Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
     SetBinding("compute", p.compute_ceiling, &p);
   else
     SetBinding(binding->level + " bandwidth", binding->bandwidth_ceiling, &p);
-  if (p.achieved && p.attainable > 0) p.percent_of_roof = *p.achieved / p.attainable * 100;
+  if (p.achieved && p.attainable > 0) {
+    p.percent_of_roof = *p.achieved / p.attainable * 100;
+    const std::string& roof = compute_bound ? p.compute_ceiling : binding->bandwidth_ceiling;
+    const Ceiling* held = FindCeiling(profile, roof, shape.threads);
+    p.note = AboveRoofNote(metrics, profile, compute_bound ? "" : binding->level, roof,
+                           held ? held->spread_pct : 0, shape.threads, *p.percent_of_roof);
+  }
   if (compute_bound && p.bytes_compulsory_only) {
     p.verdict = CompulsoryComputeVerdict(p, *binding);
     return p;

@@ -1,6 +1,8 @@
 // A run placed on its machine's roofline: for every memory level whose bytes are known,
 // attainable = min(compute peak, AI_level × bandwidth_level); the binding ceiling is the lowest;
-// achieved / attainable says how far the run is from its roof. Judged against ceilings of the
+// achieved / attainable says how far the run is from its roof. Each source's bytes are held
+// against the ceilings counted the same way (ConventionOf), and a figure above 100 % carries a
+// note that says why. Judged against ceilings of the
 // run's own precision and thread count, never all-core ceilings for a one-thread run.
 #ifndef RPROF_ROOFLINE_PLACEMENT_H_
 #define RPROF_ROOFLINE_PLACEMENT_H_
@@ -42,7 +44,10 @@ struct LevelPlacement {
   std::string level;        // "l1", "l2", "l3", "dram"
   Source source;            // where the run's bytes (and FLOPs) came from
   double ai = 0;            // FLOP/byte
-  double bandwidth = 0;     // GB/s, the level's ceiling
+  // How `source` counts bytes (model: compulsory; sim, pmu: actual traffic), and so the
+  // convention the level's ceiling is taken in: like with like.
+  ByteConvention convention = ByteConvention::kCompulsory;
+  double bandwidth = 0;           // GB/s, the level's ceiling, in `convention`
   std::string bandwidth_ceiling;  // e.g. "dram_triad"
   double attainable = 0;    // GFLOP/s = min(peak, ai × bandwidth)
   double ridge_ai = 0;      // peak / bandwidth: where the level's roof meets the compute roof
@@ -75,6 +80,10 @@ struct Placement {
   // AI is an upper bound and the roof may be lower. The verdict then never claims a compute
   // bound ("compute-side by compulsory AI …") and says the traffic is unknown.
   bool bytes_compulsory_only = false;
+  // Set whenever percent_of_roof is above 100: why the run could beat its roof, e.g. "the
+  // working set (2.4 MB) fits in L3 (6 MiB measured): held against DRAM, its bytes came from a
+  // cache". Empty otherwise.
+  std::string note;
   // Where the instruction mix is known (sim, or PMU FLOP events split by width): the compute roof
   // of the ISA the run actually used, as Intel Advisor draws several roofs. Empty otherwise.
   std::string isa_roof_ceiling;  // e.g. "fp64_scalar_fma"
@@ -96,10 +105,15 @@ struct RunPlacement {
   std::vector<RegionPlacement> regions;  // every marker region, by name; empty without a profile
 };
 
+// The convention a source counts bytes in: model compulsory, sim and pmu actual traffic.
+ByteConvention ConventionOf(Source source);
+
 // The roof of a memory level at this thread count: its best ceiling over the load, copy and
-// triad patterns. Non-temporal stores are left out: they are a way of writing code, not what the
-// level delivers to ordinary loads and stores. nullptr when the profile has none.
-const Ceiling* BandwidthRoof(const MachineProfile& profile, const std::string& level, int threads);
+// triad patterns, compared in `convention` (CeilingValue), where the run's bytes were counted.
+// Non-temporal stores are left out: they are a way of writing code, not what the level delivers
+// to ordinary loads and stores. nullptr when the profile has none.
+const Ceiling* BandwidthRoof(const MachineProfile& profile, const std::string& level, int threads,
+                             ByteConvention convention = ByteConvention::kCompulsory);
 
 // Places `metrics` (a run's, whole-run region) against `profile`. Never fails: an unplaceable
 // run gets placed = false and the reason.

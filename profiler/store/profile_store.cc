@@ -56,11 +56,15 @@ bool LoadCeilings(Database* db, StoredProfile* out, std::string* why) {
     c.unit = s.Text(9);
     c.spread_pct = s.Double(10);
     c.repetitions = static_cast<int>(s.Int(11));
+    // NULL (compute ceilings) reads back as 0: not known, the value stands for both conventions.
+    c.bytes_per_element = static_cast<int>(s.OptionalDouble(12).value_or(0));
+    c.traffic_bytes_per_element = static_cast<int>(s.OptionalDouble(13).value_or(0));
     out->profile.ceilings.push_back(std::move(c));
   };
   return db->ForEachRow(
       "SELECT kind, name, level, isa, precision, pattern, threads, working_set_bytes, value,"
-      " unit, spread_pct, repetitions FROM ceilings WHERE profile_id = ? ORDER BY rowid",
+      " unit, spread_pct, repetitions, bytes_per_element, traffic_bytes_per_element"
+      " FROM ceilings WHERE profile_id = ? ORDER BY rowid",
       why, add_ceiling, out->id);
 }
 
@@ -111,6 +115,17 @@ bool LoadWhole(Database* db, std::string_view where, const Key& key, StoredProfi
 
 std::optional<double> NonZero(double v) { return v > 0 ? std::optional<double>(v) : std::nullopt; }
 
+std::optional<int64_t> NonZeroInt(int v) {
+  return v > 0 ? std::optional<int64_t>(v) : std::nullopt;
+}
+
+// A bandwidth ceiling's actual-traffic GB/s, stored beside the compulsory one for users' SQL;
+// NULL where the conventions are not known (compute ceilings).
+std::optional<double> TrafficValue(const Ceiling& c) {
+  if (c.bytes_per_element <= 0 || c.traffic_bytes_per_element <= 0) return std::nullopt;
+  return CeilingValue(c, ByteConvention::kTraffic);
+}
+
 }  // namespace
 
 bool InsertProfile(RunStore* store, const MachineRecord& machine, const MachineProfile& profile,
@@ -135,13 +150,16 @@ bool InsertProfile(RunStore* store, const MachineRecord& machine, const MachineP
   // Each table's statement is prepared once and run per row.
   Statement c;
   if (!db->Prepare("INSERT INTO ceilings (profile_id, kind, name, level, isa, precision, pattern,"
-                   " threads, working_set_bytes, value, unit, spread_pct, repetitions)"
-                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   " threads, working_set_bytes, value, unit, spread_pct, repetitions,"
+                   " bytes_per_element, traffic_bytes_per_element, traffic_value)"
+                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    &c, &why))
     return store->DbFail(why, err);
   for (const Ceiling& x : profile.ceilings)
     if (!c.Run(&why, profile_id, x.kind, x.name, x.level, x.isa, x.precision, x.pattern, x.threads,
-               x.working_set_bytes, x.value, x.unit, x.spread_pct, x.repetitions))
+               x.working_set_bytes, x.value, x.unit, x.spread_pct, x.repetitions,
+               NonZeroInt(x.bytes_per_element), NonZeroInt(x.traffic_bytes_per_element),
+               TrafficValue(x)))
       return store->DbFail(x.name + ": " + why, err);
   Statement l;
   if (!db->Prepare("INSERT INTO latency_points (profile_id, working_set_bytes, ns, spread_pct)"

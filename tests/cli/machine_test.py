@@ -12,6 +12,7 @@ import csv
 import io
 import json
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -350,6 +351,13 @@ class MeasuredMachine(RprofTestCase, InterruptMixin):
         self.assertAlmostEqual(placement["percent_of_roof"],
                                placement["achieved_gflops"] / placement["attainable_gflops"]
                                * 100, places=9)
+        # The model's compulsory bytes against the compulsory ceiling; above 100 % (2.4 MB fit
+        # in a cache here) never without the reason.
+        self.assertEqual(dram[0]["bandwidth_convention"], "compulsory")
+        if placement["percent_of_roof"] > 100:
+            self.assertTrue(placement["note"], placement)
+        else:
+            self.assertIsNone(placement["note"], placement)
 
         run_id = out["run_id"]
         rows = self.query("select profile_id, compute_ceiling, peak_gflops, binding,"
@@ -421,6 +429,74 @@ class MeasuredMachine(RprofTestCase, InterruptMixin):
                    key=lambda c: c["value"])
         self.assertEqual(placement["compute_ceiling"], best["name"])
         self.assertEqual(placement["peak_gflops"], best["value"])
+
+    # --- like with like: both byte conventions -----------------------------------------------
+
+    def test_bandwidth_ceilings_are_stored_in_both_conventions(self):
+        compulsory = {"load": 8, "copy": 16, "triad": 24, "copy_nt": 16}
+        write_allocate = {"load": 0, "copy": 8, "triad": 8, "copy_nt": 0}
+        ceilings = self.profile_json()["ceilings"]
+        for c in ceilings:
+            with self.subTest(ceiling=c["name"], threads=c["threads"]):
+                if c["kind"] == "compute":
+                    self.assertIsNone(c["bytes_per_element"])
+                    self.assertIsNone(c["traffic_value"])
+                    continue
+                self.assertEqual(c["bytes_per_element"], compulsory[c["pattern"]])
+                extra = 0 if c["level"] == "l1" else write_allocate[c["pattern"]]
+                self.assertEqual(c["traffic_bytes_per_element"], c["bytes_per_element"] + extra)
+                self.assertAlmostEqual(c["traffic_value"], c["value"] *
+                                       c["traffic_bytes_per_element"] / c["bytes_per_element"],
+                                       places=9)
+        rows = self.query("select name, threads, value, traffic_value from ceilings"
+                          " where kind = 'bandwidth'")
+        shown = {(c["name"], c["threads"]): c["traffic_value"] for c in ceilings}
+        self.assertTrue(rows)
+        for name, threads, value, traffic in rows:
+            self.assertAlmostEqual(traffic, shown[(name, threads)], places=9)
+
+    def test_dram_sized_streams_under_sim_are_held_against_traffic_ceilings(self):
+        if not shutil.which("valgrind"):
+            self.skipTest("no valgrind: the sim source cannot run here")
+        # Working sets beyond the LL that sim simulates, so that its bytes come from DRAM.
+        probe = self.run_json("copy", "-p", "n=1024", "--repeat", "1", "--counters", "sim")
+        note = probe["metrics"]["bytes_dram"]["sim"]["note"] or ""
+        match = re.search(r"LL (\d+) B", note)
+        ll = int(match.group(1)) if match else 32 << 20
+        if ll > 512 << 20:
+            self.skipTest(f"sim simulates a {ll >> 20} MiB LL: DRAM sizes would take minutes")
+        profile = self.profile_json()
+        dram = [c for c in profile["ceilings"] if c["kind"] == "bandwidth"
+                and c["level"] == "dram" and c["threads"] == 1 and c["pattern"] != "copy_nt"]
+        roof_compulsory = max(c["value"] for c in dram)
+        roof_traffic = max(c["traffic_value"] for c in dram)
+        for kernel, per_element, traffic_per_element in [("copy", 16, 24), ("triad", 24, 32)]:
+            n = int(1.15 * max(ll, 64 << 20) / per_element)
+            with self.subTest(kernel=kernel, n=n):
+                out = self.run_json(kernel, "-p", f"n={n}", "--repeat", "3",
+                                    "--counters", "sim", timeout=300)
+                m = out["metrics"]
+                # sim's bytes are actual traffic: write-allocate included.
+                self.assertAlmostEqual(m["bytes_dram"]["sim"]["value"] /
+                                       m["bytes_dram"]["model"]["value"],
+                                       traffic_per_element / per_element, delta=0.05)
+                p = out["placement"]
+                self.assertTrue(p["placed"], p)
+                self.assertTrue(p["binding"].startswith("dram bandwidth ("), p)
+                if not p["levels"]:  # copy: no FLOPs, its GB/s against the roof
+                    self.assertIn(f"({roof_traffic:.3g} GB/s)", p["verdict"])
+                for lv in p["levels"]:
+                    if lv["level"] != "dram":
+                        continue
+                    want = "compulsory" if lv["source"] == "model" else "traffic"
+                    self.assertEqual(lv["bandwidth_convention"], want, lv)
+                    self.assertAlmostEqual(lv["bandwidth_gbs"], roof_compulsory
+                                           if want == "compulsory" else roof_traffic, places=9)
+                self.assertIsNotNone(p["percent_of_roof"], p)
+                if p["percent_of_roof"] > 100:
+                    self.assertTrue(p["note"], p)
+                else:
+                    self.assertIsNone(p["note"], p)
 
 
 class WithoutProfile(RprofTestCase, InterruptMixin):

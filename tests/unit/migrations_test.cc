@@ -163,6 +163,47 @@ TEST(Migrate, PlacementsStoredBeforeTheBoundColumnGetTheirKind) {
             (std::vector<std::string>{"dram bandwidth", "compute", "NULL"}));
 }
 
+// The bandwidth-conventions migration gives ceilings stored before it both conventions, from
+// their pattern alone (found by name: its number may change when migrations are merged).
+TEST(Migrate, CeilingsStoredBeforeTheConventionsGetBoth) {
+  TempDir dir;
+  std::string path = dir.File("old.db");
+  std::vector<Migration> all = BuiltinMigrations();
+  auto at = std::find_if(all.begin(), all.end(), [](const Migration& m) {
+    return m.name.find("_bandwidth_conventions.sql") != std::string::npos;
+  });
+  ASSERT_NE(at, all.end());
+  std::vector<Migration> before(all.begin(), at);
+  {
+    Database db;
+    std::string err;
+    ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
+    ASSERT_TRUE(Migrate(&db, before, &err)) << err;
+  }
+  RawExec(
+      path,
+      "INSERT INTO ceilings (profile_id, kind, name, level, isa, precision, pattern, threads,"
+      " working_set_bytes, value, unit, spread_pct, repetitions) VALUES"
+      " (1, 'bandwidth', 'dram_triad', 'dram', 'avx2', 'fp64', 'triad', 1, 1, 24, 'GB/s', 1, 5),"
+      " (1, 'bandwidth', 'dram_copy', 'dram', 'avx2', 'fp64', 'copy', 1, 1, 16, 'GB/s', 1, 5),"
+      " (1, 'bandwidth', 'dram_copy_nt', 'dram', 'avx2', 'fp64', 'copy_nt', 1, 1, 16, 'GB/s',"
+      " 1, 5),"
+      " (1, 'bandwidth', 'l1_triad', 'l1', 'avx2', 'fp64', 'triad', 1, 1, 240, 'GB/s', 1, 5),"
+      " (1, 'bandwidth', 'l2_load', 'l2', 'avx2', 'fp64', 'load', 1, 1, 80, 'GB/s', 1, 5),"
+      " (1, 'compute', 'fp64_avx2_fma', '', 'avx2', 'fp64', 'fma', 1, 0, 50, 'GFLOP/s', 1, 5)");
+  Database db;
+  std::string err;
+  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
+  ASSERT_TRUE(Migrate(&db, all, &err)) << err;
+  EXPECT_EQ(RawStrings(&db,
+                       "SELECT name || ' ' || coalesce(bytes_per_element, 'NULL') || ' ' ||"
+                       " coalesce(traffic_bytes_per_element, 'NULL') || ' ' ||"
+                       " coalesce(traffic_value, 'NULL') FROM ceilings ORDER BY rowid"),
+            (std::vector<std::string>{"dram_triad 24 32 32.0", "dram_copy 16 24 24.0",
+                                      "dram_copy_nt 16 16 16.0", "l1_triad 24 24 240.0",
+                                      "l2_load 8 8 80.0", "fp64_avx2_fma NULL NULL NULL"}));
+}
+
 TEST(Migrate, FailingMigrationIsRolledBackAndNamed) {
   TempDir dir;
   std::string path = dir.File("broken.db");

@@ -92,6 +92,10 @@ MachineProfile FullProfile(double scale = 1.0) {
       MakeCeiling("bandwidth", "dram_copy_nt", "dram", "avx2", "fp64", "copy_nt", 2,
                   uint64_t{1} << 33, 58.1 * scale, 15.0, 5),  // > 32 bits of working set
   };
+  // Both conventions, as `machine measure` sets them: bytes per element compulsory and actual.
+  p.ceilings[3].bytes_per_element = 8, p.ceilings[3].traffic_bytes_per_element = 8;
+  p.ceilings[4].bytes_per_element = 24, p.ceilings[4].traffic_bytes_per_element = 32;
+  p.ceilings[5].bytes_per_element = 16, p.ceilings[5].traffic_bytes_per_element = 16;
   p.latency = {{16384, 1.43 * scale, 4.4}, {262144, 3.76, 2.0}, {67108864, 125.74, 9.5}};
   p.bandwidth = {{"load", 1, 16384, 207.3, 4.0},
                  {"load", 1, 67108864, 20.7, 3.5},
@@ -122,6 +126,8 @@ void ExpectSameCeilings(const std::vector<Ceiling>& got, const std::vector<Ceili
     EXPECT_EQ(got[i].unit, want[i].unit);
     EXPECT_EQ(got[i].spread_pct, want[i].spread_pct);
     EXPECT_EQ(got[i].repetitions, want[i].repetitions);
+    EXPECT_EQ(got[i].bytes_per_element, want[i].bytes_per_element);
+    EXPECT_EQ(got[i].traffic_bytes_per_element, want[i].traffic_bytes_per_element);
   }
 }
 
@@ -254,6 +260,44 @@ TEST_F(ProfileStoreTest, RowsInTheFile) {
                      "SELECT count(*) FROM machine_profiles WHERE warnings LIKE "
                      "'load average%' AND rprof_version <> ''"),
             1);
+}
+
+TEST_F(ProfileStoreTest, BandwidthCeilingsAreStoredInBothConventions) {
+  int64_t id = Insert(TestMachine(), FullProfile());
+  std::string where = " FROM ceilings WHERE profile_id = " + std::to_string(id);
+  // dram_triad: 25.8 GB/s of compulsory bytes (24 per element) is 34.4 GB/s of actual traffic
+  // (32 per element: the read for ownership of the stored line); in mGB/s to compare integers.
+  EXPECT_EQ(RawCount(path_, "SELECT bytes_per_element" + where + " AND name = 'dram_triad'"), 24);
+  EXPECT_EQ(
+      RawCount(path_, "SELECT traffic_bytes_per_element" + where + " AND name = 'dram_triad'"), 32);
+  EXPECT_EQ(
+      RawCount(path_, "SELECT round(traffic_value * 1000)" + where + " AND name = 'dram_triad'"),
+      34400);
+  EXPECT_EQ(RawCount(path_, "SELECT round(value * 1000)" + where + " AND name = 'dram_triad'"),
+            25800);
+  // Non-temporal stores allocate nothing: the same GB/s in both.
+  EXPECT_EQ(RawCount(path_, "SELECT traffic_value = value" + where + " AND name = 'dram_copy_nt'"),
+            1);
+  // Compute ceilings have no bytes: NULL, never 0.
+  EXPECT_EQ(RawCount(path_, "SELECT count(*)" + where +
+                                " AND kind = 'compute' AND bytes_per_element IS NULL AND"
+                                " traffic_bytes_per_element IS NULL AND traffic_value IS NULL"),
+            3);
+  // Read back: the factors, and so both values.
+  StoredProfile got;
+  Error err;
+  ASSERT_TRUE(LoadProfile(&store_, id, &got, &err)) << err.message;
+  const Ceiling* triad = nullptr;
+  const Ceiling* fma = nullptr;
+  for (const Ceiling& c : got.profile.ceilings) {
+    if (c.name == "dram_triad") triad = &c;
+    if (c.name == "fp64_avx2_fma") fma = &c;
+  }
+  ASSERT_TRUE(triad && fma);
+  EXPECT_DOUBLE_EQ(CeilingValue(*triad, ByteConvention::kCompulsory), 25.8);
+  EXPECT_DOUBLE_EQ(CeilingValue(*triad, ByteConvention::kTraffic), 25.8 * 32 / 24);
+  EXPECT_EQ(fma->bytes_per_element, 0);
+  EXPECT_DOUBLE_EQ(CeilingValue(*fma, ByteConvention::kTraffic), fma->value);
 }
 
 TEST_F(ProfileStoreTest, UnmeasuredClockAndNominalAreNullAndReadBackAsZero) {

@@ -129,6 +129,27 @@ TEST(RooflineGnuplotScript, LabelsEveryCeilingOfItsThreadCount) {
   EXPECT_FALSE(Contains(s, "872 GB/s")) << s;
 }
 
+TEST(RooflineGnuplotScript, MeasuredPointsGetTheActualTrafficRoofToo) {
+  // With both conventions known (DRAM triad 25 GB/s compulsory = 33.3 of traffic, 24/32 B per
+  // element), a plot with sim points draws the DRAM traffic roof they are placed against, next
+  // to the compulsory one the model's points are; L1 and L2 (factors not known here) only once.
+  MachineProfile profile = TestProfile();
+  for (Ceiling& c : profile.ceilings)
+    if (c.name == "dram_triad") c.bytes_per_element = 24, c.traffic_bytes_per_element = 32;
+  std::string s = RooflineGnuplotScript(profile, TestRuns(), Options());
+  std::vector<std::string> want = {"DRAM 25 GB/s",
+                                   "L1 436 GB/s",
+                                   "L2 157 GB/s",
+                                   "DRAM 33.3 GB/s traffic (sim, pmu)",
+                                   "fp32 avx2 fma 111 GFLOP/s",
+                                   "fp64 avx2 fma 55.5 GFLOP/s",
+                                   "fp64 scalar fma 7.6 GFLOP/s"};
+  EXPECT_EQ(Labels(s), want) << s;
+  // Model points alone: only the compulsory roofs.
+  std::vector<RunRecord> model_only = {TestRuns()[0]};
+  EXPECT_FALSE(Contains(RooflineGnuplotScript(profile, model_only, Options()), "traffic")) << s;
+}
+
 TEST(RooflineGnuplotScript, TwoThreadPlotDrawsTwoThreadCeilings) {
   std::string s = RooflineGnuplotScript(TestProfile(), TestRuns(), Options(2));
   std::vector<std::string> want = {"DRAM 27.7 GB/s", "L1 872 GB/s", "fp64 avx2 fma 222 GFLOP/s"};
