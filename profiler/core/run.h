@@ -41,6 +41,7 @@ struct PlacementRecord {
   std::optional<double> attainable_gflops;
   std::optional<double> percent_of_roof;
   std::string verdict;  // or why it was not placed
+  std::string note;     // why it stood above its roof; "" when it did not
 };
 
 // Why some of a run's numbers may be less than exact (the run_trust table). Kinds:

@@ -148,6 +148,12 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
     if (p.binding.empty()) w->Null(); else w->String(p.binding);
     w->Key("percent_of_roof").OptionalNumber(p.percent_of_roof);
     w->Key("verdict").String(p.verdict);
+    w->Key("bound");
+    if (p.bound.empty()) w->Null(); else w->String(p.bound);
+    w->Key("bytes_compulsory_only");
+    if (p.bytes_compulsory_only) w->Bool(*p.bytes_compulsory_only); else w->Null();
+    w->Key("note");
+    if (p.note.empty()) w->Null(); else w->String(p.note);
     w->EndObject();
   }
   if (placement) write_placement(&placement->placement);

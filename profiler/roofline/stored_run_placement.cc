@@ -41,6 +41,7 @@ std::optional<PlacementRecord> PlacementToStore(const RunPlacement& placement) {
   }
   record.percent_of_roof = p.percent_of_roof;
   record.verdict = p.placed ? p.verdict : p.reason;
+  record.note = p.note;
   return record;
 }
 

@@ -196,10 +196,10 @@ bool RunStore::Insert(RunRecord* run, Error* err) {
     const PlacementRecord& p = *run->placement;
     if (!db_.Run("INSERT INTO placements (run_id, profile_id, compute_ceiling, peak_gflops,"
                  " binding, bound, bytes_compulsory_only, attainable_gflops, percent_of_roof,"
-                 " verdict) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 " verdict, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                  &why, run_id, p.profile_id, p.compute_ceiling, p.peak_gflops,
                  NullIfEmpty(p.binding), NullIfEmpty(p.bound), p.bytes_compulsory_only,
-                 p.attainable_gflops, p.percent_of_roof, p.verdict))
+                 p.attainable_gflops, p.percent_of_roof, p.verdict, NullIfEmpty(p.note)))
       return DbFail(why, err);
   }
   if (!txn.Commit(&why)) return DbFail(why, err);
@@ -214,7 +214,7 @@ constexpr const char* kRunColumns =
     " r.exit_code, r.signal, r.note, r.sources, r.calls_per_rep, r.started_at, r.ended_at,"
     " r.rprof_version, m.fingerprint, m.cpu_model, m.cores, m.caches, m.kernel, m.hostname,"
     " p.profile_id, p.compute_ceiling, p.peak_gflops, p.binding, p.attainable_gflops,"
-    " p.percent_of_roof, p.verdict, p.bound, p.bytes_compulsory_only"
+    " p.percent_of_roof, p.verdict, p.bound, p.bytes_compulsory_only, p.note"
     " FROM runs r JOIN machines m ON m.id = r.machine_id"
     " LEFT JOIN placements p ON p.run_id = r.id";
 
@@ -248,6 +248,7 @@ void ReadRunRow(const Statement& s, RunRecord* run) {
     p.attainable_gflops = s.OptionalDouble(26);
     p.percent_of_roof = s.OptionalDouble(27);
     p.verdict = s.Text(28);
+    p.note = s.Text(31);
     run->placement = p;
   }
 }

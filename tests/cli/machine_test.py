@@ -406,6 +406,12 @@ class MeasuredMachine(RprofTestCase, InterruptMixin):
         self.assertIn("measured traffic unknown", placement["verdict"])
         # The table says the same.
         self.assertIn(placement["verdict"], self.rprof_ok("show", str(out["run_id"])).stdout)
+        # And so does what is stored: history's bound column is no plain "compute".
+        self.assertEqual(self.query("select bytes_compulsory_only from placements where run_id = ?",
+                                    (out["run_id"],)), [(1,)])
+        history = self.rprof_ok("history", "--limit", "1").stdout
+        if placement["binding"].startswith("compute"):
+            self.assertIn("compute (compulsory bytes)", history)
 
     def test_a_model_only_memory_bound_run_keeps_its_side(self):
         # Compulsory bytes are a lower bound: with more traffic a memory-bound run only moves
@@ -418,6 +424,11 @@ class MeasuredMachine(RprofTestCase, InterruptMixin):
             self.assertIn("model bytes are a lower bound on traffic", placement["verdict"])
         else:  # a cached working set: that verdict says why it is above the roof
             self.assertIn("above the DRAM roof", placement["verdict"])
+        # Above 100 %, the reason is stored with the run, beside the verdict.
+        stored = self.query("select note from placements where run_id = ?", (out["run_id"],))
+        self.assertEqual(stored, [(placement["note"],)])
+        if placement["percent_of_roof"] > 100:
+            self.assertTrue(placement["note"], placement)
 
     def test_fp32_run_is_judged_on_fp32_ceilings(self):
         out = self.run_json("dot-fp32", "-p", "n=1000", "--repeat", "2", "--counters", "model")
