@@ -72,6 +72,11 @@ void WritePlacementJson(const Placement& p, int64_t profile_id, JsonWriter* w) {
   w->Key("achieved_gflops").OptionalNumber(p.achieved);
   w->Key("achieved_source").String(SourceName(p.achieved_source));
   w->Key("binding").String(p.binding);
+  w->Key("bound");
+  if (p.bound.empty())
+    w->Null();
+  else
+    w->String(p.bound);
   w->Key("attainable_gflops").Number(p.attainable);
   w->Key("percent_of_roof").OptionalNumber(p.percent_of_roof);
   w->Key("verdict").String(p.verdict);
