@@ -5,11 +5,13 @@
 #ifndef RPROF_CALIBRATE_RUN_TRUST_H_
 #define RPROF_CALIBRATE_RUN_TRUST_H_
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "calibrate/calibration_store.h"
-#include "counters/group_session.h"
 #include "core/run.h"
+#include "counters/group_session.h"
 
 namespace rprof {
 
@@ -18,8 +20,14 @@ struct TrustContext {
   bool virtual_machine = false;           // cpuid's hypervisor bit
   std::vector<MetricTrust> calibration;   // this machine's newest verdicts (may be empty)
   std::vector<std::string> checked;       // the metrics the calibration plan checks
+  // The machine profile the run is placed against (0: none) and why it is noisy
+  // (RunPlacement::profile_noisy_reasons; empty: it is not). Noisy: a `noisy_profile` note.
+  int64_t profile_id = 0;
+  std::vector<std::string> profile_noisy_reasons;
 };
 
+// The run's notes, each {kind, detail}: multiplexed, approximated, uncore, events_missing,
+// hypervisor, untrusted, uncalibrated, noisy_profile.
 std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& context);
 
 }  // namespace rprof

@@ -447,5 +447,125 @@ class WithoutProfile(RprofTestCase, InterruptMixin):
         self.assertEqual(self.scalar("select count(*) from latency_points"), 0)
 
 
+# (kind, name, level, isa, precision, pattern, threads, value): a profile made in SQL whose
+# fp64 mul+add (60) is above its FMA (50) — noise a real machine cannot show.
+NOISY_CEILINGS = [
+    ("compute", "fp64_avx2_fma", "", "avx2", "fp64", "fma", 1, 50),
+    ("compute", "fp64_avx2_mul_add", "", "avx2", "fp64", "mul_add", 1, 60),
+    ("compute", "fp32_avx2_fma", "", "avx2", "fp32", "fma", 1, 100),
+    ("bandwidth", "l1_load", "l1", "avx2", "fp64", "load", 1, 200),
+    ("bandwidth", "dram_triad", "dram", "avx2", "fp64", "triad", 1, 20),
+]
+NOISY_REASON = "measured under load: other processes used 1.50 CPUs on average while it measured"
+
+
+class NoisyProfile(RprofTestCase):
+    """A profile marked noisy (in SQL, as `machine measure` marks one measured under load): runs
+    placed on it carry a `noisy_profile` trust note, doctor calls the profile limited, and its
+    mul+add above FMA is never the compute roof."""
+
+    def setUp(self):
+        super().setUp()
+        # A run first, for the machine row of this machine.
+        self.rprof_ok("run", "triad", "-p", "n=1000", "--repeat", "2", "--counters", "model",
+                      "-q")
+        con = sqlite3.connect(self.db)
+        try:
+            with con:
+                (machine_id,) = con.execute("select id from machines").fetchone()
+                cur = con.execute(
+                    "insert into machine_profiles (machine_id, mode, threads, isa, nominal_ghz,"
+                    " clock_ghz_scalar, clock_ghz_vector, load_average_before, seconds, warnings,"
+                    " created_at, rprof_version, noisy, noisy_reasons) values (?, 'quick', 1,"
+                    " 'sse2 avx avx2 fma', 2.6, 3.8, 3.45, 12.0, 9.5, '',"
+                    " '2026-01-01T00:00:00.000Z', '0.1.0', 1, ?)",
+                    (machine_id, NOISY_REASON))
+                self.profile_id = cur.lastrowid
+                con.executemany(
+                    "insert into ceilings (profile_id, kind, name, level, isa, precision,"
+                    " pattern, threads, working_set_bytes, value, unit, spread_pct, repetitions)"
+                    " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1.0, 5)",
+                    [(self.profile_id, kind, name, level, isa, precision, pattern, threads,
+                      0 if kind == "compute" else 1 << 20, value,
+                      "GFLOP/s" if kind == "compute" else "GB/s")
+                     for kind, name, level, isa, precision, pattern, threads, value
+                     in NOISY_CEILINGS])
+        finally:
+            con.close()
+
+    def mark(self, noisy):
+        con = sqlite3.connect(self.db)
+        try:
+            with con:
+                con.execute("update machine_profiles set noisy = ?, noisy_reasons = ?",
+                            (1 if noisy else 0, NOISY_REASON if noisy else None))
+        finally:
+            con.close()
+
+    def doctor_profile_check(self):
+        r = self.rprof("doctor", "--format", "json")
+        doc = json.loads(r.stdout)
+        return {c["name"]: c for c in doc["checks"]}["machine_profile"]
+
+    def test_run_on_a_noisy_profile_carries_the_note(self):
+        out = self.run_json("triad", "-p", "n=1000", "--repeat", "2", "--counters", "model")
+        self.assertEqual(out["placement"]["profile_id"], self.profile_id)
+        notes = {t["kind"]: t["detail"] for t in out["trust"]}
+        self.assertIn("noisy_profile", notes, out["trust"])
+        self.assertIn(f"machine profile {self.profile_id}, which is noisy", notes["noisy_profile"])
+        self.assertIn(NOISY_REASON, notes["noisy_profile"])
+        self.assertIn("rprof machine measure on a quiet machine", notes["noisy_profile"])
+        # Stored with the run, and shown again by `show`.
+        self.assertEqual(self.scalar("select count(*) from run_trust where run_id = ? and"
+                                     " kind = 'noisy_profile'", (out["run_id"],)), 1)
+        shown = json.loads(self.rprof_ok("show", str(out["run_id"]), "--format", "json").stdout)
+        self.assertIn("noisy_profile", [t["kind"] for t in shown["trust"]])
+
+    def test_mul_add_above_fma_is_not_the_roof(self):
+        out = self.run_json("triad", "-p", "n=1000", "--repeat", "2", "--counters", "model")
+        self.assertTrue(out["placement"]["placed"], out["placement"])
+        self.assertEqual(out["placement"]["compute_ceiling"], "fp64_avx2_fma")
+        self.assertEqual(out["placement"]["peak_gflops"], 50)
+
+    def test_doctor_says_the_profile_is_noisy(self):
+        check = self.doctor_profile_check()
+        self.assertEqual(check["status"], "limited", check)
+        self.assertIn(f"profile {self.profile_id}", check["detail"])
+        self.assertIn("is noisy: " + NOISY_REASON, check["detail"])
+        self.assertIn("rprof machine measure", check["remedy"])
+        self.assertIn("quiet machine", check["remedy"])
+
+    def test_show_says_the_profile_is_noisy(self):
+        shown = self.rprof_ok("machine", "show")
+        self.assertIn("noisy: runs placed on it carry a noisy_profile note", shown.stdout)
+        self.assertIn("  - " + NOISY_REASON, shown.stdout)
+        p = json.loads(self.rprof_ok("machine", "show", "--format", "json").stdout)
+        self.assertTrue(p["noisy"])
+        self.assertEqual(p["noisy_reasons"], [NOISY_REASON])
+
+    def test_a_quiet_profile_gives_no_note(self):
+        self.mark(False)
+        out = self.run_json("triad", "-p", "n=1000", "--repeat", "2", "--counters", "model")
+        self.assertNotIn("noisy_profile", [t["kind"] for t in out["trust"]])
+        self.assertEqual(self.doctor_profile_check()["status"], "ok")
+        p = json.loads(self.rprof_ok("machine", "show", "--format", "json").stdout)
+        self.assertFalse(p["noisy"])
+        self.assertEqual(p["noisy_reasons"], [])
+
+    def test_marked_noisy_without_reason(self):
+        con = sqlite3.connect(self.db)
+        try:
+            with con:
+                con.execute("update machine_profiles set noisy = 1, noisy_reasons = null")
+        finally:
+            con.close()
+        out = self.run_json("triad", "-p", "n=1000", "--repeat", "2", "--counters", "model")
+        notes = {t["kind"]: t["detail"] for t in out["trust"]}
+        self.assertIn("marked noisy in the database", notes.get("noisy_profile", ""), notes)
+
+    def test_measure_wait_must_not_be_negative(self):
+        self.assertError(self.rprof("machine", "measure", "--wait", "-1"), 2, "--wait")
+
+
 if __name__ == "__main__":
     rprof_harness.main()
