@@ -181,9 +181,6 @@ bool Measurer::Run(std::string* err) {
   }
   plan_ = PlanFor(opts_.mode, opts_.time_scale > 0 ? opts_.time_scale : 1.0);
   out_->mode = opts_.mode;
-  if (!Settle(err)) return false;
-  out_->load_average_before = ReadLoadAverage();
-  CpuActivity activity_before = ReadCpuActivity();
   out_->topology = ReadTopology();
   out_->fingerprint = Fingerprint(out_->topology);
   const Topology& topo = out_->topology;
@@ -205,6 +202,11 @@ bool Measurer::Run(std::string* err) {
   std::vector<int> cpus(topo.cpu_order.begin(), topo.cpu_order.begin() + n_);
   team_ = ThreadTeam::Start(cpus, err);
   if (!team_) return false;
+
+  // Options are valid: wait for the machine to quiet down, then take the load as it starts.
+  if (!Settle(err)) return false;
+  out_->load_average_before = ReadLoadAverage();
+  CpuActivity activity_before = ReadCpuActivity();
 
   // The 1-minute average lags: after Settle saw the machine quiet, a high one is the past.
   if (out_->load_average_before >= 0.5 && !settled_quiet_) {

@@ -40,8 +40,8 @@ struct MachineMeasureOptions {
 };
 
 // Measures this machine into *out (cleared first):
-//  - waits for the machine to settle (settle_max_s); then topology and fingerprint, and the
-//    1-minute load average before starting;
+//  - topology and fingerprint; once the options are checked, waits for the machine to quiet
+//    down (settle_max_s), then the 1-minute load average before starting;
 //  - clock: scalar (one core, imul chain) and vector (all N threads on the widest FMA);
 //  - compute ceilings: fp64/fp32 x every usable ISA x fma/mul_add/add x 1 and N threads, in two
 //    rounds over the whole set (half the repetitions each, so each ceiling's repetitions are

@@ -212,6 +212,14 @@ class MeasuredMachine(RprofTestCase, InterruptMixin):
         for lv in p["levels"]:
             self.assertEqual(set(lv), {"level", "reported_size", "effective_size", "latency_ns",
                                        "bandwidth_gbs"})
+        # The first profile of this machine: each measured size stands alone.
+        self.assertFalse(p["noisy"] and not p["noisy_reasons"], p)
+        sizes = {lv["level"]: lv for lv in p["level_sizes"]}
+        self.assertNotIn("dram", sizes)
+        for lv in p["levels"]:
+            if lv["level"] != "dram" and lv["effective_size"]:
+                self.assertEqual(sizes[lv["level"]]["size_agreement"], 1, sizes)
+                self.assertEqual(sizes[lv["level"]]["effective_size"], lv["effective_size"])
         self.assertTrue(p["latency"])
         for point in p["latency"]:
             self.assertEqual(set(point), {"working_set_bytes", "ns", "spread_pct"})
