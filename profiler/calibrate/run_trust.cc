@@ -149,6 +149,18 @@ std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& c
                               ? ": not checked by this machine's newest pmu calibration"
                               : ": this machine's counters were never calibrated; rprof "
                                 "calibrate checks them against kernels of known counts")});
+  if (!context.profile_noisy_reasons.empty()) {
+    std::string reasons;
+    for (size_t i = 0; i < context.profile_noisy_reasons.size() && i < 3; ++i)
+      reasons += (i ? "; " : "") + context.profile_noisy_reasons[i];
+    if (context.profile_noisy_reasons.size() > 3)
+      reasons += "; and " + std::to_string(context.profile_noisy_reasons.size() - 3) + " more";
+    notes.push_back({"noisy_profile", "placed against machine profile " +
+                                          std::to_string(context.profile_id) +
+                                          ", which is noisy (" + reasons +
+                                          "): its roofs may be off; rprof machine measure on a "
+                                          "quiet machine measures a better one"});
+  }
   return notes;
 }
 

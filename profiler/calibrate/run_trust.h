@@ -5,6 +5,8 @@
 #ifndef RPROF_CALIBRATE_RUN_TRUST_H_
 #define RPROF_CALIBRATE_RUN_TRUST_H_
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "calibrate/calibration_store.h"
@@ -22,8 +24,14 @@ struct TrustContext {
   // Why hardware events cannot be counted here: the advice of an events_missing note is its
   // remedy for what the run did (never "run with --counters sim" to a run sim counted).
   const PmuDiagnosis* pmu = &DiagnosePmu();
+  // The machine profile the run is placed against (0: none) and why it is noisy
+  // (RunPlacement::profile_noisy_reasons; empty: it is not). Noisy: a `noisy_profile` note.
+  int64_t profile_id = 0;
+  std::vector<std::string> profile_noisy_reasons;
 };
 
+// The run's notes, each {kind, detail}: multiplexed, approximated, uncore, events_missing,
+// hypervisor, untrusted, uncalibrated, noisy_profile.
 std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& context);
 
 }  // namespace rprof

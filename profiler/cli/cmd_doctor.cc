@@ -569,6 +569,16 @@ Check ProfileCheck(const DatabasePath& db, bool db_exists) {
   c.remedy.clear();
   c.detail = "profile " + std::to_string(profile.id) + " of " + profile.created_at + " (" +
              fingerprint + ")";
+  if (profile.profile.noisy()) {
+    // Runs are placed against it all the same, each with a noisy_profile trust note.
+    c.status = Status::kLimited;
+    c.detail += " is noisy: " + profile.profile.noisy_reasons.front();
+    if (profile.profile.noisy_reasons.size() > 1)
+      c.detail += " (and " + std::to_string(profile.profile.noisy_reasons.size() - 1) + " more)";
+    c.remedy =
+        "rprof machine measure on a quiet machine (no build or other job running): runs "
+        "are placed against the newest profile";
+  }
   return c;
 }
 

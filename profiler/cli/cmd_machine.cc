@@ -3,15 +3,17 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <thread>
 
 #include "cli/command.h"
-#include "machine/current_machine.h"
 #include "cli/options.h"
+#include "machine/current_machine.h"
 #include "machine/machine_measure.h"
+#include "machine/profile_trust.h"
 #include "report/machine_report.h"
 #include "store/profile_store.h"
 
@@ -23,19 +25,25 @@ std::atomic<bool> g_cancel{false};
 extern "C" void OnCancel(int) { g_cancel.store(true); }
 
 bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
-  CommandLine cl("machine measure", "[--quick|--full] [--threads N]",
+  CommandLine cl("machine measure", "[--quick|--full] [--threads N] [--wait S]",
                  "Measures this machine's roofline: peak FLOP/s per precision and ISA, bandwidth "
                  "per memory level (load, copy, triad), the latency ladder and the clock, on 1 "
                  "thread and all cores, and stores the profile. Close other programs first: a "
                  "busy machine halves ceilings.");
   int threads = 0;
+  double wait_s = 30;
   cl.Add("quick",
          "a quick profile: fewer points, short repetitions (default; under 15 s on 2 cores)");
   cl.Add("full", "a full profile: every pattern over the whole sweep (about a minute)");
   cl.Add("threads", po::value(&threads),
          "threads of the all-threads ceilings (default: one per core this process may use)");
+  cl.Add("wait", po::value(&wait_s),
+         "wait at most S seconds for other processes (a build) to quiet down before measuring "
+         "(default 30; 0: measure at once)");
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
+  if (wait_s < 0)
+    return Fail(err, ErrorKind::kUsage, "--wait " + std::to_string(wait_s) + ": must be >= 0");
   if (cl.Has("quick") && cl.Has("full"))
     return Fail(err, ErrorKind::kUsage, "machine measure: --quick or --full, not both");
   // The CPUs this process may run on (taskset, cgroups), as the measurement will pin to them.
@@ -55,6 +63,7 @@ bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, 
   measure.mode = cl.Has("full") ? "full" : "quick";
   measure.threads = threads;
   measure.cancel = &g_cancel;
+  measure.settle_max_s = wait_s;
   bool tty = isatty(STDERR_FILENO);
   measure.progress = [tty](const std::string& what, double fraction) {
     if (tty) std::fprintf(stderr, "\r\033[K[%3.0f%%] %s", fraction * 100, what.c_str());
@@ -74,6 +83,19 @@ bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, 
                 "machine measure interrupted: no profile stored (the earlier profiles, if "
                 "any, are untouched)");
   if (!ok) return Fail(err, ErrorKind::kEnvironment, "machine measure: " + why);
+
+  // Level sizes consistent with this machine's newest profile: the same size within the
+  // sweeps' resolution is kept, and counted, rather than a new size every time.
+  StoredProfile previous;
+  bool have_previous = false;
+  if (!LoadNewestProfile(&store, CurrentMachine().fingerprint, &previous, &have_previous, err))
+    return false;
+  if (have_previous)
+    ReconcileLevelSizes(
+        previous.profile, previous.id,
+        std::max(SizeResolution(profile.mode), SizeResolution(previous.profile.mode)), &profile);
+  else
+    ReconcileLevelSizes(MachineProfile(), 0, SizeResolution(profile.mode), &profile);
 
   StoredProfile stored;
   if (!InsertProfile(&store, CurrentMachine(), profile, &stored.id, err)) return false;
@@ -123,7 +145,7 @@ bool List(const GlobalOptions& global, const std::vector<std::string>& args, Err
 
 bool MachineCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
   const std::string usage =
-      "usage: rprof machine measure [--quick|--full] [--threads N]\n"
+      "usage: rprof machine measure [--quick|--full] [--threads N] [--wait S]\n"
       "       rprof machine show [PROFILE_ID] " +
       FormatUsage() + "\n       rprof machine list " + FormatUsage() + "\n";
   if (args.empty()) {

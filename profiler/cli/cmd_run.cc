@@ -290,6 +290,8 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   TrustContext trust;
   trust.groups = plan;
   trust.virtual_machine = DiagnosePmu().virtual_machine;
+  trust.profile_id = placement.profile_id;
+  trust.profile_noisy_reasons = placement.profile_noisy_reasons;
   if (!LoadMetricTrust(&store, run.machine.fingerprint, &trust.calibration, err)) return false;
   std::vector<CalibrationCheck> calibration_plan;
   std::string plan_error;

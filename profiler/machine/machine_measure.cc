@@ -20,6 +20,7 @@
 #include "machine/huge_buffer.h"
 #include "machine/isa.h"
 #include "machine/latency.h"
+#include "machine/profile_trust.h"
 #include "machine/system_load.h"
 #include "machine/thread_team.h"
 
@@ -94,6 +95,7 @@ class Measurer {
   void Progress(const std::string& what) {
     if (opts_.progress) opts_.progress(what, std::min(1.0, done_ / std::max(1.0, total_)));
   }
+  bool Settle(std::string* err);
   bool Clock(std::string* err);
   bool Compute(std::string* err);
   bool Bandwidth(std::string* err);
@@ -114,7 +116,54 @@ class Measurer {
   double done_ = 0, total_ = 1;  // progress, in measurements
   std::map<int, std::vector<DetectedLevel>> bw_levels_;  // by thread count
   std::vector<DetectedLevel> lat_levels_;
+  bool settled_quiet_ = false;  // Settle saw other processes use under kNoisyCompetingCpus
+  int remeasured_ = 0;          // measurements repeated for their large spread
 };
+
+// Spread of a set of repetitions (higher is better), percent.
+double SpreadOf(const std::vector<double>& rates) {
+  return Summarize(rates, /*higher_is_better=*/true).spread_pct;
+}
+
+bool Measurer::Settle(std::string* err) {
+  if (opts_.settle_max_s <= 0) return true;
+  const double start = NowSeconds();
+  double first = -1, busy = 0;
+  for (;;) {
+    CpuActivity before = ReadCpuActivity();
+    for (int i = 0; i < 5; ++i) {
+      if (Cancelled(err)) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    CompetingLoad c = Competition(before, ReadCpuActivity());
+    if (!c.valid) return true;  // no /proc/stat: nothing to wait on
+    busy = c.other_cpus;
+    if (first < 0) first = busy;
+    if (busy < kNoisyCompetingCpus) break;
+    const double waited = NowSeconds() - start;
+    if (waited >= opts_.settle_max_s) break;
+    Progress(
+        Format("waiting for other processes to quiet down: %.1f CPUs busy (%.0f of at most "
+               "%.0f s)",
+               busy, waited, opts_.settle_max_s));
+  }
+  settled_quiet_ = busy < kNoisyCompetingCpus;
+  const double waited = NowSeconds() - start;
+  if (first < kNoisyCompetingCpus) return true;
+  if (settled_quiet_) {
+    out_->warnings.push_back(
+        Format("waited %.0f s for other processes to quiet down (%.1f CPUs "
+               "busy at first) before measuring",
+               waited, first));
+  } else {
+    out_->warnings.push_back(
+        Format("other processes still used %.1f CPUs after waiting %.0f s "
+               "for them to quiet down: measured under load — rerun on a "
+               "quiet machine",
+               busy, waited));
+  }
+  return true;
+}
 
 std::vector<uint64_t> Measurer::ReportedSizes(int threads) const {
   std::vector<uint64_t> sizes;
@@ -132,8 +181,6 @@ bool Measurer::Run(std::string* err) {
   }
   plan_ = PlanFor(opts_.mode, opts_.time_scale > 0 ? opts_.time_scale : 1.0);
   out_->mode = opts_.mode;
-  out_->load_average_before = ReadLoadAverage();
-  CpuActivity activity_before = ReadCpuActivity();
   out_->topology = ReadTopology();
   out_->fingerprint = Fingerprint(out_->topology);
   const Topology& topo = out_->topology;
@@ -156,7 +203,13 @@ bool Measurer::Run(std::string* err) {
   team_ = ThreadTeam::Start(cpus, err);
   if (!team_) return false;
 
-  if (out_->load_average_before >= 0.5) {
+  // Options are valid: wait for the machine to quiet down, then take the load as it starts.
+  if (!Settle(err)) return false;
+  out_->load_average_before = ReadLoadAverage();
+  CpuActivity activity_before = ReadCpuActivity();
+
+  // The 1-minute average lags: after Settle saw the machine quiet, a high one is the past.
+  if (out_->load_average_before >= 0.5 && !settled_quiet_) {
     out_->warnings.push_back(Format(
         "load average %.2f before measuring: other processes were running; ceilings may be "
         "low — rerun on a quiet machine",
@@ -211,7 +264,9 @@ bool Measurer::Run(std::string* err) {
   if (opts_.measure_latency && !Latency(err)) return false;
   team_.reset();
   Levels();
-  Warnings(Competition(activity_before, ReadCpuActivity()));
+  CompetingLoad competing = Competition(activity_before, ReadCpuActivity());
+  Warnings(competing);
+  out_->noisy_reasons = ProfileNoiseReasons(*out_, competing.valid ? competing.other_cpus : -1);
   out_->seconds = NowSeconds() - t_start;
   if (opts_.progress) opts_.progress("done", 1.0);
   return true;
@@ -314,6 +369,17 @@ bool Measurer::Compute(std::string* err) {
                  j.name.c_str(), j.threads, best(j) / one));
     }
   }
+  // A large spread: something disturbed some repetitions. Measure once more after a pause, and
+  // keep whichever set of repetitions varied less.
+  for (Job& j : jobs) {
+    if (SpreadOf(j.rates) <= kLargeSpreadPct) continue;
+    std::vector<double> first = std::move(j.rates);
+    j.rates.clear();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (!measure(j, 2 * half)) return false;
+    if (SpreadOf(j.rates) >= SpreadOf(first)) j.rates = std::move(first);
+    ++remeasured_;
+  }
   for (const Job& j : jobs) {
     RepStats stats = Summarize(j.rates, /*higher_is_better=*/true);
     Ceiling c;
@@ -355,8 +421,8 @@ bool Measurer::BandwidthFor(int threads, std::string* err) {
 
   // Results by (pattern, working set as requested).
   std::map<std::pair<BandwidthPattern, uint64_t>, BandwidthResult> results;
-  auto measure = [&](BandwidthPattern pattern, uint64_t ws) -> bool {
-    if (results.count({pattern, ws})) return true;
+  auto measure = [&](BandwidthPattern pattern, uint64_t ws, bool again = false) -> bool {
+    if (results.count({pattern, ws}) && !again) return true;
     if (Cancelled(err)) return false;
     Progress(Format("bandwidth %s %s, %d thread%s", PatternName(pattern),
                     FormatBytes(ws).c_str(), threads, threads > 1 ? "s" : ""));
@@ -369,6 +435,17 @@ bool Measurer::BandwidthFor(int threads, std::string* err) {
     o.repetitions = plan_.bw_reps;
     BandwidthResult r;
     if (!MeasureBandwidth(*team_, &buffers, flags, o, &r, err)) return false;
+    if (again) {
+      // Measured again for its spread: the steadier of the two stands, in the sweep too.
+      BandwidthResult& old = results[{pattern, ws}];
+      if (r.gbs.spread_pct >= old.gbs.spread_pct) return true;
+      for (BandwidthPoint& p : out_->bandwidth)
+        if (p.pattern == PatternName(pattern) && p.threads == threads &&
+            p.working_set_bytes == old.working_set_bytes)
+          p = {PatternName(pattern), threads, r.working_set_bytes, r.gbs.best, r.gbs.spread_pct};
+      old = r;
+      return true;
+    }
     results[{pattern, ws}] = r;
     out_->bandwidth.push_back(
         {PatternName(pattern), threads, r.working_set_bytes, r.gbs.best, r.gbs.spread_pct});
@@ -428,12 +505,17 @@ bool Measurer::BandwidthFor(int threads, std::string* err) {
     if (level.name == "dram") patterns.push_back(BandwidthPattern::kCopyNt);
     for (BandwidthPattern p : patterns) {
       const BandwidthResult* best = nullptr;
+      uint64_t best_ws = 0;
       for (uint64_t ws : on_level(level)) {
         if (!measure(p, ws)) return false;
         const BandwidthResult& r = results[{p, ws}];
-        if (best == nullptr || r.gbs.best > best->gbs.best) best = &r;
+        if (best == nullptr || r.gbs.best > best->gbs.best) best = &r, best_ws = ws;
       }
       if (best == nullptr) continue;
+      if (best->gbs.spread_pct > kLargeSpreadPct) {
+        if (!measure(p, best_ws, /*again=*/true)) return false;
+        ++remeasured_;
+      }
       Ceiling c;
       c.kind = "bandwidth";
       c.name = level.name + "_" + PatternName(p);
@@ -483,6 +565,12 @@ bool Measurer::Latency(std::string* err) {
     o.repetitions = plan_.lat_reps;
     LatencyResult r;
     if (!MeasureLatency(*team_, &buffer, o, &r, err)) return false;
+    if (r.ns.spread_pct > kLargeSpreadPct) {
+      LatencyResult again;
+      if (!MeasureLatency(*team_, &buffer, o, &again, err)) return false;
+      if (again.ns.spread_pct < r.ns.spread_pct) r = again;
+      ++remeasured_;
+    }
     out_->latency.push_back({r.working_set_bytes, r.ns.best, r.ns.spread_pct});
     curve.push_back({r.working_set_bytes, r.ns.best});
     ++done_;
@@ -534,6 +622,7 @@ void Measurer::Levels() {
     }
     out_->levels.push_back(s);
   }
+  NoteLevelContradictions(out_);
 }
 
 void Measurer::Warnings(const CompetingLoad& load) {
@@ -549,6 +638,15 @@ void Measurer::Warnings(const CompetingLoad& load) {
         "ceilings may be low",
         load.steal_seconds));
   }
+  if (remeasured_ > 0) {
+    out_->warnings.push_back(
+        Format("%d measurement%s varied more than %.0f %% between "
+               "repetitions and %s measured again (the steadier kept)",
+               remeasured_, remeasured_ > 1 ? "s" : "", kLargeSpreadPct,
+               remeasured_ > 1 ? "were" : "was"));
+  }
+  for (const std::string& contradiction : ProfileContradictions(*out_))
+    out_->warnings.push_back(contradiction);
   int noisy = 0;
   const Ceiling* worst = nullptr;
   for (const Ceiling& c : out_->ceilings) {
@@ -606,6 +704,11 @@ void Measurer::Warnings(const CompetingLoad& load) {
 }
 
 }  // namespace
+
+double SizeResolution(const std::string& mode) {
+  Plan p = PlanFor(mode, 1.0);
+  return std::pow(2.0, 1.0 / std::min(p.bw_steps_per_octave, p.lat_steps_per_octave));
+}
 
 bool MeasureMachine(const MachineMeasureOptions& opts, MachineProfile* out, std::string* err) {
   *out = MachineProfile();

@@ -26,6 +26,10 @@ struct MachineMeasureOptions {
   // Polled between measurements; when it becomes true MeasureMachine returns false with *err
   // "interrupted" and `out` must be discarded. May be null.
   const std::atomic<bool>* cancel = nullptr;
+  // Before measuring, waits at most this long (seconds) for other processes (a build that just
+  // ended) to use under kNoisyCompetingCpus (profile_trust.h) over half a second; progress and a
+  // warning say how long it waited. 0: measures at once.
+  double settle_max_s = 30;
 
   // For tests and experiments; the CLI leaves them alone.
   bool measure_compute = true;
@@ -36,7 +40,8 @@ struct MachineMeasureOptions {
 };
 
 // Measures this machine into *out (cleared first):
-//  - topology and fingerprint; the 1-minute load average before starting;
+//  - topology and fingerprint; once the options are checked, waits for the machine to quiet
+//    down (settle_max_s), then the 1-minute load average before starting;
 //  - clock: scalar (one core, imul chain) and vector (all N threads on the widest FMA);
 //  - compute ceilings: fp64/fp32 x every usable ISA x fma/mul_add/add x 1 and N threads, in two
 //    rounds over the whole set (half the repetitions each, so each ceiling's repetitions are
@@ -49,13 +54,23 @@ struct MachineMeasureOptions {
 //    DRAM, the best of its three largest working sets), plus copy_nt for DRAM; all with the
 //    widest vector ISA;
 //  - latency: pointer chase over the same range, levels found on it;
-//  - levels: reported vs effective size, latency, 1-thread load bandwidth;
+//  - every compute ceiling, bandwidth ceiling point and latency point whose repetitions spread
+//    more than kLargeSpreadPct is measured once more, and the steadier set kept (a warning
+//    counts them);
+//  - levels: reported vs effective size, latency, 1-thread load bandwidth; a level whose
+//    latency is not above the level before it gets a note;
 //  - warnings: load average, CPU time other processes used meanwhile, repetition spreads,
 //    capped working sets, a bandwidth curve without a DRAM level (so no dram ceilings for that
-//    thread count), sysfs sizes the measurement contradicts.
+//    thread count), sysfs sizes the measurement contradicts, ProfileContradictions;
+//  - noisy_reasons: ProfileNoiseReasons, with the CPUs other processes used meanwhile.
+// Level sizes are not reconciled with earlier profiles here (ReconcileLevelSizes does that).
 // Returns false with *err set when options are invalid (mode, threads), memory cannot be
 // mapped, or the measurement was cancelled ("interrupted"); *out is then incomplete.
 bool MeasureMachine(const MachineMeasureOptions& opts, MachineProfile* out, std::string* err);
+
+// The resolution of a mode's working-set sweeps, as a factor: one grid step (2^(1/points an
+// octave)). Effective sizes closer than this are the same size measured twice.
+double SizeResolution(const std::string& mode);
 
 }  // namespace rprof
 

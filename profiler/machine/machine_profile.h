@@ -94,6 +94,13 @@ struct LevelSummary {
   uint64_t effective_size = 0;
   double latency_ns = 0;        // median of the latency plateau; 0 when latency did not find it
   double bandwidth_gbs = 0;     // 1-thread load ceiling of the level; 0 when not found
+  // Across the profiles of this machine (ReconcileLevelSizes, profile_trust.h): how many
+  // profiles in a row, this one included, measured this effective size within the sweeps'
+  // resolution. 1: this profile alone; 0: not known (stored before rprof counted, or DRAM).
+  int size_agreement = 0;
+  // What is not a plain fact about this level, in words: a size kept from the previous profile,
+  // a size that contradicts it, a latency not above the level before. "" when nothing.
+  std::string note;
 };
 
 struct MachineProfile {
@@ -112,6 +119,12 @@ struct MachineProfile {
   // Anything that makes the numbers less trustworthy or differ from sysfs: competing load,
   // large spreads, a capped working set, sysfs sizes the measurement contradicts.
   std::vector<std::string> warnings;
+  // Why this profile is noisy, one reason each (ProfileNoiseReasons, profile_trust.h: measured
+  // under load, large spreads, a latency not growing with level, a mul+add ceiling above FMA, a
+  // level size that contradicts the machine's earlier profiles). Empty: nothing rprof can see
+  // makes it untrustworthy. Runs placed against a noisy profile carry a `noisy_profile` note.
+  std::vector<std::string> noisy_reasons;
+  bool noisy() const { return !noisy_reasons.empty(); }
 };
 
 }  // namespace rprof

@@ -51,6 +51,10 @@ void WriteProfileJson(const StoredProfile& sp, JsonWriter* w, bool with_points) 
   w->Key("warnings").BeginArray();
   for (const auto& warning : p.warnings) w->String(warning);
   w->EndArray();
+  w->Key("noisy").Bool(p.noisy());
+  w->Key("noisy_reasons").BeginArray();
+  for (const auto& reason : p.noisy_reasons) w->String(reason);
+  w->EndArray();
   w->Key("ceilings").BeginArray();
   for (const Ceiling& c : p.ceilings) {
     w->BeginObject();
@@ -100,6 +104,26 @@ void WriteProfileJson(const StoredProfile& sp, JsonWriter* w, bool with_points) 
       w->EndObject();
     }
     w->EndArray();
+    // How far each level's effective size can be trusted, beside the ladder.
+    w->Key("level_sizes").BeginArray();
+    for (const LevelSummary& l : p.levels) {
+      if (l.level == "dram") continue;
+      w->BeginObject();
+      w->Key("level").String(l.level);
+      w->Key("effective_size").Int(static_cast<long long>(l.effective_size));
+      w->Key("size_agreement");
+      if (l.size_agreement > 0)
+        w->Int(l.size_agreement);
+      else
+        w->Null();
+      w->Key("note");
+      if (!l.note.empty())
+        w->String(l.note);
+      else
+        w->Null();
+      w->EndObject();
+    }
+    w->EndArray();
     w->Key("latency").BeginArray();
     for (const LatencyPoint& l : p.latency) {
       w->BeginObject();
@@ -133,6 +157,12 @@ std::string ProfileHeading(const StoredProfile& sp) {
          " in " + Fixed(p.seconds, 1) + " s, load average before " +
          Fixed(p.load_average_before, 2) + "\n";
   out += "ISA: " + sp.isa + "\n";
+  if (p.noisy()) {
+    out +=
+        "noisy: runs placed on it carry a noisy_profile note; rprof machine measure on a quiet "
+        "machine measures a better one\n";
+    for (const auto& reason : p.noisy_reasons) out += "  - " + reason + "\n";
+  }
   out += "clock: " + Or(p.clock_ghz_scalar, 2) + " GHz scalar, " + Or(p.clock_ghz_vector, 2) +
          " GHz under vector FMA load" +
          (sp.nominal_ghz > 0 ? " (nominal " + Fixed(sp.nominal_ghz, 2) + " GHz)" : "") + "\n";
@@ -203,6 +233,19 @@ std::string FormatProfile(const StoredProfile& profile, OutputFormat format) {
   for (const LevelSummary& l : p.levels)
     ladder.AddRow({Cell::Text(l.level), Bytes(l.reported_size), Bytes(l.effective_size),
                    MeasuredOr(l.latency_ns, 1), MeasuredOr(l.bandwidth_gbs, 1)});
+  // The confidence in each effective size, and what is not a plain fact about a level.
+  std::string sizes;
+  for (const LevelSummary& l : p.levels) {
+    if (l.size_agreement <= 0 && l.note.empty()) continue;
+    sizes += "  " + l.level + " " + (l.effective_size ? FormatBytes(l.effective_size) : "-");
+    if (l.size_agreement > 1)
+      sizes += ": " + std::to_string(l.size_agreement) + " profiles in a row agree";
+    else if (l.size_agreement == 1)
+      sizes += ": this profile alone";
+    if (!l.note.empty()) sizes += (l.size_agreement > 0 ? "; " : ": ") + l.note;
+    sizes += "\n";
+  }
+  if (!sizes.empty()) report.AddText("\nlevel sizes across this machine's profiles\n" + sizes);
   if (!p.warnings.empty()) {
     std::string warnings = "\nwarnings:\n";
     for (const auto& w : p.warnings) warnings += "  - " + w + "\n";

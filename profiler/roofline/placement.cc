@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <set>
 
+#include "machine/profile_trust.h"
+
 namespace rprof {
 
 namespace {
@@ -18,12 +20,13 @@ std::string Upper(std::string s) {
   return s;
 }
 
-// The best compute ceiling of the precision ("": of any) at exactly this thread count.
+// The best compute ceiling of the precision ("": of any) at exactly this thread count. A
+// mul+add above its FMA is noise (ImplausibleCeiling), never the roof.
 const Ceiling* BestCompute(const MachineProfile& profile, const std::string& precision,
                            int threads) {
   const Ceiling* best = nullptr;
   for (const Ceiling& c : profile.ceilings) {
-    if (c.kind != "compute" || c.threads != threads) continue;
+    if (c.kind != "compute" || c.threads != threads || ImplausibleCeiling(profile, c)) continue;
     if (!precision.empty() && c.precision != precision) continue;
     if (!best || c.value > best->value) best = &c;
   }
@@ -224,7 +227,8 @@ void AddIsaRoof(const std::vector<Metric>& metrics, const RunShape& shape,
       const Ceiling* roof = nullptr;
       for (const Ceiling& c : profile.ceilings)
         if (c.kind == "compute" && c.threads == shape.threads && c.precision == precision &&
-            c.isa == isas[dominant] && (!roof || c.value > roof->value))
+            c.isa == isas[dominant] && !ImplausibleCeiling(profile, c) &&
+            (!roof || c.value > roof->value))
           roof = &c;
       if (!roof) return;
       p->isa_roof_ceiling = roof->name;

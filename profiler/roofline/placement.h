@@ -101,6 +101,8 @@ struct RegionPlacement {
 struct RunPlacement {
   int64_t profile_id = 0;  // 0: no machine profile; `missing` says what to do
   std::string missing;
+  // Why the profile placed against is noisy (MachineProfile::noisy_reasons); empty: it is not.
+  std::vector<std::string> profile_noisy_reasons;
   Placement placement;
   std::vector<RegionPlacement> regions;  // every marker region, by name; empty without a profile
 };

@@ -19,6 +19,7 @@ RunPlacement PlaceStoredRun(RunStore* store, const RunRecord& run) {
     return result;
   }
   result.profile_id = profile.id;
+  result.profile_noisy_reasons = profile.profile.noisy_reasons;
   RunShape shape = RunShapeOf(run, profile.profile);
   result.placement = PlaceRun(run.metrics, shape, profile.profile);
   for (const std::string& region : RegionNames(run.metrics))

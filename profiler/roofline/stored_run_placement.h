@@ -14,6 +14,7 @@ namespace rprof {
 // The run's shape (RunShapeOf: its precision, declared or from its FLOPs; its threads) against
 // the profile, the whole run and each of its marker regions (RunPlacement::regions).
 // No profile, or a database error reading it: profile_id 0 and `missing` says what to do.
+// A noisy profile is used all the same; profile_noisy_reasons says why it is noisy.
 RunPlacement PlaceStoredRun(RunStore* store, const RunRecord& run);
 
 // What the placements table keeps of a placement; nullopt without a profile.

@@ -21,7 +21,7 @@ std::vector<std::string> SplitLines(const std::string& text) {
 constexpr const char* kProfileColumns =
     "p.id, p.mode, p.threads, p.isa, p.nominal_ghz, p.clock_ghz_scalar, p.clock_ghz_vector,"
     " p.load_average_before, p.seconds, p.warnings, p.created_at, m.fingerprint, m.cpu_model,"
-    " m.cores, m.caches, m.kernel, m.hostname"
+    " m.cores, m.caches, m.kernel, m.hostname, p.noisy, p.noisy_reasons"
     " FROM machine_profiles p JOIN machines m ON m.id = p.machine_id";
 
 void ReadProfileRow(const Statement& s, StoredProfile* out) {
@@ -39,6 +39,10 @@ void ReadProfileRow(const Statement& s, StoredProfile* out) {
   out->machine = {s.Text(11), s.Text(12), static_cast<int>(s.Int(13)), s.Text(14), s.Text(15),
                   s.Text(16)};
   out->profile.fingerprint = out->machine.fingerprint;
+  out->profile.noisy_reasons = SplitLines(s.Text(18));
+  // Marked noisy without a reason (by hand, in SQL): still noisy, and said so.
+  if (s.Int(17) != 0 && out->profile.noisy_reasons.empty())
+    out->profile.noisy_reasons.push_back("marked noisy in the database, without a reason");
 }
 
 bool LoadCeilings(Database* db, StoredProfile* out, std::string* why) {
@@ -79,7 +83,8 @@ bool LoadPoints(Database* db, StoredProfile* out, std::string* why) {
   };
   auto add_level = [&](const Statement& s) {
     p.levels.push_back({s.Text(0), static_cast<uint64_t>(s.Int(1)), static_cast<uint64_t>(s.Int(2)),
-                        s.OptionalDouble(3).value_or(0), s.OptionalDouble(4).value_or(0)});
+                        s.OptionalDouble(3).value_or(0), s.OptionalDouble(4).value_or(0),
+                        static_cast<int>(s.OptionalDouble(5).value_or(0)), s.Text(6)});
   };
   return db->ForEachRow(
              "SELECT working_set_bytes, ns, spread_pct FROM latency_points"
@@ -91,8 +96,8 @@ bool LoadPoints(Database* db, StoredProfile* out, std::string* why) {
              " working_set_bytes",
              why, add_bandwidth, out->id) &&
          db->ForEachRow(
-             "SELECT level, reported_size, effective_size, latency_ns, bandwidth_gbs"
-             " FROM memory_levels WHERE profile_id = ? ORDER BY rowid",
+             "SELECT level, reported_size, effective_size, latency_ns, bandwidth_gbs,"
+             " size_agreement, note FROM memory_levels WHERE profile_id = ? ORDER BY rowid",
              why, add_level, out->id);
 }
 
@@ -139,11 +144,15 @@ bool InsertProfile(RunStore* store, const MachineRecord& machine, const MachineP
 
   if (!db->Run("INSERT INTO machine_profiles (machine_id, mode, threads, isa, nominal_ghz,"
                " clock_ghz_scalar, clock_ghz_vector, load_average_before, seconds, warnings,"
-               " created_at, rprof_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               " created_at, rprof_version, noisy, noisy_reasons)"
+               " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                &why, machine_id, profile.mode, profile.threads, IsaString(profile.topology.isa),
                NonZero(profile.topology.nominal_ghz), NonZero(profile.clock_ghz_scalar),
                NonZero(profile.clock_ghz_vector), profile.load_average_before, profile.seconds,
-               Join(profile.warnings, "\n"), UtcNow(), std::string_view(RPROF_VERSION)))
+               Join(profile.warnings, "\n"), UtcNow(), std::string_view(RPROF_VERSION),
+               profile.noisy() ? 1 : 0,
+               profile.noisy() ? std::optional<std::string>(Join(profile.noisy_reasons, "\n"))
+                               : std::nullopt))
     return store->DbFail(why, err);
   int64_t profile_id = db->LastInsertId();
 
@@ -179,12 +188,15 @@ bool InsertProfile(RunStore* store, const MachineRecord& machine, const MachineP
       return store->DbFail(why, err);
   Statement v;
   if (!db->Prepare("INSERT INTO memory_levels (profile_id, level, reported_size, effective_size,"
-                   " latency_ns, bandwidth_gbs) VALUES (?, ?, ?, ?, ?, ?)",
+                   " latency_ns, bandwidth_gbs, size_agreement, note)"
+                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                    &v, &why))
     return store->DbFail(why, err);
   for (const LevelSummary& x : profile.levels)
     if (!v.Run(&why, profile_id, x.level, x.reported_size, x.effective_size, NonZero(x.latency_ns),
-               NonZero(x.bandwidth_gbs)))
+               NonZero(x.bandwidth_gbs),
+               x.size_agreement > 0 ? std::optional<int>(x.size_agreement) : std::nullopt,
+               x.note.empty() ? std::nullopt : std::optional<std::string>(x.note)))
       return store->DbFail(why, err);
   if (!txn.Commit(&why)) return store->DbFail(why, err);
   *id = profile_id;

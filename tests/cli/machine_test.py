@@ -43,6 +43,20 @@ def catches_sigint(pid):
     return False
 
 
+def best_roof(ceilings, precision, threads=1):
+    """The best compute ceiling of a precision at a thread count that can be a roof: a mul+add
+    above the FMA of its ISA, precision and threads is noise (FMA does 2 FLOPs an instruction)
+    and never the roof."""
+    fma = {(c["isa"], c["precision"], c["threads"]): c["value"] for c in ceilings
+           if c["kind"] == "compute" and c["pattern"] == "fma"}
+    return max((c for c in ceilings if c["kind"] == "compute" and c["threads"] == threads
+                and c["precision"] == precision
+                and not (c["pattern"] == "mul_add"
+                         and c["value"] > fma.get((c["isa"], c["precision"], c["threads"]),
+                                                  float("inf")))),
+               key=lambda c: c["value"])
+
+
 def copy_database(source, target):
     """A consistent copy through SQLite's backup API (the source may be in WAL mode)."""
     src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
@@ -213,6 +227,14 @@ class MeasuredMachine(RprofTestCase, InterruptMixin):
         for lv in p["levels"]:
             self.assertEqual(set(lv), {"level", "reported_size", "effective_size", "latency_ns",
                                        "bandwidth_gbs"})
+        # The first profile of this machine: each measured size stands alone.
+        self.assertFalse(p["noisy"] and not p["noisy_reasons"], p)
+        sizes = {lv["level"]: lv for lv in p["level_sizes"]}
+        self.assertNotIn("dram", sizes)
+        for lv in p["levels"]:
+            if lv["level"] != "dram" and lv["effective_size"]:
+                self.assertEqual(sizes[lv["level"]]["size_agreement"], 1, sizes)
+                self.assertEqual(sizes[lv["level"]]["effective_size"], lv["effective_size"])
         self.assertTrue(p["latency"])
         for point in p["latency"]:
             self.assertEqual(set(point), {"working_set_bytes", "ns", "spread_pct"})
@@ -334,10 +356,9 @@ class MeasuredMachine(RprofTestCase, InterruptMixin):
         self.assertTrue(placement["verdict"])
         self.assertRegex(placement["verdict"], r"-bound at \d+ % of its roof")
         self.assertEqual(placement["compute_ceiling"][:5], "fp64_", "an fp64 run, fp64 roof")
-        # The compute roof is the best 1-thread fp64 ceiling of the profile.
+        # The compute roof is the best 1-thread fp64 ceiling of the profile (that can be one).
         ceilings = self.profile_json()["ceilings"]
-        best = max((c for c in ceilings if c["kind"] == "compute" and c["threads"] == 1
-                    and c["precision"] == "fp64"), key=lambda c: c["value"])
+        best = best_roof(ceilings, "fp64")
         self.assertEqual(placement["compute_ceiling"], best["name"])
         self.assertEqual(placement["peak_gflops"], best["value"])
         # triad's model intensity, 2 FLOPs per 24 bytes, on the DRAM level.
@@ -435,9 +456,7 @@ class MeasuredMachine(RprofTestCase, InterruptMixin):
         placement = out["placement"]
         self.assertEqual(out["precision"], "fp32")
         self.assertTrue(placement["placed"], placement)
-        best = max((c for c in self.profile_json()["ceilings"] if c["kind"] == "compute"
-                    and c["threads"] == 1 and c["precision"] == "fp32"),
-                   key=lambda c: c["value"])
+        best = best_roof(self.profile_json()["ceilings"], "fp32")
         self.assertEqual(placement["compute_ceiling"], best["name"])
         self.assertEqual(placement["peak_gflops"], best["value"])
 
@@ -508,6 +527,27 @@ class MeasuredMachine(RprofTestCase, InterruptMixin):
                     self.assertTrue(p["note"], p)
                 else:
                     self.assertIsNone(p["note"], p)
+    def test_a_second_profile_keeps_level_sizes_consistent(self):
+        # Whatever the second measurement finds, each cache level either keeps profile 1's size
+        # (within the sweep's resolution: agreed by 2 profiles now) or is a new size, agreed by
+        # this profile alone, with a note naming profile 1.
+        first = {lv["level"]: lv for lv in self.profile_json()["level_sizes"]}
+        r = self.rprof_ok("machine", "measure", "--quick", "--wait", "0", "--format", "json")
+        second = json.loads(r.stdout)
+        self.assertEqual(second["profile_id"], 2)
+        for lv in second["level_sizes"]:
+            if not lv["effective_size"] or lv["level"] not in first:
+                continue
+            with self.subTest(level=lv["level"]):
+                was = first[lv["level"]]
+                if lv["size_agreement"] == 2:
+                    self.assertEqual(lv["effective_size"], was["effective_size"], lv)
+                else:
+                    self.assertEqual(lv["size_agreement"], 1, lv)
+                    self.assertIn("a new size: profile 1 measured", lv["note"])
+        self.assertEqual(self.scalar("select count(*) from memory_levels where profile_id = 2"
+                                     " and level <> 'dram' and effective_size > 0"
+                                     " and size_agreement is null"), 0)
 
 
 class WithoutProfile(RprofTestCase, InterruptMixin):
@@ -569,6 +609,126 @@ class WithoutProfile(RprofTestCase, InterruptMixin):
         self.assertEqual(self.scalar("select count(*) from machine_profiles"), 0)
         self.assertEqual(self.scalar("select count(*) from ceilings"), 0)
         self.assertEqual(self.scalar("select count(*) from latency_points"), 0)
+
+
+# (kind, name, level, isa, precision, pattern, threads, value): a profile made in SQL whose
+# fp64 mul+add (60) is above its FMA (50) — noise a real machine cannot show.
+NOISY_CEILINGS = [
+    ("compute", "fp64_avx2_fma", "", "avx2", "fp64", "fma", 1, 50),
+    ("compute", "fp64_avx2_mul_add", "", "avx2", "fp64", "mul_add", 1, 60),
+    ("compute", "fp32_avx2_fma", "", "avx2", "fp32", "fma", 1, 100),
+    ("bandwidth", "l1_load", "l1", "avx2", "fp64", "load", 1, 200),
+    ("bandwidth", "dram_triad", "dram", "avx2", "fp64", "triad", 1, 20),
+]
+NOISY_REASON = "measured under load: other processes used 1.50 CPUs on average while it measured"
+
+
+class NoisyProfile(RprofTestCase):
+    """A profile marked noisy (in SQL, as `machine measure` marks one measured under load): runs
+    placed on it carry a `noisy_profile` trust note, doctor calls the profile limited, and its
+    mul+add above FMA is never the compute roof."""
+
+    def setUp(self):
+        super().setUp()
+        # A run first, for the machine row of this machine.
+        self.rprof_ok("run", "triad", "-p", "n=1000", "--repeat", "2", "--counters", "model",
+                      "-q")
+        con = sqlite3.connect(self.db)
+        try:
+            with con:
+                (machine_id,) = con.execute("select id from machines").fetchone()
+                cur = con.execute(
+                    "insert into machine_profiles (machine_id, mode, threads, isa, nominal_ghz,"
+                    " clock_ghz_scalar, clock_ghz_vector, load_average_before, seconds, warnings,"
+                    " created_at, rprof_version, noisy, noisy_reasons) values (?, 'quick', 1,"
+                    " 'sse2 avx avx2 fma', 2.6, 3.8, 3.45, 12.0, 9.5, '',"
+                    " '2026-01-01T00:00:00.000Z', '0.1.0', 1, ?)",
+                    (machine_id, NOISY_REASON))
+                self.profile_id = cur.lastrowid
+                con.executemany(
+                    "insert into ceilings (profile_id, kind, name, level, isa, precision,"
+                    " pattern, threads, working_set_bytes, value, unit, spread_pct, repetitions)"
+                    " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1.0, 5)",
+                    [(self.profile_id, kind, name, level, isa, precision, pattern, threads,
+                      0 if kind == "compute" else 1 << 20, value,
+                      "GFLOP/s" if kind == "compute" else "GB/s")
+                     for kind, name, level, isa, precision, pattern, threads, value
+                     in NOISY_CEILINGS])
+        finally:
+            con.close()
+
+    def mark(self, noisy):
+        con = sqlite3.connect(self.db)
+        try:
+            with con:
+                con.execute("update machine_profiles set noisy = ?, noisy_reasons = ?",
+                            (1 if noisy else 0, NOISY_REASON if noisy else None))
+        finally:
+            con.close()
+
+    def doctor_profile_check(self):
+        r = self.rprof("doctor", "--format", "json")
+        doc = json.loads(r.stdout)
+        return {c["name"]: c for c in doc["checks"]}["machine_profile"]
+
+    def test_run_on_a_noisy_profile_carries_the_note(self):
+        out = self.run_json("triad", "-p", "n=1000", "--repeat", "2", "--counters", "model")
+        self.assertEqual(out["placement"]["profile_id"], self.profile_id)
+        notes = {t["kind"]: t["detail"] for t in out["trust"]}
+        self.assertIn("noisy_profile", notes, out["trust"])
+        self.assertIn(f"machine profile {self.profile_id}, which is noisy", notes["noisy_profile"])
+        self.assertIn(NOISY_REASON, notes["noisy_profile"])
+        self.assertIn("rprof machine measure on a quiet machine", notes["noisy_profile"])
+        # Stored with the run, and shown again by `show`.
+        self.assertEqual(self.scalar("select count(*) from run_trust where run_id = ? and"
+                                     " kind = 'noisy_profile'", (out["run_id"],)), 1)
+        shown = json.loads(self.rprof_ok("show", str(out["run_id"]), "--format", "json").stdout)
+        self.assertIn("noisy_profile", [t["kind"] for t in shown["trust"]])
+
+    def test_mul_add_above_fma_is_not_the_roof(self):
+        out = self.run_json("triad", "-p", "n=1000", "--repeat", "2", "--counters", "model")
+        self.assertTrue(out["placement"]["placed"], out["placement"])
+        self.assertEqual(out["placement"]["compute_ceiling"], "fp64_avx2_fma")
+        self.assertEqual(out["placement"]["peak_gflops"], 50)
+
+    def test_doctor_says_the_profile_is_noisy(self):
+        check = self.doctor_profile_check()
+        self.assertEqual(check["status"], "limited", check)
+        self.assertIn(f"profile {self.profile_id}", check["detail"])
+        self.assertIn("is noisy: " + NOISY_REASON, check["detail"])
+        self.assertIn("rprof machine measure", check["remedy"])
+        self.assertIn("quiet machine", check["remedy"])
+
+    def test_show_says_the_profile_is_noisy(self):
+        shown = self.rprof_ok("machine", "show")
+        self.assertIn("noisy: runs placed on it carry a noisy_profile note", shown.stdout)
+        self.assertIn("  - " + NOISY_REASON, shown.stdout)
+        p = json.loads(self.rprof_ok("machine", "show", "--format", "json").stdout)
+        self.assertTrue(p["noisy"])
+        self.assertEqual(p["noisy_reasons"], [NOISY_REASON])
+
+    def test_a_quiet_profile_gives_no_note(self):
+        self.mark(False)
+        out = self.run_json("triad", "-p", "n=1000", "--repeat", "2", "--counters", "model")
+        self.assertNotIn("noisy_profile", [t["kind"] for t in out["trust"]])
+        self.assertEqual(self.doctor_profile_check()["status"], "ok")
+        p = json.loads(self.rprof_ok("machine", "show", "--format", "json").stdout)
+        self.assertFalse(p["noisy"])
+        self.assertEqual(p["noisy_reasons"], [])
+
+    def test_marked_noisy_without_reason(self):
+        con = sqlite3.connect(self.db)
+        try:
+            with con:
+                con.execute("update machine_profiles set noisy = 1, noisy_reasons = null")
+        finally:
+            con.close()
+        out = self.run_json("triad", "-p", "n=1000", "--repeat", "2", "--counters", "model")
+        notes = {t["kind"]: t["detail"] for t in out["trust"]}
+        self.assertIn("marked noisy in the database", notes.get("noisy_profile", ""), notes)
+
+    def test_measure_wait_must_not_be_negative(self):
+        self.assertError(self.rprof("machine", "measure", "--wait", "-1"), 2, "--wait")
 
 
 if __name__ == "__main__":

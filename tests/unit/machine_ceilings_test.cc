@@ -23,6 +23,7 @@
 #include "machine/latency.h"
 #include "machine/machine_measure.h"
 #include "machine/machine_profile.h"
+#include "machine/profile_trust.h"
 #include "machine/thread_team.h"
 
 namespace rprof {
@@ -36,6 +37,9 @@ class MachineCeilingsTest : public ::testing::Test {
     MachineMeasureOptions o;
     o.mode = "quick";
     o.time_scale = 0.3;
+    // Other tests measure in parallel: waiting for them would only spend this test's timeout
+    // (a busy machine is reported, and the orderings skipped, as before).
+    o.settle_max_s = 0;
     profile_ = new MachineProfile;
     ok_ = MeasureMachine(o, profile_, &error_);
   }
@@ -87,6 +91,25 @@ const Ceiling* FindCeiling(const MachineProfile& p, const std::string& name, int
     if (c.name == name && c.threads == threads) return &c;
   }
   return nullptr;
+}
+
+// Whatever the timing, the profile is consistent with its own rules: every contradiction in
+// it (a mul+add above its FMA, a latency not above the level before) is both a warning and a
+// noisy reason; large spreads on more than a quarter of the ceilings make it noisy.
+TEST_F(MachineCeilingsTest, NoiseRulesHoldOnTheMeasuredProfile) {
+  const MachineProfile& p = *profile_;
+  auto has = [](const std::vector<std::string>& lines, const std::string& line) {
+    return std::find(lines.begin(), lines.end(), line) != lines.end();
+  };
+  for (const std::string& contradiction : ProfileContradictions(p)) {
+    EXPECT_TRUE(has(p.warnings, contradiction)) << contradiction;
+    EXPECT_TRUE(has(p.noisy_reasons, contradiction)) << contradiction;
+  }
+  int large = 0;
+  for (const Ceiling& c : p.ceilings) large += c.spread_pct > kLargeSpreadPct;
+  if (4 * large > static_cast<int>(p.ceilings.size())) EXPECT_TRUE(p.noisy()) << Warnings();
+  EXPECT_EQ(p.noisy(), !p.noisy_reasons.empty());
+  for (const LevelSummary& l : p.levels) EXPECT_EQ(l.size_agreement, 0) << "not reconciled here";
 }
 
 TEST_F(MachineCeilingsTest, CeilingsArePositiveAndWellFormed) {

@@ -306,5 +306,60 @@ TEST_F(NewerDatabaseTest, ReadOnlyOpenRefusesToo) {
   EXPECT_TRUE(ReadBytes(path_) == bytes_) << FirstDifference(ReadBytes(path_), bytes_);
 }
 
+TEST(Migrate, ProfilesStoredBeforeTheNoisyMarkAreMarkedByTheirSpreads) {
+  TempDir dir;
+  std::string path = dir.File("old.db");
+  std::vector<Migration> all = BuiltinMigrations();
+  auto at = std::find_if(all.begin(), all.end(), [](const Migration& m) {
+    return m.name.find("_noisy_profiles.sql") != std::string::npos;
+  });
+  ASSERT_NE(at, all.end());
+  std::vector<Migration> before(all.begin(), at);
+  {
+    Database db;
+    std::string err;
+    ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
+    ASSERT_TRUE(Migrate(&db, before, &err)) << err;
+  }
+  // Profile 1: 3 of 4 ceilings spread more than 10 % (noisy); profile 2: 1 of 4 (not). A run's
+  // trust notes survive the rebuilt run_trust table, in their order.
+  RawExec(path,
+          "INSERT INTO machines (id, fingerprint, cpu_model, cores, caches, kernel, hostname,"
+          " first_seen) VALUES (1, 'fp', 'cpu', 2, '', 'k', 'h', 't');"
+          "INSERT INTO runs (id, machine_id, target_kind, target, params, status, sources,"
+          " repetitions, calls_per_rep, started_at, ended_at, rprof_version) VALUES"
+          " (1, 1, 'builtin', 'triad', '{}', 'ok', 'clock', 1, 1, 't', 't', 'v');"
+          "INSERT INTO machine_profiles (id, machine_id, mode, threads, isa, seconds,"
+          " created_at, rprof_version) VALUES (1, 1, 'quick', 2, 'avx2', 9, 't', 'v'),"
+          " (2, 1, 'quick', 2, 'avx2', 9, 't', 'v');"
+          "INSERT INTO ceilings (profile_id, kind, name, level, isa, precision, pattern, threads,"
+          " working_set_bytes, value, unit, spread_pct, repetitions) VALUES"
+          " (1, 'compute', 'a', '', 'avx2', 'fp64', 'fma', 1, 0, 1, 'GFLOP/s', 40, 5),"
+          " (1, 'compute', 'b', '', 'avx2', 'fp64', 'fma', 1, 0, 1, 'GFLOP/s', 92, 5),"
+          " (1, 'compute', 'c', '', 'avx2', 'fp64', 'fma', 1, 0, 1, 'GFLOP/s', 11, 5),"
+          " (1, 'compute', 'd', '', 'avx2', 'fp64', 'fma', 1, 0, 1, 'GFLOP/s', 2, 5),"
+          " (2, 'compute', 'a', '', 'avx2', 'fp64', 'fma', 1, 0, 1, 'GFLOP/s', 40, 5),"
+          " (2, 'compute', 'b', '', 'avx2', 'fp64', 'fma', 1, 0, 1, 'GFLOP/s', 2, 5),"
+          " (2, 'compute', 'c', '', 'avx2', 'fp64', 'fma', 1, 0, 1, 'GFLOP/s', 2, 5),"
+          " (2, 'compute', 'd', '', 'avx2', 'fp64', 'fma', 1, 0, 1, 'GFLOP/s', 2, 5);"
+          "INSERT INTO run_trust (run_id, kind, detail) VALUES (1, 'uncalibrated', 'x'),"
+          " (1, 'hypervisor', 'y')");
+  Database db;
+  std::string err;
+  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
+  ASSERT_TRUE(Migrate(&db, all, &err)) << err;
+  EXPECT_EQ(RawStrings(&db,
+                       "SELECT noisy || ': ' || coalesce(noisy_reasons, 'NULL') FROM"
+                       " machine_profiles ORDER BY id"),
+            (std::vector<std::string>{
+                "1: 3 of 4 ceilings varied more than 10 % between repetitions (found when the "
+                "database was upgraded)",
+                "0: NULL"}));
+  EXPECT_EQ(RawStrings(&db, "SELECT kind FROM run_trust ORDER BY rowid"),
+            (std::vector<std::string>{"uncalibrated", "hypervisor"}));
+  RawExec(path, "INSERT INTO run_trust (run_id, kind, detail) VALUES (1, 'noisy_profile', 'z')");
+  EXPECT_EQ(RawStrings(&db, "SELECT kind FROM run_trust ORDER BY rowid").size(), 3u);
+}
+
 }  // namespace
 }  // namespace rprof

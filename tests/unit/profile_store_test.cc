@@ -1,7 +1,8 @@
 // Machine profiles in the store, on real SQLite files in temporary directories: a profile with
 // ceilings, latency and bandwidth points, levels and warnings reads back exactly as it was stored
 // (by id, as the newest of its machine, and in the list); the newest profile is chosen per
-// fingerprint; an unknown id is a usage error; a profile is stored whole or not at all.
+// fingerprint; an unknown id is a usage error; a profile is stored whole or not at all; the
+// noisy mark with its reasons and each level's size agreement and note read back too.
 #include "temp_files.h"
 #include "store/profile_store.h"
 
@@ -407,6 +408,75 @@ TEST_F(ProfileStoreTest, FailedInsertStoresNothing) {
   EXPECT_GT(good, 0);
   EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM machine_profiles"), 1);
   EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM ceilings"), 6);
+}
+
+TEST_F(ProfileStoreTest, NoisyMarkAndLevelConfidenceRoundTrip) {
+  MachineProfile quiet = FullProfile();
+  int64_t a = Insert(TestMachine(), quiet);
+  MachineProfile noisy = FullProfile();
+  noisy.noisy_reasons = {"measured under load: other processes used 1.50 CPUs on average",
+                         "DRAM latency 120 ns is not above L3's 292 ns"};
+  noisy.levels[0].size_agreement = 3;
+  noisy.levels[1].size_agreement = 1;
+  noisy.levels[1].note = "a new size: profile 1 measured 128 KiB";
+  int64_t b = Insert(TestMachine(), noisy);
+  // In the file: a structured mark, the reasons one a line, NULL where there is nothing.
+  EXPECT_EQ(RawCount(path_, "SELECT noisy FROM machine_profiles WHERE id = " + std::to_string(a)),
+            0);
+  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM machine_profiles WHERE id = " +
+                                std::to_string(a) + " AND noisy_reasons IS NULL"),
+            1);
+  EXPECT_EQ(RawCount(path_, "SELECT noisy FROM machine_profiles WHERE id = " + std::to_string(b)),
+            1);
+  // One reason a line: the first, a newline, then the second.
+  EXPECT_EQ(RawCount(path_,
+                     "SELECT instr(noisy_reasons, char(10)) FROM machine_profiles"
+                     " WHERE id = " +
+                         std::to_string(b)),
+            static_cast<int64_t>(noisy.noisy_reasons[0].size() + 1));
+  EXPECT_EQ(
+      RawCount(path_, "SELECT length(noisy_reasons) FROM machine_profiles WHERE id = " +
+                          std::to_string(b)),
+      static_cast<int64_t>(noisy.noisy_reasons[0].size() + 1 + noisy.noisy_reasons[1].size()));
+  EXPECT_EQ(RawCount(path_, "SELECT size_agreement FROM memory_levels WHERE profile_id = " +
+                                std::to_string(b) + " AND level = 'l1'"),
+            3);
+  EXPECT_EQ(RawCount(path_,
+                     "SELECT count(*) FROM memory_levels WHERE size_agreement IS NULL"
+                     " AND note IS NULL AND profile_id = " +
+                         std::to_string(a)),
+            4);
+
+  Error err;
+  StoredProfile got;
+  ASSERT_TRUE(LoadProfile(&store_, a, &got, &err)) << err.message;
+  EXPECT_FALSE(got.profile.noisy());
+  ASSERT_TRUE(LoadProfile(&store_, b, &got, &err)) << err.message;
+  EXPECT_TRUE(got.profile.noisy());
+  EXPECT_EQ(got.profile.noisy_reasons, noisy.noisy_reasons);
+  ExpectSamePoints(got.profile, noisy);
+  EXPECT_EQ(got.profile.levels[0].size_agreement, 3);
+  EXPECT_EQ(got.profile.levels[1].note, noisy.levels[1].note);
+  EXPECT_EQ(got.profile.levels[2].size_agreement, 0);
+  EXPECT_EQ(got.profile.levels[2].note, "");
+  std::vector<StoredProfile> listed;
+  ASSERT_TRUE(ListProfiles(&store_, &listed, &err)) << err.message;
+  ASSERT_EQ(listed.size(), 2u);
+  EXPECT_TRUE(listed[0].profile.noisy());
+  EXPECT_FALSE(listed[1].profile.noisy());
+
+  // Marked noisy in SQL without a reason: still noisy, and said so.
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &raw), SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_exec(
+          raw, ("UPDATE machine_profiles SET noisy = 1 WHERE id = " + std::to_string(a)).c_str(),
+          nullptr, nullptr, nullptr),
+      SQLITE_OK);
+  sqlite3_close(raw);
+  ASSERT_TRUE(LoadProfile(&store_, a, &got, &err)) << err.message;
+  ASSERT_TRUE(got.profile.noisy());
+  EXPECT_EQ(got.profile.noisy_reasons[0], "marked noisy in the database, without a reason");
 }
 
 TEST_F(ProfileStoreTest, ProfileSurvivesReopening) {
