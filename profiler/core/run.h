@@ -45,7 +45,8 @@ struct PlacementRecord {
 };
 
 // Why some of a run's numbers may be less than exact (the run_trust table). Kinds:
-// multiplexed, approximated, uncore, hypervisor, events_missing, untrusted, uncalibrated.
+// multiplexed, approximated, uncore, hypervisor, events_missing, untrusted, uncalibrated,
+// noisy_profile.
 struct TrustNote {
   std::string kind;
   std::string detail;  // one sentence: which values, how much, what to do
