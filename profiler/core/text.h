@@ -4,6 +4,8 @@
 #define RPROF_CORE_TEXT_H_
 
 #include <cctype>
+#include <cstdarg>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +38,23 @@ inline std::string JoinChoices(const std::vector<std::string>& items) {
     out.append(separator).append(items[i]);
   }
   return out;
+}
+
+// printf into a std::string (up to 511 characters: one sentence of a note or warning).
+inline std::string Format(const char* format, ...) __attribute__((format(printf, 1, 2)));
+inline std::string Format(const char* format, ...) {
+  char text[512];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(text, sizeof text, format, args);
+  va_end(args);
+  return text;
+}
+
+// `text` in upper case ("dram" -> "DRAM"), ASCII letters only.
+inline std::string Upper(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return text;
 }
 
 }  // namespace rprof

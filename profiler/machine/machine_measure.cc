@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/text.h"
 #include "machine/bandwidth.h"
 #include "machine/clock.h"
 #include "machine/compute_peak.h"
@@ -62,21 +63,6 @@ Plan PlanFor(const std::string& mode, double scale) {
   p.bw_rep_s *= scale;
   p.lat_rep_s *= scale;
   return p;
-}
-
-std::string Format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string Format(const char* fmt, ...) {
-  char buf[512];
-  va_list ap;
-  va_start(ap, fmt);
-  std::vsnprintf(buf, sizeof(buf), fmt, ap);
-  va_end(ap);
-  return buf;
-}
-
-std::string Upper(std::string s) {
-  for (char& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return s;
 }
 
 class Measurer {

@@ -4,26 +4,12 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "core/text.h"
 #include "machine/hierarchy.h"
 
 namespace rprof {
 
 namespace {
-
-std::string Format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string Format(const char* fmt, ...) {
-  char buf[512];
-  va_list ap;
-  va_start(ap, fmt);
-  std::vsnprintf(buf, sizeof(buf), fmt, ap);
-  va_end(ap);
-  return buf;
-}
-
-std::string Upper(std::string s) {
-  for (char& ch : s) ch = static_cast<char>(ch >= 'a' && ch <= 'z' ? ch - 'a' + 'A' : ch);
-  return s;
-}
 
 // The level before `i` in profile.levels (l1 first) with a latency, or nullptr.
 const LevelSummary* PreviousWithLatency(const std::vector<LevelSummary>& levels, size_t i) {

@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include "core/text.h"
+
 namespace rprof {
 
 namespace {
@@ -31,11 +33,6 @@ std::string Quote(const std::string& text) {
     out += c;
   }
   return out + "\"";
-}
-
-std::string Upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
 }
 
 struct Point {

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "core/text.h"
 #include "machine/profile_trust.h"
 
 namespace rprof {
@@ -14,11 +15,6 @@ namespace rprof {
 namespace {
 
 const char* const kLevels[] = {"l1", "l2", "l3", "dram"};
-
-std::string Upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // The best compute ceiling of the precision ("": of any) at exactly this thread count. A
 // mul+add above its FMA is noise (ImplausibleCeiling), never the roof.

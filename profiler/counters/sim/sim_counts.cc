@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "core/text.h"
 #include "counters/sim/address_index.h"
 
 namespace rprof {
@@ -24,16 +25,6 @@ struct SimAnalyzer::Object {
 };
 
 namespace {
-
-std::string Format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string Format(const char* fmt, ...) {
-  char buf[512];
-  va_list ap;
-  va_start(ap, fmt);
-  std::vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  return buf;
-}
 
 double Percent(uint64_t part, uint64_t whole) {
   return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
