@@ -23,6 +23,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rprof_harness  # noqa: E402
+from plot_test import insert_profile  # noqa: E402
 from rprof_harness import Result, RprofTestCase  # noqa: E402
 
 NOISE = 0.9  # a faster rung must reach at least 0.9x the slower one
@@ -633,29 +634,8 @@ class NoisyProfile(RprofTestCase):
         # A run first, for the machine row of this machine.
         self.rprof_ok("run", "triad", "-p", "n=1000", "--repeat", "2", "--counters", "model",
                       "-q")
-        con = sqlite3.connect(self.db)
-        try:
-            with con:
-                (machine_id,) = con.execute("select id from machines").fetchone()
-                cur = con.execute(
-                    "insert into machine_profiles (machine_id, mode, threads, isa, nominal_ghz,"
-                    " clock_ghz_scalar, clock_ghz_vector, load_average_before, seconds, warnings,"
-                    " created_at, rprof_version, noisy, noisy_reasons) values (?, 'quick', 1,"
-                    " 'sse2 avx avx2 fma', 2.6, 3.8, 3.45, 12.0, 9.5, '',"
-                    " '2026-01-01T00:00:00.000Z', '0.1.0', 1, ?)",
-                    (machine_id, NOISY_REASON))
-                self.profile_id = cur.lastrowid
-                con.executemany(
-                    "insert into ceilings (profile_id, kind, name, level, isa, precision,"
-                    " pattern, threads, working_set_bytes, value, unit, spread_pct, repetitions)"
-                    " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1.0, 5)",
-                    [(self.profile_id, kind, name, level, isa, precision, pattern, threads,
-                      0 if kind == "compute" else 1 << 20, value,
-                      "GFLOP/s" if kind == "compute" else "GB/s")
-                     for kind, name, level, isa, precision, pattern, threads, value
-                     in NOISY_CEILINGS])
-        finally:
-            con.close()
+        self.profile_id = insert_profile(self.db, NOISY_CEILINGS, threads=1,
+                                         noisy_reasons=NOISY_REASON)
 
     def mark(self, noisy):
         con = sqlite3.connect(self.db)

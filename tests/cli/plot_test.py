@@ -50,8 +50,9 @@ NOT_DRAWN = ["fp64 scalar add", "fp64 avx2 add", "222 GFLOP/s", "872 GB/s", "DRA
 RUN_LABELS = ["#2 triad (model)", "#3 dot (model)", "#4 matmul-ikj (model)"]
 
 
-def insert_profile(db):
-    """A machine profile with CEILINGS for the machine of the runs in db; returns its id."""
+def insert_profile(db, ceilings=None, threads=2, noisy_reasons=None):
+    """A machine profile with `ceilings` (default CEILINGS) for the machine of the runs in db,
+    marked noisy when `noisy_reasons` is given; returns its id."""
     con = sqlite3.connect(db)
     try:
         with con:
@@ -59,9 +60,10 @@ def insert_profile(db):
             cur = con.execute(
                 "insert into machine_profiles (machine_id, mode, threads, isa, nominal_ghz,"
                 " clock_ghz_scalar, clock_ghz_vector, load_average_before, seconds, warnings,"
-                " created_at, rprof_version) values (?, 'quick', 2, 'sse2 avx avx2 fma', 2.6,"
-                " 3.8, 3.45, 0.1, 9.5, '', '2026-01-01T00:00:00.000Z', '0.1.0')",
-                (machine_id,))
+                " created_at, rprof_version, noisy, noisy_reasons) values (?, 'quick', ?,"
+                " 'sse2 avx avx2 fma', 2.6, 3.8, 3.45, 0.1, 9.5, '',"
+                " '2026-01-01T00:00:00.000Z', '0.1.0', ?, ?)",
+                (machine_id, threads, 1 if noisy_reasons else 0, noisy_reasons))
             profile_id = cur.lastrowid
             con.executemany(
                 "insert into ceilings (profile_id, kind, name, level, isa, precision, pattern,"
@@ -70,7 +72,8 @@ def insert_profile(db):
                 [(profile_id, kind, name, level, isa, precision, pattern, threads,
                   0 if kind == "compute" else 1 << 20, value,
                   "GFLOP/s" if kind == "compute" else "GB/s")
-                 for kind, name, level, isa, precision, pattern, threads, value in CEILINGS])
+                 for kind, name, level, isa, precision, pattern, threads, value
+                 in ceilings or CEILINGS])
         return profile_id
     finally:
         con.close()

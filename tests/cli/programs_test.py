@@ -732,27 +732,7 @@ class ProgramRoofs(ProgramTestCase):
         super().setUp()
         # The first run stores this machine; the profile is then made for it.
         self.rprof_ok("run", *PMU, "-q", program("true"))
-        con = sqlite3.connect(self.db)
-        try:
-            with con:
-                (machine_id,) = con.execute("select id from machines").fetchone()
-                cur = con.execute(
-                    "insert into machine_profiles (machine_id, mode, threads, isa, nominal_ghz,"
-                    " clock_ghz_scalar, clock_ghz_vector, load_average_before, seconds, warnings,"
-                    " created_at, rprof_version) values (?, 'quick', 2, 'sse2 avx avx2 fma', 2.6,"
-                    " 3.8, 3.45, 0.1, 9.5, '', '2026-01-01T00:00:00.000Z', '0.1.0')",
-                    (machine_id,))
-                con.executemany(
-                    "insert into ceilings (profile_id, kind, name, level, isa, precision, pattern,"
-                    " threads, working_set_bytes, value, unit, spread_pct, repetitions)"
-                    " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1.0, 5)",
-                    [(cur.lastrowid, kind, name, level, isa, precision, pattern, threads,
-                      0 if kind == "compute" else 1 << 20, value,
-                      "GFLOP/s" if kind == "compute" else "GB/s")
-                     for kind, name, level, isa, precision, pattern, threads, value
-                     in ROOF_CEILINGS])
-        finally:
-            con.close()
+        insert_profile(self.db, ROOF_CEILINGS)
 
     def sim_run(self, *args):
         """rprof run --counters sim ARGS as JSON; skips where this build has no sim source."""
