@@ -68,6 +68,22 @@ int UserVersion(Database* db) {
   return static_cast<int>(stmt.Int(0));
 }
 
+// Creates a database at `path` migrated up to, not including, the builtin migration named
+// `*name*.sql` (found by name: numbers may change when migrations are merged).
+testing::AssertionResult MigrateToJustBefore(const std::string& path, const std::string& name) {
+  std::vector<Migration> all = BuiltinMigrations();
+  auto at = std::find_if(all.begin(), all.end(), [&](const Migration& m) {
+    return m.name.find(name) != std::string::npos;
+  });
+  if (at == all.end()) return testing::AssertionFailure() << "no migration " << name;
+  Database db;
+  std::string err;
+  if (!db.Open(path, Database::Mode::kReadWrite, &err) ||
+      !Migrate(&db, std::vector<Migration>(all.begin(), at), &err))
+    return testing::AssertionFailure() << err;
+  return testing::AssertionSuccess();
+}
+
 TEST(BuiltinMigrations, NumberedFromOneWithoutGaps) {
   const std::vector<Migration>& migrations = BuiltinMigrations();
   ASSERT_FALSE(migrations.empty());
@@ -139,16 +155,8 @@ TEST(Migrate, AppliesOnlyMigrationsNotYetApplied) {
 TEST(Migrate, PlacementsStoredBeforeTheBoundColumnGetTheirKind) {
   TempDir dir;
   std::string path = dir.File("old.db");
+  ASSERT_TRUE(MigrateToJustBefore(path, "_placement_bound.sql"));
   std::vector<Migration> all = BuiltinMigrations();
-  ASSERT_GE(all.size(), 5u);
-  ASSERT_EQ(all[4].name, "005_placement_bound.sql");
-  std::vector<Migration> before(all.begin(), all.begin() + 4);
-  {
-    Database db;
-    std::string err;
-    ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
-    ASSERT_TRUE(Migrate(&db, before, &err)) << err;
-  }
   // Foreign keys are off on a raw connection: placements alone are enough here.
   RawExec(path,
           "INSERT INTO placements (run_id, profile_id, compute_ceiling, peak_gflops, binding,"
@@ -168,18 +176,8 @@ TEST(Migrate, PlacementsStoredBeforeTheBoundColumnGetTheirKind) {
 TEST(Migrate, CeilingsStoredBeforeTheConventionsGetBoth) {
   TempDir dir;
   std::string path = dir.File("old.db");
+  ASSERT_TRUE(MigrateToJustBefore(path, "_bandwidth_conventions.sql"));
   std::vector<Migration> all = BuiltinMigrations();
-  auto at = std::find_if(all.begin(), all.end(), [](const Migration& m) {
-    return m.name.find("_bandwidth_conventions.sql") != std::string::npos;
-  });
-  ASSERT_NE(at, all.end());
-  std::vector<Migration> before(all.begin(), at);
-  {
-    Database db;
-    std::string err;
-    ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
-    ASSERT_TRUE(Migrate(&db, before, &err)) << err;
-  }
   RawExec(
       path,
       "INSERT INTO ceilings (profile_id, kind, name, level, isa, precision, pattern, threads,"
@@ -309,18 +307,8 @@ TEST_F(NewerDatabaseTest, ReadOnlyOpenRefusesToo) {
 TEST(Migrate, ProfilesStoredBeforeTheNoisyMarkAreMarkedByTheirSpreads) {
   TempDir dir;
   std::string path = dir.File("old.db");
+  ASSERT_TRUE(MigrateToJustBefore(path, "_noisy_profiles.sql"));
   std::vector<Migration> all = BuiltinMigrations();
-  auto at = std::find_if(all.begin(), all.end(), [](const Migration& m) {
-    return m.name.find("_noisy_profiles.sql") != std::string::npos;
-  });
-  ASSERT_NE(at, all.end());
-  std::vector<Migration> before(all.begin(), at);
-  {
-    Database db;
-    std::string err;
-    ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
-    ASSERT_TRUE(Migrate(&db, before, &err)) << err;
-  }
   // Profile 1: 3 of 4 ceilings spread more than 10 % (noisy); profile 2: 1 of 4 (not). A run's
   // trust notes survive the rebuilt run_trust table, in their order.
   RawExec(path,
