@@ -114,6 +114,9 @@ JsonWriter& JsonWriter::Null() {
 JsonWriter& JsonWriter::OptionalNumber(const std::optional<double>& value) {
   return value ? Number(*value) : Null();
 }
+JsonWriter& JsonWriter::StringOrNull(std::string_view value) {
+  return value.empty() ? Null() : String(value);
+}
 JsonWriter& JsonWriter::Raw(std::string_view json) {
   BeforeValue();
   out_ += json;

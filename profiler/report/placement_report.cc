@@ -56,14 +56,9 @@ std::string RegionPlacementsText(const std::vector<RegionPlacement>& regions) {
 void WritePlacementJson(const Placement& p, int64_t profile_id, JsonWriter* w) {
   w->BeginObject();
   w->Key("placed").Bool(p.placed);
-  w->Key("reason");
-  if (p.reason.empty()) w->Null(); else w->String(p.reason);
+  w->Key("reason").StringOrNull(p.reason);
   w->Key("profile_id").Int(profile_id);
-  w->Key("precision");
-  if (p.precision.empty())
-    w->Null();
-  else
-    w->String(p.precision);
+  w->Key("precision").StringOrNull(p.precision);
   w->Key("precision_note").String(p.precision_note);
   w->Key("threads").Int(p.threads);
   w->Key("threads_note").String(p.threads_note);
@@ -72,26 +67,16 @@ void WritePlacementJson(const Placement& p, int64_t profile_id, JsonWriter* w) {
   w->Key("achieved_gflops").OptionalNumber(p.achieved);
   w->Key("achieved_source").String(SourceName(p.achieved_source));
   w->Key("binding").String(p.binding);
-  w->Key("bound");
-  if (p.bound.empty())
-    w->Null();
-  else
-    w->String(p.bound);
+  w->Key("bound").StringOrNull(p.bound);
   w->Key("attainable_gflops").Number(p.attainable);
   w->Key("percent_of_roof").OptionalNumber(p.percent_of_roof);
   w->Key("verdict").String(p.verdict);
   w->Key("bytes_compulsory_only").Bool(p.bytes_compulsory_only);
-  w->Key("note");
-  if (p.note.empty())
-    w->Null();
-  else
-    w->String(p.note);
-  w->Key("isa_roof_ceiling");
-  if (p.isa_roof_ceiling.empty()) w->Null(); else w->String(p.isa_roof_ceiling);
+  w->Key("note").StringOrNull(p.note);
+  w->Key("isa_roof_ceiling").StringOrNull(p.isa_roof_ceiling);
   w->Key("isa_roof_gflops");
   if (p.isa_roof > 0) w->Number(p.isa_roof); else w->Null();
-  w->Key("isa_note");
-  if (p.isa_note.empty()) w->Null(); else w->String(p.isa_note);
+  w->Key("isa_note").StringOrNull(p.isa_note);
   w->Key("levels").BeginArray();
   for (const LevelPlacement& l : p.levels) {
     w->BeginObject();

@@ -46,15 +46,13 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
   w->Key("params").Raw(PairsToJsonObject(run.params));
   w->Key("command");
   if (run.command.empty()) w->Null(); else w->Raw(StringsToJsonArray(run.command));
-  w->Key("precision");
-  if (run.precision.empty()) w->Null(); else w->String(run.precision);
+  w->Key("precision").StringOrNull(run.precision);
   w->Key("status").String(RunStatusName(run.status));
   w->Key("exit_code");
   if (run.exit_code) w->Int(*run.exit_code); else w->Null();
   w->Key("signal");
   if (run.signal) w->Int(*run.signal); else w->Null();
-  w->Key("note");
-  if (run.note.empty()) w->Null(); else w->String(run.note);
+  w->Key("note").StringOrNull(run.note);
   w->Key("started_at").String(run.started_at);
   w->Key("ended_at").String(run.ended_at);
   w->Key("machine").BeginObject();
@@ -144,16 +142,13 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
     const PlacementRecord& p = *run.placement;
     w->Key("stored_placement").BeginObject();
     w->Key("profile_id").Int(p.profile_id);
-    w->Key("binding");
-    if (p.binding.empty()) w->Null(); else w->String(p.binding);
+    w->Key("binding").StringOrNull(p.binding);
     w->Key("percent_of_roof").OptionalNumber(p.percent_of_roof);
     w->Key("verdict").String(p.verdict);
-    w->Key("bound");
-    if (p.bound.empty()) w->Null(); else w->String(p.bound);
+    w->Key("bound").StringOrNull(p.bound);
     w->Key("bytes_compulsory_only");
     if (p.bytes_compulsory_only) w->Bool(*p.bytes_compulsory_only); else w->Null();
-    w->Key("note");
-    if (p.note.empty()) w->Null(); else w->String(p.note);
+    w->Key("note").StringOrNull(p.note);
     w->EndObject();
   }
   if (placement) write_placement(&placement->placement);
