@@ -83,7 +83,12 @@ bool MeasureWithGroup(const CalibrationTask& task, double min_time_s, std::vecto
   std::vector<ChosenSource> sources;
   if (!ChooseSources(SourceName(Source::kPmu), &sources, err)) return false;
   RunRecord run;
-  if (!Measure(target, sources, request, &run, err)) return false;
+  std::vector<SourceFailure> failed;
+  if (!Measure(target, sources, request, &run, &failed, err)) return false;
+  if (!failed.empty()) {
+    *err = failed.front().error;
+    return false;
+  }
   if (run.status != RunStatus::kOk)
     return Fail(err, ErrorKind::kEnvironment,
                 std::string("calibration kernel ") + task.entry->kernel->name + " " +

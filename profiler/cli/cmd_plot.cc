@@ -10,6 +10,7 @@
 
 #include "cli/command.h"
 #include "machine/current_machine.h"
+#include "process/scratch_dir.h"
 #include "cli/options.h"
 #include "report/roofline_plot.h"
 #include "store/profile_store.h"
@@ -140,14 +141,16 @@ bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& ar
     if (!file) return Fail(err, ErrorKind::kEnvironment, "--gnuplot " + script + ": cannot write");
     if (output.empty() && !terminal) return true;
   }
-  char temp[] = "/tmp/rprof-plot-XXXXXX";
-  int fd = mkstemp(temp);
-  if (fd < 0) return Fail(err, ErrorKind::kEnvironment, "cannot create a temporary file in /tmp");
-  (void)!write(fd, text.data(), text.size());
-  close(fd);
+  std::string temp;
+  if (!ScratchPath("plot.gp", &temp, err)) return false;
+  {
+    std::ofstream file(temp);
+    file << text;
+    if (!file) return Fail(err, ErrorKind::kEnvironment, temp + ": cannot write the plot script");
+  }
   std::cout.flush();
   bool ok = RunGnuplot(temp, err);
-  unlink(temp);
+  unlink(temp.c_str());
   if (!ok) return false;
   if (!output.empty()) std::cout << "wrote " << output << "\n";
   return true;

@@ -6,11 +6,13 @@
 #include "calibrate/calibration_plan.h"
 #include "calibrate/run_trust.h"
 #include "cli/command.h"
+#include "cli/option_ranges.h"
 #include "cli/options.h"
 #include "core/text.h"
 #include "counters/pmu_diagnosis.h"
 #include "counters/source_registry.h"
 #include "machine/current_machine.h"
+#include "process/interruption.h"
 #include "report/run_report.h"
 #include "roofline/stored_run_placement.h"
 #include "rprof_config.h"
@@ -160,10 +162,11 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   const OutputFormat format = cl.format();
   if (cl.Has("repeat") && repeat < 1)
     return Fail(err, ErrorKind::kUsage, "--repeat must be at least 1");
-  if (!(min_time >= 0)) return Fail(err, ErrorKind::kUsage, "--min-time must be 0 or more seconds");
-  if (!(timeout >= 0)) return Fail(err, ErrorKind::kUsage, "--timeout must be 0 or more seconds");
-  if (!(flops >= 0) || !(bytes >= 0))
-    return Fail(err, ErrorKind::kUsage, "--flops and --bytes must be 0 or more");
+  if (!CheckSeconds("--min-time", min_time, "0: the fewest repetitions", err) ||
+      !CheckSeconds("--timeout", timeout, "0: no time limit", err) ||
+      !CheckSeconds("--sim-budget", sim_budget, "0: sim only when chosen", err) ||
+      !CheckAmount("--flops", flops, err) || !CheckAmount("--bytes", bytes, err))
+    return false;
   if (cl.Has("threads") && threads < 1)
     return Fail(err, ErrorKind::kUsage, "--threads must be at least 1");
 
@@ -172,8 +175,6 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
     err->message = "--counters " + counters + ": use " + JoinChoices(CounterChoices());
     return false;
   }
-  if (!(sim_budget >= 0))
-    return Fail(err, ErrorKind::kUsage, "--sim-budget must be 0 or more seconds");
   if (sim_cache != "measured" && sim_cache != "reported")
     return Fail(err, ErrorKind::kUsage, "--sim-cache " + sim_cache + ": use measured or reported");
   // --events and --group are what the pmu source counts.
@@ -273,6 +274,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   request.groups = plan;
   request.replay_budget_s = sim_budget;
 
+  // From here to the end, a signal ends the phase it arrives in and what was measured is
+  // stored (process/interruption.h).
+  InterruptionScope interruption;
   // Open the store first: a database that cannot take the run should fail before the
   // measurement, not after it.
   RunStore store;
@@ -282,7 +286,8 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   run.rprof_version = RPROF_VERSION;
   if (!SimCacheSizes(&store, run.machine.fingerprint, sim_cache, &request.caches, err))
     return false;
-  if (!Measure(*measured, sources, request, &run, err)) return false;
+  std::vector<SourceFailure> failed_sources;
+  if (!Measure(*measured, sources, request, &run, &failed_sources, err)) return false;
   // Placed before storing, so the run and where it stood are stored together.
   RunPlacement placement = PlaceStoredRun(&store, run);
   run.placement = PlacementToStore(placement);
@@ -298,6 +303,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   if (LoadCalibrationPlan(&calibration_plan, &plan_error))
     for (const CalibrationCheck& c : calibration_plan) trust.checked.push_back(c.metric);
   run.trust = RunTrustNotes(run, trust);
+  EnterPhase(Phase::kStoring);
   if (!store.Insert(&run, err)) return false;
 
   std::string report =
@@ -312,10 +318,25 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
                   "--output " + output + ": cannot write; run " + std::to_string(run.id) +
                       " is stored (rprof show " + std::to_string(run.id) + ")");
   }
-  if (run.status == RunStatus::kOk) return true;
-  return Fail(err, ErrorKind::kTargetFailed,
-              "run " + std::to_string(run.id) + " " + RunStatusName(run.status) + ": " + run.note +
-                  " (stored)");
+  const std::string id = std::to_string(run.id);
+  if (run.status != RunStatus::kOk)
+    return Fail(err, ErrorKind::kTargetFailed,
+                "run " + id + " " + RunStatusName(run.status) + ": " + run.note + " (stored)");
+  // A source the user chose that could not count: the run is kept, the command still failed.
+  for (const SourceFailure& failure : failed_sources) {
+    bool chosen = std::any_of(sources.begin(), sources.end(), [&](const ChosenSource& c) {
+      return c.chosen && c.source->id() == failure.source;
+    });
+    if (!chosen) continue;
+    *err = failure.error;
+    err->message += "; run " + id + " is stored without its " +
+                    std::string(SourceName(failure.source)) + " counts (rprof show " + id + ")";
+    return false;
+  }
+  if (InterruptingSignal() != 0)
+    return Fail(err, ErrorKind::kTargetFailed,
+                InterruptionNote() + ": run " + id + " was measured in full and is stored whole");
+  return true;
 }
 
 }  // namespace rprof

@@ -8,6 +8,7 @@
 #include "cli/command.h"
 #include "cli/exit_status.h"
 #include "core/spelling.h"
+#include "process/scratch_dir.h"
 #include "rprof_config.h"
 #include "targets/kernel_catalog.h"
 #include "targets/target_path.h"
@@ -55,6 +56,8 @@ std::vector<std::string> CommandNames() {
 }
 
 bool Main(int argc, char** argv, Error* err) {
+  // What an rprof killed earlier left behind (its temporary directory) goes first.
+  SweepDeadScratchDirs();
   GlobalOptions global;
   int i = 1;
   for (; i < argc; ++i) {

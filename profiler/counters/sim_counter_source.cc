@@ -1,6 +1,5 @@
 // The sim source behind the CounterSource interface; the simulation itself is sim_source.cc's
 // (or its stub's, in a build without Zydis).
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -76,12 +75,12 @@ int64_t RoundDown2(int64_t v) {
 // One execution of the whole program under valgrind, counted from its start and per region.
 bool SimulateProgram(const CountedTarget& program, const CacheSizes& caches,
                      std::vector<Metric>* out, Error* err) {
-  // The program runs once more, and its output appears again: say why, to a person.
-  if (isatty(STDERR_FILENO))
-    std::fprintf(stderr,
-                 "rprof: running %s once more under valgrind for the sim counts "
-                 "(--counters pmu skips this)\n",
-                 program.argv[0].c_str());
+  // The program runs a second time, its output and side effects again: said every time, to a
+  // terminal or a log alike (the run's note says it too).
+  std::fprintf(stderr,
+               "rprof: executing %s a second time, under valgrind, for the sim counts "
+               "(--counters sim)\n",
+               program.argv[0].c_str());
   SimRequest sim;
   sim.argv = program.argv;
   sim.argv[0] = program.path;
@@ -177,13 +176,14 @@ class PreparedSim : public PreparedSource {
       return true;
     }
     if (kernel) return SimulateKernel(target, caches_, metrics, err);
+    *note = "executed twice: natively for the time, then under valgrind for the sim counts";
     if (!SimulateProgram(target, caches_, metrics, err)) return false;
     // A program whose work depends on time did other work under valgrind: its counts do not go
     // with the native time, so none is kept.
     if (auto mismatch = WorkMismatch(NativeInstructions(outcome.so_far),
                                      FindValue(*metrics, "instructions"))) {
       metrics->clear();
-      *note = "sim counts dropped: " + *mismatch;
+      *note += "; sim counts dropped: " + *mismatch;
     }
     return true;
   }
@@ -219,6 +219,12 @@ class SimSource : public CounterSource {
       Fail(err, ErrorKind::kUsage, "sim: " + refused + "; count it with the pmu source");
       return nullptr;
     }
+    // A user's program is executed as many times as the command says: under auto, counting it
+    // with sim would execute it a second time, so that takes asking for sim by name.
+    if (!chosen && refused.empty() && target.kind == CountedTarget::Kind::kProgram)
+      refused = "counting " + target.argv[0] +
+                " with sim executes it a second time, under valgrind; --counters sim asks "
+                "for that";
     return std::make_unique<PreparedSim>(chosen, request.replay_budget_s, request.caches,
                                          std::move(refused));
   }
@@ -241,7 +247,8 @@ bool SimulateKernel(const CountedTarget& kernel, const CacheSizes& caches,
   if (result.exit_code != 0)
     return Fail(err, ErrorKind::kEnvironment,
                 std::string("sim: the kernel runner failed under valgrind (exit ") +
-                    std::to_string(result.exit_code) + "); its message is above");
+                    std::to_string(result.exit_code) + "); valgrind's log ends:" +
+                    (result.log_tail.empty() ? " (empty)" : result.log_tail));
   NoteCaches(caches, &result.metrics);
   for (Metric& m : result.metrics) {
     if (m.name == "flops") m.note += "; AVX2 build of the kernel (valgrind cannot run AVX-512)";

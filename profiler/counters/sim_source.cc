@@ -169,6 +169,7 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
   }
   result->wall_s = run.wall_s;
   result->exit_code = run.exited ? run.exit_code : 128 + run.term_signal;
+  result->log_tail = run.log_tail;
 
   SimCounts counts;
   if (!Analyze(run.output_files, &counts, &why)) {

@@ -31,6 +31,7 @@ struct SimResult {
   std::vector<Metric> metrics;  // totals of the collected part, source sim; per marker region too
   double wall_s = 0;            // how long valgrind took
   int exit_code = 0;            // the program's
+  std::string log_tail;         // the end of valgrind's log when the program did not exit 0
   std::string fp_mix;           // "scalar code: 100 % of FP instructions are scalar"
 };
 
@@ -39,7 +40,7 @@ Availability SimAvailability();
 
 // Runs the request. kEnvironment when valgrind is missing, stops on an instruction it cannot
 // execute (AVX-512: the message explains the AVX2 build), or its output cannot be parsed (the
-// error names the line); nothing is then to be stored.
+// error names the line).
 bool RunSim(const SimRequest& request, SimResult* result, Error* err);
 
 // The runner program for kernels: next to the rprof binary.

@@ -1,6 +1,7 @@
 #include "targets/kernel_catalog.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 
 #include "builtin_kernels.h"
@@ -85,22 +86,30 @@ bool ParseKernelArgs(const rprof_kernel& kernel, const std::vector<std::string>&
                       " (parameters: " + (list.empty() ? "none" : list) + ")");
     }
     const rprof_param& p = kernel.params[index];
-    errno = 0;
-    char* end = nullptr;
-    long long value = std::strtoll(text.c_str(), &end, 10);
-    // Accept 1e6-style values: sizes are often written that way.
-    if (*end == 'e' || *end == 'E' || *end == '.') {
-      double d = std::strtod(text.c_str(), &end);
-      value = static_cast<long long>(d);
-      if (static_cast<double>(value) != d) end = nullptr;
-    }
-    if (text.empty() || end == nullptr || *end != '\0' || errno == ERANGE)
-      return Fail(err, ErrorKind::kUsage,
-                  where + ": parameter " + name + "='" + text + "' is not an integer");
-    if (value < p.min_value || value > p.max_value)
+    auto out_of_range = [&] {
       return Fail(err, ErrorKind::kUsage,
                   where + ": parameter " + name + "=" + text + " is out of range [" +
                       std::to_string(p.min_value) + ", " + std::to_string(p.max_value) + "]");
+    };
+    errno = 0;
+    char* end = nullptr;
+    long long value = std::strtoll(text.c_str(), &end, 10);
+    bool too_large = errno == ERANGE;
+    // Accept 1e6-style values: sizes are often written that way.
+    if (*end == 'e' || *end == 'E' || *end == '.') {
+      errno = 0;
+      double d = std::strtod(text.c_str(), &end);
+      // Checked before the conversion: a double past long long's range does not convert.
+      too_large = errno == ERANGE || !(std::fabs(d) < 9.2e18);
+      if (!too_large) {
+        value = static_cast<long long>(d);
+        if (static_cast<double>(value) != d) end = nullptr;
+      }
+    }
+    if (text.empty() || end == nullptr || *end != '\0')
+      return Fail(err, ErrorKind::kUsage,
+                  where + ": parameter " + name + "='" + text + "' is not an integer");
+    if (too_large || value < p.min_value || value > p.max_value) return out_of_range();
     args->values[index] = value;
   }
   shown->clear();

@@ -1,42 +1,13 @@
 #include "targets/kernel_target.h"
 
-#include <atomic>
 #include <chrono>
-#include <csignal>
 
 #include "core/stats.h"
+#include "process/interruption.h"
 
 namespace rprof {
 
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void OnInterrupt(int) { g_interrupted.store(true); }
-
-// SIGINT/SIGTERM during a measurement end it between repetitions; the run is stored as
-// interrupted instead of being lost. A second Ctrl-C kills as usual (SA_RESETHAND).
-class InterruptScope {
- public:
-  InterruptScope() {
-    g_interrupted.store(false);
-    struct sigaction action {};
-    action.sa_handler = OnInterrupt;
-    action.sa_flags = SA_RESETHAND;
-    sigaction(SIGINT, &action, &old_int_);
-    sigaction(SIGTERM, &action, &old_term_);
-  }
-  ~InterruptScope() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  InterruptScope(const InterruptScope&) = delete;
-  InterruptScope& operator=(const InterruptScope&) = delete;
-
- private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
-};
 
 double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -79,9 +50,9 @@ bool KernelTarget::Execute(const LiveCounters& counters, Execution* out, Error* 
     return Fail(err, ErrorKind::kEnvironment,
                 std::string("kernel ") + kernel.name + ": setup failed: " + kernel_error.message);
 
-  InterruptScope interrupts;
+  // Signals end the measurement between repetitions (process/interruption.h).
   MeasureOptions options = measure_;
-  if (!options.interrupted) options.interrupted = &g_interrupted;
+  if (!options.interrupted) options.interrupted = &InterruptedFlag();
   MeasureResult measured;
   std::string why;
   out->started_at = UtcNow();
@@ -98,7 +69,8 @@ bool KernelTarget::Execute(const LiveCounters& counters, Execution* out, Error* 
   out->timed_calls = measured.timed_calls;
   if (measured.interrupted) {
     out->status = RunStatus::kInterrupted;
-    out->note = "interrupted after " + std::to_string(out->samples.size()) + " repetitions";
+    out->note = InterruptionNote() + ", after " + std::to_string(out->samples.size()) +
+                " timed repetitions";
   } else if (!correct) {
     out->status = RunStatus::kFailed;
     out->note = std::string("check failed: ") + kernel_error.message;

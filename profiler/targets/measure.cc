@@ -5,6 +5,7 @@
 
 #include "core/derived_metrics.h"
 #include "core/stats.h"
+#include "process/interruption.h"
 
 namespace rprof {
 
@@ -37,10 +38,18 @@ void AddNote(std::string* note, const std::string& more) {
   if (!more.empty()) *note += (note->empty() ? "" : "; ") + more;
 }
 
+// A signal ended the replay (or came before it): the run is interrupted, with what the native
+// execution measured.
+void MarkInterrupted(RunRecord* run, const std::string& source) {
+  if (run->status == RunStatus::kOk) run->status = RunStatus::kInterrupted;
+  AddNote(&run->note, InterruptionNote() + ": " + source + " counts absent");
+}
+
 }  // namespace
 
 bool Measure(Target& target, const std::vector<ChosenSource>& sources,
-             const CounterRequest& request, RunRecord* run, Error* err) {
+             const CounterRequest& request, RunRecord* run,
+             std::vector<SourceFailure>* failed_sources, Error* err) {
   const CountedTarget& counted = target.counted();
   target.Describe(run);
 
@@ -63,6 +72,9 @@ bool Measure(Target& target, const std::vector<ChosenSource>& sources,
     prepared.push_back(std::move(p));
   }
 
+  if (InterruptingSignal() != 0)
+    return Fail(err, ErrorKind::kTargetFailed,
+                InterruptionNote() + ": nothing was measured, nothing is stored");
   Execution ex;
   if (!target.Execute(live, &ex, err)) return false;
   run->started_at = ex.started_at;
@@ -84,22 +96,45 @@ bool Measure(Target& target, const std::vector<ChosenSource>& sources,
     outcome.time_s = stats.median;
     run->metrics.push_back({"time_s", stats.median, "s", Source::kClock, "", ex.samples_note});
   }
+  // From here on the target has run: whatever a source fails to give is absent with the
+  // reason, and the run is still stored.
   auto finish = [&](Prepared& p) {
+    std::string source_name(SourceName(p.source->id()));
+    // A replay of a target that ran to its end; any other is not replayed (Finish says so).
+    bool replays = p.scope == CounterScope::kReplayed && run->status == RunStatus::kOk;
+    if (replays) {
+      EnterPhase(Phase::kSim);
+      if (InterruptingSignal() != 0) {
+        MarkInterrupted(run, source_name);
+        return;
+      }
+    }
     outcome.so_far = run->metrics;
     std::vector<Metric> metrics;
     std::string note;
-    if (!p.counting->Finish(counted, outcome, &metrics, &note, err)) return false;
+    Error why;
+    if (!p.counting->Finish(counted, outcome, &metrics, &note, &why)) {
+      if (replays && InterruptingSignal() != 0) {
+        MarkInterrupted(run, source_name);
+        return;
+      }
+      // "sim: valgrind not found" reads "sim counts absent: valgrind not found".
+      std::string reason = why.message;
+      if (reason.rfind(source_name + ": ", 0) == 0) reason.erase(0, source_name.size() + 2);
+      AddNote(&run->note, source_name + " counts absent: " + reason);
+      failed_sources->push_back({p.source->id(), why});
+      return;
+    }
     AddNote(&run->note, note);
-    if (metrics.empty()) return true;
-    run->sources.emplace_back(SourceName(p.source->id()));
+    if (metrics.empty()) return;
+    run->sources.push_back(source_name);
     for (Metric& m : metrics) run->metrics.push_back(std::move(m));
-    return true;
   };
   for (Prepared& p : prepared)
-    if (FinishOrder(p.scope) < 2 && !finish(p)) return false;
+    if (FinishOrder(p.scope) < 2) finish(p);
   for (Metric& m : ex.metrics) run->metrics.push_back(std::move(m));
   for (Prepared& p : prepared)
-    if (FinishOrder(p.scope) == 2 && !finish(p)) return false;
+    if (FinishOrder(p.scope) == 2) finish(p);
   AddDerivedMetrics(&run->metrics);
   return true;
 }

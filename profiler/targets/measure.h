@@ -14,12 +14,23 @@
 
 namespace rprof {
 
+// A source that could not give its values after the target ran (valgrind failed, counters
+// could not be read): the run is stored without them, its note says why.
+struct SourceFailure {
+  Source source;
+  Error error;
+};
+
 // Measures `target` with `sources` and fills run's target, times, status, metrics and
-// `sources` (those that gave values). A target that fails, crashes or is interrupted is a
-// stored outcome (true, with its status); false with *err means nothing should be stored: a
-// source could not be prepared, the target could not start, or a chosen source could not count.
+// `sources` (those that gave values). Once the target has run, the run is always to be stored
+// (true): a target that fails, crashes or is interrupted is an outcome with its status; a
+// source that fails is in *failed_sources; a signal during the sim step leaves the run
+// interrupted, its sim counts absent. False with *err means nothing ran, nothing should be
+// stored: a source could not be prepared, the target could not start, or rprof was interrupted
+// before it started.
 bool Measure(Target& target, const std::vector<ChosenSource>& sources,
-             const CounterRequest& request, RunRecord* run, Error* err);
+             const CounterRequest& request, RunRecord* run,
+             std::vector<SourceFailure>* failed_sources, Error* err);
 
 }  // namespace rprof
 

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 
+#include "process/interruption.h"
+
 namespace rprof {
 
 namespace {
@@ -26,6 +28,7 @@ bool MeasureRepeated(const std::function<void()>& call,
   *result = MeasureResult();
   auto stopped = [&] { return options.interrupted && options.interrupted->load(); };
 
+  EnterPhase(Phase::kWarmUp);
   int64_t warmup_calls = 0;
   Clock::time_point warmup_start = Clock::now();
   double warmup_elapsed = 0;
@@ -44,6 +47,7 @@ bool MeasureRepeated(const std::function<void()>& call,
   for (CounterSession* c : counters)
     min_repetitions = std::max(min_repetitions, c->MinRepetitions());
 
+  EnterPhase(Phase::kRepetitions);
   double total = 0;
   while (!stopped()) {
     int reps = static_cast<int>(result->seconds_per_call.size());

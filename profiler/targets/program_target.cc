@@ -1,15 +1,12 @@
 #include "targets/program_target.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -19,6 +16,9 @@
 
 #include "core/stats.h"
 #include "core/text.h"
+#include "process/child_process.h"
+#include "process/interruption.h"
+#include "process/scratch_dir.h"
 #include "targets/marker_results.h"
 
 extern char** environ;
@@ -27,58 +27,7 @@ namespace rprof {
 
 namespace {
 
-std::atomic<pid_t> g_child{0};
-std::atomic<int> g_signal{0};  // the SIGINT/SIGTERM rprof received, 0 when none
-
-extern "C" void OnTerminate(int sig, siginfo_t* info, void*) {
-  g_signal.store(sig);
-  // Sent by a process (kill, a job scheduler): pass it on. From the terminal (si_code > 0,
-  // SI_KERNEL) the program got it already with its process group.
-  pid_t child = g_child.load();
-  if (child > 0 && info && info->si_code <= 0) kill(child, sig);
-}
-
 using Clock = std::chrono::steady_clock;
-
-// Waits for the child, up to `timeout_s` (<= 0: forever). Returns true when it exited, with its
-// wait status and its resource usage (wait4: its threads, and the children it waited for);
-// false on timeout.
-bool WaitFor(pid_t pid, double timeout_s, int* status, rusage* usage) {
-  // A pidfd lets poll() wait for the exit and the deadline at once, without a busy loop.
-  int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
-  if (pidfd >= 0) {
-    Clock::time_point deadline =
-        Clock::now() + std::chrono::microseconds(static_cast<long long>(timeout_s * 1e6));
-    for (;;) {
-      int wait_ms = -1;
-      if (timeout_s > 0) {
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-        if (left.count() <= 0) {
-          close(pidfd);
-          return false;
-        }
-        wait_ms = static_cast<int>(left.count()) + 1;
-      }
-      pollfd fd{pidfd, POLLIN, 0};
-      int ready = poll(&fd, 1, wait_ms);
-      if (ready > 0) break;
-      if (ready < 0 && errno != EINTR) break;
-    }
-    close(pidfd);
-  } else if (timeout_s > 0) {
-    // Old kernels: poll wait4.
-    Clock::time_point deadline =
-        Clock::now() + std::chrono::microseconds(static_cast<long long>(timeout_s * 1e6));
-    while (wait4(pid, status, WNOHANG, usage) == 0) {
-      if (Clock::now() >= deadline) return false;
-      usleep(1000);
-    }
-    return true;
-  }
-  while (wait4(pid, status, 0, usage) < 0 && errno == EINTR) {
-  }
-  return true;
-}
 
 double Seconds(const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; }
 
@@ -101,12 +50,10 @@ struct OneExecution {
 // One execution: fork, open counters on the child while it waits, release it into exec, wait.
 bool ExecuteOnce(const CountedTarget& program, double timeout_s,
                  const std::vector<ProcessCounting*>& counters, OneExecution* out, Error* err) {
-  char marker_path[] = "/tmp/rprof-markers-XXXXXX";
-  int marker_fd = mkstemp(marker_path);
-  if (marker_fd < 0)
-    return Fail(err, ErrorKind::kEnvironment,
-                std::string("cannot create the marker file in /tmp: ") + std::strerror(errno));
-  close(marker_fd);
+  // The program writes its marker results here, if it uses the marker API.
+  std::string marker_file;
+  if (!ScratchPath("markers", &marker_file, err)) return false;
+  const char* marker_path = marker_file.c_str();
 
   std::vector<std::string> env_strings;
   for (char** e = environ; *e; ++e)
@@ -125,16 +72,16 @@ bool ExecuteOnce(const CountedTarget& program, double timeout_s,
 
   int go[2], exec_error[2];
   if (pipe2(go, O_CLOEXEC) != 0 || pipe2(exec_error, O_CLOEXEC) != 0) {
-    unlink(marker_path);
     return Fail(err, ErrorKind::kEnvironment, std::string("pipe: ") + std::strerror(errno));
   }
+  ChildLaunch launch = PrepareChildLaunch();
   pid_t pid = fork();
   if (pid < 0) {
-    unlink(marker_path);
     return Fail(err, ErrorKind::kEnvironment, std::string("fork: ") + std::strerror(errno));
   }
   if (pid == 0) {
     // The child: wait until the counters are open on us, then become the program.
+    SetUpChild(launch);
     close(go[1]);
     close(exec_error[0]);
     // The go message: the counted events, then EOF once the parent has opened the counters.
@@ -150,14 +97,14 @@ bool ExecuteOnce(const CountedTarget& program, double timeout_s,
     (void)!write(exec_error[1], &e, sizeof e);
     _exit(127);
   }
+  TrackChild(pid, launch);
   close(go[0]);
   close(exec_error[1]);
   auto abandon = [&](const Error& why) {
     kill(pid, SIGKILL);
-    waitpid(pid, nullptr, 0);
+    WaitChild(pid, 0);
     close(go[1]);
     close(exec_error[0]);
-    unlink(marker_path);
     if (err) *err = why;
     return false;
   };
@@ -168,7 +115,6 @@ bool ExecuteOnce(const CountedTarget& program, double timeout_s,
     for (std::string& name : c->Counted()) counted.push_back(std::move(name));
   }
   std::string go_message = Join(counted, ",");
-  g_child.store(pid);
   Clock::time_point start = Clock::now();
   (void)!write(go[1], go_message.data(), go_message.size());
   close(go[1]);
@@ -176,28 +122,20 @@ bool ExecuteOnce(const CountedTarget& program, double timeout_s,
   ssize_t got = read(exec_error[0], &exec_errno, sizeof exec_errno);
   close(exec_error[0]);
   if (got == static_cast<ssize_t>(sizeof exec_errno)) {
-    waitpid(pid, nullptr, 0);
-    g_child.store(0);
-    unlink(marker_path);
-    return Fail(err, ErrorKind::kEnvironment,
+    WaitChild(pid, 0);
+    // ENOEXEC: a binary this machine cannot run (another architecture, a truncated file).
+    return Fail(err, exec_errno == ENOEXEC ? ErrorKind::kUsage : ErrorKind::kEnvironment,
                 program.path + ": cannot execute: " + std::strerror(exec_errno));
   }
-  rusage usage{};
-  out->timed_out = !WaitFor(pid, timeout_s, &out->wait_status, &usage);
-  if (out->timed_out) {
-    // Politely first, so the program can flush its marker file; then for good.
-    kill(pid, SIGTERM);
-    if (!WaitFor(pid, 2.0, &out->wait_status, &usage)) {
-      kill(pid, SIGKILL);
-      WaitFor(pid, 0, &out->wait_status, &usage);
-    }
-  }
+  // A time-out stops it politely first, so the program can flush its marker file.
+  ChildEnd end = WaitChild(pid, timeout_s);
   out->seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  out->cpu_seconds = Seconds(usage.ru_utime) + Seconds(usage.ru_stime);
-  g_child.store(0);
+  out->wait_status = end.wait_status;
+  out->timed_out = end.timed_out;
+  out->cpu_seconds = Seconds(end.usage.ru_utime) + Seconds(end.usage.ru_stime);
 
   for (ProcessCounting* c : counters) c->Collect();
-  std::string text = ReadFile(marker_path);
+  std::string text = ReadFile(marker_file);
   unlink(marker_path);
   if (!text.empty()) {
     MarkerResults results;
@@ -212,25 +150,6 @@ bool ExecuteOnce(const CountedTarget& program, double timeout_s,
   return true;
 }
 
-// SIGINT/SIGTERM sent to rprof by another process are forwarded to the program while it runs.
-class ProcessSignalScope {
- public:
-  ProcessSignalScope() {
-    g_signal.store(0);
-    struct sigaction action {};
-    action.sa_sigaction = OnTerminate;
-    action.sa_flags = SA_SIGINFO | SA_RESTART;
-    sigaction(SIGINT, &action, nullptr);
-    sigaction(SIGTERM, &action, nullptr);
-  }
-  ~ProcessSignalScope() {
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-  }
-  ProcessSignalScope(const ProcessSignalScope&) = delete;
-  ProcessSignalScope& operator=(const ProcessSignalScope&) = delete;
-};
-
 // How the execution ended, when it did not succeed: status and note.
 void JudgeExit(const OneExecution& ex, double timeout_s, Execution* out) {
   int status = ex.wait_status;
@@ -239,11 +158,11 @@ void JudgeExit(const OneExecution& ex, double timeout_s, Execution* out) {
   if (ex.timed_out) {
     out->status = RunStatus::kInterrupted;
     char note[96];
-    std::snprintf(note, sizeof note, "timed out after %g s (--timeout): killed", timeout_s);
+    std::snprintf(note, sizeof note, "timed out after %g s (--timeout): stopped", timeout_s);
     out->note = note;
-  } else if (g_signal.load() != 0) {
+  } else if (InterruptingSignal() != 0) {
     out->status = RunStatus::kInterrupted;
-    out->note = std::string("interrupted by ") + strsignal(g_signal.load());
+    out->note = InterruptionNote();
   } else if (WIFSIGNALED(status)) {
     out->status = RunStatus::kCrashed;
     out->note = std::string("killed by signal ") + std::to_string(WTERMSIG(status)) + " (" +
@@ -277,7 +196,7 @@ void ProgramTarget::Describe(RunRecord* run) const {
 }
 
 bool ProgramTarget::Execute(const LiveCounters& counters, Execution* out, Error* err) {
-  ProcessSignalScope signals;
+  EnterPhase(Phase::kExecution);
   std::vector<std::vector<Metric>> regions;
   std::vector<std::string> problems;
   out->started_at = UtcNow();
@@ -303,6 +222,11 @@ bool ProgramTarget::Execute(const LiveCounters& counters, Execution* out, Error*
     for (auto& p : ex.problems) problems.push_back(std::move(p));
     JudgeExit(ex, options_.timeout_s, out);
     if (out->status != RunStatus::kOk) break;
+    if (InterruptingSignal() != 0) {  // between executions: the next one is not started
+      out->status = RunStatus::kInterrupted;
+      out->note = InterruptionNote();
+      break;
+    }
   }
   out->ended_at = UtcNow();
   if (!problems.empty()) {

@@ -1,5 +1,6 @@
 #include "targets/target_path.h"
 
+#include <elf.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +13,18 @@
 namespace rprof {
 
 namespace {
+
+#if defined(__x86_64__)
+constexpr unsigned kOwnMachine = EM_X86_64;
+#elif defined(__aarch64__)
+constexpr unsigned kOwnMachine = EM_AARCH64;
+#elif defined(__riscv)
+constexpr unsigned kOwnMachine = EM_RISCV;
+#elif defined(__powerpc64__)
+constexpr unsigned kOwnMachine = EM_PPC64;
+#else
+#error "rprof: name this architecture's ELF machine in target_path.cc"
+#endif
 
 std::string FindOnPath(const std::string& name) {
   const char* path = std::getenv("PATH");
@@ -29,6 +42,35 @@ std::string FindOnPath(const std::string& name) {
     start = colon + 1;
   }
   return "";
+}
+
+// The ELF header's machine, against this build's: a binary built for
+// another architecture is the user's mistake (exit 2), found before anything runs.
+bool CheckElfMachine(const std::string& path, Error* err) {
+  unsigned char header[20] = {};
+  std::ifstream file(path, std::ios::binary);
+  file.read(reinterpret_cast<char*>(header), sizeof header);
+  if (file.gcount() < static_cast<std::streamsize>(sizeof header))
+    return Fail(err, ErrorKind::kUsage, path + ": a truncated ELF file; rebuild it");
+  const bool little_endian = header[EI_DATA] == ELFDATA2LSB;
+  const unsigned machine = little_endian ? header[18] | header[19] << 8 : header[19] | header[18] << 8;
+  // A 64-bit x86 kernel runs i386 programs too (where they have their libraries).
+  if (machine == kOwnMachine || (kOwnMachine == EM_X86_64 && machine == EM_386)) return true;
+  auto name = [](unsigned m) -> std::string {
+    switch (m) {
+      case EM_X86_64: return "x86-64";
+      case EM_386: return "i386";
+      case EM_AARCH64: return "AArch64";
+      case EM_ARM: return "32-bit ARM";
+      case EM_RISCV: return "RISC-V";
+      case EM_PPC64: return "POWER";
+      case EM_S390: return "s390x";
+      default: return "ELF machine " + std::to_string(m);
+    }
+  };
+  return Fail(err, ErrorKind::kUsage,
+              path + ": built for " + name(machine) + ", and this machine runs " +
+                  name(kOwnMachine) + "; build it for this machine, or run rprof where it runs");
 }
 
 }  // namespace
@@ -74,7 +116,7 @@ bool ResolveExecutable(const std::string& target, std::string* path, Error* err)
     }
     return Fail(err, ErrorKind::kUsage, *path + ": not an ELF executable; " + hint);
   }
-  return true;
+  return CheckElfMachine(*path, err);
 }
 
 }  // namespace rprof

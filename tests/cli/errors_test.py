@@ -58,7 +58,7 @@ class KernelAndParameterErrors(RprofTestCase):
         self.assertError(self.rprof("run", "triad", "-p", "n=10", "--repeat", "0"), 2,
                          "--repeat must be at least 1")
         self.assertError(self.rprof("run", "triad", "-p", "n=10", "--min-time", "-1"), 2,
-                         "--min-time must be 0 or more seconds")
+                         "--min-time -1: must be 0 or more seconds")
         self.assertError(self.rprof("run", "triad", "-p", "n=10", "--repeat", "many"), 2,
                          "see `rprof help run`")
 

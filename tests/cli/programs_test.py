@@ -305,7 +305,7 @@ class Programs(ProgramTestCase):
         r = self.forward_signal(signal.SIGTERM)
         row = self.assertFailedRun(r, "interrupted", "interrupted by ")
         self.assertEqual(row["signal"], signal.SIGTERM, "the program died of the forwarded signal")
-        self.assertIn("interrupted by " + signal.strsignal(signal.SIGTERM), row["note"])
+        self.assertIn("interrupted by SIGTERM during the program's execution", row["note"])
 
     def test_sigint_is_forwarded_and_the_run_stored(self):
         r = self.forward_signal(signal.SIGINT)
@@ -406,8 +406,7 @@ class BadPrograms(ProgramTestCase):
             f.write(b"\x7fELF\x02\x01\x01\x00")
         os.chmod(broken, 0o755)
         r = self.rprof("run", *PMU, broken)
-        self.assertIn(r.returncode, (2, 3), r)
-        self.assertError(r, r.returncode, broken, "Exec format error")
+        self.assertError(r, 2, broken, "a truncated ELF file")
         self.assertEqual(self.runs_stored(), 0)
 
     def test_unknown_name(self):

@@ -352,14 +352,15 @@ class Interrupt(RprofTestCase):
         r = rprof_harness.Result(argv[1:], proc.returncode, stdout, stderr)
         self.assertEqual(proc.returncode, 1, r)
         self.assertLess(waited, 5, "rprof took too long to stop after SIGINT")
-        self.assertRegex(stderr, r"rprof: error: run 1 interrupted: interrupted after \d+ "
-                                 r"repetitions \(stored\)")
+        self.assertRegex(stderr, r"rprof: error: run 1 interrupted: interrupted by SIGINT during "
+                                 r"the timed repetitions, after \d+ timed repetitions \(stored\)")
         self.assertRegex(stdout.splitlines()[0], r"^run 1  matmul-naive  n=256  fp64  interrupted$")
         rows = self.query("select id, status, repetitions, note from runs")
         self.assertEqual(len(rows), 1, rows)
         run_id, status, repetitions, note = rows[0]
         self.assertEqual(status, "interrupted")
-        self.assertEqual(note, f"interrupted after {repetitions} repetitions")
+        self.assertEqual(note, "interrupted by SIGINT during the timed repetitions, after "
+                               f"{repetitions} timed repetitions")
         self.assertGreaterEqual(repetitions, 1)
         self.assertEqual(self.scalar("select count(*) from samples where run_id = ?", (run_id,)),
                          repetitions)

@@ -53,8 +53,11 @@ class SimCounts(RprofTestCase):
     def test_program_under_sim(self):
         # A whole program: /bin/true executes instructions but no floating-point arithmetic.
         # rprof's options come before the program: everything after it is the program's own.
-        out = json.loads(self.rprof_ok("run", "--counters", "sim", "--format", "json",
-                                       "/bin/true").stdout)
+        r = self.rprof("run", "--counters", "sim", "--format", "json", "/bin/true")
+        # A second execution of the user's program is said every time.
+        self.assertExit(r, 0, "rprof: executing /bin/true a second time, under valgrind")
+        out = json.loads(r.stdout)
+        self.assertIn("executed twice", out["note"])
         self.assertEqual(out["metrics"]["flops"]["sim"]["value"], 0)
         self.assertGreater(out["metrics"]["instructions"]["sim"]["value"], 1000)
 
@@ -116,8 +119,9 @@ class SimCounts(RprofTestCase):
             self.skipTest("RPROF_MARKER_EXAMPLE not set (meson sets it)")
         n = 20000
         # -o keeps rprof's report apart from the program's own output.
-        self.rprof_ok("run", "--counters", "sim", "--format", "json", "-o",
-                      os.path.join(self.tmp, "report.json"), example, str(n))
+        r = self.rprof("run", "--counters", "sim", "--format", "json", "-o",
+                       os.path.join(self.tmp, "report.json"), example, str(n))
+        self.assertExit(r, 0, "a second time, under valgrind")
         with open(os.path.join(self.tmp, "report.json")) as f:
             out = json.load(f)
         triad = out["regions"]["triad"]

@@ -1,9 +1,11 @@
-/* Ignores SIGTERM and sleeps: only SIGKILL stops it. Prints "ready" once SIGTERM is ignored. */
+/* Ignores SIGINT and SIGTERM and sleeps: only SIGKILL stops it. Prints "ready" once both are
+ * ignored. */
 #include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
 
 int main(void) {
+  signal(SIGINT, SIG_IGN);
   signal(SIGTERM, SIG_IGN);
   printf("stubborn: ready\n");
   fflush(stdout);

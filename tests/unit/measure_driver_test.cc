@@ -137,13 +137,14 @@ class MeasureDriverTest : public ::testing::Test {
   FakeSource static_{Source::kModel, CounterScope::kStatic};
   std::vector<ChosenSource> all_ = {{&live_, false}, {&replayed_, false}, {&static_, false}};
   CounterRequest request_;
+  std::vector<SourceFailure> failed_;
 };
 
 TEST_F(MeasureDriverTest, StaticFirstThenLiveThenReplayed) {
   FakeTarget target;
   RunRecord run;
   Error err;
-  ASSERT_TRUE(Measure(target, all_, request_, &run, &err)) << err.message;
+  ASSERT_TRUE(Measure(target, all_, request_, &run, &failed_, &err)) << err.message;
   std::vector<std::string> expected = {
       "prepare model",        "prepare pmu",        "prepare sim",       "execute with 1",
       "finish model after 1", "finish pmu after 2", "finish sim after 3"};
@@ -170,7 +171,7 @@ TEST_F(MeasureDriverTest, AFailedTargetIsStoredAndNotReplayed) {
   FakeTarget target(RunStatus::kFailed);
   RunRecord run;
   Error err;
-  ASSERT_TRUE(Measure(target, all_, request_, &run, &err)) << err.message;
+  ASSERT_TRUE(Measure(target, all_, request_, &run, &failed_, &err)) << err.message;
   EXPECT_EQ(run.status, RunStatus::kFailed);
   EXPECT_EQ(run.note, "check failed: fake");
   EXPECT_EQ(FindMetric(run.metrics, "flops", Source::kSim), nullptr);
@@ -181,15 +182,23 @@ TEST_F(MeasureDriverTest, ASkippedReplayIsNotedAndAChosenOneFails) {
   FakeTarget slow(RunStatus::kOk, 5.0);
   RunRecord run;
   Error err;
-  ASSERT_TRUE(Measure(slow, all_, request_, &run, &err)) << err.message;
+  ASSERT_TRUE(Measure(slow, all_, request_, &run, &failed_, &err)) << err.message;
   EXPECT_EQ(run.note, "sim skipped: too long");
   EXPECT_EQ(run.sources, (std::vector<std::string>{"clock", "model", "pmu"}));
 
+  // Chosen, it fails after the target ran: the run is still stored, without sim's counts,
+  // and the failure is reported for the exit status.
   std::vector<ChosenSource> chosen = {{&replayed_, true}, {&static_, false}};
-  RunRecord refused;
-  EXPECT_FALSE(Measure(slow, chosen, request_, &refused, &err));
-  EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
-  EXPECT_EQ(err.message, "sim: the replay would take too long");
+  RunRecord kept;
+  ASSERT_TRUE(Measure(slow, chosen, request_, &kept, &failed_, &err)) << err.message;
+  ASSERT_EQ(failed_.size(), 1u);
+  EXPECT_EQ(failed_[0].source, Source::kSim);
+  EXPECT_EQ(failed_[0].error.kind, ErrorKind::kEnvironment);
+  EXPECT_EQ(failed_[0].error.message, "sim: the replay would take too long");
+  EXPECT_EQ(kept.status, RunStatus::kOk);
+  EXPECT_EQ(kept.note, "sim counts absent: the replay would take too long");
+  EXPECT_NE(FindMetric(kept.metrics, "time_s", Source::kClock), nullptr);
+  EXPECT_EQ(FindMetric(kept.metrics, "flops", Source::kSim), nullptr);
 }
 
 TEST_F(MeasureDriverTest, ASourceThatCannotBePreparedStopsBeforeTheTargetRuns) {
@@ -198,7 +207,7 @@ TEST_F(MeasureDriverTest, ASourceThatCannotBePreparedStopsBeforeTheTargetRuns) {
   FakeTarget target;
   RunRecord run;
   Error err;
-  EXPECT_FALSE(Measure(target, sources, request_, &run, &err));
+  EXPECT_FALSE(Measure(target, sources, request_, &run, &failed_, &err));
   EXPECT_EQ(err.message, "cannot prepare");
   EXPECT_EQ(g_log, (std::vector<std::string>{"prepare model", "prepare pmu"}));
 }

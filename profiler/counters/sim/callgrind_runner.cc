@@ -2,7 +2,6 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -15,6 +14,9 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+
+#include "process/child_process.h"
+#include "process/scratch_dir.h"
 
 extern char** environ;
 
@@ -159,17 +161,13 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
 
   std::string dir = opts.output_dir;
   if (dir.empty()) {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string templ = std::string(tmp != nullptr && *tmp ? tmp : "/tmp") + "/rprof-sim-XXXXXX";
-    std::vector<char> buf(templ.begin(), templ.end());
-    buf.push_back('\0');
-    if (mkdtemp(buf.data()) == nullptr) {
-      *err = "cannot create a directory for callgrind output from " + templ + ": " +
-             std::strerror(errno);
+    Error scratch_err;
+    if (!ScratchPath("sim", &dir, &scratch_err)) {
+      *err = scratch_err.message;
       return false;
     }
-    dir = buf.data();
-  } else if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+  }
+  if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
     *err = "cannot create " + dir + ": " + std::strerror(errno);
     return false;
   }
@@ -211,6 +209,7 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
     *err = std::string("pipe: ") + std::strerror(errno);
     return false;
   }
+  ChildLaunch launch = PrepareChildLaunch();
   double start = Now();
   pid_t pid = fork();
   if (pid < 0) {
@@ -220,6 +219,7 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
     return false;
   }
   if (pid == 0) {
+    SetUpChild(launch);
     close(exec_pipe[0]);
     execve(child_argv[0], child_argv.data(), child_env.data());
     int e = errno;
@@ -227,6 +227,7 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
     (void)ignored;
     _exit(127);
   }
+  TrackChild(pid, launch);
   close(exec_pipe[1]);
   int exec_errno = 0;
   ssize_t n;
@@ -235,23 +236,10 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
   } while (n < 0 && errno == EINTR);
   close(exec_pipe[0]);
 
-  int status = 0;
-  for (;;) {
-    pid_t r = waitpid(pid, &status, opts.timeout_s > 0 ? WNOHANG : 0);
-    if (r == pid) break;
-    if (r < 0 && errno != EINTR) {
-      *err = std::string("waitpid: ") + std::strerror(errno);
-      return false;
-    }
-    if (r == 0) {  // still running, with a time limit
-      if (Now() - start > opts.timeout_s) {
-        kill(pid, SIGKILL);
-        out->timed_out = true;
-      }
-      struct timespec ts = {0, 5 * 1000 * 1000};
-      nanosleep(&ts, nullptr);
-    }
-  }
+  ChildEnd end = WaitChild(pid, opts.timeout_s);
+  int status = end.wait_status;
+  out->timed_out = end.timed_out;
+  out->interrupted = end.interrupted;
   out->wall_s = Now() - start;
   if (WIFEXITED(status)) {
     out->exited = true;
@@ -288,6 +276,7 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
   std::sort(out->child_output_files.begin(), out->child_output_files.end());
   std::sort(out->log_files.begin(), out->log_files.end());
 
+  if (!out->exited || out->exit_code != 0) out->log_tail = LogTail(out->log_files, 8);
   for (const std::string& log : out->log_files) {
     std::string unhandled = DescribeUnhandledInstruction(log);
     if (!unhandled.empty()) {
@@ -295,9 +284,13 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
       return false;
     }
   }
+  if (out->interrupted) {
+    *err = "the callgrind run was stopped: rprof was interrupted";
+    return false;
+  }
   if (out->timed_out) {
     *err = "the callgrind run took longer than " + std::to_string(opts.timeout_s) +
-           " s and was killed";
+           " s and was stopped";
     return false;
   }
   bool any_output = false;

@@ -22,7 +22,7 @@ namespace rprof {
 struct CallgrindOptions {
   // The valgrind executable; empty: the first "valgrind" on PATH.
   std::string valgrind;
-  // Directory for the outputs; empty: a new directory from mkdtemp under $TMPDIR (or /tmp). An
+  // Directory for the outputs; empty: a new one inside rprof's scratch directory. An
   // existing directory should be empty: every callgrind.out.* in it is taken as this run's. The
   // caller owns it afterwards (RemoveCallgrindRun deletes what a run wrote).
   std::string output_dir;
@@ -31,8 +31,9 @@ struct CallgrindOptions {
   std::vector<std::string> extra_valgrind_args;
   // Set in the child's environment (added, or replacing an inherited value).
   std::vector<std::pair<std::string, std::string>> env;
-  // Wall-clock limit in seconds; 0 = none. Past it valgrind and the program are killed (SIGKILL)
-  // and the run fails with an error saying so.
+  // Wall-clock limit in seconds; 0 = none. Past it valgrind and the program are stopped
+  // (SIGTERM, then SIGKILL) and the run fails with an error saying so. An interrupted rprof
+  // stops it the same way (see process/child_process.h).
   double timeout_s = 0;
 };
 
@@ -45,11 +46,13 @@ struct CallgrindRun {
   // counters into a forked child, so a child's output repeats the parent's costs up to the fork.
   std::vector<std::string> child_output_files;
   std::vector<std::string> log_files;  // valgrind's messages, one per process
+  std::string log_tail;  // their last lines, when the program did not exit with status 0
   std::vector<std::string> command;    // what was executed: valgrind and all its arguments
   bool exited = false;  // true: exit_code is valid; false: term_signal is (or it timed out)
   int exit_code = -1;   // the program's exit status (valgrind passes it on)
   int term_signal = 0;  // the signal that ended it (valgrind re-raises the program's)
   bool timed_out = false;
+  bool interrupted = false;  // rprof got SIGINT/SIGTERM/SIGHUP while it ran: stopped
   double wall_s = 0;  // wall time of the whole valgrind run [s]
 };
 
@@ -60,7 +63,7 @@ struct CallgrindRun {
 //     (apt-get install valgrind)"), the program is missing, or fork/exec fails;
 //   - valgrind stopped on an instruction it cannot execute (the error names the bytes and, for
 //     EVEX-encoded AVX-512, explains that sim runs need the AVX2 build);
-//   - the run timed out, or valgrind wrote no callgrind output (for example because the program
+//   - the run timed out or rprof was interrupted, or valgrind wrote no callgrind output (for example because the program
 //     exec'd another program, which valgrind does not follow without --trace-children=yes).
 // *out is filled as far as the run got in every case (paths, status, wall time).
 bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOptions& opts,
