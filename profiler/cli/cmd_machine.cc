@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <thread>
@@ -14,6 +13,7 @@
 #include "machine/current_machine.h"
 #include "machine/machine_measure.h"
 #include "machine/profile_trust.h"
+#include "process/interruption.h"
 #include "report/machine_report.h"
 #include "store/profile_store.h"
 
@@ -21,8 +21,6 @@ namespace rprof {
 
 namespace {
 
-std::atomic<bool> g_cancel{false};
-extern "C" void OnCancel(int) { g_cancel.store(true); }
 
 bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
   CommandLine cl("machine measure", "[--quick|--full] [--threads N] [--wait S]",
@@ -62,25 +60,21 @@ bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, 
   MachineMeasureOptions measure;
   measure.mode = cl.Has("full") ? "full" : "quick";
   measure.threads = threads;
-  measure.cancel = &g_cancel;
+  // A signal ends the measurement; nothing half-measured is stored (process/interruption.h).
+  InterruptionScope interruption;
+  measure.cancel = &InterruptedFlag();
   measure.settle_max_s = wait_s;
   bool tty = isatty(STDERR_FILENO);
   measure.progress = [tty](const std::string& what, double fraction) {
     if (tty) std::fprintf(stderr, "\r\033[K[%3.0f%%] %s", fraction * 100, what.c_str());
   };
-  struct sigaction action {}, old_int {}, old_term {};
-  action.sa_handler = OnCancel;
-  sigaction(SIGINT, &action, &old_int);
-  sigaction(SIGTERM, &action, &old_term);
   MachineProfile profile;
   std::string why;
   bool ok = MeasureMachine(measure, &profile, &why);
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
   if (tty) std::fprintf(stderr, "\r\033[K");
-  if (!ok && g_cancel.load())
+  if (!ok && InterruptingSignal() != 0)
     return Fail(err, ErrorKind::kTargetFailed,
-                "machine measure interrupted: no profile stored (the earlier profiles, if "
+                "machine measure interrupted by " + SignalName(InterruptingSignal()) + ": no profile stored (the earlier profiles, if "
                 "any, are untouched)");
   if (!ok) return Fail(err, ErrorKind::kEnvironment, "machine measure: " + why);
 

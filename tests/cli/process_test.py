@@ -217,6 +217,49 @@ class Children(ProcessTest):
             self.assertTrue(os.path.isdir(path), path)
 
 
+class Terminal(ProcessTest):
+    def test_in_a_terminal_the_program_stays_in_the_foreground_group(self):
+        # rprof as a shell runs it: session leader with a controlling terminal whose
+        # foreground group it is. The program must stay in that group, so it can read the
+        # terminal and Ctrl-C reaches it as under perf stat.
+        import fcntl
+        import pty
+        import termios
+        master, slave = pty.openpty()
+        self.addCleanup(os.close, master)
+
+        def take_terminal():
+            fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+
+        report = self.path("report")
+        proc = subprocess.Popen(
+            self.command(["run", *MODEL, "-o", report, "/bin/sh", "-c",
+                          "echo pgid=$(cut -d' ' -f5 /proc/$$/stat)"]),
+            env=self.env, stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+            preexec_fn=take_terminal)
+        self.procs.append(proc)
+        os.close(slave)
+        output = b""
+        while b"\n" not in output.split(b"pgid=", 1)[-1]:
+            try:
+                chunk = os.read(master, 1024)
+            except OSError:
+                break
+            if not chunk:
+                break
+            output += chunk
+        self.assertEqual(proc.wait(timeout=30), 0, output)
+        self.assertIn(f"pgid={proc.pid}".encode(), output)
+
+    def test_outside_a_terminal_the_program_leads_its_own_group(self):
+        r = self.rprof("run", *MODEL, "/bin/sh", "-c", "echo pgid=$(cut -d' ' -f5 /proc/$$/stat)"
+                       " pid=$$")
+        self.assertEqual(r.returncode, 0, r)
+        line = next(l for l in r.stdout.splitlines() if l.startswith("pgid="))
+        pgid, pid = (field.split("=")[1] for field in line.split())
+        self.assertEqual(pgid, pid, line)
+
+
 class Executions(ProcessTest):
     def counter_file(self):
         return self.path("executions")
