@@ -4,15 +4,52 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/utf8.h"
+
 namespace rprof {
+
+std::string EscapeForTerminal(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  char escape[8];
+  for (size_t at = 0; at < text.size();) {
+    Utf8Char next = NextUtf8Char(text.substr(at));
+    std::string_view bytes = text.substr(at, next.length);
+    at += next.length;
+    if (!next.valid) {
+      for (char byte : bytes) {
+        std::snprintf(escape, sizeof escape, "\\x%02x", static_cast<unsigned char>(byte));
+        out += escape;
+      }
+    } else if (next.code_point == '\n') {
+      out += "\\n";
+    } else if (next.code_point == '\t') {
+      out += "\\t";
+    } else if (next.code_point == '\r') {
+      out += "\\r";
+    } else if (next.code_point < 0x20 || next.code_point == 0x7f) {
+      std::snprintf(escape, sizeof escape, "\\x%02x", static_cast<unsigned>(next.code_point));
+      out += escape;
+    } else if (next.code_point >= 0x80 && next.code_point <= 0x9f) {
+      std::snprintf(escape, sizeof escape, "\\u%04x", static_cast<unsigned>(next.code_point));
+      out += escape;
+    } else {
+      out += bytes;
+    }
+  }
+  return out;
+}
 
 TextTable::TextTable(std::vector<std::string> header, std::vector<bool> right_aligned)
     : header_(std::move(header)), right_(std::move(right_aligned)) {
   right_.resize(header_.size(), false);
+  for (std::string& title : header_) title = EscapeForTerminal(title);
 }
 
 void TextTable::AddRow(std::vector<std::string> cells) {
   cells.resize(header_.size());
+  // Escaped before the widths are taken: the escapes are what the terminal shows.
+  for (std::string& cell : cells) cell = EscapeForTerminal(cell);
   rows_.push_back(std::move(cells));
 }
 

@@ -9,6 +9,7 @@
 
 #include "report/output_format.h"
 #include "report/table.h"
+#include "report/text_table.h"
 
 namespace rprof {
 namespace {
@@ -29,6 +30,34 @@ TEST(Render, TextAlignsColumnsAndShowsAbsentAsDash) {
             "run  target  GFLOP/s\n"
             "  1  triad     25.03\n"
             " 12  a, \"b\"        -\n");
+}
+
+TEST(Render, TextEscapesControlCharactersThatDataFormatsKeep) {
+  Report report;
+  Table& table = report.AddTable({{"tag", "tag\x1b[2J"}, {"n", "n", Align::kRight}});
+  table.AddRow({Cell::Text("\x1b[31mred\x1b[0m"), Cell::Int(1)});
+  table.AddRow({Cell::Text("two\nlines\tand\rreturn"), Cell::Int(2)});
+  // Each line of the text is one row, aligned on what the terminal shows.
+  EXPECT_EQ(Render(report, OutputFormat::kTable),
+            "tag\\x1b[2J               n\n"
+            "\\x1b[31mred\\x1b[0m       1\n"
+            "two\\nlines\\tand\\rreturn  2\n");
+  EXPECT_EQ(Render(report, OutputFormat::kJson),
+            "[{\"tag\":\"\\u001b[31mred\\u001b[0m\",\"n\":1},"
+            "{\"tag\":\"two\\nlines\\tand\\rreturn\",\"n\":2}]\n");
+  EXPECT_EQ(Render(report, OutputFormat::kCsv),
+            "tag,n\n\x1b[31mred\x1b[0m,1\n\"two\nlines\tand\rreturn\",2\n");
+}
+
+TEST(EscapeForTerminal, ControlCharactersAndBytesThatAreNotUtf8) {
+  EXPECT_EQ(EscapeForTerminal("plain µs, C:\\dir"), "plain µs, C:\\dir");  // backslash kept
+  EXPECT_EQ(EscapeForTerminal("a\nb\tc\rd"), "a\\nb\\tc\\rd");
+  EXPECT_EQ(EscapeForTerminal("\x1b[31m"), "\\x1b[31m");
+  EXPECT_EQ(EscapeForTerminal(std::string("\0\x07\x7f", 3)), "\\x00\\x07\\x7f");
+  EXPECT_EQ(EscapeForTerminal("\xc2\x9b" "2J"), "\\u009b2J");  // C1 CSI, as UTF-8
+  EXPECT_EQ(EscapeForTerminal("caf\xe9 \xff\xfe"), "caf\\xe9 \\xff\\xfe");
+  EXPECT_EQ(EscapeForTerminal("\xe2\x82"), "\\xe2\\x82");  // cut short: its bytes
+  EXPECT_EQ(EscapeForTerminal(""), "");
 }
 
 TEST(Render, CsvHasKeysFullPrecisionQuotingAndEmptyAbsentValues) {
