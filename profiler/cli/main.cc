@@ -54,6 +54,13 @@ std::vector<std::string> CommandNames() {
   return names;
 }
 
+// `--db=` or `--db ""` (an unset shell variable: --db="$DB") would otherwise mean "no --db" and
+// store the run in another database than the one the user named.
+bool EmptyDbFlag(Error* err) {
+  return Fail(err, ErrorKind::kUsage,
+              "--db is empty: name a database file, or drop --db to use $RPROF_DB or the default");
+}
+
 bool Main(int argc, char** argv, Error* err) {
   GlobalOptions global;
   int i = 1;
@@ -63,8 +70,10 @@ bool Main(int argc, char** argv, Error* err) {
       if (i + 1 == argc)
         return Fail(err, ErrorKind::kUsage, "--db needs a PATH; see `rprof --help`");
       global.db = argv[++i];
+      if (global.db.empty()) return EmptyDbFlag(err);
     } else if (arg.rfind("--db=", 0) == 0) {
       global.db = arg.substr(5);
+      if (global.db.empty()) return EmptyDbFlag(err);
     } else if (arg == "-h" || arg == "--help") {
       PrintUsage(stdout);
       return true;

@@ -277,6 +277,25 @@ class DatabaseErrors(RprofTestCase):
         self.assertError(r, 3, f"directory {locked} is not writable")
         self.assertEqual(os.listdir(locked), [])
 
+    def test_empty_db_flag_is_refused(self):
+        # --db="$UNSET" must not quietly use $RPROF_DB or the default database instead.
+        elsewhere = self.path("elsewhere.db")
+        env = dict(self.env, RPROF_DB=elsewhere)
+        for flag in (["--db="], ["--db", ""]):
+            for args in (["run", "triad", *FAST_RUN], ["history"], ["query", "select 1"]):
+                with self.subTest(flag=flag, command=args[0]):
+                    r = self.rprof(*flag, *args, db=False, env=env)
+                    self.assertError(r, 2, "--db is empty: name a database file, or drop --db "
+                                     "to use $RPROF_DB or the default")
+        self.assertEqual(os.listdir(self.tmp), [], "a database was created")
+
+    def test_empty_rprof_db_means_unset(self):
+        # An empty variable is an unset one (as with XDG_DATA_HOME): the default path is used.
+        env = dict(self.env, RPROF_DB="")
+        self.rprof_ok("run", "triad", *FAST_RUN, "-q", db=False, env=env)
+        default = os.path.join(self.env["XDG_DATA_HOME"], "rprof", "rprof.db")
+        self.assertEqual(self.scalar("select count(*) from runs", db=default), 1)
+
     def test_not_an_sqlite_file_is_untouched(self):
         bad = self.path("notes.db")
         content = b"these are my notes, not a database\n" + bytes(range(256)) * 16
