@@ -54,6 +54,22 @@ class KernelAndParameterErrors(RprofTestCase):
         r = self.rprof("run", "triad", *FAST_RUN, "--tag", "lab")
         self.assertError(r, 2, "--tag lab: expected KEY=VALUE")
 
+    def test_tag_that_is_not_utf8(self):
+        # Refused before anything is stored, so no stored tag holds bytes JSON cannot carry;
+        # the message shows the bad byte escaped, not raw on the terminal.
+        def run_tagged(tag):
+            proc = subprocess.run(self.command(["run", "triad", *FAST_RUN, "--tag"]) + [tag],
+                                  env=self.env, capture_output=True, timeout=60)
+            return rprof_harness.Result(["run", "--tag", repr(tag)], proc.returncode,
+                                        proc.stdout.decode(), proc.stderr.decode("utf-8"))
+
+        self.assertError(run_tagged(b"k=\xff"), 2,
+                         "--tag k=\\xff: byte 3 is not UTF-8; give KEY=VALUE as UTF-8 text")
+        for tag in (b"lab\xe9=00", b"k=\xc0\xaf", b"k=\xed\xa0\x80", b"k=\xe2\x82"):
+            with self.subTest(tag=tag):
+                self.assertError(run_tagged(tag), 2, "is not UTF-8")
+        self.assertFalse(os.path.exists(self.db), "a usage error must not create the database")
+
     def test_bad_repeat_and_min_time(self):
         self.assertError(self.rprof("run", "triad", "-p", "n=10", "--repeat", "0"), 2,
                          "--repeat must be at least 1")
