@@ -7,6 +7,7 @@
 
 #include "cli/command.h"
 #include "cli/exit_status.h"
+#include "cli/standard_streams.h"
 #include "core/spelling.h"
 #include "rprof_config.h"
 #include "targets/kernel_catalog.h"
@@ -45,7 +46,7 @@ void PrintUsage(std::FILE* out) {
                "  -h, --help     this help; `rprof help COMMAND` for a command's options\n"
                "  --version      print the version\n\n"
                "exit status: 0 ok, 1 the target failed, 2 usage error, 3 environment "
-               "(counters, database)\n");
+               "(counters, database, output)\n");
 }
 
 std::vector<std::string> CommandNames() {
@@ -128,9 +129,13 @@ bool Main(int argc, char** argv, Error* err) {
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(true);
   rprof::Error err;
-  bool ok = rprof::Main(argc, argv, &err);
-  std::cout.flush();
-  if (ok) return static_cast<int>(rprof::ExitStatus::kOk);
+  bool ok = rprof::OpenClosedStandardStreams(&err);
+  rprof::KeepStandardOutputErrors();
+  ok = ok && rprof::Main(argc, argv, &err);
+  // A report that did not arrive fails the command, whatever the command said; a command that
+  // failed already has its own error to tell.
+  bool written = rprof::FlushStandardOutput(ok ? &err : nullptr);
+  if (ok && written) return static_cast<int>(rprof::ExitStatus::kOk);
   std::fprintf(stderr, "rprof: error: %s%s\n", err.message.c_str(), rprof::RemedyText(err.remedy));
   return static_cast<int>(rprof::ExitStatusOf(err.kind));
 }
