@@ -53,24 +53,44 @@ void TextTable::AddRow(std::vector<std::string> cells) {
   rows_.push_back(std::move(cells));
 }
 
-std::string TextTable::Render() const {
+std::vector<size_t> TextTable::Widths() const {
   std::vector<size_t> width(header_.size());
   for (size_t c = 0; c < header_.size(); ++c) width[c] = header_[c].size();
   for (const auto& row : rows_)
     for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
-  auto line = [&](const std::vector<std::string>& cells) {
-    std::string out;
-    for (size_t c = 0; c < cells.size(); ++c) {
-      std::string pad(width[c] - cells[c].size(), ' ');
-      bool last = c + 1 == cells.size();
-      out += right_[c] ? pad + cells[c] : cells[c] + (last ? "" : pad);
-      if (!last) out += "  ";
-    }
-    while (!out.empty() && out.back() == ' ') out.pop_back();
-    return out + "\n";
-  };
-  std::string out = line(header_);
-  for (const auto& row : rows_) out += line(row);
+  return width;
+}
+
+std::string TextTable::Line(const std::vector<std::string>& cells,
+                            const std::vector<size_t>& width) const {
+  std::string out;
+  for (size_t c = 0; c < cells.size(); ++c) {
+    // A cell wider than a fixed width (Flush) gets no padding, rather than a negative one.
+    std::string pad(width[c] - std::min(width[c], cells[c].size()), ' ');
+    bool last = c + 1 == cells.size();
+    out += right_[c] ? pad + cells[c] : cells[c] + (last ? "" : pad);
+    if (!last) out += "  ";
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out + "\n";
+}
+
+std::string TextTable::Render() const {
+  std::vector<size_t> width = Widths();
+  std::string out = Line(header_, width);
+  for (const auto& row : rows_) out += Line(row, width);
+  return out;
+}
+
+std::string TextTable::Flush() {
+  std::string out;
+  if (!widths_fixed_) {
+    fixed_width_ = Widths();
+    widths_fixed_ = true;
+    out = Line(header_, fixed_width_);
+  }
+  for (const auto& row : rows_) out += Line(row, fixed_width_);
+  rows_.clear();
   return out;
 }
 

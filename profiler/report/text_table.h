@@ -17,11 +17,23 @@ class TextTable {
   void AddRow(std::vector<std::string> cells);
   std::string Render() const;
   bool empty() const { return rows_.empty(); }
+  size_t size() const { return rows_.size(); }
+
+  // For a table written while its rows arrive, too long to hold: the first call fixes the
+  // column widths on the header and the rows so far and returns them as Render() would; each
+  // later call returns the rows added since, on those widths (a wider cell pushes the rest of
+  // its line right). Either way the rows returned are let go.
+  std::string Flush();
 
  private:
+  std::vector<size_t> Widths() const;
+  std::string Line(const std::vector<std::string>& cells, const std::vector<size_t>& width) const;
+
   std::vector<std::string> header_;
   std::vector<bool> right_;
   std::vector<std::vector<std::string>> rows_;
+  std::vector<size_t> fixed_width_;  // set by the first Flush()
+  bool widths_fixed_ = false;
 };
 
 // `text` safe to print on a terminal, for text that rprof did not write itself (a program's
