@@ -65,9 +65,9 @@ TEST(JsonQuote, IllFormedUtf8BecomesTheReplacementCharacter) {
   const std::string fffd = "\xef\xbf\xbd";
   EXPECT_EQ(JsonQuote("tag \xff"), "\"tag " + fffd + "\"");
   EXPECT_EQ(JsonQuote("/tmp/caf\xe9/a.out"), "\"/tmp/caf" + fffd + "/a.out\"");  // Latin-1
-  EXPECT_EQ(JsonQuote("\xc0\xaf"), "\"" + fffd + fffd + "\"");                  // overlong
-  EXPECT_EQ(JsonQuote("\xed\xa0\x80"), "\"" + fffd + fffd + fffd + "\"");      // surrogate
-  EXPECT_EQ(JsonQuote("\xe2\x82"), "\"" + fffd + "\"");                         // cut short
+  EXPECT_EQ(JsonQuote("\xc0\xaf"), "\"" + fffd + fffd + "\"");                   // overlong
+  EXPECT_EQ(JsonQuote("\xed\xa0\x80"), "\"" + fffd + fffd + fffd + "\"");        // surrogate
+  EXPECT_EQ(JsonQuote("\xe2\x82"), "\"" + fffd + "\"");                          // cut short
   // A cut sequence does not swallow the quote or escape after it.
   EXPECT_EQ(JsonQuote("\xe2\"\\"), "\"" + fffd + "\\\"\\\\\"");
   EXPECT_EQ(JsonQuote("\xe2\x82\xac \xf0\x9f\x98\x80"), "\"\xe2\x82\xac \xf0\x9f\x98\x80\"");
@@ -141,7 +141,8 @@ TEST(FlatJson, ObjectRefusesNestedAndGarbage) {
 }
 
 TEST(FlatJson, StringArrayRoundTrip) {
-  std::vector<std::string> items = {"./a.out", "--size", "1 000", "quote\"back\\slash", ""};
+  std::vector<std::string> items = {"./a.out", "--size", "1 000", "quote\"back\\slash", "",
+                                    "del\x7f esc\x1b"};
   std::string json = StringsToJsonArray(items);
   std::vector<std::string> back;
   ASSERT_TRUE(ParseJsonStringArray(json, &back)) << json;

@@ -57,7 +57,7 @@ TEST(EscapeForTerminal, ControlCharactersAndBytesThatAreNotUtf8) {
   EXPECT_EQ(EscapeForTerminal("a\nb\tc\rd"), "a\\nb\\tc\\rd");
   EXPECT_EQ(EscapeForTerminal("\x1b[31m"), "\\x1b[31m");
   EXPECT_EQ(EscapeForTerminal(std::string("\0\x07\x7f", 3)), "\\x00\\x07\\x7f");
-  EXPECT_EQ(EscapeForTerminal("\xc2\x9b" "2J"), "\\u009b2J");  // C1 CSI, as UTF-8
+  EXPECT_EQ(EscapeForTerminal(std::string("\xc2\x9b") + "2J"), "\\u009b2J");  // C1 CSI, UTF-8
   EXPECT_EQ(EscapeForTerminal("caf\xe9 \xff\xfe"), "caf\\xe9 \\xff\\xfe");
   EXPECT_EQ(EscapeForTerminal("\xe2\x82"), "\\xe2\\x82");  // cut short: its bytes
   EXPECT_EQ(EscapeForTerminal(""), "");

@@ -19,12 +19,12 @@ TEST(Utf8, WellFormedCharactersOfEveryLength) {
     size_t length;
     char32_t code_point;
   };
-  for (const Case& c : {Case{"A", 1, U'A'}, Case{"\x7f", 1, 0x7f}, Case{"\xc2\x80", 2, 0x80},
-                        Case{"\xc2\xb5", 2, 0xb5} /* µ */, Case{"\xdf\xbf", 2, 0x7ff},
-                        Case{"\xe0\xa0\x80", 3, 0x800}, Case{"\xed\x9f\xbf", 3, 0xd7ff},
-                        Case{"\xee\x80\x80", 3, 0xe000}, Case{"\xef\xbf\xbd", 3, 0xfffd},
-                        Case{"\xf0\x90\x80\x80", 4, 0x10000},
-                        Case{"\xf4\x8f\xbf\xbf", 4, 0x10ffff}}) {
+  for (const Case& c :
+       {Case{"A", 1, U'A'}, Case{"\x7f", 1, 0x7f}, Case{"\xc2\x80", 2, 0x80},
+        Case{"\xc2\xb5", 2, 0xb5} /* µ */, Case{"\xdf\xbf", 2, 0x7ff},
+        Case{"\xe0\xa0\x80", 3, 0x800}, Case{"\xed\x9f\xbf", 3, 0xd7ff},
+        Case{"\xee\x80\x80", 3, 0xe000}, Case{"\xef\xbf\xbd", 3, 0xfffd},
+        Case{"\xf0\x90\x80\x80", 4, 0x10000}, Case{"\xf4\x8f\xbf\xbf", 4, 0x10ffff}}) {
     SCOPED_TRACE(c.bytes);
     Utf8Char next = NextUtf8Char(c.bytes);
     EXPECT_TRUE(next.valid);
@@ -67,12 +67,12 @@ TEST(Utf8, IllFormedPartsAreRefused) {
 
 TEST(Utf8, EachMaximalSubpartBecomesOneReplacement) {
   // The examples of the Unicode Standard, section 3.9 (U+FFFD substitution of maximal subparts).
-  EXPECT_EQ(ValidUtf8("a\xff" "b"), "a" + kFffd + "b");
+  EXPECT_EQ(ValidUtf8(std::string("a\xff") + "b"), "a" + kFffd + "b");
   EXPECT_EQ(ValidUtf8("\xff\xfe"), kFffd + kFffd);
-  EXPECT_EQ(ValidUtf8("\xe2\x82"), kFffd);              // a truncated euro sign: one
-  EXPECT_EQ(ValidUtf8("\xe2\x82" "A"), kFffd + "A");    // and the next character kept
-  EXPECT_EQ(ValidUtf8("\xf0\x9f\x98" "\xe2\x82\xac"), kFffd + "\xe2\x82\xac");
-  EXPECT_EQ(ValidUtf8("\xc0\xaf"), kFffd + kFffd);      // C0 begins nothing: two parts
+  EXPECT_EQ(ValidUtf8("\xe2\x82"), kFffd);                           // a truncated euro sign: one
+  EXPECT_EQ(ValidUtf8(std::string("\xe2\x82") + "A"), kFffd + "A");  // the next one kept
+  EXPECT_EQ(ValidUtf8("\xf0\x9f\x98\xe2\x82\xac"), kFffd + "\xe2\x82\xac");
+  EXPECT_EQ(ValidUtf8("\xc0\xaf"), kFffd + kFffd);              // C0 begins nothing: two parts
   EXPECT_EQ(ValidUtf8("\xed\xa0\x80"), kFffd + kFffd + kFffd);  // a surrogate: ED alone, then two
   EXPECT_EQ(ValidUtf8("\xf4\x90\x80\x80"), kFffd + kFffd + kFffd + kFffd);
   EXPECT_EQ(ValidUtf8("\x61\xf1\x80\x80\xe1\x80\xc2\x62\x80\x63\x80\xbf\x64"),
