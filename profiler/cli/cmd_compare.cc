@@ -7,6 +7,7 @@
 #include "cli/options.h"
 #include "core/stats.h"
 #include "report/render.h"
+#include "report/text_table.h"
 #include "roofline/stored_run_placement.h"
 #include "store/run_store.h"
 
@@ -48,9 +49,11 @@ bool CompareCommand(const GlobalOptions& global, const std::vector<std::string>&
   report.AddField("time_ratio", slower_pct ? Cell::Number(tb / ta) : Cell());
   report.AddField("a_verdict", Cell::Text(verdict(pa)));
   report.AddField("b_verdict", Cell::Text(verdict(pb)));
-  std::string heading = "A: run " + std::to_string(a.id) + "  " + a.target + "  " + a.started_at +
-                        "\n   " + verdict(pa) + "\nB: run " + std::to_string(b.id) + "  " +
-                        b.target + "  " + b.started_at + "\n   " + verdict(pb) + "\n";
+  // A program's path is the user's text, escaped as table cells are.
+  std::string heading = "A: run " + std::to_string(a.id) + "  " + EscapeForTerminal(a.target) +
+                        "  " + a.started_at + "\n   " + verdict(pa) + "\nB: run " +
+                        std::to_string(b.id) + "  " + EscapeForTerminal(b.target) + "  " +
+                        b.started_at + "\n   " + verdict(pb) + "\n";
   if (slower_pct) {
     char line[128];
     std::snprintf(line, sizeof line, "time per call: B/A = %.3f (%s%.1f %%)\n\n", tb / ta,

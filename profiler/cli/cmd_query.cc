@@ -1,9 +1,12 @@
 // rprof query: the user's own SQL on a read-only connection. Writes are refused twice over: the
-// statement is checked before it runs, and the connection itself cannot write.
+// statement is checked before it runs, and the connection itself cannot write. Rows are
+// written as they come (report/render.h's TableStream), so a result may be any length.
 #include <iostream>
+#include <optional>
 
 #include "cli/command.h"
 #include "cli/options.h"
+#include "cli/standard_streams.h"
 #include "core/json.h"
 #include "report/render.h"
 #include "store/run_store.h"
@@ -36,13 +39,26 @@ bool QueryCommand(const GlobalOptions& global, const std::vector<std::string>& a
                 "query: the statement would write to the database; rprof query is "
                 "read-only (use sqlite3 on a copy to change data)");
 
-  std::vector<std::vector<Cell>> rows;
-  std::vector<bool> numeric;  // of the first row: how the text aligns the column
+  // Each row is written as it is stepped, never held: millions of rows cost the memory of one
+  // (the text table holds its first rows, to align its columns on them). So a statement that
+  // fails part-way has printed the rows before its error.
+  std::optional<TableStream> out;
+  auto open_out = [&](bool on_a_row) {
+    std::vector<Column> columns;
+    for (int c = 0; c < stmt.ColumnCount(); ++c) {
+      // The first row's types choose how the text aligns each column.
+      int type = on_a_row ? stmt.ColumnType(c) : SQLITE_NULL;
+      bool numeric = type == SQLITE_INTEGER || type == SQLITE_FLOAT;
+      columns.emplace_back(stmt.ColumnName(c), stmt.ColumnName(c),
+                           numeric ? Align::kRight : Align::kLeft);
+    }
+    out.emplace(std::move(columns), cl.format(), &std::cout);
+  };
   while (stmt.Step(&why)) {
+    if (!out) open_out(true);
     std::vector<Cell> row;
     for (int c = 0; c < stmt.ColumnCount(); ++c) {
       int type = stmt.ColumnType(c);
-      if (rows.empty()) numeric.push_back(type == SQLITE_INTEGER || type == SQLITE_FLOAT);
       if (stmt.IsNull(c)) {
         row.push_back(Cell::Null("NULL"));
       } else if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) {
@@ -54,18 +70,13 @@ bool QueryCommand(const GlobalOptions& global, const std::vector<std::string>& a
         row.push_back(Cell::Text(stmt.Text(c)));
       }
     }
-    rows.push_back(std::move(row));
+    out->AddRow(std::move(row));
+    // Stop at the first row that cannot be written, rather than step through the rest.
+    if (!StandardOutputIntact(err)) return false;
   }
   if (!why.empty()) return Fail(err, ErrorKind::kUsage, "query: " + why);
-
-  std::vector<Column> columns;
-  for (int c = 0; c < stmt.ColumnCount(); ++c)
-    columns.emplace_back(stmt.ColumnName(c), stmt.ColumnName(c),
-                         !numeric.empty() && numeric[c] ? Align::kRight : Align::kLeft);
-  Report report;
-  Table& table = report.AddTable(std::move(columns));
-  for (std::vector<Cell>& row : rows) table.AddRow(std::move(row));
-  std::cout << Render(report, cl.format());
+  if (!out) open_out(false);
+  out->Finish();
   return true;
 }
 

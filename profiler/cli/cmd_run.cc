@@ -8,6 +8,7 @@
 #include "cli/command.h"
 #include "cli/option_ranges.h"
 #include "cli/options.h"
+#include "cli/standard_streams.h"
 #include "core/text.h"
 #include "counters/pmu_diagnosis.h"
 #include "counters/source_registry.h"
@@ -310,6 +311,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
       cl.Has("quiet") ? std::to_string(run.id) + "\n" : FormatRun(run, format, &placement);
   if (output.empty()) {
     std::cout << report;
+    if (!FlushStandardOutput(err, "run " + std::to_string(run.id) + " is stored (rprof show " +
+                                      std::to_string(run.id) + ")"))
+      return false;
   } else {
     std::ofstream file(output);
     file << report;

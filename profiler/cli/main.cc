@@ -7,6 +7,7 @@
 
 #include "cli/command.h"
 #include "cli/exit_status.h"
+#include "cli/standard_streams.h"
 #include "core/spelling.h"
 #include "process/scratch_dir.h"
 #include "rprof_config.h"
@@ -46,13 +47,20 @@ void PrintUsage(std::FILE* out) {
                "  -h, --help     this help; `rprof help COMMAND` for a command's options\n"
                "  --version      print the version\n\n"
                "exit status: 0 ok, 1 the target failed, 2 usage error, 3 environment "
-               "(counters, database)\n");
+               "(counters, database, output)\n");
 }
 
 std::vector<std::string> CommandNames() {
   std::vector<std::string> names;
   for (const Command& c : Commands()) names.push_back(c.name);
   return names;
+}
+
+// `--db=` or `--db ""` (an unset shell variable: --db="$DB") would otherwise mean "no --db" and
+// store the run in another database than the one the user named.
+bool EmptyDbFlag(Error* err) {
+  return Fail(err, ErrorKind::kUsage,
+              "--db is empty: name a database file, or drop --db to use $RPROF_DB or the default");
 }
 
 bool Main(int argc, char** argv, Error* err) {
@@ -66,8 +74,10 @@ bool Main(int argc, char** argv, Error* err) {
       if (i + 1 == argc)
         return Fail(err, ErrorKind::kUsage, "--db needs a PATH; see `rprof --help`");
       global.db = argv[++i];
+      if (global.db.empty()) return EmptyDbFlag(err);
     } else if (arg.rfind("--db=", 0) == 0) {
       global.db = arg.substr(5);
+      if (global.db.empty()) return EmptyDbFlag(err);
     } else if (arg == "-h" || arg == "--help") {
       PrintUsage(stdout);
       return true;
@@ -122,9 +132,13 @@ bool Main(int argc, char** argv, Error* err) {
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(true);
   rprof::Error err;
-  bool ok = rprof::Main(argc, argv, &err);
-  std::cout.flush();
-  if (ok) return static_cast<int>(rprof::ExitStatus::kOk);
+  bool ok = rprof::OpenClosedStandardStreams(&err);
+  rprof::KeepStandardOutputErrors();
+  ok = ok && rprof::Main(argc, argv, &err);
+  // A report that did not arrive fails the command, whatever the command said; a command that
+  // failed already has its own error to tell.
+  bool written = rprof::FlushStandardOutput(ok ? &err : nullptr);
+  if (ok && written) return static_cast<int>(rprof::ExitStatus::kOk);
   std::fprintf(stderr, "rprof: error: %s%s\n", err.message.c_str(), rprof::RemedyText(err.remedy));
   return static_cast<int>(rprof::ExitStatusOf(err.kind));
 }

@@ -4,6 +4,9 @@
 #include <iostream>
 #include <utility>
 
+#include "core/utf8.h"
+#include "report/text_table.h"
+
 namespace rprof {
 
 bool ParseCommandLine(const std::string& command, const std::vector<std::string>& args,
@@ -113,6 +116,13 @@ bool ParseKeyValues(const std::string& option, const std::vector<std::string>& i
     if (eq == std::string::npos || eq == 0)
       return Fail(err, ErrorKind::kUsage,
                   option + " " + item + ": expected KEY=VALUE, e.g. " + option + " lab=00");
+    // Tags are text that every format shows as given: bytes that are not UTF-8 (a Latin-1
+    // shell, a stray byte) would come back as U+FFFD in JSON, so they are refused before
+    // anything is stored.
+    if (size_t bad = FirstInvalidUtf8(item); bad != std::string::npos)
+      return Fail(err, ErrorKind::kUsage,
+                  option + " " + EscapeForTerminal(item) + ": byte " + std::to_string(bad + 1) +
+                      " is not UTF-8; give KEY=VALUE as UTF-8 text");
     std::string key = item.substr(0, eq);
     for (const auto& [k, v] : *out)
       if (k == key)

@@ -94,7 +94,7 @@ bool ParseFormatOption(const std::string& text, OutputFormat* format, Error* err
 bool SplitList(const std::string& option, const std::string& text,
                std::vector<std::string>* items, Error* err);
 
-// "key=value" items (--tag) into pairs; kUsage on a malformed one.
+// "key=value" items (--tag) into pairs; kUsage on a malformed one or one that is not UTF-8.
 bool ParseKeyValues(const std::string& option, const std::vector<std::string>& items,
                     KeyValues* out, Error* err);
 

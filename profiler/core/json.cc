@@ -5,11 +5,27 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/utf8.h"
+
 namespace rprof {
 
 std::string JsonQuote(std::string_view text) {
   std::string out = "\"";
-  for (char c : text) {
+  for (size_t at = 0; at < text.size();) {
+    Utf8Char next = NextUtf8Char(text.substr(at));
+    char c = text[at];
+    at += next.length;
+    // Strict parsers refuse a string that is not UTF-8: an ill-formed part (a path or an
+    // argument in another encoding) becomes U+FFFD rather than making the whole document
+    // unreadable.
+    if (!next.valid) {
+      out += "\xef\xbf\xbd";
+      continue;
+    }
+    if (next.length > 1) {
+      out.append(text.substr(at - next.length, next.length));
+      continue;
+    }
     switch (c) {
       case '"':
         out += "\\\"";
@@ -27,7 +43,9 @@ std::string JsonQuote(std::string_view text) {
         out += "\\r";
         break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) {
+        // JSON requires only C0 escaped; DEL too, so that no control character reaches a
+        // terminal that shows the document.
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
           char buf[8];
           std::snprintf(buf, sizeof buf, "\\u%04x", c);
           out += buf;

@@ -42,7 +42,7 @@ std::string RegionPlacementsText(const std::vector<RegionPlacement>& regions) {
   std::string out = "regions on the roofline:\n";
   for (const RegionPlacement& r : regions) {
     const Placement& p = r.placement;
-    out += "  region " + r.region + ": ";
+    out += "  region " + EscapeForTerminal(r.region) + ": ";  // named by the program
     if (!p.placed) {
       out += "not placed: " + p.reason + "\n";
       continue;

@@ -8,6 +8,25 @@ namespace {
 
 bool ShownIn(unsigned shown, unsigned where) { return (shown & where) != 0; }
 
+// The text table of `columns`, those shown in text; *shown gets their indexes.
+TextTable TextTableOf(const std::vector<Column>& columns, std::vector<size_t>* shown) {
+  std::vector<std::string> titles;
+  std::vector<bool> right;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    if (!ShownIn(columns[c].shown, kInText)) continue;
+    shown->push_back(c);
+    titles.push_back(columns[c].title);
+    right.push_back(columns[c].align == Align::kRight);
+  }
+  return TextTable(std::move(titles), std::move(right));
+}
+
+std::vector<std::string> TextCells(const std::vector<Cell>& row, const std::vector<size_t>& shown) {
+  std::vector<std::string> cells;
+  for (size_t c : shown) cells.push_back(row[c].text());
+  return cells;
+}
+
 // The texts and tables for people; a table is aligned by TextTable, its text columns only.
 std::string RenderText(const Report& report) {
   std::string out;
@@ -16,21 +35,8 @@ std::string RenderText(const Report& report) {
     if (part.kind == Report::Part::Kind::kText) out += part.text;
     if (part.kind != Report::Part::Kind::kTable) continue;
     std::vector<size_t> shown;
-    std::vector<std::string> titles;
-    std::vector<bool> right;
-    const std::vector<Column>& columns = part.table->columns();
-    for (size_t c = 0; c < columns.size(); ++c) {
-      if (!ShownIn(columns[c].shown, kInText)) continue;
-      shown.push_back(c);
-      titles.push_back(columns[c].title);
-      right.push_back(columns[c].align == Align::kRight);
-    }
-    TextTable text(std::move(titles), std::move(right));
-    for (const std::vector<Cell>& row : part.table->rows()) {
-      std::vector<std::string> cells;
-      for (size_t c : shown) cells.push_back(row[c].text());
-      text.AddRow(std::move(cells));
-    }
+    TextTable text = TextTableOf(part.table->columns(), &shown);
+    for (const std::vector<Cell>& row : part.table->rows()) text.AddRow(TextCells(row, shown));
     out += text.Render();
   }
   return out;
@@ -51,27 +57,38 @@ std::string CsvCell(const Cell& cell) {
   return CsvField(cell.text());  // structure is for JSON; a spreadsheet gets its flat form
 }
 
+// One CSV line: field(c) for each column shown in CSV.
+template <typename Field>
+std::string CsvLine(const std::vector<Column>& columns, Field&& field) {
+  std::string out;
+  bool first = true;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    if (!ShownIn(columns[c].shown, kInCsv)) continue;
+    if (!first) out += ',';
+    out += field(c);
+    first = false;
+  }
+  return out + "\n";
+}
+
+std::string CsvHeaderLine(const std::vector<Column>& columns) {
+  return CsvLine(columns, [&](size_t c) {
+    return CsvField(columns[c].csv_header.empty() ? columns[c].key : columns[c].csv_header);
+  });
+}
+
+std::string CsvRowLine(const std::vector<Column>& columns, const std::vector<Cell>& row) {
+  return CsvLine(columns, [&](size_t c) { return CsvCell(row[c]); });
+}
+
 // Each CSV table: a header line of keys, then one line a row.
 std::string RenderCsv(const Report& report) {
   std::string out;
   for (const Report::Part& part : report.parts()) {
     if (part.kind != Report::Part::Kind::kTable || !ShownIn(part.shown, kInCsv)) continue;
     const std::vector<Column>& columns = part.table->columns();
-    auto line = [&](auto&& field) {
-      bool first = true;
-      for (size_t c = 0; c < columns.size(); ++c) {
-        if (!ShownIn(columns[c].shown, kInCsv)) continue;
-        if (!first) out += ',';
-        out += field(c);
-        first = false;
-      }
-      out += "\n";
-    };
-    line([&](size_t c) {
-      return CsvField(columns[c].csv_header.empty() ? columns[c].key : columns[c].csv_header);
-    });
-    for (const std::vector<Cell>& row : part.table->rows())
-      line([&](size_t c) { return CsvCell(row[c]); });
+    out += CsvHeaderLine(columns);
+    for (const std::vector<Cell>& row : part.table->rows()) out += CsvRowLine(columns, row);
   }
   return out;
 }
@@ -92,20 +109,25 @@ void WriteJsonCell(const Cell& cell, JsonWriter* w) {
   }
 }
 
+// One row as an object of its cells from column `first` on.
+void WriteJsonRow(const std::vector<Column>& columns, const std::vector<Cell>& row, size_t first,
+                  JsonWriter* w) {
+  w->BeginObject();
+  for (size_t c = first; c < columns.size(); ++c) {
+    if (!ShownIn(columns[c].shown, kInJson)) continue;
+    if (columns[c].omit_null_in_json && row[c].kind() == Cell::Kind::kNull) continue;
+    w->Key(columns[c].key);
+    WriteJsonCell(row[c], w);
+  }
+  w->EndObject();
+}
+
 // An array of row objects, or an object of them keyed by their first cell.
 void WriteJsonTable(const Table& table, JsonWriter* w) {
-  const std::vector<Column>& columns = table.columns();
   table.json_keyed() ? w->BeginObject() : w->BeginArray();
   for (const std::vector<Cell>& row : table.rows()) {
     if (table.json_keyed()) w->Key(row[0].value());
-    w->BeginObject();
-    for (size_t c = table.json_keyed() ? 1 : 0; c < columns.size(); ++c) {
-      if (!ShownIn(columns[c].shown, kInJson)) continue;
-      if (columns[c].omit_null_in_json && row[c].kind() == Cell::Kind::kNull) continue;
-      w->Key(columns[c].key);
-      WriteJsonCell(row[c], w);
-    }
-    w->EndObject();
+    WriteJsonRow(table.columns(), row, table.json_keyed() ? 1 : 0, w);
   }
   table.json_keyed() ? w->EndObject() : w->EndArray();
 }
@@ -148,6 +170,41 @@ std::string Render(const Report& report, OutputFormat format) {
       return RenderJson(report);
   }
   return "";
+}
+
+TableStream::TableStream(std::vector<Column> columns, OutputFormat format, std::ostream* out)
+    : columns_(std::move(columns)),
+      format_(format),
+      out_(out),
+      text_(TextTableOf(columns_, &text_shown_)) {
+  if (format_ == OutputFormat::kCsv) *out_ << CsvHeaderLine(columns_);
+  if (format_ == OutputFormat::kJson) *out_ << "[";
+}
+
+void TableStream::AddRow(std::vector<Cell> cells) {
+  cells.resize(columns_.size());
+  switch (format_) {
+    case OutputFormat::kTable:
+      text_.AddRow(TextCells(cells, text_shown_));
+      if (rows_ >= kTextAlignRows - 1) *out_ << text_.Flush();
+      break;
+    case OutputFormat::kCsv:
+      *out_ << CsvRowLine(columns_, cells);
+      break;
+    case OutputFormat::kJson: {
+      // Row by row, the same text as one writer for the whole array would give.
+      JsonWriter w;
+      WriteJsonRow(columns_, cells, 0, &w);
+      *out_ << (rows_ == 0 ? "" : ",") << w.str();
+      break;
+    }
+  }
+  ++rows_;
+}
+
+void TableStream::Finish() {
+  if (format_ == OutputFormat::kTable) *out_ << text_.Flush();
+  if (format_ == OutputFormat::kJson) *out_ << "]\n";
 }
 
 }  // namespace rprof

@@ -155,13 +155,15 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
   w->EndObject();
 }
 
-// The lines above the metrics: what ran, how it ended, how long it took.
+// The lines above the metrics: what ran, how it ended, how long it took. The command line, a
+// plugin's parameters and the note (a plugin's own message) are the user's text: escaped, as
+// table cells are.
 std::string RunHeading(const RunRecord& run) {
-  std::string out = "run " + std::to_string(run.id) + "  " + TargetText(run);
-  if (!run.params.empty()) out += "  " + ParamsText(run.params);
+  std::string out = "run " + std::to_string(run.id) + "  " + EscapeForTerminal(TargetText(run));
+  if (!run.params.empty()) out += "  " + EscapeForTerminal(ParamsText(run.params));
   if (!run.precision.empty()) out += "  " + run.precision;
   out += "  " + OutcomeText(run) + "\n";
-  if (!run.note.empty()) out += "note: " + run.note + "\n";
+  if (!run.note.empty()) out += "note: " + EscapeForTerminal(run.note) + "\n";
   SampleStats stats = Summarize(run.samples);
   if (stats.count > 0) {
     char cv[32];
@@ -184,7 +186,7 @@ std::string FormatRun(const RunRecord& run, OutputFormat format, const RunPlacem
   std::map<std::string, bool> regions;
   for (const Metric& m : run.metrics) regions[m.region] = true;
   for (const auto& [region, unused] : regions) {
-    report.AddText(region.empty() ? "\n" : "\nregion " + region + "\n");
+    report.AddText(region.empty() ? "\n" : "\nregion " + EscapeForTerminal(region) + "\n");
     Table& table = report.AddTable({{"metric", "metric"},
                                     {"value", "value", Align::kRight},
                                     {"unit", "unit"},

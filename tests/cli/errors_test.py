@@ -54,6 +54,22 @@ class KernelAndParameterErrors(RprofTestCase):
         r = self.rprof("run", "triad", *FAST_RUN, "--tag", "lab")
         self.assertError(r, 2, "--tag lab: expected KEY=VALUE")
 
+    def test_tag_that_is_not_utf8(self):
+        # Refused before anything is stored, so no stored tag holds bytes JSON cannot carry;
+        # the message shows the bad byte escaped, not raw on the terminal.
+        def run_tagged(tag):
+            proc = subprocess.run(self.command(["run", "triad", *FAST_RUN, "--tag"]) + [tag],
+                                  env=self.env, capture_output=True, timeout=60)
+            return rprof_harness.Result(["run", "--tag", repr(tag)], proc.returncode,
+                                        proc.stdout.decode(), proc.stderr.decode("utf-8"))
+
+        self.assertError(run_tagged(b"k=\xff"), 2,
+                         "--tag k=\\xff: byte 3 is not UTF-8; give KEY=VALUE as UTF-8 text")
+        for tag in (b"lab\xe9=00", b"k=\xc0\xaf", b"k=\xed\xa0\x80", b"k=\xe2\x82"):
+            with self.subTest(tag=tag):
+                self.assertError(run_tagged(tag), 2, "is not UTF-8")
+        self.assertFalse(os.path.exists(self.db), "a usage error must not create the database")
+
     def test_bad_repeat_and_min_time(self):
         self.assertError(self.rprof("run", "triad", "-p", "n=10", "--repeat", "0"), 2,
                          "--repeat must be at least 1")
@@ -276,6 +292,25 @@ class DatabaseErrors(RprofTestCase):
             self.skipTest("running as root and nobody cannot execute rprof here")
         self.assertError(r, 3, f"directory {locked} is not writable")
         self.assertEqual(os.listdir(locked), [])
+
+    def test_empty_db_flag_is_refused(self):
+        # --db="$UNSET" must not quietly use $RPROF_DB or the default database instead.
+        elsewhere = self.path("elsewhere.db")
+        env = dict(self.env, RPROF_DB=elsewhere)
+        for flag in (["--db="], ["--db", ""]):
+            for args in (["run", "triad", *FAST_RUN], ["history"], ["query", "select 1"]):
+                with self.subTest(flag=flag, command=args[0]):
+                    r = self.rprof(*flag, *args, db=False, env=env)
+                    self.assertError(r, 2, "--db is empty: name a database file, or drop --db "
+                                     "to use $RPROF_DB or the default")
+        self.assertEqual(os.listdir(self.tmp), [], "a database was created")
+
+    def test_empty_rprof_db_means_unset(self):
+        # An empty variable is an unset one (as with XDG_DATA_HOME): the default path is used.
+        env = dict(self.env, RPROF_DB="")
+        self.rprof_ok("run", "triad", *FAST_RUN, "-q", db=False, env=env)
+        default = os.path.join(self.env["XDG_DATA_HOME"], "rprof", "rprof.db")
+        self.assertEqual(self.scalar("select count(*) from runs", db=default), 1)
 
     def test_not_an_sqlite_file_is_untouched(self):
         bad = self.path("notes.db")

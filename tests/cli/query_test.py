@@ -5,6 +5,7 @@ import csv
 import io
 import json
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -80,6 +81,86 @@ class Reading(QueryTestCase):
             self.fail(f"query --format json printed invalid JSON ({e}): {out!r}")
         self.assertEqual(rows[0]["half"], 0.5)
         self.assertIsNone(rows[0]["big"])
+
+
+class Streaming(QueryTestCase):
+    """Rows are written as they are stepped: a result far larger than memory should hold never
+    is held. Read on a pipe, rprof blocks on a full pipe while it still has rows to write, so
+    its peak resident memory (VmHWM) can be read while it runs: held rows would show as
+    hundreds of megabytes before the first row arrived."""
+
+    ROWS = 1_000_000
+    SQL = (f"with recursive c(x) as (select 1 union all select x + 1 from c where x < {ROWS})"
+           " select x, x * 2 as twice, 'row ' || x as label from c")
+    # Held, these rows took about 240 MB (3 M rows: 710 MB); streamed, rprof stays near 10 MB.
+    PEAK_LIMIT_KB = 100 * 1024
+
+    def peak_kb(self, pid):
+        """VmHWM of a running process; None once it has ended (a zombie has none)."""
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
+        except (OSError, StopIteration):
+            return None
+
+    def read_streamed(self, fmt):
+        """All of stdout, with rprof's peak memory checked after the first and every 1 MiB."""
+        chunks, size, next_check, peaks = [], 0, 0, []
+        with subprocess.Popen(self.command(["query", self.SQL, "--format", fmt]), env=self.env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+            try:
+                while chunk := proc.stdout.read1(1 << 16):
+                    chunks.append(chunk)
+                    size += len(chunk)
+                    if size >= next_check and (peak := self.peak_kb(proc.pid)) is not None:
+                        peaks.append(peak)
+                        next_check = size + (1 << 20)
+                proc.wait(timeout=60)
+            finally:
+                proc.kill()
+            self.assertEqual(proc.returncode, 0, proc.stderr.read())
+        self.assertGreater(len(peaks), 5, "rprof ended before its output was read")
+        self.assertLess(max(peaks), self.PEAK_LIMIT_KB,
+                        f"rprof held the rows: peak resident memory {max(peaks)} kB "
+                        f"while it wrote {fmt}")
+        return b"".join(chunks).decode()
+
+    def test_csv_json_and_table_stream_every_row(self):
+        lines = self.read_streamed("csv").splitlines()
+        self.assertEqual(len(lines), self.ROWS + 1)
+        self.assertEqual(lines[:2], ["x,twice,label", "1,2,row 1"])
+        self.assertEqual(lines[-1], f"{self.ROWS},{2 * self.ROWS},row {self.ROWS}")
+
+        rows = json.loads(self.read_streamed("json"))
+        self.assertEqual(len(rows), self.ROWS)
+        self.assertEqual(rows[-1], {"x": self.ROWS, "twice": 2 * self.ROWS,
+                                    "label": f"row {self.ROWS}"})
+
+        lines = self.read_streamed("table").splitlines()
+        self.assertEqual(len(lines), self.ROWS + 1)
+        self.assertEqual(lines[-1].split(), [str(self.ROWS), str(2 * self.ROWS), "row",
+                                             str(self.ROWS)])
+
+    def test_text_table_aligns_on_its_first_thousand_rows(self):
+        # Widths are fixed by the first 1000 rows; a wider cell later pushes its own line only.
+        sql = ("with recursive c(x) as (select 1 union all select x + 1 from c where x < 1002)"
+               " select case when x = 1002 then 'a much wider cell' else 'w' || x end as name,"
+               " x from c")
+        lines = self.rprof_ok("query", sql).stdout.splitlines()
+        self.assertEqual(lines[0], "name      x")
+        self.assertEqual(lines[1000], "w1000  1000")
+        self.assertEqual(lines[1001], "w1001  1001")
+        self.assertEqual(lines[1002], "a much wider cell  1002")
+
+    def test_a_write_that_fails_stops_the_query(self):
+        with open("/dev/full", "wb") as full:
+            proc = subprocess.run(self.command(["query", self.SQL, "--format", "csv"]),
+                                  env=self.env, stdout=full, stderr=subprocess.PIPE, text=True,
+                                  timeout=60)
+        self.assertEqual(proc.returncode, 3, proc.stderr)
+        self.assertEqual(proc.stderr.count("rprof: error: "), 1, proc.stderr)
+        self.assertIn("cannot write the report to standard output: No space left on device",
+                      proc.stderr)
 
 
 class Refusing(QueryTestCase):

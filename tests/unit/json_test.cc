@@ -56,6 +56,28 @@ TEST(JsonQuote, EscapesQuoteBackslashAndControlCharacters) {
   EXPECT_EQ(JsonQuote(std::string("nul\0byte", 8)), "\"nul\\u0000byte\"");
   // Bytes of UTF-8 text pass through untouched.
   EXPECT_EQ(JsonQuote("µs"), "\"µs\"");
+  // DEL is no C0 character, but a control character all the same.
+  EXPECT_EQ(JsonQuote("\x7f"), "\"\\u007f\"");
+  EXPECT_EQ(JsonQuote("\x1b[31m"), "\"\\u001b[31m\"");
+}
+
+TEST(JsonQuote, IllFormedUtf8BecomesTheReplacementCharacter) {
+  const std::string fffd = "\xef\xbf\xbd";
+  EXPECT_EQ(JsonQuote("tag \xff"), "\"tag " + fffd + "\"");
+  EXPECT_EQ(JsonQuote("/tmp/caf\xe9/a.out"), "\"/tmp/caf" + fffd + "/a.out\"");  // Latin-1
+  EXPECT_EQ(JsonQuote("\xc0\xaf"), "\"" + fffd + fffd + "\"");                   // overlong
+  EXPECT_EQ(JsonQuote("\xed\xa0\x80"), "\"" + fffd + fffd + fffd + "\"");        // surrogate
+  EXPECT_EQ(JsonQuote("\xe2\x82"), "\"" + fffd + "\"");                          // cut short
+  // A cut sequence does not swallow the quote or escape after it.
+  EXPECT_EQ(JsonQuote("\xe2\"\\"), "\"" + fffd + "\\\"\\\\\"");
+  EXPECT_EQ(JsonQuote("\xe2\x82\xac \xf0\x9f\x98\x80"), "\"\xe2\x82\xac \xf0\x9f\x98\x80\"");
+}
+
+TEST(JsonWriter, KeysAndStringsAreValidUtf8) {
+  JsonWriter w;
+  w.BeginObject().Key("k\xff").String("v\x80").EndObject();
+  EXPECT_EQ(w.str(), "{\"k\xef\xbf\xbd\":\"v\xef\xbf\xbd\"}");
+  EXPECT_EQ(StringsToJsonArray({"./a\xfe"}), "[\"./a\xef\xbf\xbd\"]");
 }
 
 TEST(JsonWriter, NestsAndPlacesCommas) {
@@ -119,7 +141,8 @@ TEST(FlatJson, ObjectRefusesNestedAndGarbage) {
 }
 
 TEST(FlatJson, StringArrayRoundTrip) {
-  std::vector<std::string> items = {"./a.out", "--size", "1 000", "quote\"back\\slash", ""};
+  std::vector<std::string> items = {"./a.out", "--size", "1 000", "quote\"back\\slash", "",
+                                    "del\x7f esc\x1b"};
   std::string json = StringsToJsonArray(items);
   std::vector<std::string> back;
   ASSERT_TRUE(ParseJsonStringArray(json, &back)) << json;
