@@ -95,7 +95,7 @@ TEST_F(ParseKernelArgsTest, ExponentNotationIsAnInteger) {
 
 TEST_F(ParseKernelArgsTest, NonIntegersAreRefused) {
   for (const char* bad :
-       {"n=1.5", "n=abc", "n=", "n=12abc", "n=1e", "n=0x10", "n=2.5e0", "n=99999999999999999999"}) {
+       {"n=1.5", "n=abc", "n=", "n=12abc", "n=1e", "n=0x10", "n=2.5e0"}) {
     SCOPED_TRACE(bad);
     EXPECT_FALSE(Parse({bad}));
     EXPECT_EQ(err_.kind, ErrorKind::kUsage);
@@ -105,7 +105,9 @@ TEST_F(ParseKernelArgsTest, NonIntegersAreRefused) {
 }
 
 TEST_F(ParseKernelArgsTest, OutOfRangeIsRefusedWithTheRange) {
-  for (const char* bad : {"n=0", "n=-5", "n=2000000001", "n=3e9"}) {
+  // Past long long too: 1e19 once converted from double by UB and said "not an integer".
+  for (const char* bad : {"n=0", "n=-5", "n=2000000001", "n=3e9", "n=1e19", "n=-1e19", "n=1e400",
+                          "n=99999999999999999999"}) {
     SCOPED_TRACE(bad);
     EXPECT_FALSE(Parse({bad}));
     EXPECT_EQ(err_.kind, ErrorKind::kUsage);
