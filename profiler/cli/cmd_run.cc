@@ -1,5 +1,7 @@
 // rprof run: resolve the target, measure, store the run in one transaction, print it.
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 
@@ -315,12 +317,16 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
                                       std::to_string(run.id) + ")"))
       return false;
   } else {
+    errno = 0;
     std::ofstream file(output);
     file << report;
+    file.close();
     if (!file)
       return Fail(err, ErrorKind::kEnvironment,
-                  "--output " + output + ": cannot write; run " + std::to_string(run.id) +
-                      " is stored (rprof show " + std::to_string(run.id) + ")");
+                  "--output " + output + ": cannot write" +
+                      (errno ? std::string(": ") + std::strerror(errno) : "") + "; run " +
+                      std::to_string(run.id) + " is stored (rprof show " +
+                      std::to_string(run.id) + ")");
   }
   const std::string id = std::to_string(run.id);
   if (run.status != RunStatus::kOk)
