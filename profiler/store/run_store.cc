@@ -9,6 +9,7 @@
 
 #include "core/json.h"
 #include "store/migrations.h"
+#include "store/schema_check.h"
 #include "core/text.h"
 
 namespace rprof {
@@ -97,27 +98,65 @@ bool RunStore::Open(const DatabasePath& path, Error* err) {
   std::string why;
   if ((path.is_default && !MakeDirs(DirName(path.path), &why)) ||
       !CheckDirectory(path.path, &why) || !db_.Open(path.path, Database::Mode::kReadWrite, &why) ||
-      !Migrate(&db_, BuiltinMigrations(), &why) || !SyncSourcePreference(&db_, &why)) {
+      !Migrate(&db_, BuiltinMigrations(), &why) || !CheckSchema(&db_, &why) ||
+      !SyncSourcePreference(&db_, &why)) {
     DbFail(why, err);
     if (err) err->remedy = Remedy::kOtherDatabase;
     return false;
   }
+  // Last, as it may wait out the busy timeout: a file that cannot take the run now fails here,
+  // before the measurement, not at the insert after it. Its message says what to do.
+  if (!db_.CheckWritable(&why)) return DbFail(why, err);
+  return true;
+}
+
+bool RunStore::OpenForReading(const DatabasePath& path, Database::Mode mode, int* version,
+                              Error* err) {
+  path_ = path.path;
+  if (access(path.path.c_str(), F_OK) != 0) {
+    // Never created by a reader: a mistyped --db must not leave an empty database behind.
+    std::string dir = DirName(path.path);
+    std::string why = access(dir.c_str(), F_OK) != 0
+                          ? "directory " + dir + " does not exist, so nothing is stored there"
+                          : "nothing is stored there yet (`rprof run` creates it)";
+    return Fail(err, ErrorKind::kEnvironment,
+                "no database at " + path.path + ": " + why + "; check the path",
+                Remedy::kOtherDatabase);
+  }
+  std::string why;
+  if (!db_.Open(path.path, mode, &why)) return DbFail(why, err);
+  Statement stmt;
+  if (!db_.Prepare("PRAGMA user_version", &stmt, &why) || !stmt.Step(&why)) return DbFail(why, err);
+  *version = static_cast<int>(stmt.Int(0));
+  if (*version > CurrentSchemaVersion())
+    return DbFail("schema version " + std::to_string(*version) + " is newer than this rprof's " +
+                      std::to_string(CurrentSchemaVersion()) + "; use a newer rprof",
+                  err);
+  return true;
+}
+
+bool RunStore::OpenExisting(const DatabasePath& path, Error* err) {
+  // Read-write, but without creating the file, and query-only once it is current: a read-only
+  // connection would leave its -wal and -shm files behind, as it may not remove them.
+  int version = 0;
+  if (!OpenForReading(path, Database::Mode::kReadWriteExisting, &version, err)) return false;
+  std::string why;
+  // The readers expect the current schema: an older file is brought up to date, as the next
+  // run would, and only such a file is ever written by a reader.
+  if (version < CurrentSchemaVersion() &&
+      (!Migrate(&db_, BuiltinMigrations(), &why) || !SyncSourcePreference(&db_, &why)))
+    return DbFail("schema version " + std::to_string(version) + " is older than this rprof's " +
+                      std::to_string(CurrentSchemaVersion()) +
+                      " and could not be brought up to date: " + why,
+                  err);
+  if (!CheckSchema(&db_, &why) || !db_.Exec("PRAGMA query_only = ON", &why))
+    return DbFail(why, err);
   return true;
 }
 
 bool RunStore::OpenReadOnly(const DatabasePath& path, Error* err) {
-  path_ = path.path;
-  if (access(path.path.c_str(), F_OK) != 0)
-    return DbFail("no such file; no run has been stored there yet", err);
-  std::string why;
-  if (!db_.Open(path.path, Database::Mode::kReadOnly, &why)) return DbFail(why, err);
-  Statement stmt;
-  if (!db_.Prepare("PRAGMA user_version", &stmt, &why) || !stmt.Step(&why)) return DbFail(why, err);
-  if (stmt.Int(0) > CurrentSchemaVersion())
-    return DbFail("schema version " + std::to_string(stmt.Int(0)) + " is newer than this rprof's " +
-                      std::to_string(CurrentSchemaVersion()) + "; use a newer rprof",
-                  err);
-  return true;
+  int version = 0;
+  return OpenForReading(path, Database::Mode::kReadOnly, &version, err);
 }
 
 bool RunStore::DbFail(const std::string& why, Error* err) const {

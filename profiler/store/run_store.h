@@ -32,11 +32,23 @@ struct RunFilter {
 
 class RunStore {
  public:
-  // Opens for writing, creating the file (and, for the default path, its directory) and
-  // migrating it. Fails with kEnvironment naming the path and the reason: missing or unwritable
-  // directory, not an SQLite file, schema newer than this binary (the file is left untouched).
+  // For the commands that write (run, machine measure, calibrate, import), before they measure
+  // anything: opens, creating the file (and, for the default path, its directory), migrates it,
+  // and checks that it can take a run now: its schema is whole (store/schema_check.h) and the
+  // write lock can be taken within the busy timeout. Fails with kEnvironment naming the path,
+  // the reason and what to do: missing or unwritable directory, not an SQLite file, schema
+  // newer than this binary (the file is left untouched), a table missing, a read-only file, a
+  // lock held by another process, a full disk.
   bool Open(const DatabasePath& path, Error* err);
-  // Opens an existing database without writing to it (rprof query).
+  // For the commands that only read (history, show, compare, plot, machine show and list,
+  // calibrate --show): opens an existing database, never creating one; a missing file fails
+  // with kEnvironment ("no database at PATH: nothing is stored there yet"). A file of an older
+  // schema is brought up to date first, as the readers expect the current one; any other file
+  // is read through a query-only connection and left as it is. Its schema is checked as Open
+  // checks it.
+  bool OpenExisting(const DatabasePath& path, Error* err);
+  // Opens an existing database without writing to it, or checking its schema (rprof query and
+  // doctor: the user's own SQL on whatever the file holds).
   bool OpenReadOnly(const DatabasePath& path, Error* err);
 
   // Stores the run with its machine, samples, metrics and tags in one transaction; sets run->id.
@@ -60,6 +72,9 @@ class RunStore {
 
  private:
   bool LoadDetails(RunRecord* run, std::string* err);
+  // Opens an existing file in `mode` and reads its schema version, refusing a missing file or a
+  // newer schema.
+  bool OpenForReading(const DatabasePath& path, Database::Mode mode, int* version, Error* err);
   Database db_;
   std::string path_;
 };
