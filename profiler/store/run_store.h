@@ -52,7 +52,25 @@ class RunStore {
   bool OpenReadOnly(const DatabasePath& path, Error* err);
 
   // Stores the run with its machine, samples, metrics and tags in one transaction; sets run->id.
+  // A run without a uid gets one first, kept even when storing fails, so the run can be saved
+  // elsewhere under the identity it will have. Fails with kEnvironment and the cause alone
+  // ("database PATH: the disk is full ...; free space ..."): the caller says what becomes of the
+  // run.
   bool Insert(RunRecord* run, Error* err);
+
+  // What Import did with one run.
+  struct Imported {
+    int64_t run_id = 0;              // the run's id in this database
+    bool already_stored = false;     // it was there before: nothing was stored
+    bool placement_dropped = false;  // its stored placement named a profile this database lacks
+  };
+  // Stores runs read back from JSON (another database's, a recovery file's), all in one
+  // transaction, whole or not at all; sets each one's id. A run already stored is skipped: one
+  // with the same uid or, for a run without one (JSON of an older rprof), with the same machine,
+  // target and start and end times. A stored placement is kept only when this database has its
+  // profile, for the run's machine (the profile ids of another database mean nothing here):
+  // `rprof show` places the run against this database's profiles in any case.
+  bool Import(std::vector<RunRecord>* runs, std::vector<Imported>* results, Error* err);
 
   // Reads one run back, whole. A missing id fails with kUsage.
   bool Load(int64_t id, RunRecord* out, Error* err);
@@ -72,6 +90,10 @@ class RunStore {
 
  private:
   bool LoadDetails(RunRecord* run, std::string* err);
+  // The rows of one run, inside the caller's transaction.
+  bool InsertRows(RunRecord* run, std::string* err);
+  // The id of the run stored as `run` (see Import), or 0.
+  bool FindStored(const RunRecord& run, int64_t* id, std::string* err);
   // Opens an existing file in `mode` and reads its schema version, refusing a missing file or a
   // newer schema.
   bool OpenForReading(const DatabasePath& path, Database::Mode mode, int* version, Error* err);
