@@ -7,6 +7,7 @@
 #include "calibrate/run_trust.h"
 #include "cli/command.h"
 #include "cli/options.h"
+#include "cli/unstored_run.h"
 #include "core/text.h"
 #include "counters/pmu_diagnosis.h"
 #include "counters/source_registry.h"
@@ -298,7 +299,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   if (LoadCalibrationPlan(&calibration_plan, &plan_error))
     for (const CalibrationCheck& c : calibration_plan) trust.checked.push_back(c.metric);
   run.trust = RunTrustNotes(run, trust);
-  if (!store.Insert(&run, err)) return false;
+  // The database could take the run when it was opened; if it no longer can (a full disk, a
+  // lock held past the busy timeout), the run goes to a recovery file rather than being lost.
+  if (!store.Insert(&run, err)) return SaveUnstoredRun(run, ResolveDatabasePath(global.db), err);
 
   std::string report =
       cl.Has("quiet") ? std::to_string(run.id) + "\n" : FormatRun(run, format, &placement);
