@@ -34,7 +34,7 @@ bool Database::CheckWritable(std::string* err) {
   // BEGIN IMMEDIATE still succeeds on it: only the first write would fail.
   if (sqlite3_db_readonly(db_, "main") == 1) {
     *err = "this user cannot write it (the file is read-only, or was opened read-only); make it "
-           "writable";
+           "writable, or use another database";
     return false;
   }
   return Exec("BEGIN IMMEDIATE", err) && Exec("ROLLBACK", err);

@@ -44,11 +44,11 @@ std::string DescribeSqliteFailure(sqlite3* db, int code) {
   switch (code & 0xff) {  // the primary code; the extended one is named where it helps
     case SQLITE_FULL:
       return "the disk is full, or a file size limit was reached (SQLite: " + sqlite_says +
-             "); free space on the disk that holds it";
+             "); free space on the disk that holds it, or use another database";
     case SQLITE_IOERR:
       return "the disk could not be written or read, most often because it is full (SQLite: " +
              sqlite_says + ", code " + std::to_string(code) +
-             "); check its free space (df) and the system log (dmesg)";
+             "); check its free space (df) and the system log (dmesg), or use another database";
     case SQLITE_BUSY:
       return "locked by another process (SQLite: " + sqlite_says +
              "): it has held the write lock longer than the busy timeout (" + Seconds(timeout_ms) +
@@ -57,14 +57,15 @@ std::string DescribeSqliteFailure(sqlite3* db, int code) {
     case SQLITE_READONLY:
       return "this user cannot write it (SQLite: " + sqlite_says +
              "): the file, its -wal or -shm file, or its directory is read-only; make them "
-             "writable";
+             "writable, or use another database";
     case SQLITE_CANTOPEN:
       return "it cannot be opened (SQLite: " + sqlite_says +
              "): the file, its directory, or its -wal and -shm files cannot be read or created; "
-             "check their permissions and the free space";
+             "check their permissions and the free space, or use another database";
     case SQLITE_CORRUPT:
       return "the file is damaged (SQLite: " + sqlite_says +
-             "); restore it from a backup (`sqlite3 " + file + " .recover` saves what is left)";
+             "); restore it from a backup (`sqlite3 " + file +
+             " .recover` saves what is left), or use another database";
     default:
       return sqlite_says;
   }
