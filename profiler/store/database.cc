@@ -33,8 +33,9 @@ bool Database::CheckWritable(std::string* err) {
   // SQLite opens a file this user may not write read-only without a word, and in WAL mode
   // BEGIN IMMEDIATE still succeeds on it: only the first write would fail.
   if (sqlite3_db_readonly(db_, "main") == 1) {
-    *err = "this user cannot write it (the file is read-only, or was opened read-only); make it "
-           "writable, or use another database";
+    *err =
+        "this user cannot write it (the file is read-only, or was opened read-only); make it "
+        "writable, or use another database";
     return false;
   }
   return Exec("BEGIN IMMEDIATE", err) && Exec("ROLLBACK", err);
