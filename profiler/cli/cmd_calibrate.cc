@@ -219,8 +219,11 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
       return Fail(err, ErrorKind::kUsage, "--levels " + l + ": the levels are l1, l2, l3 and dram");
 
   RunStore store;
+  if (cl.Has("show")) {
+    if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
+    return ShowStored(&store, format, err);
+  }
   if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
-  if (cl.Has("show")) return ShowStored(&store, format, err);
 
   std::vector<CalibrationCheck> plan;
   std::string why;

@@ -30,7 +30,7 @@ bool CompareCommand(const GlobalOptions& global, const std::vector<std::string>&
     return Fail(err, ErrorKind::kUsage, "--fail-if-slower takes a percentage, 0 or more");
 
   RunStore store;
-  if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
+  if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
   RunRecord a, b;
   if (!store.Load(ids[0], &a, err) || !store.Load(ids[1], &b, err)) return false;
   RunPlacement pa = PlaceStoredRun(&store, a), pb = PlaceStoredRun(&store, b);

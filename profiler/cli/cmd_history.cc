@@ -30,7 +30,7 @@ bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>&
                 "--status " + filter.status + ": use ok, failed, crashed or interrupted");
   if (!ParseKeyValues("--tag", tags, &filter.tags, err)) return false;
   RunStore store;
-  if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
+  if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
   std::vector<RunRecord> runs;
   if (!store.List(filter, &runs, err)) return false;
   std::cout << FormatRunList(runs, cl.format());
@@ -51,7 +51,7 @@ bool ShowCommand(const GlobalOptions& global, const std::vector<std::string>& ar
     return Fail(err, ErrorKind::kUsage,
                 "show: expected a run id (a positive integer), got '" + id_text + "'");
   RunStore store;
-  if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
+  if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
   RunRecord run;
   if (!store.Load(id, &run, err)) return false;
   RunPlacement placement = PlaceStoredRun(&store, run);

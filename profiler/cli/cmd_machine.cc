@@ -106,7 +106,7 @@ bool Show(const GlobalOptions& global, const std::vector<std::string>& args, Err
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
   RunStore store;
-  if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
+  if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
   StoredProfile profile;
   if (cl.Has("profile")) {
     if (!LoadProfile(&store, id, &profile, err)) return false;
@@ -128,7 +128,7 @@ bool List(const GlobalOptions& global, const std::vector<std::string>& args, Err
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
   RunStore store;
-  if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
+  if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
   std::vector<StoredProfile> profiles;
   if (!ListProfiles(&store, &profiles, err)) return false;
   std::cout << FormatProfileList(profiles, cl.format());

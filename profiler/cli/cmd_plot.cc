@@ -84,7 +84,7 @@ bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& ar
   if (!ParseKeyValues("--tag", tags, &filter.tags, err)) return false;
 
   RunStore store;
-  if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
+  if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
   std::vector<RunRecord> runs;
   if (!ids.empty()) {
     for (long long id : ids) {

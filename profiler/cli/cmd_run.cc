@@ -11,6 +11,7 @@
 #include "cli/option_ranges.h"
 #include "cli/options.h"
 #include "cli/standard_streams.h"
+#include "cli/unstored_run.h"
 #include "core/text.h"
 #include "counters/pmu_diagnosis.h"
 #include "counters/source_registry.h"
@@ -307,7 +308,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
     for (const CalibrationCheck& c : calibration_plan) trust.checked.push_back(c.metric);
   run.trust = RunTrustNotes(run, trust);
   EnterPhase(Phase::kStoring);
-  if (!store.Insert(&run, err)) return false;
+  // The database could take the run when it was opened; if it no longer can (a full disk, a
+  // lock held past the busy timeout), the run goes to a recovery file rather than being lost.
+  if (!store.Insert(&run, err)) return SaveUnstoredRun(run, ResolveDatabasePath(global.db), err);
 
   std::string report =
       cl.Has("quiet") ? std::to_string(run.id) + "\n" : FormatRun(run, format, &placement);

@@ -44,6 +44,7 @@ bool MachineCommand(const GlobalOptions&, const std::vector<std::string>&, Error
 bool EventsCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 bool DoctorCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 bool CalibrateCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+bool ImportCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 
 }  // namespace rprof
 

@@ -21,6 +21,8 @@ const std::vector<Command>& Commands() {
       {"validate", "check every built-in kernel's FLOP model against valgrind's count (sim)",
        Needs::kCounters, ValidateCommand},
       {"query", "run read-only SQL on the database", Needs::kDatabase, QueryCommand},
+      {"import", "store runs saved as JSON (recovery files, show or history --format json), once",
+       Needs::kDatabase, ImportCommand},
       {"events", "list counter events (PAPI presets, perf, libpfm4) and whether each counts here",
        Needs::kNothing, EventsCommand},
       {"calibrate", "check the counters against kernels of known counts; store what to trust",

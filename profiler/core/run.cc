@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <random>
 
 namespace rprof {
 
@@ -39,6 +40,26 @@ std::string UtcNow() {
                 utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
                 static_cast<int>(millis));
   return text;
+}
+
+std::string NewRunUid() {
+  // random_device reads the kernel's entropy: two processes started in the same nanosecond
+  // still differ.
+  std::random_device random;
+  std::string uid;
+  for (int i = 0; i < 4; ++i) {
+    char part[9];
+    std::snprintf(part, sizeof part, "%08x", static_cast<unsigned>(random()));
+    uid += part;
+  }
+  return uid;
+}
+
+bool IsRunUid(const std::string& text) {
+  if (text.size() != 32) return false;
+  for (char c : text)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
 }
 
 }  // namespace rprof

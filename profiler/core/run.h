@@ -54,6 +54,9 @@ struct TrustNote {
 
 struct RunRecord {
   int64_t id = 0;  // set by the store
+  // The run's identity wherever it is stored (NewRunUid): the same run imported twice, or into
+  // a second database, is known by it. "" until it is first stored or saved.
+  std::string uid;
   MachineRecord machine;
   std::string target_kind;  // builtin | plugin | executable
   std::string target;
@@ -79,6 +82,11 @@ struct RunRecord {
 
 // "2026-11-29T23:40:00.123Z" for now.
 std::string UtcNow();
+
+// A new run uid: 128 random bits as 32 lowercase hex digits.
+std::string NewRunUid();
+// Whether text is one (32 lowercase hex digits), as a file to import must hold.
+bool IsRunUid(const std::string& text);
 
 }  // namespace rprof
 

@@ -40,12 +40,17 @@ std::string OutcomeText(const RunRecord& run) {
 void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* placement = nullptr) {
   SampleStats stats = Summarize(run.samples);
   w->BeginObject();
-  w->Key("run_id").Int(run.id);
+  // What `rprof import` needs to store the run again (uid, cwd, rprof_version, the machine's
+  // caches and kernel) is here too: this object is also the recovery file's content.
+  w->Key("run_id");
+  if (run.id != 0) w->Int(run.id); else w->Null();  // null: not stored (a recovery file)
+  w->Key("uid").StringOrNull(run.uid);
   w->Key("target").String(run.target);
   w->Key("target_kind").String(run.target_kind);
   w->Key("params").Raw(PairsToJsonObject(run.params));
   w->Key("command");
   if (run.command.empty()) w->Null(); else w->Raw(StringsToJsonArray(run.command));
+  w->Key("cwd").StringOrNull(run.cwd);
   w->Key("precision").StringOrNull(run.precision);
   w->Key("status").String(RunStatusName(run.status));
   w->Key("exit_code");
@@ -55,11 +60,14 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
   w->Key("note").StringOrNull(run.note);
   w->Key("started_at").String(run.started_at);
   w->Key("ended_at").String(run.ended_at);
+  w->Key("rprof_version").String(run.rprof_version);
   w->Key("machine").BeginObject();
   w->Key("fingerprint").String(run.machine.fingerprint);
   w->Key("cpu_model").String(run.machine.cpu_model);
   w->Key("cores").Int(run.machine.cores);
   w->Key("hostname").String(run.machine.hostname);
+  w->Key("caches").String(run.machine.caches);
+  w->Key("kernel").String(run.machine.kernel);
   w->EndObject();
   w->Key("sources").BeginArray();
   for (const auto& s : run.sources) w->String(s);
@@ -142,7 +150,10 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
     const PlacementRecord& p = *run.placement;
     w->Key("stored_placement").BeginObject();
     w->Key("profile_id").Int(p.profile_id);
+    w->Key("compute_ceiling").String(p.compute_ceiling);
+    w->Key("peak_gflops").Number(p.peak_gflops);
     w->Key("binding").StringOrNull(p.binding);
+    w->Key("attainable_gflops").OptionalNumber(p.attainable_gflops);
     w->Key("percent_of_roof").OptionalNumber(p.percent_of_roof);
     w->Key("verdict").String(p.verdict);
     w->Key("bound").StringOrNull(p.bound);

@@ -1,24 +1,25 @@
 #include "store/database.h"
 
-namespace rprof {
+#include "store/database_failure.h"
 
-namespace {
-// Long enough for four rprof processes storing runs at once on a slow disk: a run's transaction
-// takes milliseconds, so waiting is always better than losing the run.
-constexpr int kBusyTimeoutMs = 30000;
-}  // namespace
+namespace rprof {
 
 bool Database::Open(const std::string& path, Mode mode, std::string* err) {
   path_ = path;
-  int flags = mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY
-                                      : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-  if (sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
-    *err = db_ ? sqlite3_errmsg(db_) : "out of memory";
+  int busy_timeout_ms = 0;
+  if (!BusyTimeoutMs(&busy_timeout_ms, err)) return false;
+  int flags = mode == Mode::kReadOnly            ? SQLITE_OPEN_READONLY
+              : mode == Mode::kReadWriteExisting ? SQLITE_OPEN_READWRITE
+                                                 : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  int rc = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE,
+                           nullptr);
+  if (rc != SQLITE_OK) {
+    *err = db_ ? DescribeSqliteFailure(db_, rc) : "out of memory";
     sqlite3_close(db_);
     db_ = nullptr;
     return false;
   }
-  sqlite3_busy_timeout(db_, kBusyTimeoutMs);
+  sqlite3_busy_timeout(db_, busy_timeout_ms);
   sqlite3_extended_result_codes(db_, 1);
   // Touch the file header now: a file that is not a database fails here, before any write.
   if (!Exec("SELECT count(*) FROM sqlite_master", err)) return false;
@@ -28,13 +29,26 @@ bool Database::Open(const std::string& path, Mode mode, std::string* err) {
   return Exec("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", err);
 }
 
+bool Database::CheckWritable(std::string* err) {
+  // SQLite opens a file this user may not write read-only without a word, and in WAL mode
+  // BEGIN IMMEDIATE still succeeds on it: only the first write would fail.
+  if (sqlite3_db_readonly(db_, "main") == 1) {
+    *err =
+        "this user cannot write it (the file is read-only, or was opened read-only); make it "
+        "writable, or use another database";
+    return false;
+  }
+  return Exec("BEGIN IMMEDIATE", err) && Exec("ROLLBACK", err);
+}
+
 Database::~Database() { sqlite3_close_v2(db_); }
 
 bool Database::Exec(std::string_view sql, std::string* err) {
   char* message = nullptr;
   std::string text(sql);
-  if (sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
-    *err = message ? message : sqlite3_errmsg(db_);
+  int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &message);
+  if (rc != SQLITE_OK) {
+    *err = DescribeSqliteFailure(db_, rc);
     sqlite3_free(message);
     return false;
   }
@@ -45,9 +59,9 @@ bool Database::Prepare(std::string_view sql, Statement* out, std::string* err,
                        std::string* rest) {
   sqlite3_stmt* stmt = nullptr;
   const char* tail = nullptr;
-  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, &tail) !=
-      SQLITE_OK) {
-    *err = sqlite3_errmsg(db_);
+  int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, &tail);
+  if (rc != SQLITE_OK) {
+    *err = DescribeSqliteFailure(db_, rc);
     return false;
   }
   if (rest) *rest = tail ? std::string(tail, sql.data() + sql.size() - tail) : "";
@@ -79,7 +93,7 @@ void Statement::BindNull(int index) { sqlite3_bind_null(stmt_, index); }
 bool Statement::Step(std::string* err) {
   int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
-  if (rc != SQLITE_DONE) *err = sqlite3_errmsg(sqlite3_db_handle(stmt_));
+  if (rc != SQLITE_DONE) *err = DescribeSqliteFailure(sqlite3_db_handle(stmt_), rc);
   return false;
 }
 

@@ -1,5 +1,6 @@
 // A thin RAII layer over SQLite: one connection, prepared statements, transactions. Errors are
-// returned as text with SQLite's own message; nothing here prints.
+// returned as text: SQLite's own message, explained where the user can do something about it (a
+// full disk, a lock held, a read-only file: store/database_failure.h); nothing here prints.
 #ifndef RPROF_STORE_DATABASE_H_
 #define RPROF_STORE_DATABASE_H_
 
@@ -17,7 +18,8 @@ class Statement;
 
 class Database {
  public:
-  enum class Mode { kReadWrite, kReadOnly };
+  // kReadWrite creates the file when it is missing; kReadWriteExisting and kReadOnly never do.
+  enum class Mode { kReadWrite, kReadWriteExisting, kReadOnly };
 
   Database() = default;
   // One owner per connection: a copy would close the handle twice. Nothing moves a Database
@@ -26,10 +28,16 @@ class Database {
   Database& operator=(const Database&) = delete;
   ~Database();
 
-  // Opens (read-write: creating) the file at path. Does not migrate: see migrations.h.
-  // Connections get a busy timeout so parallel rprof processes wait for each other instead of
-  // failing. Opening writes nothing to the file. Returns false with *err naming the path and SQLite's reason.
+  // Opens the file at path (see Mode). Does not migrate: see migrations.h.
+  // Connections get a busy timeout (store/database_failure.h) so parallel rprof processes wait
+  // for each other instead of failing. Opening writes nothing to the file. Returns false with
+  // *err naming the path and SQLite's reason.
   bool Open(const std::string& path, Mode mode, std::string* err);
+
+  // Whether a write could start now: takes the write lock (waiting up to the busy timeout for
+  // another writer) and gives it back, writing nothing. Fails as the write itself would: a
+  // read-only file or directory, a lock held past the busy timeout.
+  bool CheckWritable(std::string* err);
 
   // Runs one or more statements without results.
   bool Exec(std::string_view sql, std::string* err);

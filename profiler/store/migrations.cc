@@ -47,8 +47,17 @@ bool ReadUserVersion(Database* db, int* version, std::string* err) {
 
 bool Migrate(Database* db, const std::vector<Migration>& migrations, std::string* err) {
   int newest = migrations.empty() ? 0 : migrations.back().version;
+  // The version and the tables in one statement, so one snapshot: read apart, a process that
+  // migrates in between would make a fresh file look like someone else's (tables, version 0).
   int version = 0;
-  if (!ReadUserVersion(db, &version, err)) return false;
+  int64_t tables = 0;
+  if (!db->ForEachRow("SELECT (SELECT user_version FROM pragma_user_version),"
+                      " (SELECT count(*) FROM sqlite_master WHERE type = 'table')",
+                      err, [&](const Statement& s) {
+                        version = static_cast<int>(s.Int(0));
+                        tables = s.Int(1);
+                      }))
+    return false;
   if (version > newest) {
     *err = "schema version " + std::to_string(version) + " is newer than this rprof's " +
            std::to_string(newest) + "; use a newer rprof, or another database";
@@ -56,11 +65,7 @@ bool Migrate(Database* db, const std::vector<Migration>& migrations, std::string
   }
   if (version == 0) {
     // Version 0 with tables is someone else's database: refuse it rather than add ours to it.
-    Statement tables;
-    if (!db->Prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'", &tables, err) ||
-        !tables.Step(err))
-      return false;
-    if (tables.Int(0) > 0) {
+    if (tables > 0) {
       *err =
           "not an rprof database (it has tables but no rprof schema version); choose "
           "another database";

@@ -9,6 +9,7 @@
 
 #include "core/json.h"
 #include "store/migrations.h"
+#include "store/schema_check.h"
 #include "core/text.h"
 
 namespace rprof {
@@ -97,27 +98,65 @@ bool RunStore::Open(const DatabasePath& path, Error* err) {
   std::string why;
   if ((path.is_default && !MakeDirs(DirName(path.path), &why)) ||
       !CheckDirectory(path.path, &why) || !db_.Open(path.path, Database::Mode::kReadWrite, &why) ||
-      !Migrate(&db_, BuiltinMigrations(), &why) || !SyncSourcePreference(&db_, &why)) {
+      !Migrate(&db_, BuiltinMigrations(), &why) || !CheckSchema(&db_, &why) ||
+      !SyncSourcePreference(&db_, &why)) {
     DbFail(why, err);
     if (err) err->remedy = Remedy::kOtherDatabase;
     return false;
   }
+  // Last, as it may wait out the busy timeout: a file that cannot take the run now fails here,
+  // before the measurement, not at the insert after it. Its message says what to do.
+  if (!db_.CheckWritable(&why)) return DbFail(why, err);
+  return true;
+}
+
+bool RunStore::OpenForReading(const DatabasePath& path, Database::Mode mode, int* version,
+                              Error* err) {
+  path_ = path.path;
+  if (access(path.path.c_str(), F_OK) != 0) {
+    // Never created by a reader: a mistyped --db must not leave an empty database behind.
+    std::string dir = DirName(path.path);
+    std::string why = access(dir.c_str(), F_OK) != 0
+                          ? "directory " + dir + " does not exist, so nothing is stored there"
+                          : "nothing is stored there yet (`rprof run` creates it)";
+    return Fail(err, ErrorKind::kEnvironment,
+                "no database at " + path.path + ": " + why + "; check the path",
+                Remedy::kOtherDatabase);
+  }
+  std::string why;
+  if (!db_.Open(path.path, mode, &why)) return DbFail(why, err);
+  Statement stmt;
+  if (!db_.Prepare("PRAGMA user_version", &stmt, &why) || !stmt.Step(&why)) return DbFail(why, err);
+  *version = static_cast<int>(stmt.Int(0));
+  if (*version > CurrentSchemaVersion())
+    return DbFail("schema version " + std::to_string(*version) + " is newer than this rprof's " +
+                      std::to_string(CurrentSchemaVersion()) + "; use a newer rprof",
+                  err);
+  return true;
+}
+
+bool RunStore::OpenExisting(const DatabasePath& path, Error* err) {
+  // Read-write, but without creating the file, and query-only once it is current: a read-only
+  // connection would leave its -wal and -shm files behind, as it may not remove them.
+  int version = 0;
+  if (!OpenForReading(path, Database::Mode::kReadWriteExisting, &version, err)) return false;
+  std::string why;
+  // The readers expect the current schema: an older file is brought up to date, as the next
+  // run would, and only such a file is ever written by a reader.
+  if (version < CurrentSchemaVersion() &&
+      (!Migrate(&db_, BuiltinMigrations(), &why) || !SyncSourcePreference(&db_, &why)))
+    return DbFail("schema version " + std::to_string(version) + " is older than this rprof's " +
+                      std::to_string(CurrentSchemaVersion()) +
+                      " and could not be brought up to date: " + why,
+                  err);
+  if (!CheckSchema(&db_, &why) || !db_.Exec("PRAGMA query_only = ON", &why))
+    return DbFail(why, err);
   return true;
 }
 
 bool RunStore::OpenReadOnly(const DatabasePath& path, Error* err) {
-  path_ = path.path;
-  if (access(path.path.c_str(), F_OK) != 0)
-    return DbFail("no such file; no run has been stored there yet", err);
-  std::string why;
-  if (!db_.Open(path.path, Database::Mode::kReadOnly, &why)) return DbFail(why, err);
-  Statement stmt;
-  if (!db_.Prepare("PRAGMA user_version", &stmt, &why) || !stmt.Step(&why)) return DbFail(why, err);
-  if (stmt.Int(0) > CurrentSchemaVersion())
-    return DbFail("schema version " + std::to_string(stmt.Int(0)) + " is newer than this rprof's " +
-                      std::to_string(CurrentSchemaVersion()) + "; use a newer rprof",
-                  err);
-  return true;
+  int version = 0;
+  return OpenForReading(path, Database::Mode::kReadOnly, &version, err);
 }
 
 bool RunStore::DbFail(const std::string& why, Error* err) const {
@@ -142,67 +181,121 @@ bool RunStore::FindOrInsertMachine(const MachineRecord& m, int64_t* id, std::str
 }
 
 bool RunStore::Insert(RunRecord* run, Error* err) {
+  if (run->uid.empty()) run->uid = NewRunUid();
   std::string why;
   Transaction txn(&db_);
+  if (!txn.Begin(&why) || !InsertRows(run, &why) || !txn.Commit(&why)) {
+    run->id = 0;
+    return DbFail(why, err);
+  }
+  return true;
+}
+
+bool RunStore::FindStored(const RunRecord& run, int64_t* id, std::string* err) {
+  *id = 0;
+  auto found = [&](const Statement& s) { *id = s.Int(0); };
+  if (!run.uid.empty())
+    return db_.ForEachRow("SELECT id FROM runs WHERE uid = ?", err, found, run.uid);
+  return db_.ForEachRow(
+      "SELECT r.id FROM runs r JOIN machines m ON m.id = r.machine_id WHERE m.fingerprint = ?"
+      " AND r.target = ? AND r.started_at = ? AND r.ended_at = ? ORDER BY r.id LIMIT 1",
+      err, found, run.machine.fingerprint, run.target, run.started_at, run.ended_at);
+}
+
+bool RunStore::Import(std::vector<RunRecord>* runs, std::vector<Imported>* results, Error* err) {
+  std::string why;
+  results->clear();
+  Transaction txn(&db_);
   if (!txn.Begin(&why)) return DbFail(why, err);
+  for (RunRecord& run : *runs) {
+    Imported result;
+    if (!FindStored(run, &result.run_id, &why)) return DbFail(why, err);
+    if (result.run_id != 0) {
+      result.already_stored = true;
+      run.id = result.run_id;
+      results->push_back(result);
+      continue;
+    }
+    if (run.placement) {
+      bool known = false;
+      if (!db_.ForEachRow(
+              "SELECT 1 FROM machine_profiles p JOIN machines m ON m.id = p.machine_id"
+              " WHERE p.id = ? AND m.fingerprint = ?",
+              &why, [&](const Statement&) { known = true; }, run.placement->profile_id,
+              run.machine.fingerprint))
+        return DbFail(why, err);
+      if (!known) {
+        run.placement.reset();
+        result.placement_dropped = true;
+      }
+    }
+    if (run.uid.empty()) run.uid = NewRunUid();
+    if (!InsertRows(&run, &why)) return DbFail(why, err);
+    result.run_id = run.id;
+    results->push_back(result);
+  }
+  if (!txn.Commit(&why)) return DbFail(why, err);
+  return true;
+}
+
+bool RunStore::InsertRows(RunRecord* run, std::string* err) {
   int64_t machine_id = 0;
-  if (!FindOrInsertMachine(run->machine, &machine_id, &why)) return DbFail(why, err);
+  if (!FindOrInsertMachine(run->machine, &machine_id, err)) return false;
 
   std::optional<std::string> command;
   if (!run->command.empty()) command = StringsToJsonArray(run->command);
   if (!db_.Run("INSERT INTO runs (machine_id, target_kind, target, params, command, cwd,"
                " precision, status, exit_code, signal, note, sources, repetitions,"
-               " calls_per_rep, started_at, ended_at, rprof_version)"
-               " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-               &why, machine_id, run->target_kind, run->target, PairsToJsonObject(run->params),
+               " calls_per_rep, started_at, ended_at, rprof_version, uid)"
+               " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               err, machine_id, run->target_kind, run->target, PairsToJsonObject(run->params),
                command, NullIfEmpty(run->cwd), NullIfEmpty(run->precision),
                RunStatusName(run->status), run->exit_code, run->signal, NullIfEmpty(run->note),
                Join(run->sources, ","), run->samples.size(), run->calls_per_rep, run->started_at,
-               run->ended_at, run->rprof_version))
-    return DbFail(why, err);
+               run->ended_at, run->rprof_version, run->uid))
+    return false;
   int64_t run_id = db_.LastInsertId();
 
   // Each table's statement is prepared once and run per row.
   Statement sample;
-  if (!db_.Prepare("INSERT INTO samples (run_id, rep, time_s) VALUES (?, ?, ?)", &sample, &why))
-    return DbFail(why, err);
+  if (!db_.Prepare("INSERT INTO samples (run_id, rep, time_s) VALUES (?, ?, ?)", &sample, err))
+    return false;
   for (size_t i = 0; i < run->samples.size(); ++i)
-    if (!sample.Run(&why, run_id, i, run->samples[i])) return DbFail(why, err);
+    if (!sample.Run(err, run_id, i, run->samples[i])) return false;
 
   Statement metric;
   if (!db_.Prepare("INSERT INTO metrics (run_id, region, name, source, value, unit, note,"
                    " coverage) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                   &metric, &why))
-    return DbFail(why, err);
+                   &metric, err))
+    return false;
   for (const Metric& m : run->metrics)
-    if (!metric.Run(&why, run_id, m.region, m.name, SourceName(m.source), m.value, m.unit,
+    if (!metric.Run(err, run_id, m.region, m.name, SourceName(m.source), m.value, m.unit,
                     NullIfEmpty(m.note), m.coverage))
-      return DbFail(why, err);
+      return false;
 
   Statement trust;
   if (!db_.Prepare("INSERT OR IGNORE INTO run_trust (run_id, kind, detail) VALUES (?, ?, ?)",
-                   &trust, &why))
-    return DbFail(why, err);
+                   &trust, err))
+    return false;
   for (const TrustNote& note : run->trust)
-    if (!trust.Run(&why, run_id, note.kind, note.detail)) return DbFail(why, err);
+    if (!trust.Run(err, run_id, note.kind, note.detail)) return false;
 
   Statement tag;
-  if (!db_.Prepare("INSERT INTO tags (run_id, key, value) VALUES (?, ?, ?)", &tag, &why))
-    return DbFail(why, err);
+  if (!db_.Prepare("INSERT INTO tags (run_id, key, value) VALUES (?, ?, ?)", &tag, err))
+    return false;
   for (const auto& [key, value] : run->tags)
-    if (!tag.Run(&why, run_id, key, value)) return DbFail(why, err);
+    if (!tag.Run(err, run_id, key, value)) return false;
 
   if (run->placement) {
     const PlacementRecord& p = *run->placement;
     if (!db_.Run("INSERT INTO placements (run_id, profile_id, compute_ceiling, peak_gflops,"
                  " binding, bound, bytes_compulsory_only, attainable_gflops, percent_of_roof,"
                  " verdict, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                 &why, run_id, p.profile_id, p.compute_ceiling, p.peak_gflops,
+                 err, run_id, p.profile_id, p.compute_ceiling, p.peak_gflops,
                  NullIfEmpty(p.binding), NullIfEmpty(p.bound), p.bytes_compulsory_only,
                  p.attainable_gflops, p.percent_of_roof, p.verdict, NullIfEmpty(p.note)))
-      return DbFail(why, err);
+      return false;
   }
-  if (!txn.Commit(&why)) return DbFail(why, err);
   run->id = run_id;
   return true;
 }
@@ -214,7 +307,7 @@ constexpr const char* kRunColumns =
     " r.exit_code, r.signal, r.note, r.sources, r.calls_per_rep, r.started_at, r.ended_at,"
     " r.rprof_version, m.fingerprint, m.cpu_model, m.cores, m.caches, m.kernel, m.hostname,"
     " p.profile_id, p.compute_ceiling, p.peak_gflops, p.binding, p.attainable_gflops,"
-    " p.percent_of_roof, p.verdict, p.bound, p.bytes_compulsory_only, p.note"
+    " p.percent_of_roof, p.verdict, p.bound, p.bytes_compulsory_only, p.note, r.uid"
     " FROM runs r JOIN machines m ON m.id = r.machine_id"
     " LEFT JOIN placements p ON p.run_id = r.id";
 
@@ -235,6 +328,7 @@ void ReadRunRow(const Statement& s, RunRecord* run) {
   run->started_at = s.Text(13);
   run->ended_at = s.Text(14);
   run->rprof_version = s.Text(15);
+  run->uid = s.Text(32);
   run->machine = {s.Text(16), s.Text(17), static_cast<int>(s.Int(18)), s.Text(19), s.Text(20),
                   s.Text(21)};
   if (!s.IsNull(22)) {

@@ -32,15 +32,45 @@ struct RunFilter {
 
 class RunStore {
  public:
-  // Opens for writing, creating the file (and, for the default path, its directory) and
-  // migrating it. Fails with kEnvironment naming the path and the reason: missing or unwritable
-  // directory, not an SQLite file, schema newer than this binary (the file is left untouched).
+  // For the commands that write (run, machine measure, calibrate, import), before they measure
+  // anything: opens, creating the file (and, for the default path, its directory), migrates it,
+  // and checks that it can take a run now: its schema is whole (store/schema_check.h) and the
+  // write lock can be taken within the busy timeout. Fails with kEnvironment naming the path,
+  // the reason and what to do: missing or unwritable directory, not an SQLite file, schema
+  // newer than this binary (the file is left untouched), a table missing, a read-only file, a
+  // lock held by another process, a full disk.
   bool Open(const DatabasePath& path, Error* err);
-  // Opens an existing database without writing to it (rprof query).
+  // For the commands that only read (history, show, compare, plot, machine show and list,
+  // calibrate --show): opens an existing database, never creating one; a missing file fails
+  // with kEnvironment ("no database at PATH: nothing is stored there yet"). A file of an older
+  // schema is brought up to date first, as the readers expect the current one; any other file
+  // is read through a query-only connection and left as it is. Its schema is checked as Open
+  // checks it.
+  bool OpenExisting(const DatabasePath& path, Error* err);
+  // Opens an existing database without writing to it, or checking its schema (rprof query and
+  // doctor: the user's own SQL on whatever the file holds).
   bool OpenReadOnly(const DatabasePath& path, Error* err);
 
   // Stores the run with its machine, samples, metrics and tags in one transaction; sets run->id.
+  // A run without a uid gets one first, kept even when storing fails, so the run can be saved
+  // elsewhere under the identity it will have. Fails with kEnvironment and the cause alone
+  // ("database PATH: the disk is full ...; free space ..."): the caller says what becomes of the
+  // run.
   bool Insert(RunRecord* run, Error* err);
+
+  // What Import did with one run.
+  struct Imported {
+    int64_t run_id = 0;              // the run's id in this database
+    bool already_stored = false;     // it was there before: nothing was stored
+    bool placement_dropped = false;  // its stored placement named a profile this database lacks
+  };
+  // Stores runs read back from JSON (another database's, a recovery file's), all in one
+  // transaction, whole or not at all; sets each one's id. A run already stored is skipped: one
+  // with the same uid or, for a run without one (JSON of an older rprof), with the same machine,
+  // target and start and end times. A stored placement is kept only when this database has its
+  // profile, for the run's machine (the profile ids of another database mean nothing here):
+  // `rprof show` places the run against this database's profiles in any case.
+  bool Import(std::vector<RunRecord>* runs, std::vector<Imported>* results, Error* err);
 
   // Reads one run back, whole. A missing id fails with kUsage.
   bool Load(int64_t id, RunRecord* out, Error* err);
@@ -60,6 +90,13 @@ class RunStore {
 
  private:
   bool LoadDetails(RunRecord* run, std::string* err);
+  // The rows of one run, inside the caller's transaction.
+  bool InsertRows(RunRecord* run, std::string* err);
+  // The id of the run stored as `run` (see Import), or 0.
+  bool FindStored(const RunRecord& run, int64_t* id, std::string* err);
+  // Opens an existing file in `mode` and reads its schema version, refusing a missing file or a
+  // newer schema.
+  bool OpenForReading(const DatabasePath& path, Database::Mode mode, int* version, Error* err);
   Database db_;
   std::string path_;
 };

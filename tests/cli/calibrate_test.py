@@ -8,7 +8,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rprof_harness import RprofTestCase, main  # noqa: E402
+from rprof_harness import RprofTestCase, main, make_database  # noqa: E402
 
 
 def has_pmu(test):
@@ -34,6 +34,7 @@ class CalibrateUsage(RprofTestCase):
         self.assertEqual(self.scalar("select count(*) from calibrations"), 0)
 
     def test_show_before_any_calibration(self):
+        make_database(self.db)  # --show only reads: it never creates one
         out = self.rprof_ok("calibrate", "--show").stdout
         self.assertIn("never calibrated", out)
         self.assertEqual(json.loads(self.rprof_ok("calibrate", "--show", "-f", "json").stdout), [])

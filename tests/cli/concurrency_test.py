@@ -38,7 +38,7 @@ threading.Thread(target=lambda: (sys.stdin.read(), done.set()), daemon=True).sta
 queries = 0
 while not done.is_set():
     proc = subprocess.run(argv, capture_output=True, text=True)
-    not_yet = ((proc.returncode == 3 and "no such file" in proc.stderr) or
+    not_yet = ((proc.returncode == 3 and "no database at" in proc.stderr) or
                (proc.returncode == 2 and "no such table: runs" in proc.stderr))
     if queries == 0 and not_yet:
         continue  # no writer has created and migrated the database yet

@@ -152,7 +152,7 @@ class CommandLineErrors(RprofTestCase):
         self.assertFalse(os.path.exists(self.db))
 
     def test_show_missing_run(self):
-        self.rprof_ok("history")  # creates the empty database
+        rprof_harness.make_database(self.db)
         r = self.rprof("show", "999")
         self.assertError(r, 2, "run 999: no such run in " + self.db)
 

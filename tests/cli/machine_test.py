@@ -586,10 +586,12 @@ class WithoutProfile(RprofTestCase, InterruptMixin):
         self.assertFalse(os.path.exists(self.db))
 
     def test_show_on_an_empty_database_says_how_to_measure(self):
+        rprof_harness.make_database(self.db)
         r = self.rprof("machine", "show")
         self.assertError(r, 3, "no machine profile for this machine", "rprof machine measure")
 
     def test_list_on_an_empty_database(self):
+        rprof_harness.make_database(self.db)
         self.assertEqual(json.loads(self.rprof_ok("machine", "list", "--format", "json").stdout),
                          [])
         csv_out = self.rprof_ok("machine", "list", "--format", "csv").stdout

@@ -82,6 +82,7 @@ class WriteErrors(OutputTestCase):
                                  "Bad file descriptor")
 
     def test_a_command_that_failed_keeps_its_own_error(self):
+        self.rprof("run", "triad", "-p", "n=1000", "--repeat", "3", "--counters", "model", "-q")
         with open("/dev/full", "wb") as full:
             r = self.rprof_raw("show", "99", stdout=full)
         self.assertEqual(r.returncode, 2, r)

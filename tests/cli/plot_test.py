@@ -261,6 +261,7 @@ class PlotErrors(PlotTestCase):
 
     def test_no_runs_at_all(self):
         empty = self.path("empty.db")
+        rprof_harness.make_database(empty)
         r = self.rprof("plot", "--last", "3", "-o", self.path("x.svg"), db=empty)
         self.assertError(r, 2, "no stored run matches")
         self.assertFalse(os.path.exists(self.path("x.svg")))

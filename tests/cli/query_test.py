@@ -212,7 +212,7 @@ class Refusing(QueryTestCase):
 class MissingDatabase(RprofTestCase):
     def test_query_on_missing_database(self):
         r = self.rprof("query", "select 1")
-        self.assertError(r, 3, f"database {self.db}: no such file")
+        self.assertError(r, 3, f"no database at {self.db}: nothing is stored there yet")
         self.assertFalse(os.path.exists(self.db), "a read-only query must not create the file")
 
 

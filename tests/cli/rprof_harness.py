@@ -4,6 +4,7 @@ read back what it stored, with nothing but the Python standard library.
 Each test script is started by meson as `python3 SCRIPT.py PATH/TO/rprof` and calls main().
 """
 
+import glob
 import json
 import os
 import shutil
@@ -15,6 +16,9 @@ import unittest
 
 # Set by main() from argv[1].
 RPROF = None
+
+# The migrations rprof compiles in (schema/NNN_name.sql), for databases made without rprof.
+SCHEMA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "schema")
 
 # A quick triad run: well under a second, even on a loaded two-core machine. pmu counters only: the sim source (valgrind) has its own suite, and would
 # add a second or so to every run here.
@@ -114,6 +118,31 @@ class RprofTestCase(unittest.TestCase):
     def kernel_names(self):
         result = self.rprof_ok("kernels", "--format", "json", db=False)
         return [k["name"] for k in json.loads(result.stdout)]
+
+
+def make_database(path, before=None):
+    """Creates an rprof database at path as rprof's own migrations make it, with Python's sqlite3
+    and no rprof: the current schema, or with before="_run_uid" the schema as it was before the
+    migration named *_run_uid.sql (found by name: numbers change when branches merge). Readers
+    never create a database, so a test that needs an empty one makes it here."""
+    migrations = sorted(glob.glob(os.path.join(SCHEMA_DIR, "[0-9][0-9][0-9]_*.sql")))
+    if not migrations:
+        raise RuntimeError(f"no migrations under {SCHEMA_DIR}")
+    con = sqlite3.connect(path, isolation_level=None)
+    try:
+        for migration in migrations:
+            name = os.path.basename(migration)
+            if before and before in name:
+                break
+            with open(migration) as f:
+                con.executescript("BEGIN;" + f.read() + f";PRAGMA user_version = {int(name[:3])};"
+                                  "COMMIT;")
+        else:
+            if before:
+                raise RuntimeError(f"no migration named *{before}*")
+        con.execute("PRAGMA journal_mode = WAL")
+    finally:
+        con.close()
 
 
 def table_rows(text):

@@ -349,5 +349,39 @@ TEST(Migrate, ProfilesStoredBeforeTheNoisyMarkAreMarkedByTheirSpreads) {
   EXPECT_EQ(RawStrings(&db, "SELECT kind FROM run_trust ORDER BY rowid").size(), 3u);
 }
 
+// The run-uid migration gives runs stored before it a uid each, all different, and a run a
+// user's own SQL inserts without one still gets one.
+TEST(Migrate, RunsStoredBeforeUidsGetOneEach) {
+  TempDir dir;
+  std::string path = dir.File("old.db");
+  ASSERT_TRUE(MigrateToJustBefore(path, "_run_uid.sql"));
+  RawExec(path,
+          "INSERT INTO machines (id, fingerprint, cpu_model, cores, caches, kernel, hostname,"
+          " first_seen) VALUES (1, 'fp', 'cpu', 2, '', 'k', 'h', 't');"
+          "INSERT INTO runs (id, machine_id, target_kind, target, params, status, sources,"
+          " repetitions, calls_per_rep, started_at, ended_at, rprof_version) VALUES"
+          " (1, 1, 'builtin', 'triad', '{}', 'ok', 'clock', 1, 1, 't', 't', 'v'),"
+          " (2, 1, 'builtin', 'dot', '{}', 'ok', 'clock', 1, 1, 't', 't', 'v')");
+  // A reader brings it up to date: history on an older file works, and nothing else is written.
+  {
+    RunStore store;
+    Error err;
+    ASSERT_TRUE(store.OpenExisting({path, false}, &err)) << err.message;
+  }
+  EXPECT_EQ(RawInt(path, "PRAGMA user_version"), CurrentSchemaVersion());
+  EXPECT_EQ(RawInt(path,
+                   "SELECT count(DISTINCT uid) FROM runs"
+                   " WHERE length(uid) = 32 AND uid NOT GLOB '*[^0-9a-f]*'"),
+            2);
+  RawExec(path,
+          "INSERT INTO runs (id, machine_id, target_kind, target, params, status, sources,"
+          " repetitions, calls_per_rep, started_at, ended_at, rprof_version) VALUES"
+          " (3, 1, 'builtin', 'copy', '{}', 'ok', 'clock', 1, 1, 't', 't', 'v')");
+  EXPECT_EQ(RawInt(path,
+                   "SELECT count(DISTINCT uid) FROM runs"
+                   " WHERE length(uid) = 32 AND uid NOT GLOB '*[^0-9a-f]*'"),
+            3);
+}
+
 }  // namespace
 }  // namespace rprof

@@ -2,7 +2,9 @@
 // it was stored, listing filters and orders runs, each run is stored whole or not at all, and
 // files or directories that cannot hold a database are refused with the path and the reason,
 // the file left as it was.
+#include "scoped_env.h"
 #include "temp_files.h"
+#include "test_runs.h"
 #include "store/run_store.h"
 
 #include <gtest/gtest.h>
@@ -24,6 +26,10 @@ namespace {
 using testing_support::TempDir;
 using testing_support::ReadBytes;
 using testing_support::FirstDifference;
+using testing_support::ScopedEnv;
+using testing_support::FullRun;
+using testing_support::SmallRun;
+using testing_support::TestMachine;
 
 void WriteBytes(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary);
@@ -47,65 +53,6 @@ int64_t RawCount(const std::string& path, const std::string& sql) {
 
 bool Contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
-}
-
-MachineRecord TestMachine(const std::string& fingerprint = "fp-0001") {
-  return {fingerprint, "Test CPU @ 3.0GHz", 8, "L1d 32K, L2 1M, L3 32M", "6.1.0-test", "testhost"};
-}
-
-// A run with every field set, including the awkward ones: a NULL metric with its reason, a
-// region, text that needs escaping.
-RunRecord FullRun() {
-  RunRecord run;
-  run.machine = TestMachine();
-  run.target_kind = "executable";
-  run.target = "/opt/bench/stencil";
-  run.params = {{"n", "1000"}, {"label", "a \"quoted\" name"}};
-  run.command = {"/opt/bench/stencil", "--size", "1 000", "back\\slash"};
-  run.cwd = "/home/user/work dir";
-  run.precision = "fp32";
-  run.status = RunStatus::kCrashed;
-  run.exit_code = 139;
-  run.signal = 11;
-  run.note = "killed by SIGSEGV";
-  run.sources = {"clock", "pmu", "model"};
-  run.samples = {0.001, 0.0012345678901234567, 1e-9};
-  run.calls_per_rep = 7;
-  run.metrics = {
-      {"time_s", 0.0012345678901234567, "s", Source::kClock, "", "median of 3 repetitions"},
-      {"flops", 2000, "FLOP", Source::kModel, "", "2*n"},
-      {"PAPI_TOT_INS", std::nullopt, "count", Source::kPmu, "", "no hardware PMU here"},
-      {"perf::TASK-CLOCK", 123456.5, "ns", Source::kPmu, "", ""},
-      {"PAPI_L2_TCM", 4096, "count", Source::kPmu, "",
-       "multiplexed: counted 50 % of the time (pass 2 of 2), scaled", 0.5},
-      {"flops", 1000, "FLOP", Source::kModel, "inner loop", ""},
-  };
-  run.trust = {{"multiplexed", "PAPI_L2_TCM counted 50 % of the time, scaled"},
-               {"hypervisor", "a virtual machine: counts include what the hypervisor lets through"}};
-  run.tags = {{"lab", "00"}, {"who", "ci"}};  // in key order, as Load returns them
-  run.started_at = "2026-11-29T23:40:00.123Z";
-  run.ended_at = "2026-11-29T23:40:01.456Z";
-  run.rprof_version = "0.1.0";
-  return run;
-}
-
-RunRecord SmallRun(const std::string& target, RunStatus status, const std::string& started_at,
-                   KeyValues tags) {
-  RunRecord run;
-  run.machine = TestMachine();
-  run.target_kind = "builtin";
-  run.target = target;
-  run.params = {{"n", "10"}};
-  run.precision = "fp64";
-  run.status = status;
-  run.sources = {"clock", "model"};
-  run.samples = {0.5};
-  run.metrics = {{"time_s", 0.5, "s", Source::kClock, "", ""}};
-  run.tags = std::move(tags);
-  run.started_at = started_at;
-  run.ended_at = started_at;
-  run.rprof_version = "0.1.0";
-  return run;
 }
 
 class RunStoreTest : public testing::Test {
@@ -498,7 +445,8 @@ TEST(RunStoreOpen, ReadOnlyOnMissingFileFailsWithoutCreatingIt) {
   EXPECT_FALSE(store.OpenReadOnly({path, false}, &err));
   EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_TRUE(Contains(err.message, path)) << err.message;
-  EXPECT_TRUE(Contains(err.message, "no such file")) << err.message;
+  EXPECT_TRUE(Contains(err.message, "no database at " + path + ": nothing is stored there yet"))
+      << err.message;
   EXPECT_FALSE(std::filesystem::exists(path));
 }
 
@@ -522,27 +470,217 @@ TEST(RunStoreOpen, ReadOnlyConnectionCannotWrite) {
   EXPECT_EQ(RawCount(path, "SELECT count(*) FROM runs"), 1);
 }
 
-// Sets or clears an environment variable for one scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value)
-      setenv(name, value, 1);
-    else
-      unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (old_)
-      setenv(name_, old_->c_str(), 1);
-    else
-      unsetenv(name_);
-  }
+// Runs SQL through SQLite directly, as someone else's tool would.
+void RawExec(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  char* message = nullptr;
+  int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message);
+  EXPECT_EQ(rc, SQLITE_OK) << (message ? message : "");
+  sqlite3_free(message);
+  sqlite3_close(db);
+}
 
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+TEST_F(RunStoreTest, EveryRunGetsAUidKeptThroughLoad) {
+  RunRecord run = SmallRun("triad", RunStatus::kOk, "2026-01-01T00:00:00.000Z", {});
+  Error err;
+  ASSERT_TRUE(store_.Insert(&run, &err)) << err.message;
+  EXPECT_TRUE(IsRunUid(run.uid)) << run.uid;
+  RunRecord loaded;
+  ASSERT_TRUE(store_.Load(run.id, &loaded, &err)) << err.message;
+  EXPECT_EQ(loaded.uid, run.uid);
+
+  RunRecord given = SmallRun("dot", RunStatus::kOk, "2026-01-02T00:00:00.000Z", {});
+  given.uid = "00112233445566778899aabbccddeeff";
+  ASSERT_TRUE(store_.Insert(&given, &err)) << err.message;
+  ASSERT_TRUE(store_.Load(given.id, &loaded, &err)) << err.message;
+  EXPECT_EQ(loaded.uid, "00112233445566778899aabbccddeeff");
+  EXPECT_NE(NewRunUid(), NewRunUid());
+}
+
+TEST_F(RunStoreTest, AFailedInsertStillGivesTheRunItsUid) {
+  // The uid is the run's before it is stored, so a recovery file carries the identity an
+  // import then stores it under.
+  RunRecord first = SmallRun("triad", RunStatus::kOk, "2026-01-01T00:00:00.000Z", {});
+  Error err;
+  ASSERT_TRUE(store_.Insert(&first, &err)) << err.message;
+  RunRecord twin = SmallRun("triad", RunStatus::kOk, "2026-01-01T00:00:00.000Z", {});
+  twin.uid = first.uid;  // unique in the file: this insert fails
+  EXPECT_FALSE(store_.Insert(&twin, &err));
+  EXPECT_EQ(twin.uid, first.uid);
+  EXPECT_EQ(twin.id, 0);
+  RunRecord fresh = SmallRun("triad", RunStatus::kOk, "2026-01-01T00:00:00.000Z", {});
+  fresh.metrics.push_back(fresh.metrics.front());  // fails at the metrics
+  EXPECT_FALSE(store_.Insert(&fresh, &err));
+  EXPECT_TRUE(IsRunUid(fresh.uid));
+}
+
+TEST_F(RunStoreTest, ImportStoresEachRunOnce) {
+  std::vector<RunRecord> runs = {FullRun(),
+                                 SmallRun("dot", RunStatus::kOk, "2026-01-02T00:00:00.000Z", {})};
+  runs[0].uid = "0123456789abcdef0123456789abcdef";
+  std::vector<RunStore::Imported> results;
+  Error err;
+  ASSERT_TRUE(store_.Import(&runs, &results, &err)) << err.message;
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_FALSE(results[0].already_stored);
+  EXPECT_FALSE(results[1].already_stored);
+  EXPECT_EQ(results[0].run_id, runs[0].id);
+  EXPECT_TRUE(IsRunUid(runs[1].uid)) << "a run without a uid gets one";
+  RunRecord loaded;
+  ASSERT_TRUE(store_.Load(results[0].run_id, &loaded, &err)) << err.message;
+  EXPECT_EQ(loaded.uid, "0123456789abcdef0123456789abcdef");
+  EXPECT_EQ(loaded.metrics.size(), FullRun().metrics.size());
+
+  // Again: nothing new, the same ids.
+  std::vector<RunRecord> again = {FullRun()};
+  again[0].uid = "0123456789abcdef0123456789abcdef";
+  ASSERT_TRUE(store_.Import(&again, &results, &err)) << err.message;
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_TRUE(results[0].already_stored);
+  EXPECT_EQ(results[0].run_id, runs[0].id);
+  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM runs"), 2);
+}
+
+TEST_F(RunStoreTest, ImportKnowsARunWithoutUidByItsMachineTargetAndTimes) {
+  // JSON written before runs had uids: the same run is the same machine, target, start and end.
+  std::vector<RunRecord> runs = {SmallRun("dot", RunStatus::kOk, "2026-01-02T00:00:00.000Z", {})};
+  std::vector<RunStore::Imported> results;
+  Error err;
+  ASSERT_TRUE(store_.Import(&runs, &results, &err)) << err.message;
+  std::vector<RunRecord> again = {SmallRun("dot", RunStatus::kOk, "2026-01-02T00:00:00.000Z", {})};
+  ASSERT_TRUE(store_.Import(&again, &results, &err)) << err.message;
+  EXPECT_TRUE(results[0].already_stored);
+  std::vector<RunRecord> later = {SmallRun("dot", RunStatus::kOk, "2026-01-03T00:00:00.000Z", {})};
+  ASSERT_TRUE(store_.Import(&later, &results, &err)) << err.message;
+  EXPECT_FALSE(results[0].already_stored);
+  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM runs"), 2);
+}
+
+TEST_F(RunStoreTest, ImportIsWholeOrNothing) {
+  std::vector<RunRecord> runs = {SmallRun("dot", RunStatus::kOk, "2026-01-02T00:00:00.000Z", {}),
+                                 SmallRun("triad", RunStatus::kOk, "2026-01-03T00:00:00.000Z", {})};
+  runs[1].metrics.push_back(runs[1].metrics.front());  // one key twice: the second run fails
+  std::vector<RunStore::Imported> results;
+  Error err;
+  EXPECT_FALSE(store_.Import(&runs, &results, &err));
+  EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
+  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM runs"), 0);
+}
+
+TEST_F(RunStoreTest, ImportDropsAPlacementAgainstAnotherDatabasesProfile) {
+  RawExec(path_,
+          "INSERT INTO machines (id, fingerprint, cpu_model, cores, caches, kernel, hostname,"
+          " first_seen) VALUES (7, 'fp-0001', 'cpu', 8, '', 'k', 'h', 't');"
+          "INSERT INTO machine_profiles (id, machine_id, mode, threads, isa, seconds,"
+          " created_at, rprof_version) VALUES (3, 7, 'quick', 8, 'avx2', 9, 't', 'v');");
+  PlacementRecord placement;
+  placement.profile_id = 3;
+  placement.compute_ceiling = "fp64_avx2_fma";
+  placement.peak_gflops = 60;
+  placement.verdict = "DRAM-bandwidth-bound, 71 % of roof";
+  std::vector<RunRecord> runs = {SmallRun("dot", RunStatus::kOk, "2026-01-02T00:00:00.000Z", {}),
+                                 SmallRun("dot", RunStatus::kOk, "2026-01-03T00:00:00.000Z", {}),
+                                 SmallRun("dot", RunStatus::kOk, "2026-01-04T00:00:00.000Z", {})};
+  runs[0].placement = placement;  // profile 3 is this machine's here: kept
+  runs[1].placement = placement;
+  runs[1].placement->profile_id = 4;  // no such profile here
+  runs[2].placement = placement;
+  runs[2].machine = TestMachine("fp-other");  // profile 3 is another machine's
+  std::vector<RunStore::Imported> results;
+  Error err;
+  ASSERT_TRUE(store_.Import(&runs, &results, &err)) << err.message;
+  EXPECT_FALSE(results[0].placement_dropped);
+  EXPECT_TRUE(results[1].placement_dropped);
+  EXPECT_TRUE(results[2].placement_dropped);
+  RunRecord loaded;
+  ASSERT_TRUE(store_.Load(results[0].run_id, &loaded, &err)) << err.message;
+  ASSERT_TRUE(loaded.placement.has_value());
+  EXPECT_EQ(loaded.placement->verdict, placement.verdict);
+  ASSERT_TRUE(store_.Load(results[1].run_id, &loaded, &err)) << err.message;
+  EXPECT_FALSE(loaded.placement.has_value());
+}
+
+TEST(RunStoreOpen, WritersRefuseADatabaseWithATableMissing) {
+  TempDir dir;
+  std::string path = dir.File("runs.db");
+  Error err;
+  {
+    RunStore store;
+    ASSERT_TRUE(store.Open({path, false}, &err)) << err.message;
+  }
+  RawExec(path, "DROP TABLE metrics");
+  for (bool writer : {true, false}) {
+    SCOPED_TRACE(writer ? "Open" : "OpenExisting");
+    RunStore store;
+    EXPECT_FALSE(writer ? store.Open({path, false}, &err)
+                        : store.OpenExisting({path, false}, &err));
+    EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
+    EXPECT_TRUE(Contains(err.message,
+                         "database " + path + ": table metrics is missing: the file was changed"))
+        << err.message;
+  }
+}
+
+TEST(RunStoreOpen, WritersRefuseADatabaseLockedByAnotherProcess) {
+  ScopedEnv timeout("RPROF_BUSY_TIMEOUT_MS", "50");
+  TempDir dir;
+  std::string path = dir.File("runs.db");
+  Error err;
+  {
+    RunStore store;
+    ASSERT_TRUE(store.Open({path, false}, &err)) << err.message;
+  }
+  sqlite3* holder = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &holder), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(holder, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+  {
+    RunStore store;
+    EXPECT_FALSE(store.Open({path, false}, &err));
+    EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
+    EXPECT_TRUE(Contains(err.message, "locked by another process")) << err.message;
+    EXPECT_TRUE(Contains(err.message, "busy timeout (50 ms)")) << err.message;
+    // A reader does not need the write lock.
+    RunStore reader;
+    EXPECT_TRUE(reader.OpenExisting({path, false}, &err)) << err.message;
+  }
+  sqlite3_exec(holder, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(holder);
+  RunStore store;
+  EXPECT_TRUE(store.Open({path, false}, &err)) << err.message;
+}
+
+TEST(RunStoreOpen, OpenExistingNeverCreatesAndNeverWrites) {
+  TempDir dir;
+  std::string path = dir.File("runs.db");
+  Error err;
+  {
+    RunStore store;
+    EXPECT_FALSE(store.OpenExisting({path, false}, &err));
+    EXPECT_TRUE(Contains(err.message, "no database at " + path)) << err.message;
+    EXPECT_FALSE(std::filesystem::exists(path));
+    EXPECT_FALSE(store.OpenExisting({dir.File("no/such/dir/runs.db"), false}, &err));
+    EXPECT_TRUE(Contains(err.message, "directory " + dir.File("no/such/dir") + " does not exist"))
+        << err.message;
+  }
+  {
+    RunStore writer;
+    ASSERT_TRUE(writer.Open({path, false}, &err)) << err.message;
+    RunRecord run = SmallRun("triad", RunStatus::kOk, "2026-01-01T00:00:00.000Z", {});
+    ASSERT_TRUE(writer.Insert(&run, &err)) << err.message;
+  }
+  std::string bytes = ReadBytes(path);
+  {
+    RunStore reader;
+    ASSERT_TRUE(reader.OpenExisting({path, false}, &err)) << err.message;
+    std::string why;
+    EXPECT_FALSE(reader.db()->Exec("DELETE FROM runs", &why)) << "a reader's connection wrote";
+    RunRecord loaded;
+    EXPECT_TRUE(reader.Load(1, &loaded, &err)) << err.message;
+  }
+  EXPECT_TRUE(ReadBytes(path) == bytes) << FirstDifference(ReadBytes(path), bytes);
+  EXPECT_FALSE(std::filesystem::exists(path + "-wal")) << "a reader left its -wal file behind";
+}
 
 TEST(ResolveDatabasePath, FlagThenEnvironmentThenXdgThenHome) {
   ScopedEnv db("RPROF_DB", "/env/runs.db");

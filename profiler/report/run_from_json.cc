@@ -1,0 +1,350 @@
+#include "report/run_from_json.h"
+
+#include <charconv>
+#include <cstdint>
+#include <limits>
+#include <optional>
+
+namespace rprof {
+
+namespace {
+
+using Type = JsonValue::Type;
+
+// Whether a key must be there, or may be absent or null (written by an older rprof, or empty).
+enum class Need { kRequired, kNullable };
+
+// A key's place in the document, for messages: "metrics.flops.model.unit".
+std::string Where(const std::string& path, std::string_view key) {
+  return path.empty() ? std::string(key) : path + "." + std::string(key);
+}
+
+bool Wrong(const std::string& where, const char* expected, const JsonValue* found,
+           std::string* err) {
+  *err = where + ": expected " + expected +
+         (found ? std::string(", found ") + JsonValue::TypeName(found->type())
+                : std::string(", but it is missing"));
+  return false;
+}
+
+// *out: the member `key` of object when it has `type`; nullptr when it is absent or null and
+// `need` allows that. False with *err naming the key otherwise.
+bool Member(const JsonValue& object, const std::string& path, std::string_view key, Type type,
+            Need need, const JsonValue** out, std::string* err) {
+  const JsonValue* value = object.Find(key);
+  *out = nullptr;
+  if ((!value || value->is_null()) && need == Need::kNullable) return true;
+  if (!value || value->type() != type)
+    return Wrong(Where(path, key), JsonValue::TypeName(type), value, err);
+  *out = value;
+  return true;
+}
+
+bool ReadString(const JsonValue& object, const std::string& path, std::string_view key, Need need,
+                std::string* out, std::string* err) {
+  const JsonValue* value = nullptr;
+  if (!Member(object, path, key, Type::kString, need, &value, err)) return false;
+  *out = value ? value->string() : "";
+  return true;
+}
+
+// A number written as an integer ("12", not "12.0" or "1.2e1") that fits an int64_t.
+bool Integer(const JsonValue& value, int64_t* out) {
+  const std::string& text = value.number_text();
+  if (!value.is_number() || text.find_first_of(".eE") != std::string::npos) return false;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+bool ReadInt(const JsonValue& object, const std::string& path, std::string_view key, Need need,
+             std::optional<int64_t>* out, std::string* err) {
+  const JsonValue* value = nullptr;
+  if (!Member(object, path, key, Type::kNumber, need, &value, err)) return false;
+  out->reset();
+  if (!value) return true;
+  int64_t number = 0;
+  if (!Integer(*value, &number)) return Wrong(Where(path, key), "an integer", value, err);
+  *out = number;
+  return true;
+}
+
+// An integer that must fit an int (exit codes, signals, cores).
+bool ReadSmallInt(const JsonValue& object, const std::string& path, std::string_view key, Need need,
+                  std::optional<int>* out, std::string* err) {
+  std::optional<int64_t> wide;
+  if (!ReadInt(object, path, key, need, &wide, err)) return false;
+  out->reset();
+  if (!wide) return true;
+  if (*wide < std::numeric_limits<int>::min() || *wide > std::numeric_limits<int>::max()) {
+    *err = Where(path, key) + ": " + std::to_string(*wide) + " is out of range";
+    return false;
+  }
+  *out = static_cast<int>(*wide);
+  return true;
+}
+
+bool ReadNumber(const JsonValue& object, const std::string& path, std::string_view key, Need need,
+                std::optional<double>* out, std::string* err) {
+  const JsonValue* value = nullptr;
+  if (!Member(object, path, key, Type::kNumber, need, &value, err)) return false;
+  out->reset();
+  if (value) *out = value->number();
+  return true;
+}
+
+bool ReadStringArray(const JsonValue& object, const std::string& path, std::string_view key,
+                     Need need, std::vector<std::string>* out, std::string* err) {
+  const JsonValue* array = nullptr;
+  if (!Member(object, path, key, Type::kArray, need, &array, err)) return false;
+  out->clear();
+  if (!array) return true;
+  for (size_t i = 0; i < array->items().size(); ++i) {
+    const JsonValue& item = array->items()[i];
+    if (!item.is_string())
+      return Wrong(Where(path, key) + "[" + std::to_string(i) + "]", "a string", &item, err);
+    out->push_back(item.string());
+  }
+  return true;
+}
+
+bool ReadMachine(const JsonValue& run, MachineRecord* machine, std::string* err) {
+  const JsonValue* m = nullptr;
+  if (!Member(run, "", "machine", Type::kObject, Need::kRequired, &m, err)) return false;
+  std::optional<int> cores;
+  // caches and kernel: absent from the JSON older rprofs wrote (then stored as "").
+  if (!ReadString(*m, "machine", "fingerprint", Need::kRequired, &machine->fingerprint, err) ||
+      !ReadString(*m, "machine", "cpu_model", Need::kRequired, &machine->cpu_model, err) ||
+      !ReadSmallInt(*m, "machine", "cores", Need::kRequired, &cores, err) ||
+      !ReadString(*m, "machine", "hostname", Need::kRequired, &machine->hostname, err) ||
+      !ReadString(*m, "machine", "caches", Need::kNullable, &machine->caches, err) ||
+      !ReadString(*m, "machine", "kernel", Need::kNullable, &machine->kernel, err))
+    return false;
+  machine->cores = *cores;
+  return true;
+}
+
+// Parameters as the store keeps them, values as text: numbers as written, strings as they are.
+bool ReadParams(const JsonValue& run, KeyValues* params, std::string* err) {
+  const JsonValue* object = nullptr;
+  if (!Member(run, "", "params", Type::kObject, Need::kRequired, &object, err)) return false;
+  for (const auto& [key, value] : object->members()) {
+    if (value.is_string())
+      params->emplace_back(key, value.string());
+    else if (value.is_number())
+      params->emplace_back(key, value.number_text());
+    else
+      return Wrong(Where("params", key), "a string or a number", &value, err);
+  }
+  return true;
+}
+
+bool ReadTags(const JsonValue& run, KeyValues* tags, std::string* err) {
+  const JsonValue* object = nullptr;
+  if (!Member(run, "", "tags", Type::kObject, Need::kRequired, &object, err)) return false;
+  for (const auto& [key, value] : object->members()) {
+    if (!value.is_string()) return Wrong(Where("tags", key), "a string", &value, err);
+    tags->emplace_back(key, value.string());
+  }
+  return true;
+}
+
+// {NAME: {SOURCE: {"value", "unit", "note", "coverage"}}} of one region.
+bool ReadMetric(const std::string& where, const std::string& name, const JsonValue& by_source,
+                const std::string& region, std::vector<Metric>* metrics, std::string* err) {
+  if (!by_source.is_object()) return Wrong(where, "an object of sources", &by_source, err);
+  for (const auto& [source_name, fields] : by_source.members()) {
+    std::string at = Where(where, source_name);
+    std::optional<Source> source = ParseSource(source_name);
+    if (!source) {
+      *err = at + ": no source " + source_name + " (clock, pmu, sim, model)";
+      return false;
+    }
+    if (!fields.is_object()) return Wrong(at, "an object", &fields, err);
+    Metric m;
+    m.name = name;
+    m.region = region;
+    m.source = *source;
+    if (!fields.Find("value")) return Wrong(Where(at, "value"), "a number or null", nullptr, err);
+    if (!ReadNumber(fields, at, "value", Need::kNullable, &m.value, err) ||
+        !ReadString(fields, at, "unit", Need::kRequired, &m.unit, err) ||
+        !ReadString(fields, at, "note", Need::kNullable, &m.note, err) ||
+        !ReadNumber(fields, at, "coverage", Need::kNullable, &m.coverage, err))
+      return false;
+    metrics->push_back(std::move(m));
+  }
+  return true;
+}
+
+bool ReadMetrics(const JsonValue& run, std::vector<Metric>* metrics, std::string* err) {
+  const JsonValue* whole = nullptr;
+  if (!Member(run, "", "metrics", Type::kObject, Need::kRequired, &whole, err)) return false;
+  for (const auto& [name, by_source] : whole->members())
+    if (!ReadMetric(Where("metrics", name), name, by_source, "", metrics, err)) return false;
+  const JsonValue* regions = nullptr;
+  if (!Member(run, "", "regions", Type::kObject, Need::kNullable, &regions, err)) return false;
+  if (!regions) return true;
+  for (const auto& [region, members] : regions->members()) {
+    std::string at = Where("regions", region);
+    if (region.empty()) {
+      *err = at + ": a region needs a name";
+      return false;
+    }
+    if (!members.is_object()) return Wrong(at, "an object", &members, err);
+    for (const auto& [name, by_source] : members.members()) {
+      // A region's placement sits among its metrics: an object with "placed", not sources.
+      if (name == "placement" && by_source.is_object() && by_source.Find("placed")) continue;
+      if (!ReadMetric(Where(at, name), name, by_source, region, metrics, err)) return false;
+    }
+  }
+  return true;
+}
+
+bool ReadTrust(const JsonValue& run, std::vector<TrustNote>* trust, std::string* err) {
+  const JsonValue* array = nullptr;
+  if (!Member(run, "", "trust", Type::kArray, Need::kNullable, &array, err)) return false;
+  if (!array) return true;
+  for (size_t i = 0; i < array->items().size(); ++i) {
+    const JsonValue& item = array->items()[i];
+    std::string at = "trust[" + std::to_string(i) + "]";
+    if (!item.is_object()) return Wrong(at, "an object", &item, err);
+    TrustNote note;
+    if (!ReadString(item, at, "kind", Need::kRequired, &note.kind, err) ||
+        !ReadString(item, at, "detail", Need::kRequired, &note.detail, err))
+      return false;
+    trust->push_back(std::move(note));
+  }
+  return true;
+}
+
+bool ReadSamples(const JsonValue& run, std::vector<double>* samples, std::string* err) {
+  const JsonValue* array = nullptr;
+  if (!Member(run, "", "samples_s", Type::kArray, Need::kRequired, &array, err)) return false;
+  for (size_t i = 0; i < array->items().size(); ++i) {
+    const JsonValue& item = array->items()[i];
+    if (!item.is_number())
+      return Wrong("samples_s[" + std::to_string(i) + "]", "a number", &item, err);
+    samples->push_back(item.number());
+  }
+  // repetitions is derived (one per sample); a file where they disagree was edited wrongly.
+  std::optional<int64_t> repetitions;
+  if (!ReadInt(run, "", "repetitions", Need::kNullable, &repetitions, err)) return false;
+  if (repetitions && *repetitions != static_cast<int64_t>(samples->size())) {
+    *err = "repetitions is " + std::to_string(*repetitions) + " but samples_s holds " +
+           std::to_string(samples->size()) + " times";
+    return false;
+  }
+  return true;
+}
+
+bool ReadStoredPlacement(const JsonValue& run, std::optional<PlacementRecord>* out,
+                         std::string* err) {
+  const JsonValue* p = nullptr;
+  if (!Member(run, "", "stored_placement", Type::kObject, Need::kNullable, &p, err)) return false;
+  out->reset();
+  if (!p) return true;
+  const std::string at = "stored_placement";
+  PlacementRecord record;
+  std::optional<int64_t> profile_id;
+  std::optional<double> peak;
+  const JsonValue* compulsory = nullptr;
+  if (!ReadInt(*p, at, "profile_id", Need::kRequired, &profile_id, err) ||
+      !ReadString(*p, at, "compute_ceiling", Need::kNullable, &record.compute_ceiling, err) ||
+      !ReadNumber(*p, at, "peak_gflops", Need::kNullable, &peak, err) ||
+      !ReadString(*p, at, "binding", Need::kNullable, &record.binding, err) ||
+      !ReadNumber(*p, at, "attainable_gflops", Need::kNullable, &record.attainable_gflops, err) ||
+      !ReadNumber(*p, at, "percent_of_roof", Need::kNullable, &record.percent_of_roof, err) ||
+      !ReadString(*p, at, "verdict", Need::kRequired, &record.verdict, err) ||
+      !ReadString(*p, at, "bound", Need::kNullable, &record.bound, err) ||
+      !Member(*p, at, "bytes_compulsory_only", Type::kBool, Need::kNullable, &compulsory, err) ||
+      !ReadString(*p, at, "note", Need::kNullable, &record.note, err))
+    return false;
+  record.profile_id = *profile_id;
+  record.peak_gflops = peak.value_or(0);
+  if (compulsory) record.bytes_compulsory_only = compulsory->boolean();
+  *out = std::move(record);
+  return true;
+}
+
+}  // namespace
+
+bool RunFromJson(const JsonValue& json, RunRecord* run, std::string* err) {
+  *run = RunRecord();
+  if (!json.is_object()) return Wrong("the run", "an object", &json, err);
+  std::string status;
+  std::optional<int> exit_code, signal;
+  std::optional<int64_t> calls;
+  if (!ReadString(json, "", "uid", Need::kNullable, &run->uid, err) ||
+      !ReadString(json, "", "target", Need::kRequired, &run->target, err) ||
+      !ReadString(json, "", "target_kind", Need::kRequired, &run->target_kind, err) ||
+      !ReadParams(json, &run->params, err) ||
+      !ReadStringArray(json, "", "command", Need::kNullable, &run->command, err) ||
+      !ReadString(json, "", "cwd", Need::kNullable, &run->cwd, err) ||
+      !ReadString(json, "", "precision", Need::kNullable, &run->precision, err) ||
+      !ReadString(json, "", "status", Need::kRequired, &status, err) ||
+      !ReadSmallInt(json, "", "exit_code", Need::kNullable, &exit_code, err) ||
+      !ReadSmallInt(json, "", "signal", Need::kNullable, &signal, err) ||
+      !ReadString(json, "", "note", Need::kNullable, &run->note, err) ||
+      !ReadString(json, "", "started_at", Need::kRequired, &run->started_at, err) ||
+      !ReadString(json, "", "ended_at", Need::kRequired, &run->ended_at, err) ||
+      !ReadString(json, "", "rprof_version", Need::kNullable, &run->rprof_version, err) ||
+      !ReadMachine(json, &run->machine, err) ||
+      !ReadStringArray(json, "", "sources", Need::kRequired, &run->sources, err) ||
+      !ReadSamples(json, &run->samples, err) ||
+      !ReadInt(json, "", "calls_per_repetition", Need::kRequired, &calls, err) ||
+      !ReadTags(json, &run->tags, err) || !ReadMetrics(json, &run->metrics, err) ||
+      !ReadTrust(json, &run->trust, err) || !ReadStoredPlacement(json, &run->placement, err))
+    return false;
+  // The values the schema's CHECKs hold to, refused here with the key named.
+  if (!run->uid.empty() && !IsRunUid(run->uid)) {
+    *err = "uid: expected 32 lowercase hex digits, found \"" + run->uid.substr(0, 40) + "\"";
+    return false;
+  }
+  if (run->target_kind != "builtin" && run->target_kind != "plugin" &&
+      run->target_kind != "executable") {
+    *err = "target_kind: expected builtin, plugin or executable";
+    return false;
+  }
+  std::optional<RunStatus> parsed = ParseRunStatus(status);
+  if (!parsed) {
+    *err = "status: expected ok, failed, crashed or interrupted";
+    return false;
+  }
+  if (*calls < 1) {
+    *err = "calls_per_repetition: expected 1 or more";
+    return false;
+  }
+  run->status = *parsed;
+  run->exit_code = exit_code;
+  run->signal = signal;
+  run->calls_per_rep = *calls;
+  return true;
+}
+
+bool RunsFromJsonText(std::string_view text, std::vector<RunRecord>* runs, std::string* err) {
+  runs->clear();
+  JsonValue json;
+  if (!ParseJson(text, &json, err)) {
+    *err = "not JSON: " + *err;
+    return false;
+  }
+  // One run (rprof show, a recovery file), or many (rprof history).
+  if (!json.is_array()) {
+    runs->emplace_back();
+    return RunFromJson(json, &runs->back(), err);
+  }
+  if (json.items().empty()) {
+    *err = "an empty array: no run to import";
+    return false;
+  }
+  for (size_t i = 0; i < json.items().size(); ++i) {
+    runs->emplace_back();
+    if (!RunFromJson(json.items()[i], &runs->back(), err)) {
+      *err = "run " + std::to_string(i + 1) + " of " + std::to_string(json.items().size()) + ": " +
+             *err;
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace rprof

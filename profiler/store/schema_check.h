@@ -1,0 +1,22 @@
+// Whether a database still has the schema its version promises. A file can be changed outside
+// rprof (a table dropped with sqlite3, a half-restored backup); a run measured into it would
+// then be lost at the first insert ("no such table: metrics"), so writers check first.
+#ifndef RPROF_STORE_SCHEMA_CHECK_H_
+#define RPROF_STORE_SCHEMA_CHECK_H_
+
+#include <string>
+
+#include "store/database.h"
+
+namespace rprof {
+
+// True when db, migrated to this binary's schema version, has every table, view, index and
+// trigger the builtin migrations create, and every column of those tables. The expected schema
+// is not a hand-kept list: it is what the same migrations make of an empty database in memory.
+// Objects of the user's own (an index, a view) are allowed. False with *err naming the first
+// missing object: "table metrics is missing: the file was changed outside rprof; ...".
+bool CheckSchema(Database* db, std::string* err);
+
+}  // namespace rprof
+
+#endif  // RPROF_STORE_SCHEMA_CHECK_H_

@@ -1,0 +1,139 @@
+"""rprof import: runs saved as JSON stored in a database, once. The JSON of `rprof show N
+--format json` moves a run to another database whole (every key but run_id and the live
+placement reads back the same), history's array moves many, a second import stores nothing, and a
+file that is not a run is a usage error that creates no database."""
+
+import json
+import os
+import sqlite3
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rprof_harness  # noqa: E402
+from rprof_harness import RprofTestCase  # noqa: E402
+
+QUICK_TRIAD = ["triad", "-p", "n=10000", "--counters", "model", "--repeat", "3"]
+
+# Keys of the run JSON that belong to the database the run is in, not to the run.
+DATABASE_KEYS = ("run_id", "placement")
+
+
+def without_database_keys(run):
+    return {k: v for k, v in run.items() if k not in DATABASE_KEYS}
+
+
+class Import(RprofTestCase):
+    def setUp(self):
+        super().setUp()
+        self.other = self.path("other.db")
+
+    def write(self, name, text):
+        path = self.path(name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def show_json(self, run_id, db=True):
+        return json.loads(self.rprof_ok("show", str(run_id), "--format", "json", db=db).stdout)
+
+    def test_a_run_moves_to_another_database_whole(self):
+        self.rprof_ok("run", *QUICK_TRIAD, "--tag", "lab=14", "--tag", "who=ci", "--quiet")
+        original = self.show_json(1)
+        self.assertRegex(original["uid"], r"^[0-9a-f]{32}$")
+        exported = self.write("run1.json", json.dumps(original))
+        r = self.rprof_ok("import", exported, db=self.other)
+        self.assertEqual(r.stdout, f"{exported}: stored as run 1\n")
+        moved = self.show_json(1, db=self.other)
+        self.assertEqual(without_database_keys(moved), without_database_keys(original))
+        again = self.rprof_ok("import", exported, db=self.other)
+        self.assertEqual(again.stdout, f"{exported}: already stored as run 1\n")
+        self.assertEqual(self.scalar("select count(*) from runs", db=self.other), 1)
+        # Back into the database it came from: it is already there.
+        self.assertEqual(self.rprof_ok("import", exported).stdout,
+                         f"{exported}: already stored as run 1\n")
+
+    def test_historys_array_moves_many_runs_in_one_transaction(self):
+        for _ in range(3):
+            self.rprof_ok("run", *QUICK_TRIAD, "--quiet")
+        history = self.write("all.json", self.rprof_ok("history", "--format", "json").stdout)
+        r = self.rprof_ok("import", history, db=self.other)
+        self.assertEqual(r.stdout.splitlines(), [f"{history} [1/3]: stored as run 1",
+                                                 f"{history} [2/3]: stored as run 2",
+                                                 f"{history} [3/3]: stored as run 3"])
+        # Newest first in history, so the newest run is the first imported.
+        self.assertEqual(self.show_json(1, db=self.other)["uid"], self.show_json(3)["uid"])
+
+    def test_several_files_at_once(self):
+        self.rprof_ok("run", *QUICK_TRIAD, "--quiet")
+        self.rprof_ok("run", *QUICK_TRIAD, "--quiet")
+        a = self.write("a.json", json.dumps(self.show_json(1)))
+        b = self.write("b.json", json.dumps(self.show_json(2)))
+        r = self.rprof_ok("import", a, b, a, db=self.other)
+        self.assertEqual(r.stdout.splitlines(), [f"{a}: stored as run 1", f"{b}: stored as run 2",
+                                                 f"{a}: already stored as run 1"])
+
+    def test_json_of_an_older_rprof_without_uid_is_still_stored_once(self):
+        self.rprof_ok("run", *QUICK_TRIAD, "--quiet")
+        old = self.show_json(1)
+        for key in ("uid", "cwd", "rprof_version"):
+            del old[key]
+        for key in ("caches", "kernel"):
+            del old["machine"][key]
+        path = self.write("old.json", json.dumps(old))
+        self.assertEqual(self.rprof_ok("import", path, db=self.other).stdout,
+                         f"{path}: stored as run 1\n")
+        self.assertEqual(self.rprof_ok("import", path, db=self.other).stdout,
+                         f"{path}: already stored as run 1\n")
+        self.assertRegex(self.show_json(1, db=self.other)["uid"], r"^[0-9a-f]{32}$")
+
+    def test_what_is_not_a_run_is_a_usage_error_that_creates_nothing(self):
+        self.rprof_ok("run", *QUICK_TRIAD, "--quiet")
+        good_text = json.dumps(self.show_json(1))
+        good = self.write("good.json", good_text)
+        broken = dict(self.show_json(1), status="splendid")
+        cases = {
+            "garbage.json": ("garbage\n", "not JSON: line 1, column 1: unexpected 'g'"),
+            "empty.json": ("", "not JSON: line 1, column 1: unexpected end of the document"),
+            "cut.json": (good_text[:100], "not JSON: line 1, column 101"),
+            "other.json": ('{"laps": [62.5]}', "target: expected a string, but it is missing"),
+            "status.json": (json.dumps(broken), "status: expected ok, failed, crashed or "
+                                                "interrupted"),
+            "binary.json": ("\x00\x01\x02", "not JSON"),
+        }
+        for name, (text, why) in cases.items():
+            with self.subTest(file=name):
+                path = self.write(name, text)
+                # Given after a good file: nothing of the good one is stored either.
+                r = self.rprof("import", good, path, db=self.other)
+                self.assertError(r, 2, f"{path}: not a run JSON (", why,
+                                 "import takes the JSON of `rprof show N --format json`")
+                self.assertFalse(os.path.exists(self.other), "a refused import created the db")
+        self.assertError(self.rprof("import", self.path("absent.json"), db=self.other), 2,
+                         "absent.json: cannot read it: No such file or directory")
+        self.assertError(self.rprof("import", self.tmp, db=self.other), 2, "not a file")
+        self.assertError(self.rprof("import", db=self.other), 2, "import: name the files")
+        self.assertFalse(os.path.exists(self.other))
+
+    def test_a_database_that_cannot_take_the_runs_is_exit_3(self):
+        self.rprof_ok("run", *QUICK_TRIAD, "--quiet")
+        path = self.write("run.json", json.dumps(self.show_json(1)))
+        rprof_harness.make_database(self.other)
+        holder = sqlite3.connect(self.other, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            r = self.rprof("import", path, db=self.other,
+                           env=dict(self.env, RPROF_BUSY_TIMEOUT_MS="100"))
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        self.assertError(r, 3, "locked by another process")
+        self.assertEqual(self.scalar("select count(*) from runs", db=self.other), 0)
+
+    def test_help_names_the_recovery_directory(self):
+        r = self.rprof_ok("help", "import", db=False,
+                          env=dict(self.env, XDG_STATE_HOME=self.path("state")))
+        self.assertIn(self.path("state") + "/rprof/recovered", r.stdout)
+
+
+if __name__ == "__main__":
+    rprof_harness.main()

@@ -1,0 +1,82 @@
+// The schema check writers run before measuring: a database as the migrations made it passes,
+// with objects of the user's own added too; one with a table, column, view, index or trigger
+// gone, or a table replaced by a view, is refused with the object named.
+#include "store/schema_check.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "store/migrations.h"
+#include "temp_files.h"
+
+namespace rprof {
+namespace {
+
+using testing_support::TempDir;
+
+class SchemaCheckTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_FALSE(dir_.path().empty());
+    std::string err;
+    ASSERT_TRUE(db_.Open(dir_.File("runs.db"), Database::Mode::kReadWrite, &err)) << err;
+    ASSERT_TRUE(Migrate(&db_, BuiltinMigrations(), &err)) << err;
+  }
+  // The check's message after sql changed the file ("" when it passes).
+  std::string AfterChange(const std::string& sql) {
+    std::string err;
+    EXPECT_TRUE(db_.Exec(sql, &err)) << err;
+    err.clear();
+    if (CheckSchema(&db_, &err)) return "";
+    return err;
+  }
+
+  TempDir dir_;
+  Database db_;
+};
+
+TEST_F(SchemaCheckTest, AsMigratedItPasses) { EXPECT_EQ(AfterChange("SELECT 1"), ""); }
+
+TEST_F(SchemaCheckTest, ObjectsOfTheUsersOwnAreAllowed) {
+  EXPECT_EQ(AfterChange("CREATE INDEX my_index ON metrics(name);"
+                        "CREATE VIEW my_view AS SELECT * FROM runs;"
+                        "CREATE TABLE my_notes (run_id INTEGER, text TEXT);"
+                        "ALTER TABLE runs ADD COLUMN my_column TEXT"),
+            "");
+}
+
+TEST_F(SchemaCheckTest, AMissingTableIsNamedWithWhatToDo) {
+  EXPECT_EQ(AfterChange("DROP TABLE metrics"),
+            "table metrics is missing: the file was changed outside rprof (schema version " +
+                std::to_string(CurrentSchemaVersion()) +
+                " has it); restore the file from a backup, or use another database");
+}
+
+TEST_F(SchemaCheckTest, AMissingColumnIsNamed) {
+  std::string err = AfterChange("ALTER TABLE runs DROP COLUMN note");
+  EXPECT_EQ(err.rfind("table runs has no column note: the file was changed outside rprof", 0), 0u)
+      << err;
+}
+
+TEST_F(SchemaCheckTest, AMissingViewIsNamed) {
+  EXPECT_EQ(AfterChange("DROP VIEW run_summary").rfind("view run_summary is missing", 0), 0u);
+}
+
+TEST_F(SchemaCheckTest, AMissingIndexIsNamed) {
+  // runs_uid keeps uids unique: without it an import could store a run twice.
+  EXPECT_EQ(AfterChange("DROP INDEX runs_uid").rfind("index runs_uid is missing", 0), 0u);
+}
+
+TEST_F(SchemaCheckTest, AMissingTriggerIsNamed) {
+  EXPECT_EQ(
+      AfterChange("DROP TRIGGER runs_uid_given").rfind("trigger runs_uid_given is missing", 0), 0u);
+}
+
+TEST_F(SchemaCheckTest, ATableReplacedByAViewIsNamed) {
+  std::string err = AfterChange("DROP TABLE tags; CREATE VIEW tags AS SELECT 1 AS run_id");
+  EXPECT_EQ(err.rfind("tags is a view, not a table", 0), 0u) << err;
+}
+
+}  // namespace
+}  // namespace rprof
