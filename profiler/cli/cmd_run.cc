@@ -301,7 +301,12 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   trust.virtual_machine = DiagnosePmu().virtual_machine;
   trust.profile_id = placement.profile_id;
   trust.profile_noisy_reasons = placement.profile_noisy_reasons;
-  if (!LoadMetricTrust(&store, run.machine.fingerprint, &trust.calibration, err)) return false;
+  // The target has run: a calibration that cannot be read costs its trust notes, not the run.
+  Error calibration_err;
+  if (!LoadMetricTrust(&store, run.machine.fingerprint, &trust.calibration, &calibration_err))
+    run.note += (run.note.empty() ? "" : "; ") +
+                std::string("calibration not read, its trust notes absent: ") +
+                calibration_err.message;
   std::vector<CalibrationCheck> calibration_plan;
   std::string plan_error;
   if (LoadCalibrationPlan(&calibration_plan, &plan_error))
