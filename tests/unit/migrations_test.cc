@@ -1,6 +1,7 @@
 // The migration runner on real SQLite files: a fresh database gets the current schema, migrating
 // again changes nothing, a failing migration leaves the previous version, and a database newer
 // than this binary is refused without a single byte of it changing.
+#include "raw_sqlite.h"
 #include "temp_files.h"
 #include "store/migrations.h"
 
@@ -25,16 +26,7 @@ using testing_support::TempDir;
 using testing_support::ReadBytes;
 using testing_support::FirstDifference;
 
-// Runs SQL through SQLite directly, independent of the code under test.
-void RawExec(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  char* message = nullptr;
-  int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message);
-  EXPECT_EQ(rc, SQLITE_OK) << (message ? message : "");
-  sqlite3_free(message);
-  sqlite3_close(db);
-}
+using testing_support::RawExec;
 
 int64_t RawInt(const std::string& path, const std::string& sql) {
   sqlite3* db = nullptr;

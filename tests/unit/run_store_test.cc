@@ -3,6 +3,7 @@
 // files or directories that cannot hold a database are refused with the path and the reason,
 // the file left as it was.
 #include "scoped_env.h"
+#include "raw_sqlite.h"
 #include "temp_files.h"
 #include "test_runs.h"
 #include "store/run_store.h"
@@ -470,16 +471,7 @@ TEST(RunStoreOpen, ReadOnlyConnectionCannotWrite) {
   EXPECT_EQ(RawCount(path, "SELECT count(*) FROM runs"), 1);
 }
 
-// Runs SQL through SQLite directly, as someone else's tool would.
-void RawExec(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  char* message = nullptr;
-  int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message);
-  EXPECT_EQ(rc, SQLITE_OK) << (message ? message : "");
-  sqlite3_free(message);
-  sqlite3_close(db);
-}
+using testing_support::RawExec;
 
 TEST_F(RunStoreTest, EveryRunGetsAUidKeptThroughLoad) {
   RunRecord run = SmallRun("triad", RunStatus::kOk, "2026-01-01T00:00:00.000Z", {});
