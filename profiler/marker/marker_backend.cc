@@ -10,7 +10,7 @@
 // store (no locked instruction on the hot path), so that read is well defined. Everything else
 // process-wide (the list of threads, the totals of threads that ended, declarations) is guarded
 // by Process::mu, which the hot path never takes.
-#include "rprof/marker.h"
+#include "marker/marker_backend.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -33,8 +33,8 @@
 #include <utility>
 #include <vector>
 
-#include "marker/marker_backend.h"
 #include "marker/marker_counters.h"
+#include "rprof/marker.h"
 
 namespace rprof::marker {
 

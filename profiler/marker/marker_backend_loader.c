@@ -17,8 +17,7 @@
 static void own_folder(char* out, size_t size) {
   out[0] = '\0';
   Dl_info info;
-  if (dladdr((const void*)&rprof_marker_load_backend, &info) == 0 || info.dli_fname == NULL)
-    return;
+  if (dladdr((const void*)&rprof_marker_load_backend, &info) == 0 || info.dli_fname == NULL) return;
   const char* slash = strrchr(info.dli_fname, '/');
   int length = slash == NULL ? 0 : (int)(slash - info.dli_fname);
   if (length == 0 || (size_t)length >= size) return;

@@ -53,8 +53,8 @@ static inline int rprof_likwid_nothing_(const char* tag) {
   return 0;
 }
 
-static inline void rprof_likwid_get_(const char* tag, int* nevents, double* events,
-                                     double* time, int* count) {
+static inline void rprof_likwid_get_(const char* tag, int* nevents, double* events, double* time,
+                                     int* count) {
   (void)tag;
   (void)events;
   *nevents = 0;
