@@ -31,7 +31,8 @@ static pthread_once_t backend_loaded = PTHREAD_ONCE_INIT;
 static void load_backend(void) {
   char why[1024];
   backend = rprof_marker_load_backend(why, sizeof why);
-  if (backend == NULL) rprof_marker_report_load_failure_at_exit(getenv("RPROF_MARKER_OUT"), why);
+  const char* out = getenv("RPROF_MARKER_OUT");
+  if (backend == NULL && out != NULL) rprof_marker_report_load_failure_at_exit(out, why);
   atomic_store_explicit(&mode, backend != NULL ? kBackend : kOff, memory_order_release);
 }
 
