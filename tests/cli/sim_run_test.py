@@ -135,6 +135,32 @@ class SimCounts(RprofTestCase):
         regions = sum(r["flops"]["sim"]["value"] for r in out["regions"].values())
         self.assertLessEqual(regions, out["metrics"]["flops"]["sim"]["value"])
 
+    def whole_program_sim(self, program):
+        r = self.rprof("run", "--counters", "sim", "--format", "json", program)
+        self.assertExit(r, 0, "a second time, under valgrind")
+        return json.loads(r.stdout)
+
+    def test_linking_the_marker_library_costs_a_program_little(self):
+        # Issue 15: librprof-marker pulled PAPI, libpfm and libstdc++ into every program, 2.6 M
+        # instructions on an empty one. Now it may cost what loading any small shared library
+        # costs (the dynamic loader's work: about 14,000 instructions with glibc 2.36, more than
+        # 5 % of an empty program) and not much more.
+        folder = os.environ.get("RPROF_CLI_TARGETS")
+        if not folder:
+            self.skipTest("RPROF_CLI_TARGETS not set (meson sets it)")
+        counts = {}
+        for name in ("empty", "one_function", "markers"):
+            out = self.whole_program_sim(os.path.join(folder, "link_cost_" + name))
+            counts[name] = out["metrics"]["instructions"]["sim"]["value"]
+            if name == "markers":
+                region = out["regions"]["empty"]["instructions"]["sim"]["value"]
+        any_library = counts["one_function"] - counts["empty"]
+        markers = counts["markers"] - counts["empty"]
+        self.assertGreater(any_library, 0, counts)
+        self.assertLessEqual(markers, 2 * any_library, counts)
+        # The region itself: the call's return, the end's lookup and its label (was 2,238).
+        self.assertLess(region, 1500)
+
     def test_a_sim_run_is_never_advised_to_run_with_sim(self):
         # Issue 13: a --counters sim run carried "events_missing ... run with --counters sim".
         out = self.run_json("triad", "-p", "n=1000", "--repeat", "1", "--counters", "sim")

@@ -461,5 +461,65 @@ TEST(MarkerLibrary, NamesAreMatchedByTextEvenInAReusedBuffer) {
   EXPECT_NE(FindRegion(run.results, "tab here"), nullptr);
 }
 
+// The library programs link decides at the first call whether to load its backend; threads
+// making that first call at the same moment must all end up counted.
+TEST(MarkerLibrary, FirstCallsRacingInThreadsAreAllCounted) {
+  ChildRun run = RunChild(true, nullptr, [] {
+    constexpr int kThreads = 8;
+    std::atomic<int> ready{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+      threads.emplace_back([&ready] {
+        ++ready;
+        while (ready < kThreads) {
+        }
+        rprof_region_begin("race");
+        rprof_region_end("race");
+      });
+    for (std::thread& thread : threads) thread.join();
+    return 0;
+  });
+  ASSERT_TRUE(run.file_written);
+  const MarkerRegion* race = FindRegion(run.results, "race");
+  ASSERT_NE(race, nullptr) << run.text;
+  EXPECT_EQ(race->calls, 8u);
+  EXPECT_TRUE(run.results.problems.empty()) << Problems(run.results);
+}
+
+// Whether the backend (PAPI, libstdc++) is mapped into this process.
+bool BackendLoaded() {
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line))
+    if (line.find("librprof-marker-backend.so") != std::string::npos) return true;
+  return false;
+}
+
+// Under rprof's sim source the library only talks to callgrind (client requests, no-ops outside
+// valgrind): no backend, no results file, yet markers are active.
+TEST(MarkerLibrary, UnderSimTheBackendIsNotLoadedAndNothingWritten) {
+  ChildRun run = RunChild(true, nullptr, [] {
+    setenv("RPROF_MARKER_SIM", "1", 1);  // before the first call, which reads it
+    rprof_region_declare("r", 1, 1);
+    rprof_region_begin("r");
+    rprof_region_end("r");
+    rprof_region_end("unbalanced");
+    if (!rprof_markers_active()) return 1;
+    return BackendLoaded() ? 2 : 0;
+  });
+  EXPECT_EQ(run.exit_code, 0) << "1: inactive, 2: backend loaded";
+  EXPECT_FALSE(run.file_written);
+
+  // The same calls under rprof's other sources load it, at the first call.
+  run = RunChild(true, nullptr, [] {
+    if (BackendLoaded()) return 1;
+    rprof_region_begin("r");
+    rprof_region_end("r");
+    return BackendLoaded() ? 0 : 2;
+  });
+  EXPECT_EQ(run.exit_code, 0) << "1: loaded before the first call, 2: not loaded";
+  EXPECT_TRUE(run.file_written);
+}
+
 }  // namespace
 }  // namespace rprof

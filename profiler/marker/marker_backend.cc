@@ -1,5 +1,8 @@
-// The marker library behind rprof/marker.h: a per-thread region table on the hot path, one
-// process-wide block of results appended once at exit in the format marker.h documents.
+// The backend of the marker library (marker_backend.h): what the calls of rprof/marker.h do
+// under rprof. A per-thread region table on the hot path, one process-wide block of results
+// appended once at exit in the format marker.h documents. librprof-marker loads it with dlopen
+// only when rprof started the program, so none of this (nor libstdc++, nor PAPI) is in a
+// program that runs on its own.
 //
 // Who touches what. Each thread owns a ThreadState and is the only writer of its regions. The
 // thread that writes the results (at exit, possibly while other threads still run) reads every
@@ -7,7 +10,7 @@
 // store (no locked instruction on the hot path), so that read is well defined. Everything else
 // process-wide (the list of threads, the totals of threads that ended, declarations) is guarded
 // by Process::mu, which the hot path never takes.
-#include "rprof/marker.h"
+#include "marker/marker_backend.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -19,7 +22,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -32,11 +34,7 @@
 #include <vector>
 
 #include "marker/marker_counters.h"
-
-#if __has_include(<valgrind/callgrind.h>)
-#include <valgrind/callgrind.h>
-#define RPROF_MARKER_HAVE_CALLGRIND 1
-#endif
+#include "rprof/marker.h"
 
 namespace rprof::marker {
 
@@ -535,35 +533,6 @@ bool StartProcess(const char* out_path, const char* event_list) {
   return true;
 }
 
-// Under rprof's sim source (RPROF_MARKER_SIM=1, the program running in valgrind's callgrind):
-// callgrind dumps its counts (and zeroes them) when the first region opens, as
-// "rprof-outside", and when each region ends, as "rprof-region:<name>", so rprof can count each
-// region on its own and the whole program as the sum of all dumps. Nested or concurrent regions
-// share their counts with the region that ends first. Outside valgrind the client requests are a
-// few no-op instructions.
-std::atomic<bool> g_sim{false};
-std::atomic<int> g_sim_open{0};
-
-void SimBegin() {
-#ifdef RPROF_MARKER_HAVE_CALLGRIND
-  if (g_sim_open.fetch_add(1, std::memory_order_acq_rel) == 0)
-    CALLGRIND_DUMP_STATS_AT("rprof-outside");
-#endif
-}
-
-void SimEnd(const char* name) {
-#ifdef RPROF_MARKER_HAVE_CALLGRIND
-  if (g_sim_open.load(std::memory_order_acquire) <= 0 || name == nullptr)
-    return;  // an end without a begin: reported with the other problems
-  char label[160];
-  std::snprintf(label, sizeof label, "rprof-region:%s", name);
-  CALLGRIND_DUMP_STATS_AT(label);
-  g_sim_open.fetch_sub(1, std::memory_order_acq_rel);
-#else
-  (void)name;
-#endif
-}
-
 // The first call of the process, in whichever thread makes it.
 __attribute__((noinline, cold)) int InitOnce() {
   Lock lock(&g_init_mu);
@@ -571,8 +540,6 @@ __attribute__((noinline, cold)) int InitOnce() {
   if (mode == kUnknown) {
     mode = kOff;
     const char* out_path = getenv("RPROF_MARKER_OUT");
-    const char* sim = getenv("RPROF_MARKER_SIM");
-    g_sim.store(sim != nullptr && std::strcmp(sim, "1") == 0, std::memory_order_release);
     if (out_path != nullptr && *out_path != '\0') {
       try {
         if (StartProcess(out_path, getenv("RPROF_MARKER_EVENTS"))) mode = kOn;
@@ -781,37 +748,40 @@ void Declare(const char* name, double flops, double bytes) {
   }
 }
 
-}  // namespace
+// The entry points, as the table hands them to librprof-marker. The check of the cached mode
+// is the only work once the results are written.
 
-}  // namespace rprof::marker
-
-// The C API. The check of the cached mode is the only work when markers are off.
-
-extern "C" void rprof_region_begin(const char* name) noexcept {
-  using namespace rprof::marker;
-  if (__builtin_expect(g_mode.load(std::memory_order_acquire) == kOff, 1)) return;
+void RegionBegin(const char* name) noexcept {
+  if (__builtin_expect(g_mode.load(std::memory_order_acquire) == kOff, 0)) return;
   Begin(name);
-  if (g_sim.load(std::memory_order_relaxed)) SimBegin();
 }
 
-extern "C" void rprof_region_end(const char* name) noexcept {
-  using namespace rprof::marker;
-  if (__builtin_expect(g_mode.load(std::memory_order_acquire) == kOff, 1)) return;
-  if (g_sim.load(std::memory_order_relaxed)) SimEnd(name);
+void RegionEnd(const char* name) noexcept {
+  if (__builtin_expect(g_mode.load(std::memory_order_acquire) == kOff, 0)) return;
   End(name);
 }
 
-extern "C" void rprof_region_declare(const char* name, double flops, double bytes) noexcept {
-  using namespace rprof::marker;
+void RegionDeclare(const char* name, double flops, double bytes) noexcept {
   int mode = g_mode.load(std::memory_order_acquire);
-  if (__builtin_expect(mode == kOff, 1)) return;
+  if (mode == kOff) return;
   if (mode == kUnknown && InitOnce() != kOn) return;
   Declare(name, flops, bytes);
 }
 
-extern "C" int rprof_markers_active(void) noexcept {
-  using namespace rprof::marker;
+int MarkersActive() noexcept {
   int mode = g_mode.load(std::memory_order_acquire);
   if (mode == kUnknown) mode = InitOnce();
   return mode == kOn;
+}
+
+constexpr rprof_marker_backend kBackend = {RegionBegin, RegionEnd, RegionDeclare, MarkersActive};
+
+}  // namespace
+
+}  // namespace rprof::marker
+
+// The one symbol the backend exports (rprof-marker-backend.map).
+extern "C" __attribute__((visibility("default"))) const rprof_marker_backend*
+rprof_marker_backend_1() {
+  return &rprof::marker::kBackend;
 }
