@@ -152,13 +152,13 @@ bool RunStore::Insert(RunRecord* run, Error* err) {
   if (!run->command.empty()) command = StringsToJsonArray(run->command);
   if (!db_.Run("INSERT INTO runs (machine_id, target_kind, target, params, command, cwd,"
                " precision, status, exit_code, signal, note, sources, repetitions,"
-               " calls_per_rep, started_at, ended_at, rprof_version)"
-               " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               " calls_per_rep, started_at, ended_at, rprof_version, cpu_list)"
+               " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                &why, machine_id, run->target_kind, run->target, PairsToJsonObject(run->params),
                command, NullIfEmpty(run->cwd), NullIfEmpty(run->precision),
                RunStatusName(run->status), run->exit_code, run->signal, NullIfEmpty(run->note),
                Join(run->sources, ","), run->samples.size(), run->calls_per_rep, run->started_at,
-               run->ended_at, run->rprof_version))
+               run->ended_at, run->rprof_version, NullIfEmpty(run->cpu_list)))
     return DbFail(why, err);
   int64_t run_id = db_.LastInsertId();
 
@@ -214,7 +214,7 @@ constexpr const char* kRunColumns =
     " r.exit_code, r.signal, r.note, r.sources, r.calls_per_rep, r.started_at, r.ended_at,"
     " r.rprof_version, m.fingerprint, m.cpu_model, m.cores, m.caches, m.kernel, m.hostname,"
     " p.profile_id, p.compute_ceiling, p.peak_gflops, p.binding, p.attainable_gflops,"
-    " p.percent_of_roof, p.verdict, p.bound, p.bytes_compulsory_only, p.note"
+    " p.percent_of_roof, p.verdict, p.bound, p.bytes_compulsory_only, p.note, r.cpu_list"
     " FROM runs r JOIN machines m ON m.id = r.machine_id"
     " LEFT JOIN placements p ON p.run_id = r.id";
 
@@ -237,6 +237,7 @@ void ReadRunRow(const Statement& s, RunRecord* run) {
   run->rprof_version = s.Text(15);
   run->machine = {s.Text(16), s.Text(17), static_cast<int>(s.Int(18)), s.Text(19), s.Text(20),
                   s.Text(21)};
+  run->cpu_list = s.Text(32);
   if (!s.IsNull(22)) {
     PlacementRecord p;
     p.profile_id = s.Int(22);
