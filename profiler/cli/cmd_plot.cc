@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/output_file.h"
 #include "machine/current_machine.h"
 #include "process/scratch_dir.h"
 #include "cli/options.h"
@@ -82,6 +83,9 @@ bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& ar
   if (term.empty()) term = TerminalForFile("roofline.svg");
   if (threads < 1) return Fail(err, ErrorKind::kUsage, "--threads must be at least 1");
   if (!ParseKeyValues("--tag", tags, &filter.tags, err)) return false;
+  // gnuplot's own message for a file it cannot write names neither the option nor the way out.
+  if (!output.empty() && !CheckOutputFile("plot: -o", output, err)) return false;
+  if (!script.empty() && !CheckOutputFile("plot: --gnuplot", script, err)) return false;
 
   RunStore store;
   if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
