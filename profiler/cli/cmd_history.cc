@@ -9,6 +9,7 @@
 #include "roofline/stored_run_placement.h"
 #include "report/run_report.h"
 #include "store/run_store.h"
+#include "targets/target_path.h"
 
 namespace rprof {
 
@@ -18,10 +19,12 @@ bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>&
                  "arithmetic intensity, each from its best source (measured before model).");
   RunFilter filter;
   std::vector<std::string> tags;
-  cl.Add("kernel,k", po::value(&filter.target), "only runs of this kernel (or executable path)");
+  std::string target, since;
+  cl.Add("kernel,k", po::value(&target),
+         "only runs of this kernel or program (a path, or a name on PATH: ./app and its "
+         "absolute path find the same runs)");
   cl.Add("status", po::value(&filter.status),
          "only runs with this status: ok, failed, crashed, interrupted");
-  std::string since;
   cl.Add("since", po::value(&since),
          "only runs started at or after this time: an ISO 8601 date or time (2026-11-29, "
          "2026-11-29T14:00; UTC unless it ends in Z or +02:00), today or yesterday (local "
@@ -41,6 +44,11 @@ bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>&
                   "--since " + since + ": " + why +
                       "; give an ISO date or time (2026-11-29, 2026-11-29T14:00Z), today, "
                       "yesterday, or a span back from now (30m, 2h, 3d, 1w)");
+  }
+  if (!target.empty()) {
+    std::vector<std::string> names = StoredTargetNames(target);
+    filter.target = names.front();
+    filter.also_targets.assign(names.begin() + 1, names.end());
   }
   RunStore store;
   if (!store.Open(ResolveDatabasePath(global.db), err)) return false;

@@ -228,7 +228,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
     kernel = plugin.Resolve(kernel_name, err);
     if (!kernel) return false;
   } else {
+    // Stored under its canonical path, run under the name typed (argv[0], the run's command).
     if (!ResolveExecutable(target, &program_path, err)) return false;
+    program_path = CanonicalProgramPath(program_path);
     program_argv = {target};
     program_argv.insert(program_argv.end(), program_args.begin(), program_args.end());
   }

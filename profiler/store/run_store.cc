@@ -303,7 +303,17 @@ bool RunStore::Load(int64_t id, RunRecord* out, Error* err) {
 
 bool RunStore::List(const RunFilter& filter, std::vector<RunRecord>* out, Error* err) {
   std::string sql = std::string("SELECT ") + kRunColumns + " WHERE 1";
-  if (!filter.target.empty()) sql += " AND r.target = :target";
+  if (!filter.target.empty()) {
+    sql += " AND (r.target = :target";
+    for (size_t i = 0; i < filter.also_targets.size(); ++i)
+      sql += " OR r.target = :also" + std::to_string(i);
+    // A second :target is the same parameter: nothing more to bind.
+    sql +=
+        " OR (substr(:target, 1, 1) = '/' AND r.target_kind = 'executable'"
+        " AND substr(r.target, 1, 1) <> '/' AND instr(r.target, '/') > 0"
+        " AND r.cwd || '/' || (CASE WHEN substr(r.target, 1, 2) = './'"
+        " THEN substr(r.target, 3) ELSE r.target END) = :target))";
+  }
   if (!filter.status.empty()) sql += " AND r.status = :status";
   if (!filter.since.empty()) sql += " AND r.started_at >= :since";
   for (size_t i = 0; i < filter.tags.size(); ++i) {
@@ -319,7 +329,10 @@ bool RunStore::List(const RunFilter& filter, std::vector<RunRecord>* out, Error*
   if (!db_.Prepare(sql, &stmt, &why)) return DbFail(why, err);
   // Named parameters are numbered in order of appearance, so bind them in the same order.
   int index = 1;
-  if (!filter.target.empty()) stmt.Bind(index++, filter.target);
+  if (!filter.target.empty()) {
+    stmt.Bind(index++, filter.target);
+    for (const std::string& name : filter.also_targets) stmt.Bind(index++, name);
+  }
   if (!filter.status.empty()) stmt.Bind(index++, filter.status);
   if (!filter.since.empty()) stmt.Bind(index++, filter.since);
   for (const auto& [key, value] : filter.tags) {

@@ -6,7 +6,7 @@ The seed (ids in order):
   2  triad n=1000       lab=01
   3  triad n=1000000    lab=01 size=big   1000x the work of 1 and 2: slower, deterministically
   4  dot   n=1000       lab=00
-  5  /bin/false         lab=02            stored as failed (exit 1)
+  5  /bin/false         lab=02            stored as failed (exit 1), under its canonical path
 All with --counters model --repeat 2, so FLOPs and bytes come from the model and are exact.
 """
 
@@ -26,6 +26,8 @@ from rprof_harness import RprofTestCase  # noqa: E402
 
 COUNTERS = ["--counters", "model", "--repeat", "2", "-q"]
 FORMATS = ["table", "csv", "json"]
+# A program's runs are stored under its canonical path (/usr/bin/false where /bin is a link).
+FALSE = os.path.realpath("/bin/false")
 
 
 class SeededTestCase(RprofTestCase):
@@ -73,7 +75,7 @@ class Seed(SeededTestCase):
     def test_seed_is_as_described(self):
         self.assertEqual(self.query("select id, target, status from runs order by id"),
                          [(1, "triad", "ok"), (2, "triad", "ok"), (3, "triad", "ok"),
-                          (4, "dot", "ok"), (5, "/bin/false", "failed")])
+                          (4, "dot", "ok"), (5, FALSE, "failed")])
         self.assertEqual(self.query("select run_id, key, value from tags order by run_id, key"),
                          [(1, "lab", "00"), (1, "who", "ci"), (2, "lab", "01"), (3, "lab", "01"),
                           (3, "size", "big"), (4, "lab", "00"), (5, "lab", "02")])
@@ -205,6 +207,9 @@ class History(SeededTestCase):
         self.assertIds(["--kernel", "triad"], [3, 2, 1])
         self.assertIds(["-k", "dot"], [4])
         self.assertIds(["--kernel", "/bin/false"], [5])
+        # A program, however it is named: its canonical path, or a name on PATH (issue 15).
+        self.assertIds(["--kernel", FALSE], [5])
+        self.assertIds(["--kernel", "false"], [5])
         self.assertIds(["--kernel", "copy"], [])
 
     def test_tag(self):
@@ -284,7 +289,7 @@ class QueryRunSummary(SeededTestCase):
         rows = json.loads(self.rprof_ok("query", self.SQL, "--format", "json").stdout)
         self.assertEqual([r["run_id"] for r in rows], [1, 2, 3, 4, 5])
         self.assertEqual([r["target"] for r in rows],
-                         ["triad", "triad", "triad", "dot", "/bin/false"])
+                         ["triad", "triad", "triad", "dot", FALSE])
         self.assertEqual(json.loads(rows[2]["params"]), {"n": 1000000})
         self.assertEqual([r["status"] for r in rows], ["ok"] * 4 + ["failed"])
         self.assertEqual(rows[0]["precision"], "fp64")
@@ -318,7 +323,7 @@ class QueryRunSummary(SeededTestCase):
                                             "gflops_source", "ai_dram", "binding",
                                             "percent_of_roof", "tags"])
         self.assertEqual([line.split()[0] for line in lines[1:]], ["1", "2", "3", "4", "5"])
-        self.assertEqual(lines[5].split()[1:4], ["/bin/false", "{}", "failed"])
+        self.assertEqual(lines[5].split()[1:4], [FALSE, "{}", "failed"])
         self.assertIn("NULL", lines[5])
 
     def test_every_view_column(self):
