@@ -124,7 +124,7 @@ class RepeatedNames(RprofTestCase):
 class CommandLineErrors(RprofTestCase):
     def test_unknown_run_option_points_at_help(self):
         r = self.rprof("run", "triad", "--bogus", *FAST_RUN)
-        self.assertError(r, 2, "unrecognised option '--bogus'", "see `rprof help run`")
+        self.assertError(r, 2, "run: unknown option '--bogus' (`rprof help run` lists the options)")
 
     def test_unknown_global_option_prints_usage(self):
         r = self.rprof("--bogus", "run", "triad", db=False)
