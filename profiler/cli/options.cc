@@ -78,11 +78,6 @@ void CommandLine::AddPositional(const char* name, const po::value_semantic* valu
   positional_.add(name, count);
 }
 
-void CommandLine::AddHidden(const char* name, const po::value_semantic* value, int count) {
-  hidden_.add_options()(name, value, "");
-  positional_.add(name, count);
-}
-
 void CommandLine::AddFormatOnce() {
   // --format goes last, after the command's own options, in --help too.
   if (format_added_ || accepts_format_ == Format::kNone) return;
@@ -92,7 +87,7 @@ void CommandLine::AddFormatOnce() {
 
 const po::options_description& CommandLine::AllOptions() {
   AddFormatOnce();
-  if (all_.options().empty()) all_.add(options_).add(hidden_);
+  if (all_.options().empty()) all_.add(options_);
   return all_;
 }
 

@@ -159,8 +159,8 @@ class Programs(ProgramTestCase):
         self.assertGreater(task_clock, 0, "the software task clock counts the child")
 
     def test_without_run_command(self):
-        # `rprof PROGRAM ARGS` is `rprof run PROGRAM ARGS`: no room for rprof options, so the
-        # counters are the default (auto: sim may run it once more under valgrind).
+        # `rprof PROGRAM ARGS` is `rprof run PROGRAM ARGS`; without options before it, the
+        # counters are the default (auto, which never runs a program a second time).
         echo = program("echo")
         r = self.rprof(echo, "hello", "world", timeout=300)
         self.assertEqual(r.returncode, 0, r)
