@@ -1,17 +1,65 @@
 // rprof compare A B: two runs metric by metric, B relative to A, with where each stands on its
 // roofline; --fail-if-slower makes it a CI gate.
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "cli/command.h"
 #include "cli/options.h"
 #include "core/stats.h"
 #include "report/render.h"
+#include "report/run_report.h"
 #include "report/text_table.h"
 #include "roofline/stored_run_placement.h"
 #include "store/run_store.h"
 
 namespace rprof {
+
+namespace {
+
+// A program's target as it would be stored today: runs stored before targets were canonical
+// hold the path as typed, relative to their cwd.
+std::string CanonicalTarget(const RunRecord& run) {
+  if (run.target_kind != "executable" || run.target.empty() || run.target[0] == '/' ||
+      run.target.find('/') == std::string::npos || run.cwd.empty())
+    return run.target;
+  return std::filesystem::path(run.cwd + "/" + run.target).lexically_normal().string();
+}
+
+// What a run measured, in words: "triad n=1000", "/usr/bin/app -s 3".
+std::string MeasuredText(const RunRecord& run) {
+  std::vector<std::string> parts = {CanonicalTarget(run)};
+  if (run.target_kind == "plugin" && !run.command.empty())
+    parts.push_back("(" + run.command.front() + ")");
+  for (size_t i = 1; run.target_kind == "executable" && i < run.command.size(); ++i)
+    parts.push_back(run.command[i]);
+  if (!run.params.empty()) parts.push_back(ParamsText(run.params));
+  std::string out;
+  for (const std::string& part : parts) {
+    if (!out.empty()) out += ' ';
+    out += EscapeForTerminal(part);  // the user's text, escaped as table cells are
+  }
+  return out;
+}
+
+// Why runs a and b did not measure the same thing, or "" when they did: the same kernel (of the
+// same plugin) with the same parameters, or the same program with the same arguments.
+std::string Difference(const RunRecord& a, const RunRecord& b) {
+  if (a.target_kind != b.target_kind || CanonicalTarget(a) != CanonicalTarget(b))
+    return "different targets";
+  if (a.target_kind == "plugin" && a.command != b.command) return "kernels of different plugins";
+  if (a.params != b.params) return "different parameters";
+  // A program's arguments are its parameters; argv[0] is only how it was typed.
+  auto arguments = [](const RunRecord& r) {
+    return r.command.size() < 2 ? std::vector<std::string>()
+                                : std::vector<std::string>(r.command.begin() + 1, r.command.end());
+  };
+  if (a.target_kind == "executable" && arguments(a) != arguments(b))
+    return "different program arguments";
+  return "";
+}
+
+}  // namespace
 
 bool CompareCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
   CommandLine cl("compare", "A B [--fail-if-slower PCT]",
@@ -22,6 +70,7 @@ bool CompareCommand(const GlobalOptions& global, const std::vector<std::string>&
   double fail_pct = -1;
   cl.Add("fail-if-slower", po::value(&fail_pct),
          "exit 1 when B's median time per call is more than PCT percent above A's");
+  cl.Add("force", "compare runs of different targets or parameters (a warning says so)");
   cl.AddPositional("run", po::value(&ids)->composing(), "run ids A and B", 2);
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
@@ -33,6 +82,16 @@ bool CompareCommand(const GlobalOptions& global, const std::vector<std::string>&
   if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
   RunRecord a, b;
   if (!store.Load(ids[0], &a, err) || !store.Load(ids[1], &b, err)) return false;
+  // Ratios of two different workloads read like a speed-up or a slow-down and are neither.
+  if (std::string why = Difference(a, b); !why.empty()) {
+    std::string what = "run " + std::to_string(a.id) + " measured " + MeasuredText(a) + ", run " +
+                       std::to_string(b.id) + " " + MeasuredText(b);
+    if (!cl.Has("force"))
+      return Fail(err, ErrorKind::kUsage,
+                  "compare: " + why + ": " + what +
+                      "; compare runs of one target and its parameters, or add --force");
+    std::fprintf(stderr, "rprof: warning: compare: %s (--force): %s\n", why.c_str(), what.c_str());
+  }
   RunPlacement pa = PlaceStoredRun(&store, a), pb = PlaceStoredRun(&store, b);
 
   double ta = Summarize(a.samples).median, tb = Summarize(b.samples).median;

@@ -1,12 +1,15 @@
 // rprof history and rprof show: stored runs, read back whole.
 #include <cstdlib>
+#include <ctime>
 #include <iostream>
 
 #include "cli/command.h"
 #include "cli/options.h"
+#include "core/since_time.h"
 #include "roofline/stored_run_placement.h"
 #include "report/run_report.h"
 #include "store/run_store.h"
+#include "targets/target_path.h"
 
 namespace rprof {
 
@@ -16,11 +19,16 @@ bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>&
                  "arithmetic intensity, each from its best source (measured before model).");
   RunFilter filter;
   std::vector<std::string> tags;
-  cl.Add("kernel,k", po::value(&filter.target), "only runs of this kernel (or executable path)");
+  std::string target, since;
+  cl.Add("kernel,k", po::value(&target),
+         "only runs of this kernel or program (a path, or a name on PATH: ./app and its "
+         "absolute path find the same runs)");
   cl.Add("status", po::value(&filter.status),
          "only runs with this status: ok, failed, crashed, interrupted");
-  cl.Add("since", po::value(&filter.since),
-         "only runs started at or after this UTC time (ISO 8601 prefix, e.g. 2026-11-29)");
+  cl.Add("since", po::value(&since),
+         "only runs started at or after this time: an ISO 8601 date or time (2026-11-29, "
+         "2026-11-29T14:00; UTC unless it ends in Z or +02:00), today or yesterday (local "
+         "midnight), or a span back from now (30m, 2h, 3d, 1w)");
   cl.Add("tag,t", po::value(&tags)->composing(), "only runs tagged KEY=VALUE (repeatable)");
   cl.Add("limit,n", po::value(&filter.limit), "at most N runs, newest first (default 20; 0: all)");
   if (!cl.Parse(args, err)) return false;
@@ -29,6 +37,19 @@ bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>&
     return Fail(err, ErrorKind::kUsage,
                 "--status " + filter.status + ": use ok, failed, crashed or interrupted");
   if (!ParseKeyValues("--tag", tags, &filter.tags, err)) return false;
+  if (!since.empty()) {
+    std::string why;
+    if (!ParseSinceTime(since, std::time(nullptr), &filter.since, &why))
+      return Fail(err, ErrorKind::kUsage,
+                  "--since " + since + ": " + why +
+                      "; give an ISO date or time (2026-11-29, 2026-11-29T14:00Z), today, "
+                      "yesterday, or a span back from now (30m, 2h, 3d, 1w)");
+  }
+  if (!target.empty()) {
+    std::vector<std::string> names = StoredTargetNames(target);
+    filter.target = names.front();
+    filter.also_targets.assign(names.begin() + 1, names.end());
+  }
   RunStore store;
   if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
   std::vector<RunRecord> runs;

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/output_file.h"
 #include "machine/current_machine.h"
 #include "process/scratch_dir.h"
 #include "cli/options.h"
@@ -58,7 +59,8 @@ bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& ar
   int last = 0, threads = 1;
   long long profile_id = 0;
   cl.Add("last", po::value(&last), "the newest N runs (default 10 when no run is named)");
-  cl.Add("kernel,k", po::value(&filter.target), "only runs of this kernel or program");
+  std::string target;
+  cl.Add("kernel,k", po::value(&target), "only runs of this kernel or program");
   cl.Add("tag,t", po::value(&tags)->composing(), "only runs tagged KEY=VALUE (repeatable)");
   cl.Add("output,o", po::value(&output), "write FILE.svg, FILE.png or FILE.pdf");
   cl.Add("terminal", "draw the roofline in the terminal");
@@ -82,6 +84,14 @@ bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& ar
   if (term.empty()) term = TerminalForFile("roofline.svg");
   if (threads < 1) return Fail(err, ErrorKind::kUsage, "--threads must be at least 1");
   if (!ParseKeyValues("--tag", tags, &filter.tags, err)) return false;
+  if (!target.empty()) {
+    std::vector<std::string> names = StoredTargetNames(target);
+    filter.target = names.front();
+    filter.also_targets.assign(names.begin() + 1, names.end());
+  }
+  // gnuplot's own message for a file it cannot write names neither the option nor the way out.
+  if (!output.empty() && !CheckOutputFile("plot: -o", output, err)) return false;
+  if (!script.empty() && !CheckOutputFile("plot: --gnuplot", script, err)) return false;
 
   RunStore store;
   if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;

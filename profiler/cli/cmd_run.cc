@@ -10,13 +10,20 @@
 #include "cli/command.h"
 #include "cli/option_ranges.h"
 #include "cli/options.h"
+#include "cli/output_file.h"
+#include "cli/run_arguments.h"
 #include "cli/standard_streams.h"
 #include "cli/unstored_run.h"
+#include "core/spelling.h"
 #include "core/text.h"
+#include "counters/event_names.h"
+#include "counters/group_session.h"
 #include "counters/pmu_diagnosis.h"
 #include "counters/source_registry.h"
 #include "machine/current_machine.h"
+#include "process/cpu_list.h"
 #include "process/interruption.h"
+#include "report/render.h"
 #include "report/run_report.h"
 #include "roofline/stored_run_placement.h"
 #include "rprof_config.h"
@@ -33,22 +40,75 @@ namespace rprof {
 
 namespace {
 
-// The index of the target among args: the first word that is neither an option nor an option's
-// value. Everything after an executable belongs to the program (`rprof ./app --fast`).
-size_t FindTarget(const std::vector<std::string>& args, const po::options_description& options) {
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--") return i + 1;
-    if (a.size() < 2 || a[0] != '-') return i;
-    if (a.find('=') != std::string::npos) continue;
-    for (const auto& option : options.options()) {
-      bool named = a.rfind("--", 0) == 0
-                       ? option->long_name() == a.substr(2)
-                       : option->canonical_display_name(po::command_line_style::allow_dash_for_short) == a;
-      if (named && option->semantic()->max_tokens() > 0) ++i;  // skip its value
-    }
+// Whether a target takes the words after it as its own arguments: anything but a built-in
+// kernel or a plugin is a program (a name not found is then said to be missing from PATH).
+bool RunsAsProgram(const std::string& target) {
+  return !BuiltinCatalog().Find(target) && !LooksLikePlugin(target);
+}
+
+// A program's file, and its canonical path (the run's target). A name found nowhere is most
+// often a mistyped kernel or a command put after run's options: said so, with the closest name.
+bool ResolveProgram(const std::string& target, std::string* path, Error* err) {
+  if (!LooksLikePath(target) && !OnPath(target)) {
+    if (FindCommand(target))
+      return Fail(err, ErrorKind::kUsage,
+                  "'" + target + "' is a command, not something to run; a command's options go " +
+                      "after its name (rprof " + target + " --help)");
+    if (!ClosestMatch(target, BuiltinCatalog().Names()).empty())
+      return BuiltinCatalog().Resolve(target, err) != nullptr;  // "did you mean 'triad'?"
   }
-  return args.size();
+  if (!ResolveExecutable(target, path, err)) return false;
+  *path = CanonicalProgramPath(*path);
+  return true;
+}
+
+// --events: perf's names mapped to what rprof counts, each name checked against the event
+// tables before anything runs (a typo is a usage error, not a counter that cannot open).
+bool ParseEvents(const std::vector<std::string>& given, std::vector<std::string>* events,
+                 Error* err) {
+  std::vector<std::string> names;
+  for (const std::string& text : given)
+    if (!SplitList("--events", text, &names, err)) return false;
+  for (size_t i = 0; i < names.size(); ++i) {
+    std::string event = EventForName(names[i]);
+    if (!CheckEventName(event, err)) {
+      err->message = "--events " + err->message;
+      return false;
+    }
+    auto same = std::find(events->begin(), events->end(), event);
+    if (same != events->end())
+      return Fail(err, ErrorKind::kUsage,
+                  "--events names " + event + " twice, as " +
+                      names[static_cast<size_t>(same - events->begin())] + " and " + names[i] +
+                      "; name it once");
+    events->push_back(event);
+  }
+  return true;
+}
+
+// "cycles, cpu-cycles, ...": --events' help, from the table.
+std::string PerfNamesHelp() {
+  std::string text;
+  for (const PerfEventName& n : PerfEventNames())
+    text += std::string(text.empty() ? "" : ", ") + n.perf;
+  return text;
+}
+
+// --group list: the groups --group takes on this machine, LIKWID's `-g list`.
+bool PrintGroups(OutputFormat format) {
+  std::string pmu;
+  std::vector<GroupSummary> groups;
+  ListGroupsHere(&pmu, &groups);
+  Report report;
+  report.AddText("metric groups for " + pmu + " (--group NAME,...; `rprof events` shows their " +
+                 "events and whether each counts here):\n");
+  report.AddField("pmu", Cell::Text(pmu));
+  Table& table =
+      report.AddTable({{"group", "group"}, {"description", "description"}}, kInAll, "groups");
+  for (const GroupSummary& g : groups)
+    table.AddRow({Cell::Text(g.name), Cell::Text(g.description)});
+  std::cout << Render(report, format);
+  return true;
 }
 
 // --counters' help, from the registry: every source with what it counts.
@@ -59,7 +119,10 @@ std::string CountersHelp() {
   for (const CounterSource* s : CounterSources())
     text += std::string(" ") + std::string(SourceName(s->id())) + " (" + s->summary() + ");";
   text.back() = '.';
-  return text;
+  return text +
+         " A program is executed as often as --repeat says: auto never runs it a second time, "
+         "so sim counts a program only with --counters sim (it runs N times natively, then once "
+         "more under valgrind).";
 }
 
 // The hierarchy sim simulates: by default the effective sizes this machine's newest profile
@@ -99,29 +162,37 @@ bool SimCacheSizes(RunStore* store, const std::string& fingerprint, const std::s
 }  // namespace
 
 bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
-  std::vector<std::string> params, tags;
-  std::string events, kernel_name, output, groups, target;
+  std::vector<std::string> params, tags, events;
+  std::string kernel_name, output, groups, cpu_list_text;
   int repeat = 0, threads = 0;
   double min_time = 0.5, timeout = 0, flops = 0, bytes = 0, sim_budget = 20;
   std::string counters = "auto", sim_cache = "measured";
-  CommandLine cl("run", "KERNEL|PLUGIN.so|PROGRAM [options] [PROGRAM ARGS...]",
+  CommandLine cl("run", "[options] [--] KERNEL|PLUGIN.so|PROGRAM [PROGRAM ARGS...]",
                  "Measures a built-in kernel, a kernel from a plugin, or a whole program, "
-                 "stores the run, then prints it.\nKernels: warm-up, then timed repetitions; "
-                 "counters cover the timed region only. Programs: run with fork/exec, "
-                 "counters on the process and all it starts, output passed through; "
-                 "everything after the program's name is its own arguments.\n"
-                 "`rprof kernels` lists the kernels and their parameters.",
+                 "stores the run, then prints it.\nrprof's options come before the program; "
+                 "everything after it is the program's (`rprof run -r 3 ./app -r 5`: the app "
+                 "gets -r 5; `--` may end rprof's options). After a kernel or a plugin, which "
+                 "take no arguments, options may follow too (`rprof triad -p n=1e6`).\n"
+                 "Kernels: warm-up, then timed repetitions; counters cover the timed region only. "
+                 "Programs: run with fork/exec, counters on the process and all it starts, output "
+                 "passed through.\n`rprof kernels` lists the kernels and their parameters.",
                  CommandLine::Format::kAcceptedUnlisted);
   const std::string counters_help = CountersHelp();
-  cl.Add("param,p", po::value(&params)->composing(), "kernel parameter NAME=VALUE (repeatable)");
+  const std::string events_help =
+      "comma-separated PAPI presets or native events for the pmu source, repeatable (default: "
+      "software events plus PAPI_TOT_INS,PAPI_TOT_CYC where they can be counted). perf's names "
+      "are taken too, each counted and stored as the event it stands for (cycles as "
+      "PAPI_TOT_CYC, task-clock as perf::TASK-CLOCK): " +
+      PerfNamesHelp();
+  cl.Add("param,p", po::value(&params)->composing(),
+         "kernel parameter NAME=VALUE (repeatable, each parameter once)");
   cl.Add("kernel,k", po::value(&kernel_name), "the kernel to run from a plugin with several");
-  cl.Add("events,e", po::value(&events),
-         "comma-separated PAPI presets or native events for the pmu source "
-         "(default: software events plus PAPI_TOT_INS,PAPI_TOT_CYC where they can be counted)");
+  cl.Add("events,e", po::value(&events)->composing(), events_help.c_str());
   cl.Add("allow-missing-events", "run without the named events that cannot be counted here");
   cl.Add("group,g", po::value(&groups),
          "comma-separated metric groups for the pmu source: FLOPS_DP, FLOPS_SP, MEM, L2, L3, "
-         "CACHE, BRANCH, CPI (this machine's PMU, or the generic set on PAPI presets)");
+         "CACHE, BRANCH, CPI (this machine's PMU, or the generic set on PAPI presets); "
+         "--group list lists them");
   cl.Add("counters,c", po::value(&counters), counters_help.c_str());
   cl.Add("sim-budget", po::value(&sim_budget),
          "auto: run sim only when it is expected to take at most S seconds (default 20)");
@@ -129,7 +200,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
          "the caches sim simulates: measured (default: the effective sizes of this machine's "
          "newest profile, where it has one) or reported (what sysfs says)");
   cl.Add("repeat,r", po::value(&repeat),
-         "exactly N timed repetitions (default: until --min-time for kernels, 1 for programs)");
+         "exactly N timed repetitions (default: until --min-time for kernels, 1 for programs); "
+         "a program is executed N times, never more under auto; with --counters sim a program "
+         "runs N times natively, then once more under valgrind");
   cl.Add("min-time", po::value(&min_time),
          "kernels: repeat until the timed repetitions add up to S seconds (default 0.5; at "
          "least 3 repetitions)");
@@ -140,29 +213,28 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   cl.Add("threads", po::value(&threads),
          "programs: the threads (or processes) it computes on, which choose its roof (default: "
          "its CPU time / wall time, rounded); a kernel takes -p threads=N where it has one");
+  cl.Add("cpu-list,C", po::value(&cpu_list_text),
+         "pin the target to these CPUs, as likwid-pin and taskset -c write them (0,2-3): a "
+         "kernel's threads, a program and all it starts; stored with the run");
   cl.Add("tag,t", po::value(&tags)->composing(), "tag the run KEY=VALUE (repeatable)");
   cl.Add("output,o", po::value(&output),
          "write the report to FILE instead of stdout (the program's own output stays on stdout)");
   cl.Add("quiet,q", "print only the run id");
-  cl.AddHidden("target", po::value(&target));
 
-  // An executable's own arguments are not ours: cut them off before parsing.
-  size_t target_at = FindTarget(args, cl.AllOptions());
-  std::vector<std::string> ours = args, program_args;
-  if (target_at < args.size()) {
-    const std::string& named = args[target_at];
-    bool program = !BuiltinCatalog().Find(named) && !LooksLikePlugin(named) &&
-                   (LooksLikePath(named) || OnPath(named));
-    if (program) {
-      ours.assign(args.begin(), args.begin() + static_cast<long>(target_at) + 1);
-      program_args.assign(args.begin() + static_cast<long>(target_at) + 1, args.end());
-    }
-  }
-  if (!cl.Parse(ours, err)) return false;
+  // The target and a program's own arguments are split off before Boost sees rprof's options.
+  const RunArguments words = SplitRunArguments(args, cl.AllOptions(), RunsAsProgram);
+  if (!cl.Parse(words.options, err)) return false;
   if (cl.help_shown()) return true;
-  if (!cl.Has("target"))
+  if (groups == "list") return PrintGroups(cl.format());
+  const std::string& target = words.target;
+  if (target.empty())
     return Fail(err, ErrorKind::kUsage,
                 "run: nothing to run; name a kernel (`rprof kernels`), a plugin or a program");
+  if (!words.stray.empty())
+    return Fail(err, ErrorKind::kUsage,
+                "run: '" + words.stray.front() + "' after " + target +
+                    ": only a program takes arguments; a kernel's parameters are -p NAME=VALUE, "
+                    "and rprof's options go before --");
   const OutputFormat format = cl.format();
   if (cl.Has("repeat") && repeat < 1)
     return Fail(err, ErrorKind::kUsage, "--repeat must be at least 1");
@@ -173,6 +245,14 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
     return false;
   if (cl.Has("threads") && threads < 1)
     return Fail(err, ErrorKind::kUsage, "--threads must be at least 1");
+  CpuList cpus;
+  if (cl.Has("cpu-list")) {
+    std::string why;
+    if (!CpuList::Parse(cpu_list_text, &cpus, &why) || !cpus.Usable(&why))
+      return Fail(err, ErrorKind::kUsage, "--cpu-list " + cpu_list_text + ": " + why);
+  }
+  // A report file that cannot be written is found before the measurement, not after it.
+  if (!output.empty() && !CheckOutputFile("--output", output, err)) return false;
 
   std::vector<ChosenSource> sources;
   if (!ChooseSources(counters, &sources, err)) {
@@ -197,7 +277,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
       return Fail(err, ErrorKind::kUsage,
                   "--counters " + counters + " counts no events: drop --group");
     if (!LoadGroupPlan(group_names, &group_plan, err)) {
-      err->message = "--group " + err->message;
+      err->message = "--" + err->message;  // "group FLOPS_DPP (icx): ..." names it already
       return false;
     }
   }
@@ -206,7 +286,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   RunRecord run;
   if (!ParseKeyValues("--tag", tags, &run.tags, err)) return false;
   std::vector<std::string> event_list;
-  if (!SplitList("--events", events, &event_list, err)) return false;
+  if (!ParseEvents(events, &event_list, err)) return false;
   bool events_given = cl.Has("events") > 0;
   bool allow_missing = cl.Has("allow-missing-events") > 0;
 
@@ -215,10 +295,8 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   const CatalogEntry* kernel = nullptr;
   std::string program_path;
   std::vector<std::string> program_argv;
-  if (BuiltinCatalog().Find(target) || (!LooksLikePath(target) && !LooksLikePlugin(target) &&
-                                        !OnPath(target))) {
-    kernel = BuiltinCatalog().Resolve(target, err);
-    if (!kernel) return false;
+  if (BuiltinCatalog().Find(target)) {
+    kernel = BuiltinCatalog().Find(target);
   } else if (LooksLikePlugin(target)) {
     if (!LoadPlugin(target, &plugin, err)) return false;
     if (kernel_name.empty() && plugin.entries().size() == 1) kernel_name = plugin.Names().front();
@@ -229,9 +307,10 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
     kernel = plugin.Resolve(kernel_name, err);
     if (!kernel) return false;
   } else {
-    if (!ResolveExecutable(target, &program_path, err)) return false;
+    // Stored under its canonical path, run under the name typed (argv[0], the run's command).
+    if (!ResolveProgram(target, &program_path, err)) return false;
     program_argv = {target};
-    program_argv.insert(program_argv.end(), program_args.begin(), program_args.end());
+    program_argv.insert(program_argv.end(), words.program_args.begin(), words.program_args.end());
   }
   if (!kernel_name.empty() && !LooksLikePlugin(target))
     return Fail(err, ErrorKind::kUsage, "--kernel chooses a kernel inside a plugin (.so)");
@@ -270,6 +349,14 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
     if (cl.Has("bytes")) program.declared_bytes = bytes;
     if (cl.Has("threads")) program.threads = threads;
     measured = std::make_unique<ProgramTarget>(program_path, program_argv, program);
+  }
+  // Pinned before any of the target runs: threads a kernel starts later, a program and all it
+  // starts, a sim step under valgrind, all inherit the mask.
+  if (!cpus.empty()) {
+    std::string why;
+    if (!cpus.PinThisProcess(&why))
+      return Fail(err, ErrorKind::kEnvironment, "--cpu-list " + cpus.Text() + ": " + why);
+    run.cpu_list = cpus.Text();
   }
   CounterRequest request;
   request.events = event_list;

@@ -32,7 +32,10 @@ const char* NeedsText(Needs needs) {
 void PrintUsage(std::FILE* out) {
   std::fprintf(out,
                "usage: rprof [--db PATH] COMMAND [ARGS...]\n"
-               "       rprof KERNEL|PLUGIN.so|PROGRAM [ARGS...]   (same as rprof run ...)\n\n"
+               "       rprof [--db PATH] [run options] [--] KERNEL|PLUGIN.so|PROGRAM [PROGRAM "
+               "ARGS...]\n"
+               "           (the same as rprof run ...: rprof's options come before the program,\n"
+               "           everything after it is the program's)\n\n"
                "rprof measures code against this machine's roofline: time, FLOPs and bytes moved,\n"
                "with every value labelled by its source (clock, pmu, sim, model).\n\ncommands:\n");
   for (const Command& c : Commands()) {
@@ -41,13 +44,18 @@ void PrintUsage(std::FILE* out) {
                  needs.empty() ? "" : ("  [needs: " + needs + "]").c_str());
   }
   std::fprintf(out,
-               "\nglobal options:\n"
+               "\nglobal options (before the command):\n"
                "  --db PATH      the runs database (default: $RPROF_DB, else\n"
                "                 $XDG_DATA_HOME/rprof/rprof.db, else ~/.local/share/rprof/rprof.db)\n"
                "  -h, --help     this help; `rprof help COMMAND` for a command's options\n"
                "  --version      print the version\n\n"
                "exit status: 0 ok, 1 the target failed, 2 usage error, 3 environment "
                "(counters, database, output)\n");
+}
+
+const std::vector<std::string>& GlobalOptionNames() {
+  static const std::vector<std::string> names = {"--db", "--help", "--version"};
+  return names;
 }
 
 std::vector<std::string> CommandNames() {
@@ -84,10 +92,6 @@ bool Main(int argc, char** argv, Error* err) {
     } else if (arg == "--version") {
       std::printf("rprof %s\n", RPROF_VERSION);
       return true;
-    } else if (!arg.empty() && arg[0] == '-') {
-      PrintUsage(stderr);
-      return Fail(err, ErrorKind::kUsage,
-                  "unknown option " + arg + "; options of a command go after its name");
     } else {
       break;
     }
@@ -98,6 +102,20 @@ bool Main(int argc, char** argv, Error* err) {
   }
   std::string name = argv[i];
   std::vector<std::string> args(argv + i + 1, argv + argc);
+
+  // Any other option, or `--`, begins the shorthand `rprof [run options] TARGET ...`: run's
+  // options (and its own "did you mean") take it from here. A near miss of a global option
+  // (`--verison`) is said as one.
+  if (name.size() > 1 && name[0] == '-') {
+    std::string option = name.substr(0, name.find('='));
+    std::string global_match = ClosestMatch(option, GlobalOptionNames());
+    if (option.rfind("--", 0) == 0 && option != "--" && !global_match.empty())
+      return Fail(err, ErrorKind::kUsage,
+                  "unknown option '" + option + "'" + DidYouMean(option, GlobalOptionNames()) +
+                      " (`rprof --help` lists the global options)");
+    args.insert(args.begin(), name);
+    return RunCommand(global, args, err);
+  }
 
   if (name == "help") {
     if (args.empty()) {
@@ -113,17 +131,18 @@ bool Main(int argc, char** argv, Error* err) {
   if (const Command* command = FindCommand(name)) return command->run(global, args, err);
 
   // Not a command: something to run (`rprof triad`, `rprof ./app` = `rprof run …`), unless it
-  // looks like a typo of a command.
-  if (BuiltinCatalog().Find(name) || LooksLikePath(name) || LooksLikePlugin(name) ||
-      OnPath(name)) {
-    args.insert(args.begin(), name);
-    return RunCommand(global, args, err);
-  }
+  // looks like a typo of a command or a kernel. Anything else is taken for a program, which
+  // run then finds, or says is not on PATH.
   std::vector<std::string> known = CommandNames();
   for (const std::string& k : BuiltinCatalog().Names()) known.push_back(k);
-  return Fail(err, ErrorKind::kUsage,
-              "'" + name + "' is neither a command nor a kernel" + DidYouMean(name, known) +
-                  " (`rprof --help` lists the commands, `rprof kernels` the kernels)");
+  bool runnable =
+      BuiltinCatalog().Find(name) || LooksLikePath(name) || LooksLikePlugin(name) || OnPath(name);
+  if (!runnable && !ClosestMatch(name, known).empty())
+    return Fail(err, ErrorKind::kUsage,
+                "'" + name + "' is neither a command nor a kernel" + DidYouMean(name, known) +
+                    " (`rprof --help` lists the commands, `rprof kernels` the kernels)");
+  args.insert(args.begin(), name);
+  return RunCommand(global, args, err);
 }
 
 }  // namespace

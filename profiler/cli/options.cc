@@ -4,10 +4,25 @@
 #include <iostream>
 #include <utility>
 
+#include "core/spelling.h"
 #include "core/utf8.h"
 #include "report/text_table.h"
 
 namespace rprof {
+
+namespace {
+
+// "--repeat", ... for "did you mean": the options --help lists. Short names are left out: every
+// one-letter option is one edit from any other, so a suggestion would be noise.
+std::vector<std::string> LongOptionNames(const po::options_description& options) {
+  std::vector<std::string> names;
+  for (const auto& option : options.options())
+    if (!option->long_name().empty() && !option->description().empty())
+      names.push_back("--" + option->long_name());
+  return names;
+}
+
+}  // namespace
 
 bool ParseCommandLine(const std::string& command, const std::vector<std::string>& args,
                       const po::options_description& options,
@@ -16,6 +31,12 @@ bool ParseCommandLine(const std::string& command, const std::vector<std::string>
   try {
     po::store(po::command_line_parser(args).options(options).positional(positional).run(), *vm);
     po::notify(*vm);
+  } catch (const po::unknown_option& e) {
+    // Boost names the option; rprof adds the one it most likely meant (`--repeats`).
+    return Fail(err, ErrorKind::kUsage,
+                command + ": unknown option '" + e.get_option_name() + "'" +
+                    DidYouMean(e.get_option_name(), LongOptionNames(options)) + " (`rprof help " +
+                    command + "` lists the options)");
   } catch (const po::error& e) {
     return Fail(err, ErrorKind::kUsage,
                 command + ": " + e.what() + "; see `rprof help " + command + "`");
@@ -57,11 +78,6 @@ void CommandLine::AddPositional(const char* name, const po::value_semantic* valu
   positional_.add(name, count);
 }
 
-void CommandLine::AddHidden(const char* name, const po::value_semantic* value, int count) {
-  hidden_.add_options()(name, value, "");
-  positional_.add(name, count);
-}
-
 void CommandLine::AddFormatOnce() {
   // --format goes last, after the command's own options, in --help too.
   if (format_added_ || accepts_format_ == Format::kNone) return;
@@ -71,7 +87,7 @@ void CommandLine::AddFormatOnce() {
 
 const po::options_description& CommandLine::AllOptions() {
   AddFormatOnce();
-  if (all_.options().empty()) all_.add(options_).add(hidden_);
+  if (all_.options().empty()) all_.add(options_);
   return all_;
 }
 

@@ -41,11 +41,8 @@ class CommandLine {
   void AddPositional(const char* name, const po::value_semantic* value, const char* description,
                      int count = 1);
 
-  // An option taken by position and never listed in --help (run's target: the usage line
-  // names it).
-  void AddHidden(const char* name, const po::value_semantic* value, int count = 1);
-  // Every option the parser knows, --format and hidden ones included: for a command that must
-  // find where its own arguments end before parsing (a program's arguments are its own).
+  // Every option the parser knows, --format included: for a command that must find where its
+  // own arguments end before parsing (a program's arguments are its own: cli/run_arguments.h).
   const po::options_description& AllOptions();
 
   // Parses args; on --help prints the help and sets help_shown(). False with a kUsage error
@@ -63,7 +60,6 @@ class CommandLine {
   void AddFormatOnce();
 
   po::options_description options_;
-  po::options_description hidden_;
   po::options_description all_;
   bool format_added_ = false;
   po::positional_options_description positional_;

@@ -63,6 +63,7 @@ struct RunRecord {
   KeyValues params;                  // kernel parameters, values as text
   std::vector<std::string> command;  // executables: argv
   std::string cwd;
+  std::string cpu_list;   // the CPUs the target was pinned to (run --cpu-list), "0,2-3"; "": none
   std::string precision;  // fp64 | fp32 | ""
   RunStatus status = RunStatus::kOk;
   std::optional<int> exit_code;

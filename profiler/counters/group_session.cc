@@ -45,6 +45,18 @@ bool LoadGroupPlan(const std::vector<std::string>& names, GroupPlan* plan, Error
   return true;
 }
 
+void ListGroupsHere(std::string* pmu, std::vector<GroupSummary>* groups) {
+  GroupLibrary library(GroupsDataDir());
+  *pmu = library.ResolvePmu(HostCorePmuName());
+  for (const std::string& name : library.ListGroups(*pmu)) {
+    MetricGroup group;
+    std::string why;
+    groups->push_back({name, library.LoadGroup(*pmu, name, &group, &why)
+                                 ? group.description
+                                 : "cannot be loaded: " + why});
+  }
+}
+
 bool CheckRequiredEvents(const GroupPlan& plan, const std::vector<Metric>& opened, Error* err) {
   for (const MetricGroup& group : plan.groups)
     for (const GroupEvent& e : group.events) {

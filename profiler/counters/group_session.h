@@ -24,6 +24,15 @@ struct GroupPlan {
 // unknown directive included).
 bool LoadGroupPlan(const std::vector<std::string>& names, GroupPlan* plan, Error* err);
 
+struct GroupSummary {
+  std::string name;         // "FLOPS_DP"
+  std::string description;  // its SHORT line, or why its file cannot be read
+};
+
+// The groups LoadGroupPlan can load on this machine, sorted: *pmu is their set ("icx", …, or
+// "generic"). A broken file is listed with its error rather than failing the list.
+void ListGroupsHere(std::string* pmu, std::vector<GroupSummary>* groups);
+
 // Checks, before measuring, that every required event of every group can be counted: `opened`
 // are the metrics a counter session reports for plan.events (absent ones carry the reason).
 // kEnvironment naming the group, the event and the reason otherwise.

@@ -176,7 +176,7 @@ class PreparedSim : public PreparedSource {
       return true;
     }
     if (kernel) return SimulateKernel(target, caches_, metrics, err);
-    *note = "executed twice: natively for the time, then under valgrind for the sim counts";
+    *note = "executed once more after its timed executions, under valgrind, for the sim counts";
     if (!SimulateProgram(target, caches_, metrics, err)) return false;
     // A program whose work depends on time did other work under valgrind: its counts do not go
     // with the native time, so none is kept.

@@ -279,6 +279,7 @@ bool RunFromJson(const JsonValue& json, RunRecord* run, std::string* err) {
       !ReadParams(json, &run->params, err) ||
       !ReadStringArray(json, "", "command", Need::kNullable, &run->command, err) ||
       !ReadString(json, "", "cwd", Need::kNullable, &run->cwd, err) ||
+      !ReadString(json, "", "cpu_list", Need::kNullable, &run->cpu_list, err) ||
       !ReadString(json, "", "precision", Need::kNullable, &run->precision, err) ||
       !ReadString(json, "", "status", Need::kRequired, &status, err) ||
       !ReadSmallInt(json, "", "exit_code", Need::kNullable, &exit_code, err) ||

@@ -51,6 +51,7 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
   w->Key("command");
   if (run.command.empty()) w->Null(); else w->Raw(StringsToJsonArray(run.command));
   w->Key("cwd").StringOrNull(run.cwd);
+  w->Key("cpu_list").StringOrNull(run.cpu_list);
   w->Key("precision").StringOrNull(run.precision);
   w->Key("status").String(RunStatusName(run.status));
   w->Key("exit_code");
@@ -175,6 +176,7 @@ std::string RunHeading(const RunRecord& run) {
   if (!run.precision.empty()) out += "  " + run.precision;
   out += "  " + OutcomeText(run) + "\n";
   if (!run.note.empty()) out += "note: " + EscapeForTerminal(run.note) + "\n";
+  if (!run.cpu_list.empty()) out += "pinned to CPU list " + run.cpu_list + " (--cpu-list)\n";
   SampleStats stats = Summarize(run.samples);
   if (stats.count > 0) {
     char cv[32];

@@ -246,13 +246,14 @@ bool RunStore::InsertRows(RunRecord* run, std::string* err) {
   if (!run->command.empty()) command = StringsToJsonArray(run->command);
   if (!db_.Run("INSERT INTO runs (machine_id, target_kind, target, params, command, cwd,"
                " precision, status, exit_code, signal, note, sources, repetitions,"
-               " calls_per_rep, started_at, ended_at, rprof_version, uid)"
-               " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               " calls_per_rep, started_at, ended_at, rprof_version, uid, cpu_list)"
+               " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                err, machine_id, run->target_kind, run->target, PairsToJsonObject(run->params),
                command, NullIfEmpty(run->cwd), NullIfEmpty(run->precision),
                RunStatusName(run->status), run->exit_code, run->signal, NullIfEmpty(run->note),
                Join(run->sources, ","), run->samples.size(), run->calls_per_rep, run->started_at,
-               run->ended_at, run->rprof_version, run->uid))
+               run->ended_at, run->rprof_version, run->uid,
+               NullIfEmpty(run->cpu_list)))
     return false;
   int64_t run_id = db_.LastInsertId();
 
@@ -307,7 +308,7 @@ constexpr const char* kRunColumns =
     " r.exit_code, r.signal, r.note, r.sources, r.calls_per_rep, r.started_at, r.ended_at,"
     " r.rprof_version, m.fingerprint, m.cpu_model, m.cores, m.caches, m.kernel, m.hostname,"
     " p.profile_id, p.compute_ceiling, p.peak_gflops, p.binding, p.attainable_gflops,"
-    " p.percent_of_roof, p.verdict, p.bound, p.bytes_compulsory_only, p.note, r.uid"
+    " p.percent_of_roof, p.verdict, p.bound, p.bytes_compulsory_only, p.note, r.uid, r.cpu_list"
     " FROM runs r JOIN machines m ON m.id = r.machine_id"
     " LEFT JOIN placements p ON p.run_id = r.id";
 
@@ -331,6 +332,7 @@ void ReadRunRow(const Statement& s, RunRecord* run) {
   run->uid = s.Text(32);
   run->machine = {s.Text(16), s.Text(17), static_cast<int>(s.Int(18)), s.Text(19), s.Text(20),
                   s.Text(21)};
+  run->cpu_list = s.Text(33);
   if (!s.IsNull(22)) {
     PlacementRecord p;
     p.profile_id = s.Int(22);
@@ -396,7 +398,17 @@ bool RunStore::Load(int64_t id, RunRecord* out, Error* err) {
 
 bool RunStore::List(const RunFilter& filter, std::vector<RunRecord>* out, Error* err) {
   std::string sql = std::string("SELECT ") + kRunColumns + " WHERE 1";
-  if (!filter.target.empty()) sql += " AND r.target = :target";
+  if (!filter.target.empty()) {
+    sql += " AND (r.target = :target";
+    for (size_t i = 0; i < filter.also_targets.size(); ++i)
+      sql += " OR r.target = :also" + std::to_string(i);
+    // A second :target is the same parameter: nothing more to bind.
+    sql +=
+        " OR (substr(:target, 1, 1) = '/' AND r.target_kind = 'executable'"
+        " AND substr(r.target, 1, 1) <> '/' AND instr(r.target, '/') > 0"
+        " AND r.cwd || '/' || (CASE WHEN substr(r.target, 1, 2) = './'"
+        " THEN substr(r.target, 3) ELSE r.target END) = :target))";
+  }
   if (!filter.status.empty()) sql += " AND r.status = :status";
   if (!filter.since.empty()) sql += " AND r.started_at >= :since";
   for (size_t i = 0; i < filter.tags.size(); ++i) {
@@ -412,7 +424,10 @@ bool RunStore::List(const RunFilter& filter, std::vector<RunRecord>* out, Error*
   if (!db_.Prepare(sql, &stmt, &why)) return DbFail(why, err);
   // Named parameters are numbered in order of appearance, so bind them in the same order.
   int index = 1;
-  if (!filter.target.empty()) stmt.Bind(index++, filter.target);
+  if (!filter.target.empty()) {
+    stmt.Bind(index++, filter.target);
+    for (const std::string& name : filter.also_targets) stmt.Bind(index++, name);
+  }
   if (!filter.status.empty()) stmt.Bind(index++, filter.status);
   if (!filter.since.empty()) stmt.Bind(index++, filter.since);
   for (const auto& [key, value] : filter.tags) {

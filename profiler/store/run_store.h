@@ -24,6 +24,10 @@ DatabasePath ResolveDatabasePath(const std::string& flag_value);
 
 struct RunFilter {
   std::string target;  // exact kernel name or executable path; "" for all
+  // More names the same target's runs are stored under (see StoredTargetNames): a program's
+  // path as typed, from before targets were stored canonical. With an absolute `target`, runs
+  // whose stored relative path names it from their own cwd (`./app` run in /home/u) match too.
+  std::vector<std::string> also_targets;
   std::string status;  // "" for all
   std::string since;   // ISO 8601 prefix compared as text; "" for all
   KeyValues tags;      // every tag must match

@@ -70,6 +70,8 @@ bool ParseKernelArgs(const rprof_kernel& kernel, const std::vector<std::string>&
     names.push_back(kernel.params[i].name);
   }
   std::string where = std::string("kernel ") + kernel.name;
+  // The assignment that set each parameter, to name both when one is given twice.
+  std::vector<std::string> given(kernel.param_count);
   for (const std::string& assignment : assignments) {
     size_t eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0)
@@ -85,6 +87,13 @@ bool ParseKernelArgs(const rprof_kernel& kernel, const std::vector<std::string>&
                   where + ": no parameter '" + name + "'" + DidYouMean(name, names) +
                       " (parameters: " + (list.empty() ? "none" : list) + ")");
     }
+    // The last one winning would measure a size the user may not have meant (a script that
+    // adds `-p n=...` to a line that already has one): refused, naming both.
+    if (!given[index].empty())
+      return Fail(err, ErrorKind::kUsage,
+                  where + ": parameter " + name + " given twice (" + given[index] + ", " +
+                      assignment + "); give it once");
+    given[index] = assignment;
     const rprof_param& p = kernel.params[index];
     auto out_of_range = [&] {
       return Fail(err, ErrorKind::kUsage,

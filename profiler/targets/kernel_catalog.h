@@ -38,7 +38,8 @@ class KernelCatalog {
 const KernelCatalog& BuiltinCatalog();
 
 // Parses `name=value` assignments for `kernel`, starting from its defaults. kUsage for an
-// unknown name (with "did you mean"), a value that is not an integer, or one out of range.
+// unknown name (with "did you mean"), a value that is not an integer, one out of range, or a
+// parameter given twice.
 // *shown gets every parameter's final value, in declaration order, for storing and printing.
 bool ParseKernelArgs(const rprof_kernel& kernel, const std::vector<std::string>& assignments,
                      rprof_args* args, KeyValues* shown, Error* err);

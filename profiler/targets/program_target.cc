@@ -187,7 +187,9 @@ ProgramTarget::ProgramTarget(std::string path, std::vector<std::string> argv,
 
 void ProgramTarget::Describe(RunRecord* run) const {
   run->target_kind = "executable";
-  run->target = counted_.argv.front();
+  // The file executed, canonical (cli: CanonicalProgramPath), so that `./app` and its absolute
+  // path are one target; the name typed stays the command's argv[0].
+  run->target = counted_.path;
   run->command = counted_.argv;
   if (char* cwd = getcwd(nullptr, 0)) {
     run->cwd = cwd;

@@ -8,7 +8,10 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+
+#include "targets/kernel_catalog.h"
 
 namespace rprof {
 
@@ -25,6 +28,8 @@ constexpr unsigned kOwnMachine = EM_PPC64;
 #else
 #error "rprof: name this architecture's ELF machine in target_path.cc"
 #endif
+
+}  // namespace
 
 std::string FindOnPath(const std::string& name) {
   const char* path = std::getenv("PATH");
@@ -43,6 +48,8 @@ std::string FindOnPath(const std::string& name) {
   }
   return "";
 }
+
+namespace {
 
 // The ELF header's machine, against this build's: a binary built for
 // another architecture is the user's mistake (exit 2), found before anything runs.
@@ -87,14 +94,37 @@ bool LooksLikePath(const std::string& target) { return target.find('/') != std::
 
 bool OnPath(const std::string& name) { return !LooksLikePath(name) && !FindOnPath(name).empty(); }
 
+std::string CanonicalProgramPath(const std::string& path) {
+  if (char* real = realpath(path.c_str(), nullptr)) {
+    std::string out = real;
+    std::free(real);
+    return out;
+  }
+  std::error_code ignored;
+  return std::filesystem::absolute(path, ignored).lexically_normal().string();
+}
+
+std::vector<std::string> StoredTargetNames(const std::string& typed) {
+  if (BuiltinCatalog().Find(typed)) return {typed};
+  std::string path = LooksLikePath(typed) ? typed : FindOnPath(typed);
+  if (path.empty()) return {typed};  // a plugin's kernel, or a program no longer on PATH
+  std::string canonical = CanonicalProgramPath(path);
+  if (canonical == typed) return {typed};
+  return {canonical, typed};
+}
+
 bool ResolveExecutable(const std::string& target, std::string* path, Error* err) {
   *path = LooksLikePath(target) ? target : FindOnPath(target);
   if (path->empty())
     return Fail(err, ErrorKind::kUsage,
-                "'" + target + "' is not a kernel, and no program of that name is on PATH");
+                "'" + target + "': not found on PATH, and not a kernel; give a program's path " +
+                    "(./" + target + ") or a kernel's name (`rprof kernels` lists them)");
   struct stat st;
-  if (stat(path->c_str(), &st) != 0)
-    return Fail(err, ErrorKind::kUsage, *path + ": " + std::strerror(errno));
+  if (stat(path->c_str(), &st) != 0) {
+    int error = errno;
+    return Fail(err, ErrorKind::kUsage,
+                *path + ": " + std::strerror(error) + (error == ENOENT ? "; check the path" : ""));
+  }
   if (S_ISDIR(st.st_mode))
     return Fail(err, ErrorKind::kUsage, *path + ": is a directory, not a program");
   if (access(path->c_str(), X_OK) != 0)

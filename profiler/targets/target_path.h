@@ -4,6 +4,7 @@
 #define RPROF_TARGETS_TARGET_PATH_H_
 
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 
@@ -21,6 +22,20 @@ bool ResolveExecutable(const std::string& target, std::string* path, Error* err)
 
 // True when `name` is an executable file on PATH (for `rprof ls`-style invocations).
 bool OnPath(const std::string& name);
+// The first executable file called `name` on PATH, as a shell finds it; "" when there is none.
+std::string FindOnPath(const std::string& name);
+
+// The one name a program's runs are stored under: `path` absolute with every symbolic link,
+// `.` and `..` resolved (realpath), so `./app`, `../bin/app` and `/home/u/bin/app` are the same
+// program. A path that does not exist (a program since deleted) is made absolute and normalised
+// by its text alone.
+std::string CanonicalProgramPath(const std::string& path);
+
+// The names the runs of a target typed as `typed` (history --kernel, plot --kernel) are stored
+// under: a kernel's name; for a program (a path, or a name found on PATH that is not a built-in
+// kernel), its canonical path first, then `typed` itself, which runs stored before targets
+// were canonical hold.
+std::vector<std::string> StoredTargetNames(const std::string& typed);
 
 }  // namespace rprof
 

@@ -6,7 +6,7 @@ The seed (ids in order):
   2  triad n=1000       lab=01
   3  triad n=1000000    lab=01 size=big   1000x the work of 1 and 2: slower, deterministically
   4  dot   n=1000       lab=00
-  5  /bin/false         lab=02            stored as failed (exit 1)
+  5  /bin/false         lab=02            stored as failed (exit 1), under its canonical path
 All with --counters model --repeat 2, so FLOPs and bytes come from the model and are exact.
 """
 
@@ -26,6 +26,8 @@ from rprof_harness import RprofTestCase  # noqa: E402
 
 COUNTERS = ["--counters", "model", "--repeat", "2", "-q"]
 FORMATS = ["table", "csv", "json"]
+# A program's runs are stored under its canonical path (/usr/bin/false where /bin is a link).
+FALSE = os.path.realpath("/bin/false")
 
 
 class SeededTestCase(RprofTestCase):
@@ -73,7 +75,7 @@ class Seed(SeededTestCase):
     def test_seed_is_as_described(self):
         self.assertEqual(self.query("select id, target, status from runs order by id"),
                          [(1, "triad", "ok"), (2, "triad", "ok"), (3, "triad", "ok"),
-                          (4, "dot", "ok"), (5, "/bin/false", "failed")])
+                          (4, "dot", "ok"), (5, FALSE, "failed")])
         self.assertEqual(self.query("select run_id, key, value from tags order by run_id, key"),
                          [(1, "lab", "00"), (1, "who", "ci"), (2, "lab", "01"), (3, "lab", "01"),
                           (3, "size", "big"), (4, "lab", "00"), (5, "lab", "02")])
@@ -83,6 +85,31 @@ class Compare(SeededTestCase):
     def compare_json(self, a, b, *args):
         return json.loads(self.rprof_ok("compare", str(a), str(b), "--format", "json",
                                         *args).stdout)
+
+    def forced(self, *args):
+        """`rprof compare ARGS --force` of runs of different work: it compares, and says so
+        once on stderr."""
+        r = self.rprof("compare", *args, "--force")
+        self.assertIn(r.returncode, (0, 1), r)
+        self.assertEqual(r.stderr.count("rprof: warning: compare: different "), 1, r)
+        return r
+
+    def test_different_work_is_refused_without_force(self):
+        # Ratios of two workloads read like a speed-up or a slow-down and are neither.
+        self.assertError(self.rprof("compare", "1", "3"), 2,
+                         "compare: different parameters: run 1 measured triad n=1000, run 3 "
+                         "triad n=1000000; compare runs of one target and its parameters, or add "
+                         "--force")
+        self.assertError(self.rprof("compare", "1", "4"), 2,
+                         "compare: different targets: run 1 measured triad n=1000, run 4 dot "
+                         "n=1000")
+        self.assertError(self.rprof("compare", "5", "4"), 2, "different targets", FALSE)
+        r = self.forced("1", "4")
+        self.assertIn("rprof: warning: compare: different targets (--force): run 1 measured "
+                      "triad n=1000, run 4 dot n=1000\n", r.stderr)
+        self.assertIn("A: run 1  triad", r.stdout)
+        # The same work is compared without a word.
+        self.rprof_ok("compare", "1", "2")
 
     def test_json_same_work(self):
         out = self.compare_json(1, 2)
@@ -108,7 +135,7 @@ class Compare(SeededTestCase):
         self.assertIn("rprof machine measure", out["b_verdict"])
 
     def test_json_bigger_run(self):
-        out = self.compare_json(1, 3)
+        out = json.loads(self.forced("1", "3", "--format", "json").stdout)
         metrics = {(m["name"], m["source"]): m for m in out["metrics"] if m["region"] == ""}
         self.assertEqual(metrics[("flops", "model")]["b"], 2000000)
         self.assertEqual(metrics[("flops", "model")]["ratio"], 1000)
@@ -118,7 +145,7 @@ class Compare(SeededTestCase):
 
     def test_json_metric_only_one_run_has(self):
         # /bin/false has no model metrics; dot's are listed with nothing on A's side.
-        out = self.compare_json(5, 4)
+        out = json.loads(self.forced("5", "4", "--format", "json").stdout)
         flops = [m for m in out["metrics"] if m["name"] == "flops" and m["source"] == "model"]
         self.assertEqual(len(flops), 1)
         self.assertIsNone(flops[0]["a"])
@@ -143,7 +170,7 @@ class Compare(SeededTestCase):
                          [(m["name"], m["source"]) for m in as_json])
 
     def test_table(self):
-        out = self.rprof_ok("compare", "1", "3").stdout
+        out = self.forced("1", "3").stdout
         lines = out.splitlines()
         self.assertRegex(lines[0], r"^A: run 1  triad  \d{4}-")
         self.assertIn("rprof machine measure", lines[1])
@@ -157,15 +184,15 @@ class Compare(SeededTestCase):
 
     def test_fail_if_slower(self):
         # B = run 3 does 1000x the work of A = run 1: slower by far.
-        r = self.rprof("compare", "1", "3", "--fail-if-slower", "0")
+        r = self.forced("1", "3", "--fail-if-slower", "0")
         self.assertError_with_output(r, 1, "run 3 is ", "% slower than run 1 (limit 0.0 %)")
-        r = self.rprof("compare", "1", "3", "--fail-if-slower", "0", "--format", "json")
+        r = self.forced("1", "3", "--fail-if-slower", "0", "--format", "json")
         self.assertEqual(r.returncode, 1, r)
         self.assertGreater(json.loads(r.stdout)["time_ratio"], 1)
         # B faster than A: passes at any limit.
-        self.rprof_ok("compare", "3", "1", "--fail-if-slower", "0")
+        self.assertEqual(self.forced("3", "1", "--fail-if-slower", "0").returncode, 0)
         # A limit above the slowdown passes too.
-        self.rprof_ok("compare", "1", "3", "--fail-if-slower", "1000000000")
+        self.assertEqual(self.forced("1", "3", "--fail-if-slower", "1000000000").returncode, 0)
 
     def assertError_with_output(self, r, code, *parts):
         """A CI failure: the report is still printed, the reason once on stderr."""
@@ -205,6 +232,9 @@ class History(SeededTestCase):
         self.assertIds(["--kernel", "triad"], [3, 2, 1])
         self.assertIds(["-k", "dot"], [4])
         self.assertIds(["--kernel", "/bin/false"], [5])
+        # A program, however it is named: its canonical path, or a name on PATH (issue 15).
+        self.assertIds(["--kernel", FALSE], [5])
+        self.assertIds(["--kernel", "false"], [5])
         self.assertIds(["--kernel", "copy"], [])
 
     def test_tag(self):
@@ -284,7 +314,7 @@ class QueryRunSummary(SeededTestCase):
         rows = json.loads(self.rprof_ok("query", self.SQL, "--format", "json").stdout)
         self.assertEqual([r["run_id"] for r in rows], [1, 2, 3, 4, 5])
         self.assertEqual([r["target"] for r in rows],
-                         ["triad", "triad", "triad", "dot", "/bin/false"])
+                         ["triad", "triad", "triad", "dot", FALSE])
         self.assertEqual(json.loads(rows[2]["params"]), {"n": 1000000})
         self.assertEqual([r["status"] for r in rows], ["ok"] * 4 + ["failed"])
         self.assertEqual(rows[0]["precision"], "fp64")
@@ -318,7 +348,7 @@ class QueryRunSummary(SeededTestCase):
                                             "gflops_source", "ai_dram", "binding",
                                             "percent_of_roof", "tags"])
         self.assertEqual([line.split()[0] for line in lines[1:]], ["1", "2", "3", "4", "5"])
-        self.assertEqual(lines[5].split()[1:4], ["/bin/false", "{}", "failed"])
+        self.assertEqual(lines[5].split()[1:4], [FALSE, "{}", "failed"])
         self.assertIn("NULL", lines[5])
 
     def test_every_view_column(self):

@@ -5,6 +5,7 @@ arguments hold; the text for people shows control characters escaped."""
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -91,18 +92,21 @@ class WriteErrors(OutputTestCase):
 
 class JsonIsUtf8(OutputTestCase):
     def test_program_path_and_arguments_that_are_not_utf8(self):
-        link = os.path.join(os.fsencode(self.tmp), b"prog\xff")
-        os.symlink("/bin/true", link)
-        args = ["run", *PMU, "--format", "json", link, b"caf\xe9", b"\xc0\xaf", "ok \u00b5s"]
+        # A copy, not a link: the target stored is the file's canonical path, its own name.
+        prog = os.path.join(os.fsencode(self.tmp), b"prog\xff")
+        shutil.copy("/bin/true", prog)
+        args = ["run", *PMU, "--format", "json", prog, b"caf\xe9", b"\xc0\xaf", "ok \u00b5s"]
         run = self.strict_json(self.rprof_raw(*args).stdout)
-        self.assertEqual(run["target"], os.path.join(self.tmp, "prog" + FFFD))
+        self.assertEqual(run["target"], os.path.join(os.path.realpath(self.tmp), "prog" + FFFD))
+        self.assertEqual(run["command"][0], os.path.join(self.tmp, "prog" + FFFD))
         self.assertEqual(run["command"][1:], ["caf" + FFFD, FFFD + FFFD, "ok \u00b5s"])
         # Read back from the store, in every JSON the run appears in.
         self.strict_json(self.rprof_raw("show", "1", "--format", "json").stdout)
         self.strict_json(self.rprof_raw("history", "--format", "json").stdout)
         rows = self.strict_json(self.rprof_raw("query", "select target, command from runs",
                                                "--format", "json").stdout)
-        self.assertEqual(rows[0]["target"], os.path.join(self.tmp, "prog" + FFFD))
+        self.assertEqual(rows[0]["target"],
+                         os.path.join(os.path.realpath(self.tmp), "prog" + FFFD))
 
     def test_query_results_that_are_not_utf8(self):
         self.rprof_ok("run", "triad", *FAST_RUN, "-q")

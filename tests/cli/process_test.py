@@ -289,7 +289,7 @@ class Executions(ProcessTest):
         self.assertEqual(self.executions(), 2)
         self.assertIn("a second time, under valgrind, for the sim counts", r.stderr)
         _, _, note = self.stored_run()
-        self.assertIn("executed twice: natively for the time, then under valgrind", note)
+        self.assertIn("executed once more after its timed executions, under valgrind", note)
 
 
 class Ranges(ProcessTest):

@@ -57,7 +57,7 @@ class SimCounts(RprofTestCase):
         # A second execution of the user's program is said every time.
         self.assertExit(r, 0, "rprof: executing /bin/true a second time, under valgrind")
         out = json.loads(r.stdout)
-        self.assertIn("executed twice", out["note"])
+        self.assertIn("executed once more after its timed executions, under valgrind", out["note"])
         self.assertEqual(out["metrics"]["flops"]["sim"]["value"], 0)
         self.assertGreater(out["metrics"]["instructions"]["sim"]["value"], 1000)
 

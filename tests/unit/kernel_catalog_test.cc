@@ -80,9 +80,13 @@ TEST_F(ParseKernelArgsTest, PlainInteger) {
   EXPECT_EQ(shown_, (KeyValues{{"n", "5"}}));
 }
 
-TEST_F(ParseKernelArgsTest, LastAssignmentWins) {
-  ASSERT_TRUE(Parse({"n=5", "n=7"})) << err_.message;
-  EXPECT_EQ(args_.values[0], 7);
+// Issue 15: the last one silently winning measured a size the user may not have meant.
+TEST_F(ParseKernelArgsTest, AParameterGivenTwiceIsRefusedNamingBoth) {
+  EXPECT_FALSE(Parse({"n=5", "n=7"}));
+  EXPECT_EQ(err_.kind, ErrorKind::kUsage);
+  EXPECT_TRUE(Contains(err_.message, "kernel triad: parameter n given twice (n=5, n=7)"))
+      << err_.message;
+  EXPECT_FALSE(Parse({"n=5", "n=5"}));  // the same value twice is still a mistake in the line
 }
 
 TEST_F(ParseKernelArgsTest, ExponentNotationIsAnInteger) {

@@ -211,6 +211,10 @@ bool EventExistsInTable(const std::string& qualified_name, std::string* why) {
   return true;
 }
 
+bool LibpfmFindsEvent(const std::string& name) {
+  return InitPfm(nullptr) && pfm_find_event(name.c_str()) >= 0;
+}
+
 std::string CpuidCorePmuName() {
   if (!InitPfm(nullptr)) return "";
   for (const auto& pmu : ListPmus()) {

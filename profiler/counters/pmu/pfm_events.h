@@ -52,6 +52,10 @@ bool ListPmuEvents(const std::string& pmu, std::vector<PfmEvent>* events, std::s
 // On false, *why says which part is unknown, with a "did you mean".
 bool EventExistsInTable(const std::string& qualified_name, std::string* why);
 
+// Whether libpfm4 resolves `name` to an event, qualified ("perf::CYCLES") or not ("CYCLES",
+// looked up in the PMUs detected on this CPU), as PAPI's perf_event component resolves it.
+bool LibpfmFindsEvent(const std::string& name);
+
 // The core PMU model of this host as libpfm4 names it ("icx", "amd64_fam19h_zen3"), or "" when
 // no hardware PMU can be used here; then *why (if given) says why, e.g. the kernel exposes no
 // CPU PMU because this is a virtual machine without a vPMU. On hybrid CPUs, the first core PMU

@@ -32,6 +32,8 @@ std::string HostCorePmuName(std::string* why) {
   return "";
 }
 
+bool LibpfmFindsEvent(const std::string&) { return false; }
+
 std::string CpuidCorePmuName() { return ""; }
 
 }  // namespace rprof
