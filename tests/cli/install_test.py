@@ -1,0 +1,85 @@
+"""rprof as scripts/bootstrap installs it (issue 15): `rprof` on PATH, the marker library found
+by pkg-config, and the README's marker compile line working from any directory, its program
+running alone and under the installed rprof.
+
+Usage: install_test.py PATH/TO/rprof (the build's; the installed one is found on PATH).
+Skips (77) where rprof is not installed: scripts/bootstrap installs it.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import unittest
+
+import rprof_harness
+
+APP = r"""
+#include <rprof/marker.h>
+#include <stdio.h>
+int main(void) {
+  static double a[100000];
+  rprof_region_begin("fill");
+  for (int i = 0; i < 100000; ++i) a[i] = i * 0.5;
+  rprof_region_end("fill");
+  printf("%g\n", a[99999]);
+  return 0;
+}
+"""
+
+
+class Installed(rprof_harness.RprofTestCase):
+    def setUp(self):
+        super().setUp()
+        self.installed = shutil.which("rprof")
+        build_version = subprocess.run([rprof_harness.RPROF, "--version"], capture_output=True,
+                                       text=True).stdout
+        installed_version = subprocess.run([self.installed, "--version"], capture_output=True,
+                                           text=True).stdout
+        self.assertEqual(installed_version, build_version,
+                         f"{self.installed} is another rprof than this build: run "
+                         "scripts/bootstrap")
+
+    def test_the_readme_marker_line_builds_and_runs_from_any_directory(self):
+        flags = subprocess.run(["pkg-config", "--cflags", "--libs", "rprof-marker"],
+                               capture_output=True, text=True)
+        self.assertEqual(flags.returncode, 0, flags.stderr)
+        source = self.path("app.c")
+        with open(source, "w") as f:
+            f.write(APP)
+        # In a directory of its own, as a user's project is: nothing from the checkout.
+        build = subprocess.run(f"cc -O2 app.c $(pkg-config --cflags --libs rprof-marker) -o app",
+                               shell=True, cwd=self.tmp, capture_output=True, text=True)
+        self.assertEqual(build.returncode, 0, build.stderr)
+        alone = subprocess.run(["./app"], cwd=self.tmp, capture_output=True, text=True)
+        self.assertEqual((alone.returncode, alone.stdout), (0, "49999.5\n"), alone.stderr)
+
+        report = self.path("report.json")
+        run = subprocess.run([self.installed, "--db", self.db, "run", "--counters", "model",
+                              "--format", "json", "-o", report, "./app"], cwd=self.tmp,
+                             env=self.env, capture_output=True, text=True)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(report) as f:
+            out = json.load(f)
+        self.assertEqual(out["status"], "ok")
+        self.assertEqual(out["regions"]["fill"]["calls"]["clock"]["value"], 1)
+
+    def test_the_installed_rprof_finds_its_data(self):
+        # Metric groups, the sim runner and the kernels come with it, not from the checkout.
+        doctor = subprocess.run([self.installed, "--db", self.db, "doctor", "--format", "json"],
+                                cwd=self.tmp, env=self.env, capture_output=True, text=True)
+        self.assertIn(doctor.returncode, (0, 3), doctor.stderr)
+        self.assertNotIn("rprof-sim-runner not found", doctor.stdout)
+        self.assertNotIn("/profiler/counters/groups", doctor.stdout)
+
+
+if __name__ == "__main__":
+    if not shutil.which("rprof"):
+        print("rprof is not installed (not on PATH): scripts/bootstrap installs it",
+              file=sys.stderr)
+        sys.exit(77)
+    if not shutil.which("pkg-config") or not shutil.which("cc"):
+        print("pkg-config or cc missing: scripts/bootstrap installs them", file=sys.stderr)
+        sys.exit(77)
+    rprof_harness.main()
