@@ -29,9 +29,10 @@ inline std::string MarkerBackendPath() {
   self[n] = '\0';
   std::string folder(self);
   folder.resize(folder.rfind('/'));
-  for (std::string from : {RPROF_MARKER_BACKEND_FROM_BUILT_RPROF,
-                           RPROF_MARKER_BACKEND_FROM_INSTALLED_RPROF}) {
-    std::string path = (from[0] == '/' ? from : folder + "/" + from) + "/" RPROF_MARKER_BACKEND_FILE;
+  for (std::string from :
+       {RPROF_MARKER_BACKEND_FROM_BUILT_RPROF, RPROF_MARKER_BACKEND_FROM_INSTALLED_RPROF}) {
+    std::string path =
+        (from[0] == '/' ? from : folder + "/" + from) + "/" RPROF_MARKER_BACKEND_FILE;
     char real[PATH_MAX];
     if (realpath(path.c_str(), real) != nullptr) return real;
   }
