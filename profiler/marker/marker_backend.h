@@ -16,6 +16,9 @@ extern "C" {
 
 /* The backend's file, looked for by marker_backend_loader.c. */
 #define RPROF_MARKER_BACKEND_FILE "librprof-marker-backend.so"
+/* Where rprof names its own backend for the program it starts (the absolute path of the file),
+ * read by the static archive librprof-marker.a only (marker_backend_loader.h). */
+#define RPROF_MARKER_BACKEND_VARIABLE "RPROF_MARKER_BACKEND"
 /* The backend's one exported symbol: const struct rprof_marker_backend* (*)(void). */
 #define RPROF_MARKER_BACKEND_ENTRY "rprof_marker_backend_1"
 

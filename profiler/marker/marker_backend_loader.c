@@ -12,6 +12,7 @@
 #define RPROF_MARKER_BACKEND_DIR ""
 #endif
 
+#ifndef RPROF_MARKER_STATIC
 /* The folder of the file this library was loaded from, as the dynamic loader found it (through
  * a symbolic link in that folder, such as librprof-marker.so.1); "" when unknown. */
 static void own_folder(char* out, size_t size) {
@@ -23,6 +24,7 @@ static void own_folder(char* out, size_t size) {
   if (length == 0 || (size_t)length >= size) return;
   snprintf(out, size, "%.*s", length, info.dli_fname);
 }
+#endif
 
 static const struct rprof_marker_backend* load(const char* path, char* why, size_t why_size) {
   void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -43,6 +45,26 @@ static const struct rprof_marker_backend* load(const char* path, char* why, size
   return entry();
 }
 
+#ifdef RPROF_MARKER_STATIC
+/* Linked into the program: dladdr would name the program, not a library folder. rprof names its
+ * own backend; outside rprof (a program that sets RPROF_MARKER_OUT itself) the configured folder
+ * is the only place left to look. */
+const struct rprof_marker_backend* rprof_marker_load_backend(char* why, size_t why_size) {
+  const char* named = getenv(RPROF_MARKER_BACKEND_VARIABLE);
+  if (named != NULL && *named != '\0') return load(named, why, why_size);
+  const char* configured = RPROF_MARKER_BACKEND_DIR;
+  char path[PATH_MAX];
+  if (configured[0] != '\0') {
+    int n = snprintf(path, sizeof path, "%s/" RPROF_MARKER_BACKEND_FILE, configured);
+    if (n > 0 && (size_t)n < sizeof path && access(path, F_OK) == 0)
+      return load(path, why, why_size);
+  }
+  snprintf(why, why_size,
+           "%s not found: " RPROF_MARKER_BACKEND_VARIABLE " not set%s%s; reinstall rprof",
+           RPROF_MARKER_BACKEND_FILE, configured[0] != '\0' ? " and none in " : "", configured);
+  return NULL;
+}
+#else
 const struct rprof_marker_backend* rprof_marker_load_backend(char* why, size_t why_size) {
   char folder[PATH_MAX];
   own_folder(folder, sizeof folder);
@@ -67,3 +89,4 @@ const struct rprof_marker_backend* rprof_marker_load_backend(char* why, size_t w
            configured[0] != '\0' ? " or " : "", configured);
   return NULL;
 }
+#endif /* RPROF_MARKER_STATIC */

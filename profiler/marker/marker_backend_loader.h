@@ -5,7 +5,10 @@
  * then in the private folder configured at build time (RPROF_MARKER_BACKEND_DIR, for a copy of
  * the library moved elsewhere). "Where it was loaded from" is the path the dynamic loader used
  * (dladdr), symbolic links not resolved. The first file found is the one loaded (RTLD_LOCAL:
- * PAPI and libstdc++ stay out of the program's symbol scope). */
+ * PAPI and libstdc++ stay out of the program's symbol scope).
+ * The static archive (librprof-marker.a, built with RPROF_MARKER_STATIC) has no folder of its
+ * own: it loads the file RPROF_MARKER_BACKEND names (marker_backend.h; rprof sets it to its own
+ * backend), else the one in the configured folder. */
 #ifndef RPROF_MARKER_MARKER_BACKEND_LOADER_H_
 #define RPROF_MARKER_MARKER_BACKEND_LOADER_H_
 

@@ -16,6 +16,7 @@
 
 #include "core/stats.h"
 #include "core/text.h"
+#include "marker/marker_backend_path.h"  // issue 15: the static marker library's backend
 #include "process/child_process.h"
 #include "process/interruption.h"
 #include "process/scratch_dir.h"
@@ -59,6 +60,10 @@ bool ExecuteOnce(const CountedTarget& program, double timeout_s,
   for (char** e = environ; *e; ++e)
     if (std::strncmp(*e, "RPROF_MARKER_", 13) != 0) env_strings.push_back(*e);
   env_strings.push_back(std::string("RPROF_MARKER_OUT=") + marker_path);
+  // Issue 15: a program linked to librprof-marker.a loads rprof's own backend, named here.
+  static const std::string marker_backend = MarkerBackendPath();
+  if (!marker_backend.empty())
+    env_strings.push_back(RPROF_MARKER_BACKEND_VARIABLE "=" + marker_backend);
   // The marker events are filled in by the child from what the go message says: only the
   // events rprof could open, so regions repeat no error the whole run already explains.
   char marker_events[4096] = "RPROF_MARKER_EVENTS=";

@@ -1,0 +1,44 @@
+// How rprof finds its own librprof-marker-backend.so, to name it in RPROF_MARKER_BACKEND to the
+// programs it starts: a program linked to the static archive librprof-marker.a has no library
+// folder to look in (marker_backend_loader.h). Private to rprof. A header alone: rprof's library
+// takes its sources from profiler/meson.build, and this is the one function the marker side
+// gives it.
+#ifndef RPROF_MARKER_MARKER_BACKEND_PATH_H_
+#define RPROF_MARKER_MARKER_BACKEND_PATH_H_
+
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+#include <string>
+
+#include "marker/marker_backend.h"
+#include "marker/marker_backend_layout.h"  // written by meson (profiler/marker/meson.build)
+
+namespace rprof {
+
+// The absolute path, symbolic links resolved, of the backend built or installed with this rprof
+// binary (found from /proc/self/exe): beside it as built (build/profiler/marker/), else where it
+// is installed ($bindir/../$libdir/rprof/), the first that exists. "" when neither does: the
+// program then looks in the folder configured at build time, and reports it missing with the
+// run.
+inline std::string MarkerBackendPath() {
+  char self[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return "";
+  self[n] = '\0';
+  std::string folder(self);
+  folder.resize(folder.rfind('/'));
+  for (std::string from :
+       {RPROF_MARKER_BACKEND_FROM_BUILT_RPROF, RPROF_MARKER_BACKEND_FROM_INSTALLED_RPROF}) {
+    std::string path =
+        (from[0] == '/' ? from : folder + "/" + from) + "/" RPROF_MARKER_BACKEND_FILE;
+    char real[PATH_MAX];
+    if (realpath(path.c_str(), real) != nullptr) return real;
+  }
+  return "";
+}
+
+}  // namespace rprof
+
+#endif  // RPROF_MARKER_MARKER_BACKEND_PATH_H_
