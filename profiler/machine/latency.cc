@@ -15,8 +15,10 @@ uint64_t NextRandom(uint64_t* state) {
   return z ^ (z >> 31);
 }
 
-// Follows `loads` pointers from `p` (a multiple of 16) and returns where it stopped.
-void* Chase(void* p, uint64_t loads) {
+// Follows `loads` pointers from `p` (a multiple of 16) and returns where it stopped. Never
+// instrumented: ASan's shadow load beside each load would add a cache miss to the latency it
+// measures (and the buffer is mmap'd: ASan has no redzones there to check).
+__attribute__((no_sanitize("address"))) void* Chase(void* p, uint64_t loads) {
   for (uint64_t i = 0; i < loads; i += 16) {
 #define RPROF_STEP p = *static_cast<void**>(p);
     RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP

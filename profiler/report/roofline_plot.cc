@@ -187,8 +187,10 @@ std::string RooflineGnuplotScript(const MachineProfile& profile,
   std::vector<std::pair<double, std::string>> roofs;
   for (const auto& [key, c] : compute) {
     std::string name = key + " " + c->pattern;
-    auto same = std::find_if(roofs.begin(), roofs.end(), [&](const auto& r) {
-      return std::fabs(r.first - c->value) <= 0.02 * r.first;
+    // A plain copy for the lambda: C++20 lets lambdas capture structured bindings, clang 14 not.
+    double value = c->value;
+    auto same = std::find_if(roofs.begin(), roofs.end(), [value](const auto& r) {
+      return std::fabs(r.first - value) <= 0.02 * r.first;
     });
     if (same != roofs.end())
       same->second += ", " + name;
@@ -210,9 +212,10 @@ std::string RooflineGnuplotScript(const MachineProfile& profile,
     // Sources that land on the same spot (sim confirming the model) share one point and label.
     std::vector<std::pair<Point, std::string>> spots;
     for (const auto& [source, p] : rp.by_source) {
-      auto same = std::find_if(spots.begin(), spots.end(), [&](const auto& spot) {
-        return std::fabs(spot.first.ai - p.ai) <= 0.01 * p.ai &&
-               std::fabs(spot.first.gflops - p.gflops) <= 0.01 * p.gflops;
+      const Point& point = p;  // a lambda may not capture a structured binding in clang 14
+      auto same = std::find_if(spots.begin(), spots.end(), [&point](const auto& spot) {
+        return std::fabs(spot.first.ai - point.ai) <= 0.01 * point.ai &&
+               std::fabs(spot.first.gflops - point.gflops) <= 0.01 * point.gflops;
       });
       if (same != spots.end())
         same->second += ", " + source;

@@ -430,9 +430,9 @@ Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
     SetBinding(binding->level + " bandwidth", binding->bandwidth_ceiling, &p);
   if (p.achieved && p.attainable > 0) {
     p.percent_of_roof = *p.achieved / p.attainable * 100;
-    const std::string& roof = compute_bound ? p.compute_ceiling : binding->bandwidth_ceiling;
-    const Ceiling* held = FindCeiling(profile, roof, shape.threads);
-    p.note = AboveRoofNote(metrics, profile, compute_bound ? "" : binding->level, roof,
+    const std::string& ceiling = compute_bound ? p.compute_ceiling : binding->bandwidth_ceiling;
+    const Ceiling* held = FindCeiling(profile, ceiling, shape.threads);
+    p.note = AboveRoofNote(metrics, profile, compute_bound ? "" : binding->level, ceiling,
                            held ? held->spread_pct : 0, shape.threads, *p.percent_of_roof);
   }
   if (compute_bound && p.bytes_compulsory_only) {

@@ -20,6 +20,13 @@ RPROF = None
 # The migrations rprof compiles in (schema/NNN_name.sql), for databases made without rprof.
 SCHEMA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "schema")
 
+# In a sanitizer build (scripts/test --sanitize) meson sets RPROF_SANITIZED=1. What valgrind runs
+# is built without ASan there (rprof-sim-runner, the test programs), except what links rprof's
+# own code for the program, like librprof-marker: a test that has valgrind run such a program
+# skips with this reason.
+SANITIZED = os.environ.get("RPROF_SANITIZED") == "1"
+SANITIZED_SKIP = "valgrind cannot run ASan binaries"
+
 # A quick triad run: well under a second, even on a loaded two-core machine. pmu counters only: the sim source (valgrind) has its own suite, and would
 # add a second or so to every run here.
 FAST_RUN = ["-p", "n=1000", "--repeat", "3", "--counters", "pmu"]

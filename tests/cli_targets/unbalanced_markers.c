@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   rprof_region_begin("fine");
   volatile double x = 0;
   for (int i = 0; i < 1000; ++i) x += i;
+  (void)x;  /* only there to take time; clang warns of a variable set but never read */
   rprof_region_end("fine");
 
   printf("unbalanced_markers: done, markers %s\n", rprof_markers_active() ? "active" : "off");

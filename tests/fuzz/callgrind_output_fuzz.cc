@@ -2,6 +2,7 @@
 // that names a line ("line N: ..."), without crashing, hanging or leaking; a parsed output must be
 // self-consistent (sorted unique sites, cost rows that sum to self_totals, totals that agree).
 //
+// `scripts/fuzz 60 callgrind_output` builds and runs it (tests/fuzz/meson.build); by hand:
 //   clang++ -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -I profiler
 //       tests/fuzz/callgrind_output_fuzz.cc profiler/counters/sim/callgrind_output.cc
 //       -o callgrind_output_fuzz
@@ -9,8 +10,8 @@
 // (one command line; Debian: clang-14 and libclang-rt-14-dev give -fsanitize=fuzzer)
 //
 // Built with -DRPROF_FUZZ_STANDALONE it is a plain program (for compilers without libFuzzer):
-// it runs each file named on the command line, or else a built-in corpus and a deterministic
-// stream of mutations of it, and exits 0 when nothing failed.
+// it runs each file named on the command line (a directory: every file in it), then a built-in
+// corpus and a deterministic stream of mutations of it, and exits 0 when nothing failed.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -60,20 +61,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 }
 
 #ifdef RPROF_FUZZ_STANDALONE
-#include <fstream>
 #include <iostream>
-#include <sstream>
+
+#include "fuzz_replay.h"
 
 int main(int argc, char** argv) {
-  if (argc > 1) {
-    for (int i = 1; i < argc; ++i) {
-      std::ifstream in(argv[i], std::ios::binary);
-      std::stringstream text;
-      text << in.rdbuf();
-      Check(text.str());
-    }
-    return 0;
-  }
+  std::vector<std::string> replayed;  // tests/fuzz/corpus/NAME/: seeds, inputs that once failed
+  if (!rprof::ReadReplayInputs(argc, argv, &replayed)) return 2;
+  for (const std::string& text : replayed) Check(text);
   const std::string sample =
       "# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\npid: 4808\ncmd:  ./t 1000\n"
       "part: 1\n\ndesc: I1 cache: 32768 B, 64 B, 8-way associative\n"
@@ -103,7 +98,7 @@ int main(int argc, char** argv) {
                           "events: Ir Dr\npart: 2\nevents: Dr Ir\n0 1 2\n",
                           "desc: D1 cache: 1 B, 1 B, 1-way associative\nevents: Ir\n",
                           "version: 1\r\nevents: Ir\r\n0x1 2\r\n"};
-  size_t runs = 0;
+  size_t runs = replayed.size();
   for (const char* text : corpus) {
     Check(text);
     ++runs;

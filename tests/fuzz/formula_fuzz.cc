@@ -1,13 +1,14 @@
 // libFuzzer target for core/formula.h: any input must parse or fail with a message, and a parsed
 // formula must evaluate or fail with a reason, without crashing, hanging or leaking.
 //
+// `scripts/fuzz 60 formula` builds and runs it (tests/fuzz/meson.build); by hand:
 //   clang++ -std=c++20 -fsanitize=fuzzer,address,undefined -I profiler
 //       tests/fuzz/formula_fuzz.cc profiler/core/formula.cc -o formula_fuzz
 //   ./formula_fuzz -max_total_time=60
 //
 // Built with -DRPROF_FUZZ_STANDALONE it is a plain program (for compilers without libFuzzer):
-// it runs each file named on the command line, or else a built-in corpus and a deterministic
-// stream of generated inputs, and exits 0 when nothing failed.
+// it runs each file named on the command line (a directory: every file in it), then a built-in
+// corpus and a deterministic stream of generated inputs, and exits 0 when nothing failed.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -55,20 +56,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 }
 
 #ifdef RPROF_FUZZ_STANDALONE
-#include <fstream>
 #include <iostream>
-#include <sstream>
+
+#include "fuzz_replay.h"
 
 int main(int argc, char** argv) {
-  if (argc > 1) {
-    for (int i = 1; i < argc; ++i) {
-      std::ifstream in(argv[i], std::ios::binary);
-      std::stringstream text;
-      text << in.rdbuf();
-      Check(text.str());
-    }
-    return 0;
-  }
+  std::vector<std::string> replayed;  // tests/fuzz/corpus/NAME/: seeds, inputs that once failed
+  if (!rprof::ReadReplayInputs(argc, argv, &replayed)) return 2;
+  for (const std::string& text : replayed) Check(text);
   const char* corpus[] = {"",
                           "1",
                           "1+",
@@ -97,7 +92,7 @@ int main(int argc, char** argv) {
                           "_",
                           "9a",
                           "\t1\n+\r2"};
-  size_t runs = 0;
+  size_t runs = replayed.size();
   for (const char* text : corpus) {
     Check(text);
     ++runs;

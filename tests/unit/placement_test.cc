@@ -742,10 +742,10 @@ MachineProfile ConventionProfile() {
       Convention("dram", "load", 20, 8, 8),    Convention("dram", "copy", 18, 16, 24),
       Convention("dram", "triad", 21, 24, 32), Convention("dram", "copy_nt", 30, 16, 16),
   };
-  p.levels = {{"l1", 32768, 32768, 1.5, 400},
-              {"l2", 1 << 20, 1 << 20, 4, 200},
-              {"l3", 32 << 20, 8 << 20, 20, 100},
-              {"dram", 0, 0, 100, 20}};
+  p.levels = {{"l1", 32768, 32768, 1.5, 400, 0, ""},
+              {"l2", 1 << 20, 1 << 20, 4, 200, 0, ""},
+              {"l3", 32 << 20, 8 << 20, 20, 100, 0, ""},
+              {"dram", 0, 0, 100, 20, 0, ""}};
   return p;
 }
 

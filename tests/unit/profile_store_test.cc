@@ -102,10 +102,10 @@ MachineProfile FullProfile(double scale = 1.0) {
                  {"load", 1, 67108864, 20.7, 3.5},
                  {"load", 2, 32768, 328.5, 6.6},
                  {"triad", 1, 16384, 203.1, 8.2}};
-  p.levels = {{"l1", 32768, 32768, 1.43, 207.3},
-              {"l2", 524288, 262144, 3.76, 103.2},
-              {"l3", 33554432, 0, 0, 71.1},  // latency did not find L3: stored as NULL
-              {"dram", 0, 0, 125.74, 20.7}};
+  p.levels = {{"l1", 32768, 32768, 1.43, 207.3, 0, ""},
+              {"l2", 524288, 262144, 3.76, 103.2, 0, ""},
+              {"l3", 33554432, 0, 0, 71.1, 0, ""},  // latency did not find L3: stored as NULL
+              {"dram", 0, 0, 125.74, 20.7, 0, ""}};
   p.warnings = {"load average 1.92 before measuring: other processes were running",
                 "sysfs reports L3 of 32 MiB, but the measured plateau ends at 4 MiB"};
   return p;

@@ -1,0 +1,109 @@
+// libFuzzer target for core/json_reader.h and report/run_from_json.h: the files `rprof import`
+// reads (recovery files, runs moved between databases: untrusted input). Any input must parse
+// or fail with an error that names its place ("line N, column M: ..."), without crashing,
+// hanging or leaking; a parsed document read as runs must give runs or an error that says why,
+// and parsing is deterministic.
+//
+// `scripts/fuzz 60 json_reader` builds and runs it (tests/fuzz/meson.build); by hand, in a build
+// configured with CC=clang CXX=clang++ and -Dfuzzing=true:
+//   build-fuzz/tests/fuzz/json_reader_libfuzzer NEW_CORPUS_DIR tests/fuzz/corpus/json_reader
+//
+// Built with -DRPROF_FUZZ_STANDALONE it is a plain program (for compilers without libFuzzer): it
+// runs each file named on the command line (a directory: every file in it) and a deterministic
+// stream of mutations of them, and exits 0 when nothing failed.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/json_reader.h"
+#include "report/run_from_json.h"
+
+namespace {
+
+// The depth of the deepest array or object in `value`.
+int Depth(const rprof::JsonValue& value) {
+  int deepest = 0;
+  for (const rprof::JsonValue& item : value.items()) deepest = std::max(deepest, Depth(item));
+  for (const auto& [key, member] : value.members()) deepest = std::max(deepest, Depth(member));
+  return value.is_array() || value.is_object() ? deepest + 1 : 0;
+}
+
+void Check(std::string_view text) {
+  rprof::JsonValue value;
+  std::string err;
+  if (!rprof::ParseJson(text, &value, &err)) {
+    if (err.rfind("line ", 0) != 0 || err.find(", column ") == std::string::npos) std::abort();
+  } else {
+    if (Depth(value) > rprof::kJsonMaxDepth) std::abort();
+    rprof::JsonValue again;
+    std::string err2;
+    if (!rprof::ParseJson(text, &again, &err2) || again.type() != value.type()) std::abort();
+  }
+  // What import does with the same bytes: runs, or a reason.
+  std::vector<rprof::RunRecord> runs;
+  std::string why;
+  bool read = rprof::RunsFromJsonText(text, &runs, &why);
+  if (!read && why.empty()) std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  Check(std::string_view(reinterpret_cast<const char*>(data), size));
+  return 0;
+}
+
+#ifdef RPROF_FUZZ_STANDALONE
+#include <iostream>
+
+#include "fuzz_replay.h"
+
+int main(int argc, char** argv) {
+  std::vector<std::string> seeds;
+  if (!rprof::ReadReplayInputs(argc, argv, &seeds)) return 2;
+  if (seeds.empty()) {
+    std::cerr << "usage: " << argv[0] << " FILE|DIRECTORY...  (the seeds: tests/fuzz/corpus/"
+              << "json_reader/)\n";
+    return 2;
+  }
+  size_t runs = 0;
+  for (const std::string& seed : seeds) {
+    Check(seed);
+    ++runs;
+  }
+  // Deterministic mutations of the seeds: byte edits from JSON's own alphabet.
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  auto next = [&state] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  const std::string alphabet = "{}[]:,\"\\ntrufalse0123456789.-+eE \xc3\xa9\xff";
+  for (int i = 0; i < 20000; ++i) {
+    std::string text = seeds[next() % seeds.size()];
+    int edits = 1 + static_cast<int>(next() % 4);
+    for (int k = 0; k < edits && !text.empty(); ++k) {
+      size_t at = next() % text.size();
+      switch (next() % 3) {
+        case 0:
+          text[at] = alphabet[next() % alphabet.size()];
+          break;
+        case 1:
+          text.insert(at, 1, alphabet[next() % alphabet.size()]);
+          break;
+        default:
+          text.erase(at, 1 + next() % 8);
+          break;
+      }
+    }
+    Check(text);
+    ++runs;
+  }
+  std::cout << "json_reader_fuzz: " << runs << " inputs, no failure\n";
+  return 0;
+}
+#endif

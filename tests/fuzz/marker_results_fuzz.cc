@@ -1,0 +1,127 @@
+// libFuzzer target for targets/marker_results.h: the file a profiled program writes (untrusted
+// input). Any input must parse or fail with an error that names a line ("line N: ..."), without
+// crashing, hanging or leaking; parsed results must be self-consistent (one count and one note
+// per event in every region, unique names, a region's wall time never above its thread time)
+// and turn into metrics that all belong to a parsed region.
+//
+// `scripts/fuzz 60 marker_results` builds and runs it (tests/fuzz/meson.build); by hand, in a
+// build configured with CC=clang CXX=clang++ and -Dfuzzing=true:
+//   build-fuzz/tests/fuzz/marker_results_libfuzzer NEW_CORPUS_DIR tests/fuzz/corpus/marker_results
+//
+// Built with -DRPROF_FUZZ_STANDALONE it is a plain program (for compilers without libFuzzer): it
+// runs each file named on the command line (a directory: every file in it; the seeds and inputs
+// that once failed) and a deterministic stream of mutations of them, and exits 0 when nothing
+// failed.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "targets/marker_results.h"
+
+namespace {
+
+void CheckError(const std::string& text, const std::string& err) {
+  if (err.rfind("line ", 0) != 0) std::abort();
+  size_t lines = 1;
+  for (char c : text) lines += c == '\n';
+  if (std::strtoull(err.c_str() + 5, nullptr, 10) > lines) std::abort();
+}
+
+void Check(const std::string& text) {
+  rprof::MarkerResults results;
+  std::string err;
+  if (!rprof::ParseMarkerResults(text, &results, &err)) return CheckError(text, err);
+  std::set<std::string> events;
+  for (const rprof::MarkerEvent& event : results.events)
+    if (event.name.empty() || !events.insert(event.name).second) std::abort();
+  std::set<std::string> regions;
+  for (const rprof::MarkerRegion& region : results.regions) {
+    if (region.name.empty() || !regions.insert(region.name).second) std::abort();
+    if (region.counts.size() != results.events.size()) std::abort();
+    if (region.count_notes.size() != results.events.size()) std::abort();
+    if (!(region.seconds >= 0)) std::abort();
+    if (region.thread_max_seconds && !(*region.thread_max_seconds <= region.seconds)) std::abort();
+    for (size_t e = 0; e < region.counts.size(); ++e) {
+      // A count is there, or a note says why not.
+      if (region.counts[e] ? !(*region.counts[e] >= 0) : region.count_notes[e].empty())
+        std::abort();
+    }
+  }
+  for (const rprof::Metric& metric : rprof::MarkerMetrics(results))
+    if (regions.count(metric.region) == 0) std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  Check(std::string(reinterpret_cast<const char*>(data), size));
+  return 0;
+}
+
+#ifdef RPROF_FUZZ_STANDALONE
+#include <iostream>
+
+#include "fuzz_replay.h"
+
+int main(int argc, char** argv) {
+  std::vector<std::string> seeds;
+  if (!rprof::ReadReplayInputs(argc, argv, &seeds)) return 2;
+  if (seeds.empty()) {
+    std::cerr << "usage: " << argv[0] << " FILE|DIRECTORY...  (the seeds: tests/fuzz/corpus/"
+              << "marker_results/)\n";
+    return 2;
+  }
+  size_t runs = 0;
+  for (const std::string& seed : seeds) {
+    Check(seed);
+    ++runs;
+  }
+  // Deterministic mutations of the seeds: byte edits, field deletions and line duplications, from
+  // an alphabet of the format's own pieces.
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  auto next = [&state] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  const std::string alphabet = "0123456789.-+e\t\n rprof-markersventgiolbm*okmissing";
+  for (int i = 0; i < 20000; ++i) {
+    std::string text = seeds[next() % seeds.size()];
+    int edits = 1 + static_cast<int>(next() % 4);
+    for (int k = 0; k < edits && !text.empty(); ++k) {
+      size_t at = next() % text.size();
+      switch (next() % 4) {
+        case 0:
+          text[at] = alphabet[next() % alphabet.size()];
+          break;
+        case 1:
+          text.insert(at, 1, alphabet[next() % alphabet.size()]);
+          break;
+        case 2: {  // delete up to the next tab or newline
+          size_t end = text.find_first_of("\t\n", at + 1);
+          text.erase(at, end == std::string::npos ? std::string::npos : end - at);
+          break;
+        }
+        default: {  // duplicate a line
+          size_t start = text.rfind('\n', at);
+          start = start == std::string::npos ? 0 : start + 1;
+          size_t end = text.find('\n', at);
+          std::string line =
+              text.substr(start, end == std::string::npos ? std::string::npos : end - start + 1);
+          text.insert(start, line);
+          break;
+        }
+      }
+    }
+    Check(text);
+    ++runs;
+  }
+  std::cout << "marker_results_fuzz: " << runs << " inputs, no failure\n";
+  return 0;
+}
+#endif
