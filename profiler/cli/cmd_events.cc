@@ -315,7 +315,8 @@ bool EventsCommand(const GlobalOptions&, const std::vector<std::string>& args, E
                                   {"groups", "groups", Align::kLeft, kInText | kInCsv},
                                   {"description", "", Align::kLeft, kInData},
                                   {"groups", "", Align::kLeft, kInJson},
-                                  {"why", "why not / description", Align::kLeft, kInText}},
+                                  Column("why", "why not / description", Align::kLeft, kInText)
+                                      .Notes()},
                                  kInAll, "events");
   size_t available = 0;
   std::vector<std::pair<std::string, std::string>> remedies;  // (reason, remedy), each once
@@ -337,7 +338,7 @@ bool EventsCommand(const GlobalOptions&, const std::vector<std::string>& args, E
   if (!all && pmu_name.empty())
     summary += "--all lists every preset and native event; --pmu NAME another PMU's.\n";
   report.AddText(summary);
-  std::cout << Render(report, cl.format());
+  std::cout << Render(report, cl.format(), cl.text_width());
   return true;
 }
 

@@ -36,7 +36,8 @@ bool KernelsCommand(const GlobalOptions&, const std::vector<std::string>& args, 
                        {"flops", "FLOPs/call"},
                        {"bytes", "bytes/call"},
                        {"params", "", Align::kLeft, kInJson},
-                       {"description", "description", Align::kLeft, kInText | kInCsv}});
+                       Column("description", "description", Align::kLeft, kInText | kInCsv)
+                           .Notes()});
   for (const CatalogEntry& e : entries) {
     const rprof_kernel& k = *e.kernel;
     std::string params_text;
@@ -64,7 +65,7 @@ bool KernelsCommand(const GlobalOptions&, const std::vector<std::string>& args, 
   report.AddText(
       "\nbytes/call is the compulsory traffic: each input read once, each output written "
       "once.\n");
-  std::cout << Render(report, cl.format());
+  std::cout << Render(report, cl.format(), cl.text_width());
   return true;
 }
 

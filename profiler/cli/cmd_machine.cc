@@ -94,7 +94,7 @@ bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, 
   StoredProfile stored;
   if (!InsertProfile(&store, CurrentMachine(), profile, &stored.id, err)) return false;
   if (!LoadProfile(&store, stored.id, &stored, err)) return false;
-  std::cout << FormatProfile(stored, cl.format());
+  std::cout << FormatProfile(stored, cl.format(), cl.text_width());
   return true;
 }
 
@@ -119,7 +119,7 @@ bool Show(const GlobalOptions& global, const std::vector<std::string>& args, Err
                   "no machine profile for this machine (" + fingerprint + ") in " + store.path() +
                       "; measure one with `rprof machine measure`");
   }
-  std::cout << FormatProfile(profile, cl.format());
+  std::cout << FormatProfile(profile, cl.format(), cl.text_width());
   return true;
 }
 
@@ -131,7 +131,7 @@ bool List(const GlobalOptions& global, const std::vector<std::string>& args, Err
   if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
   std::vector<StoredProfile> profiles;
   if (!ListProfiles(&store, &profiles, err)) return false;
-  std::cout << FormatProfileList(profiles, cl.format());
+  std::cout << FormatProfileList(profiles, cl.format(), cl.text_width());
   return true;
 }
 

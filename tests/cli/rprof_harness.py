@@ -56,6 +56,9 @@ class RprofTestCase(unittest.TestCase):
         self.env["HOME"] = os.path.join(self.tmp, "home")
         self.env["XDG_DATA_HOME"] = os.path.join(self.tmp, "xdg")
         self.env["LC_ALL"] = "C"
+        # The tests that read text tables read one row a line, as wide as it is; the text fitted
+        # to a terminal's width has tests of its own (width_test.py), which set COLUMNS.
+        self.env["COLUMNS"] = "0"
 
     def path(self, name):
         return os.path.join(self.tmp, name)
@@ -81,6 +84,15 @@ class RprofTestCase(unittest.TestCase):
         result = self.rprof(*args, **kwargs)
         self.assertEqual(result.returncode, 0, result)
         self.assertEqual(result.stderr, "", result)
+        return result
+
+    def rprof_program_ok(self, *args, **kwargs):
+        """Runs rprof on a program and asserts it exited 0 without an error. The program's
+        output is on stdout, rprof's report (or --quiet's run id) on stderr, as perf stat's:
+        the program's standard output stays its own."""
+        result = self.rprof(*args, **kwargs)
+        self.assertEqual(result.returncode, 0, result)
+        self.assertNotIn("rprof: error", result.stderr, result)
         return result
 
     def assertExit(self, result, code, *stderr_parts):

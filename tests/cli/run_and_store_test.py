@@ -183,8 +183,9 @@ class ReadingBack(RprofTestCase):
         r = self.rprof_ok("history")
         lines = r.stdout.splitlines()
         self.assertEqual(lines[0].split()[:3], ["run", "started", "(UTC)"])
-        for column in ["target", "params", "status", "time/call", "GFLOP/s", "GB/s (DRAM)",
-                       "AI (FLOP/B)", "sources"]:
+        # The text shows the target with its parameters, and where the run stood beside its %.
+        for column in ["target", "status", "time/call", "GFLOP/s", "GB/s (DRAM)",
+                       "AI (FLOP/B)", "sources", "bound, % of roof"]:
             self.assertIn(column, lines[0])
         self.assertEqual([line.split()[0] for line in lines[1:]], ["3", "2", "1"])
         self.assertIn("n=2000", lines[1])
