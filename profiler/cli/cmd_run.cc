@@ -1,4 +1,6 @@
 // rprof run: resolve the target, measure, store the run in one transaction, print it.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -17,6 +19,7 @@
 #include "machine/current_machine.h"
 #include "process/interruption.h"
 #include "report/run_report.h"
+#include "report/terminal_width.h"
 #include "roofline/stored_run_placement.h"
 #include "rprof_config.h"
 #include "store/profile_store.h"
@@ -141,8 +144,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
          "its CPU time / wall time, rounded); a kernel takes -p threads=N where it has one");
   cl.Add("tag,t", po::value(&tags)->composing(), "tag the run KEY=VALUE (repeatable)");
   cl.Add("output,o", po::value(&output),
-         "write the report to FILE instead of stdout (the program's own output stays on stdout)");
-  cl.Add("quiet,q", "print only the run id");
+         "write the report to FILE (default: standard output for a kernel; standard error for a "
+         "program, as perf stat does, so that its standard output stays its own)");
+  cl.Add("quiet,q", "print only the run id, where the report would go");
   cl.AddHidden("target", po::value(&target));
 
   // An executable's own arguments are not ours: cut them off before parsing.
@@ -309,13 +313,22 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   EnterPhase(Phase::kStoring);
   if (!store.Insert(&run, err)) return false;
 
-  std::string report =
-      cl.Has("quiet") ? std::to_string(run.id) + "\n" : FormatRun(run, format, &placement);
-  if (output.empty()) {
+  // Where the report goes (--quiet's id too): --output FILE; else standard output for a
+  // kernel, which prints nothing of its own; else, for a program, standard error, as perf
+  // stat's: the program's standard output is its own, so `rprof run --format json ./app > out`
+  // never mixes rprof's JSON into it.
+  const bool to_stderr = output.empty() && !kernel;
+  const size_t width =
+      TerminalWidth(!output.empty() ? -1 : to_stderr ? STDERR_FILENO : STDOUT_FILENO);
+  std::string report = cl.Has("quiet") ? std::to_string(run.id) + "\n"
+                                       : FormatRun(run, format, &placement, width);
+  const std::string stored =
+      "run " + std::to_string(run.id) + " is stored (rprof show " + std::to_string(run.id) + ")";
+  if (to_stderr) {
+    if (!WriteStandardError(report, err, stored)) return false;
+  } else if (output.empty()) {
     std::cout << report;
-    if (!FlushStandardOutput(err, "run " + std::to_string(run.id) + " is stored (rprof show " +
-                                      std::to_string(run.id) + ")"))
-      return false;
+    if (!FlushStandardOutput(err, stored)) return false;
   } else {
     errno = 0;
     std::ofstream file(output);
