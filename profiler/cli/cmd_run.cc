@@ -18,6 +18,7 @@
 #include "counters/source_registry.h"
 #include "machine/current_machine.h"
 #include "process/interruption.h"
+#include "report/progress.h"
 #include "report/run_report.h"
 #include "report/terminal_width.h"
 #include "roofline/stored_run_placement.h"
@@ -294,6 +295,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   if (!SimCacheSizes(&store, run.machine.fingerprint, sim_cache, &request.caches, err))
     return false;
   std::vector<SourceFailure> failed_sources;
+  if (cl.Has("quiet")) QuietProgress();  // the id alone, on every stream
   if (!Measure(*measured, sources, request, &run, &failed_sources, err)) return false;
   // Placed before storing, so the run and where it stood are stored together.
   RunPlacement placement = PlaceStoredRun(&store, run);
