@@ -42,6 +42,23 @@ std::string StartedText(const std::string& started_at) {
   return text;
 }
 
+// How far the metric's value can be trusted over the run's repetitions (core/stats.h's
+// SpreadPercent): what its counters said, or for the run's time, what its samples say.
+std::optional<double> SpreadOf(const Metric& m, const RunRecord& run) {
+  if (m.spread_pct) return m.spread_pct;
+  if (m.name == "time_s" && m.source == Source::kClock && m.region.empty())
+    return SpreadPercent(run.samples);
+  return std::nullopt;
+}
+
+// "±0.52%", perf stat's "+- 0.52%", next to the value it qualifies.
+Cell SpreadCell(std::optional<double> spread) {
+  if (!spread) return Cell::Null("");
+  char text[32];
+  std::snprintf(text, sizeof text, "\u00b1%.2f%%", *spread);
+  return Cell::Number(spread, text);
+}
+
 std::string OutcomeText(const RunRecord& run) {
   std::string out = RunStatusName(run.status);
   if (run.signal) out += " (signal " + std::to_string(*run.signal) + ")";
@@ -125,6 +142,7 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
         w->Key("unit").String(m->unit);
         if (!m->note.empty()) w->Key("note").String(m->note);
         if (m->coverage) w->Key("coverage").Number(*m->coverage);
+        if (auto spread = SpreadOf(*m, run)) w->Key("spread_pct").Number(*spread);
         w->EndObject();
       }
       w->EndObject();
@@ -185,6 +203,15 @@ std::string RunHeading(const RunRecord& run) {
            " calls (min " + FormatSeconds(stats.min) + ", max " + FormatSeconds(stats.max) +
            ", cv " + cv + ")\n";
   }
+  // perf stat's "CPUs utilized": what a program computed on, beside the time it took.
+  const Metric* cpus = FindMetric(run.metrics, "cpus_utilized", Source::kClock);
+  const Metric* cpu_time = FindMetric(run.metrics, "cpu_time_s", Source::kClock);
+  if (cpus && cpus->value && cpu_time && cpu_time->value && stats.count > 0) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", *cpus->value);
+    out += std::string("cpu: ") + text + " CPUs utilized (CPU time " +
+           FormatSeconds(*cpu_time->value) + " / wall time " + FormatSeconds(stats.median) + ")\n";
+  }
   return out;
 }
 
@@ -198,18 +225,25 @@ std::string FormatRun(const RunRecord& run, OutputFormat format, const RunPlacem
   // People read one table per region; CSV has them all in one, each row naming its region.
   std::map<std::string, bool> regions;
   for (const Metric& m : run.metrics) regions[m.region] = true;
+  // The spread stands after the unit, as perf stat's "+- x %", where a metric has one.
+  bool spreads = false;
+  for (const Metric& m : run.metrics) spreads = spreads || SpreadOf(m, run);
   for (const auto& [region, unused] : regions) {
     report.AddText(region.empty() ? "\n" : "\nregion " + EscapeForTerminal(region) + "\n");
-    Table& table = report.AddTable({{"metric", "metric"},
-                                    {"value", "value", Align::kRight},
-                                    {"unit", "unit"},
-                                    {"source", "source"},
-                                    Column("note", "note").Notes()},
-                                   kInText);
-    for (const Metric& m : run.metrics)
-      if (m.region == region)
-        table.AddRow({Cell::Text(m.name), Cell::Number(m.value), Cell::Text(m.unit),
-                      Cell::Text(SourceName(m.source)), Cell::Text(m.note)});
+    std::vector<Column> columns = {
+        {"metric", "metric"}, {"value", "value", Align::kRight}, {"unit", "unit"}};
+    if (spreads) columns.emplace_back("spread_pct", "spread", Align::kRight);
+    columns.emplace_back("source", "source");
+    columns.push_back(Column("note", "note").Notes());
+    Table& table = report.AddTable(std::move(columns), kInText);
+    for (const Metric& m : run.metrics) {
+      if (m.region != region) continue;
+      std::vector<Cell> row = {Cell::Text(m.name), Cell::Number(m.value), Cell::Text(m.unit)};
+      if (spreads) row.push_back(SpreadCell(SpreadOf(m, run)));
+      row.push_back(Cell::Text(SourceName(m.source)));
+      row.push_back(Cell::Text(m.note));
+      table.AddRow(std::move(row));
+    }
   }
   // What many notes say (a remedy, the simulated caches), people read once.
   std::vector<std::string> said;
@@ -234,11 +268,13 @@ std::string FormatRun(const RunRecord& run, OutputFormat format, const RunPlacem
                                 {"value", "value"},
                                 {"unit", "unit"},
                                 {"source", "source"},
-                                {"note", "note"}},
+                                {"note", "note"},
+                                {"spread_pct", "spread"}},
                                kInCsv);
   for (const Metric& m : run.metrics)
     csv.AddRow({Cell::Int(run.id), Cell::Text(m.region), Cell::Text(m.name), Cell::Number(m.value),
-                Cell::Text(m.unit), Cell::Text(SourceName(m.source)), Cell::Text(m.note)});
+                Cell::Text(m.unit), Cell::Text(SourceName(m.source)), Cell::Text(m.note),
+                Cell::Number(SpreadOf(m, run))});
   return Render(report, format, text_width);
 }
 

@@ -130,16 +130,20 @@ class RprofTestCase(unittest.TestCase):
 
 def table_rows(text):
     """The rows of the metric table `rprof run` and `rprof show` print, as
-    {(metric, source): (value, unit)}; value is the text shown ("-" when absent)."""
+    {(metric, source): (value, unit)}; value is the text shown ("-" when absent). The spread
+    column ("±0.52%"), where the table has one, is passed over."""
     rows = {}
     lines = text.splitlines()
     try:
-        start = next(i for i, line in enumerate(lines) if line.split()[:4] ==
+        start = next(i for i, line in enumerate(lines) if
+                     [w for w in line.split() if w != "spread"][:4] ==
                      ["metric", "value", "unit", "source"])
     except StopIteration:
         return rows
     for line in lines[start + 1:]:
         parts = line.split()
+        if len(parts) > 3 and parts[3].startswith("\u00b1"):
+            del parts[3]
         if len(parts) < 4:
             break
         rows[(parts[0], parts[3])] = (parts[1], parts[2])
