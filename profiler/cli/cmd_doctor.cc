@@ -631,8 +631,8 @@ Check CalibrationStateCheck(const DatabasePath& db, bool db_exists, const PmuDia
 // the checks as a table and the verdict beside them.
 Report ChecksReport(const std::vector<Check>& checks, bool basic, const std::string& verdict) {
   Report report;
-  Table& text = report.AddTable({{"name", "check"}, {"status", "status"}, {"detail", "detail"}},
-                                kInText);
+  Table& text =
+      report.AddTable({{"name", "check"}, {"status", "status"}, {"detail", "detail"}}, kInText);
   Table& table = report.AddTable(
       {{"name", "name"}, {"status", "status"}, {"detail", "detail"}, {"remedy", "remedy"}}, kInData,
       "checks");
@@ -640,7 +640,8 @@ Report ChecksReport(const std::vector<Check>& checks, bool basic, const std::str
     table.AddRow({Cell::Text(c.name), Cell::Text(StatusName(c.status)), Cell::Text(c.detail),
                   Cell::TextOrNull(c.remedy)});
     text.AddRow({Cell::Text(c.name), Cell::Text(StatusName(c.status)), Cell::Text(c.detail)});
-    if (!c.remedy.empty()) text.AddRow({Cell::Text(""), Cell::Text(""), Cell::Text("fix: " + c.remedy)});
+    if (!c.remedy.empty())
+      text.AddRow({Cell::Text(""), Cell::Text(""), Cell::Text("fix: " + c.remedy)});
   }
   report.AddText("\n" + verdict + ".\n");
   report.AddField("basic_job", Cell::Bool(basic));

@@ -320,10 +320,11 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   // stat's: the program's standard output is its own, so `rprof run --format json ./app > out`
   // never mixes rprof's JSON into it.
   const bool to_stderr = output.empty() && !kernel;
-  const size_t width =
-      TerminalWidth(!output.empty() ? -1 : to_stderr ? STDERR_FILENO : STDOUT_FILENO);
-  std::string report = cl.Has("quiet") ? std::to_string(run.id) + "\n"
-                                       : FormatRun(run, format, &placement, width);
+  const size_t width = TerminalWidth(!output.empty() ? -1
+                                     : to_stderr     ? STDERR_FILENO
+                                                     : STDOUT_FILENO);
+  std::string report =
+      cl.Has("quiet") ? std::to_string(run.id) + "\n" : FormatRun(run, format, &placement, width);
   const std::string stored =
       "run " + std::to_string(run.id) + " is stored (rprof show " + std::to_string(run.id) + ")";
   if (to_stderr) {

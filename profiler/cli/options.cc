@@ -31,8 +31,9 @@ void PrintCommandHelp(const std::string& command, const std::string& usage,
                       const std::string& description, const po::options_description& options) {
   // The options wrap themselves (Boost, at 80 columns); the description is prose.
   size_t width = TerminalWidth(STDOUT_FILENO);
-  std::cout << WrapProse("usage: rprof " + command + " " + usage + "\n\n" + description + "\n\n",
-                         width == kNoWidthLimit ? kNoWidthLimit : std::min(width, kDefaultTextWidth), 0)
+  std::cout << WrapProse(
+                   "usage: rprof " + command + " " + usage + "\n\n" + description + "\n\n",
+                   width == kNoWidthLimit ? kNoWidthLimit : std::min(width, kDefaultTextWidth), 0)
             << options;
 }
 

@@ -47,8 +47,7 @@ void AddOnce(std::vector<std::string>* parts, std::string part) {
 
 }  // namespace
 
-std::vector<std::string> RepeatedClauses(const std::vector<std::string>& texts,
-                                         size_t min_length) {
+std::vector<std::string> RepeatedClauses(const std::vector<std::string>& texts, size_t min_length) {
   std::vector<std::string> parts;
   for (const std::string& text : texts) {
     std::vector<std::string> clauses = Clauses(text);

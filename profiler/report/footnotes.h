@@ -25,8 +25,8 @@ class Footnotes {
   std::string Block(size_t width) const;
 
  private:
-  std::vector<std::string> texts_;      // longest first
-  std::vector<std::string> referred_;   // in the order of their numbers
+  std::vector<std::string> texts_;     // longest first
+  std::vector<std::string> referred_;  // in the order of their numbers
 };
 
 // The parts of `texts` worth a footnote: clauses (the parts between "; " outside parentheses)

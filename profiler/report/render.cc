@@ -29,7 +29,8 @@ TextTable TextTableOf(const std::vector<Column>& columns, size_t width,
 std::vector<std::string> TextCells(const std::vector<Cell>& row, const std::vector<size_t>& shown,
                                    Footnotes* footnotes = nullptr) {
   std::vector<std::string> cells;
-  for (size_t c : shown) cells.push_back(footnotes ? footnotes->Refer(row[c].text()) : row[c].text());
+  for (size_t c : shown)
+    cells.push_back(footnotes ? footnotes->Refer(row[c].text()) : row[c].text());
   return cells;
 }
 

@@ -19,8 +19,7 @@ namespace rprof {
 // The whole output, ending in a newline (unless the report is empty). The text for people is
 // fitted to `text_width` columns (report/terminal_width.h: the CLI asks the terminal): tables
 // wrap their long cells, prose its long lines; CSV and JSON are never cut.
-std::string Render(const Report& report, OutputFormat format,
-                   size_t text_width = kNoWidthLimit);
+std::string Render(const Report& report, OutputFormat format, size_t text_width = kNoWidthLimit);
 
 // One table written to `out` as its rows arrive, for a result too long to hold (rprof query):
 // what Render() gives for a report of this table alone, but without holding its rows. CSV and

@@ -310,14 +310,14 @@ std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat forma
   for (const RunRecord& run : runs) {
     const Metric* time = FindMetric(run.metrics, "time_s", Source::kClock);
     std::optional<double> time_s = time ? time->value : std::nullopt;
-    std::vector<Cell> row = {Cell::Int(run.id),
-                             Cell::Text(run.started_at, StartedText(run.started_at)),
-                             Cell::Text(TargetText(run)),
-                             Cell::Text(ParamsText(run.params)),
-                             Cell::Text(TargetText(run) + (run.params.empty() ? "" : " ") +
-                                        ParamsText(run.params)),
-                             Cell::Text(RunStatusName(run.status), OutcomeText(run)),
-                             Cell::Number(time_s, time_s ? FormatSeconds(*time_s) : "-")};
+    std::vector<Cell> row = {
+        Cell::Int(run.id),
+        Cell::Text(run.started_at, StartedText(run.started_at)),
+        Cell::Text(TargetText(run)),
+        Cell::Text(ParamsText(run.params)),
+        Cell::Text(TargetText(run) + (run.params.empty() ? "" : " ") + ParamsText(run.params)),
+        Cell::Text(RunStatusName(run.status), OutcomeText(run)),
+        Cell::Number(time_s, time_s ? FormatSeconds(*time_s) : "-")};
     std::string sources;
     for (const char* name : kHeadline) {
       const Metric* m = PreferredMetric(run.metrics, name);

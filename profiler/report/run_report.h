@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "core/run.h"
 #include "report/output_format.h"
 #include "report/terminal_width.h"
 #include "roofline/placement.h"
-#include "core/run.h"
 
 namespace rprof {
 

@@ -123,9 +123,9 @@ TextTable::Layout TextTable::Fit() const {
     // kLongestWholeWord) where that fits, else to a few characters.
     size_t floor = std::max(title, column.notes ? kLeastNotesWidth : kLeastTextWidth);
     least[c] = column.right ? std::max(cells, title) : std::min(natural[c], floor);
-    least_whole[c] = column.right ? least[c]
-                                  : std::min(natural[c],
-                                             std::max(floor, std::min(word, kLongestWholeWord)));
+    least_whole[c] = column.right
+                         ? least[c]
+                         : std::min(natural[c], std::max(floor, std::min(word, kLongestWholeWord)));
   }
   Layout layout{natural, std::vector<bool>(n, false), std::vector<bool>(n, false),
                 std::vector<bool>(n, false)};
@@ -213,8 +213,7 @@ std::string TextTable::Row(const std::vector<std::string>& cells, const Layout& 
       continue;
     }
     lines[c] = CellLines(cells[c], layout.width[c], layout.wraps[c] || is_header);
-    if (!is_header && columns_[c].notes && width_ > 0 &&
-        lines[c].size() > kMostNoteLinesBeside) {
+    if (!is_header && columns_[c].notes && width_ > 0 && lines[c].size() > kMostNoteLinesBeside) {
       beneath.push_back(c);
       lines[c] = {""};
     }

@@ -53,8 +53,8 @@ class TextTable {
   // Where each column goes and how wide it is.
   struct Layout {
     std::vector<size_t> width;
-    std::vector<bool> wraps;    // narrower than its natural width: its cells wrap
-    std::vector<bool> beneath;  // a notes column whose every note goes beneath its row
+    std::vector<bool> wraps;     // narrower than its natural width: its cells wrap
+    std::vector<bool> beneath;   // a notes column whose every note goes beneath its row
     std::vector<bool> left_out;  // an optional column with no room
     // Too many columns for a line even at their least: each row a record, a line a column.
     bool records = false;

@@ -122,8 +122,7 @@ std::string WrapProse(std::string_view text, size_t width, size_t hang_by) {
     text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
     size_t indent = line.find_first_not_of(' ');
     // A line indented so far that its text would be squeezed to a sliver is left as it is.
-    if (indent == std::string_view::npos || indent + 2 > width / 2 ||
-        DisplayWidth(line) <= width) {
+    if (indent == std::string_view::npos || indent + 2 > width / 2 || DisplayWidth(line) <= width) {
       out += line;
     } else {
       size_t hang = indent + Hang(line.substr(indent), hang_by);

@@ -76,8 +76,8 @@ TEST(SpreadPercent, StandardDeviationOfTheMeanOverTheMean) {
 TEST(MeanPerExecution, EachValueCarriesItsSpreadOverTheExecutions) {
   std::vector<std::vector<Metric>> runs = {
       {{"cpu_time_s", 1.0, "s", Source::kClock, "", ""}, {"x", 5.0, "", Source::kPmu, "", ""}},
-      {{"cpu_time_s", 2.0, "s", Source::kClock, "", ""}, {"x", std::nullopt, "", Source::kPmu,
-                                                         "", "not counted"}},
+      {{"cpu_time_s", 2.0, "s", Source::kClock, "", ""},
+       {"x", std::nullopt, "", Source::kPmu, "", "not counted"}},
       {{"cpu_time_s", 3.0, "s", Source::kClock, "", ""}, {"x", 5.0, "", Source::kPmu, "", ""}}};
   std::vector<Metric> mean = MeanPerExecution(runs);
   const Metric* cpu = FindMetric(mean, "cpu_time_s", Source::kClock);

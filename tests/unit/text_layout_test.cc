@@ -99,8 +99,11 @@ TEST(TextTable, NumbersAreNeverCutTheWidestTextIs) {
 }
 
 TEST(TextTable, OptionalColumnsAreLeftOutLastFirstAndSaidSo) {
-  TextTable table({{"name"}, {"a", true}, {"extra one", false, false, true},
-                   {"b", true}, {"extra two", false, false, true}});
+  TextTable table({{"name"},
+                   {"a", true},
+                   {"extra one", false, false, true},
+                   {"b", true},
+                   {"extra two", false, false, true}});
   table.AddRow({"x", "1", "aaaaaaaaaaaaaaaaaaaa", "2", "bbbbbbbbbbbbbbbbbbbb"});
   table.FitTo(32);  // room for one of the two
   std::string out = table.Render();
