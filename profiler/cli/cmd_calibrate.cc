@@ -97,7 +97,8 @@ bool MeasureWithGroup(const CalibrationTask& task, double min_time_s, std::vecto
   return true;
 }
 
-void PrintResult(const CalibrationResult& result, int64_t id, OutputFormat format) {
+void PrintResult(const CalibrationResult& result, int64_t id, OutputFormat format,
+                 size_t text_width) {
   Report report;
   report.AddField("calibration_id", Cell::Int(id));
   report.AddField("source", Cell::Text(SourceName(result.source)));
@@ -147,10 +148,10 @@ void PrintResult(const CalibrationResult& result, int64_t id, OutputFormat forma
           std::string(SourceName(result.source)) +
           "); runs on this machine now carry its verdicts in their trust notes\n";
   report.AddText(done);
-  std::cout << Render(report, format);
+  std::cout << Render(report, format, text_width);
 }
 
-bool ShowStored(RunStore* store, OutputFormat format, Error* err) {
+bool ShowStored(RunStore* store, OutputFormat format, size_t text_width, Error* err) {
   std::vector<MetricTrust> trust;
   if (!LoadMetricTrust(store, CurrentMachine().fingerprint, &trust, err)) return false;
   Report report;
@@ -173,7 +174,7 @@ bool ShowStored(RunStore* store, OutputFormat format, Error* err) {
                   Cell::Number(t.min_ratio), Cell::Number(t.max_ratio), Cell::Int(t.points),
                   Cell::Text(RangeText(t.min_ratio, t.max_ratio)),
                   Cell::Text(t.trusted ? "trusted" : "UNTRUSTED"), Cell::Text(t.created_at)});
-  std::cout << Render(report, format);
+  std::cout << Render(report, format, text_width);
   return true;
 }
 
@@ -221,7 +222,7 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
   RunStore store;
   if (cl.Has("show")) {
     if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
-    return ShowStored(&store, format, err);
+    return ShowStored(&store, format, cl.text_width(), err);
   }
   if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
 
@@ -281,7 +282,7 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
   if (!StoreCalibration(&store, CurrentMachine(), counters == "pmu" ? pmu.pmu : "", result, &id,
                         err))
     return false;
-  PrintResult(result, id, format);
+  PrintResult(result, id, format, cl.text_width());
   return true;
 }
 

@@ -143,7 +143,7 @@ bool CompareCommand(const GlobalOptions& global, const std::vector<std::string>&
   }
   for (const Metric& m : b.metrics)
     if (!FindMetric(a.metrics, m.name, m.source, m.region)) add(m, std::nullopt, m.value);
-  std::cout << Render(report, cl.format());
+  std::cout << Render(report, cl.format(), cl.text_width());
   if (cl.Has("fail-if-slower") && slower_pct && *slower_pct > fail_pct) {
     char message[160];
     std::snprintf(message, sizeof message,

@@ -627,25 +627,23 @@ Check CalibrationStateCheck(const DatabasePath& db, bool db_exists, const PmuDia
   return c;
 }
 
-// For people, a check a line with its fix beneath, then the verdict; for scripts, the checks
-// as a table and the verdict beside them.
+// For people, a check a row with its fix on the row beneath, then the verdict; for scripts,
+// the checks as a table and the verdict beside them.
 Report ChecksReport(const std::vector<Check>& checks, bool basic, const std::string& verdict) {
   Report report;
+  Table& text =
+      report.AddTable({{"name", "check"}, {"status", "status"}, {"detail", "detail"}}, kInText);
   Table& table = report.AddTable(
       {{"name", "name"}, {"status", "status"}, {"detail", "detail"}, {"remedy", "remedy"}}, kInData,
       "checks");
-  size_t width = 0;
-  for (const Check& c : checks) width = std::max(width, c.name.size());
-  std::string text;
   for (const Check& c : checks) {
     table.AddRow({Cell::Text(c.name), Cell::Text(StatusName(c.status)), Cell::Text(c.detail),
                   Cell::TextOrNull(c.remedy)});
-    std::string status = StatusName(c.status);
-    text += c.name + std::string(width - c.name.size(), ' ') + "  " + status +
-            std::string(8 - status.size(), ' ') + c.detail + "\n";
-    if (!c.remedy.empty()) text += std::string(width + 2 + 8, ' ') + "fix: " + c.remedy + "\n";
+    text.AddRow({Cell::Text(c.name), Cell::Text(StatusName(c.status)), Cell::Text(c.detail)});
+    if (!c.remedy.empty())
+      text.AddRow({Cell::Text(""), Cell::Text(""), Cell::Text("fix: " + c.remedy)});
   }
-  report.AddText(text + "\n" + verdict + ".\n");
+  report.AddText("\n" + verdict + ".\n");
   report.AddField("basic_job", Cell::Bool(basic));
   report.AddField("verdict", Cell::Text(verdict));
   return report;
@@ -709,7 +707,7 @@ bool DoctorCommand(const GlobalOptions& global, const std::vector<std::string>& 
     verdict = "rprof cannot do its basic job here: no " + missing;
   }
 
-  std::cout << Render(ChecksReport(checks, basic, verdict), cl.format());
+  std::cout << Render(ChecksReport(checks, basic, verdict), cl.format(), cl.text_width());
   if (!basic) {
     std::string remedy = !model ? model_check.remedy
                                 : sim_check.remedy +

@@ -305,18 +305,19 @@ bool EventsCommand(const GlobalOptions&, const std::vector<std::string>& args, E
     report.AddText("core PMU: none usable: " + (host_why.empty() ? pfm_why : host_why) + "\n");
   report.AddText("metric groups: " + group_pmu + " (" + library.data_dir() + ")\n\n");
   // groups stands twice: CSV and JSON have always ordered it differently.
-  Table& table = report.AddTable({Column("name", "event").CsvHeader("event"),
-                                  {"kind", "kind"},
-                                  {"pmu", "", Align::kLeft, kInData},
-                                  {"status", "here"},
-                                  {"available", "", Align::kLeft, kInJson},
-                                  {"reason", "", Align::kLeft, kInData},
-                                  {"remedy", "", Align::kLeft, kInData},
-                                  {"groups", "groups", Align::kLeft, kInText | kInCsv},
-                                  {"description", "", Align::kLeft, kInData},
-                                  {"groups", "", Align::kLeft, kInJson},
-                                  {"why", "why not / description", Align::kLeft, kInText}},
-                                 kInAll, "events");
+  Table& table =
+      report.AddTable({Column("name", "event").CsvHeader("event"),
+                       {"kind", "kind"},
+                       {"pmu", "", Align::kLeft, kInData},
+                       {"status", "here"},
+                       {"available", "", Align::kLeft, kInJson},
+                       {"reason", "", Align::kLeft, kInData},
+                       {"remedy", "", Align::kLeft, kInData},
+                       {"groups", "groups", Align::kLeft, kInText | kInCsv},
+                       {"description", "", Align::kLeft, kInData},
+                       {"groups", "", Align::kLeft, kInJson},
+                       Column("why", "why not / description", Align::kLeft, kInText).Notes()},
+                      kInAll, "events");
   size_t available = 0;
   std::vector<std::pair<std::string, std::string>> remedies;  // (reason, remedy), each once
   for (const EventRow& r : list) {
@@ -337,7 +338,7 @@ bool EventsCommand(const GlobalOptions&, const std::vector<std::string>& args, E
   if (!all && pmu_name.empty())
     summary += "--all lists every preset and native event; --pmu NAME another PMU's.\n";
   report.AddText(summary);
-  std::cout << Render(report, cl.format());
+  std::cout << Render(report, cl.format(), cl.text_width());
   return true;
 }
 

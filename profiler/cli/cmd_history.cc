@@ -54,7 +54,7 @@ bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>&
   if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
   std::vector<RunRecord> runs;
   if (!store.List(filter, &runs, err)) return false;
-  std::cout << FormatRunList(runs, cl.format());
+  std::cout << FormatRunList(runs, cl.format(), cl.text_width());
   return true;
 }
 
@@ -76,7 +76,7 @@ bool ShowCommand(const GlobalOptions& global, const std::vector<std::string>& ar
   RunRecord run;
   if (!store.Load(id, &run, err)) return false;
   RunPlacement placement = PlaceStoredRun(&store, run);
-  std::cout << FormatRun(run, cl.format(), &placement);
+  std::cout << FormatRun(run, cl.format(), &placement, cl.text_width());
   return true;
 }
 

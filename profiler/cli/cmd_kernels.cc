@@ -27,16 +27,16 @@ bool KernelsCommand(const GlobalOptions&, const std::vector<std::string>& args, 
   const auto& entries = plugin_path.empty() ? BuiltinCatalog().entries() : plugin.entries();
   Report report;
   // params and description stand twice: JSON keeps the key order README lists, CSV its own.
-  Table& table =
-      report.AddTable({{"name", "kernel"},
-                       {"description", "", Align::kLeft, kInJson},
-                       {"origin", "", Align::kLeft, kInJson},
-                       {"precision", "prec"},
-                       {"params", "params (default [range])", Align::kLeft, kInText | kInCsv},
-                       {"flops", "FLOPs/call"},
-                       {"bytes", "bytes/call"},
-                       {"params", "", Align::kLeft, kInJson},
-                       {"description", "description", Align::kLeft, kInText | kInCsv}});
+  Table& table = report.AddTable(
+      {{"name", "kernel"},
+       {"description", "", Align::kLeft, kInJson},
+       {"origin", "", Align::kLeft, kInJson},
+       {"precision", "prec"},
+       {"params", "params (default [range])", Align::kLeft, kInText | kInCsv},
+       {"flops", "FLOPs/call"},
+       {"bytes", "bytes/call"},
+       {"params", "", Align::kLeft, kInJson},
+       Column("description", "description", Align::kLeft, kInText | kInCsv).Notes()});
   for (const CatalogEntry& e : entries) {
     const rprof_kernel& k = *e.kernel;
     std::string params_text;
@@ -64,7 +64,7 @@ bool KernelsCommand(const GlobalOptions&, const std::vector<std::string>& args, 
   report.AddText(
       "\nbytes/call is the compulsory traffic: each input read once, each output written "
       "once.\n");
-  std::cout << Render(report, cl.format());
+  std::cout << Render(report, cl.format(), cl.text_width());
   return true;
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include "cli/command.h"
@@ -15,6 +16,7 @@
 #include "machine/profile_trust.h"
 #include "process/interruption.h"
 #include "report/machine_report.h"
+#include "report/progress.h"
 #include "store/profile_store.h"
 
 namespace rprof {
@@ -64,14 +66,16 @@ bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, 
   InterruptionScope interruption;
   measure.cancel = &InterruptedFlag();
   measure.settle_max_s = wait_s;
-  bool tty = isatty(STDERR_FILENO);
-  measure.progress = [tty](const std::string& what, double fraction) {
-    if (tty) std::fprintf(stderr, "\r\033[K[%3.0f%%] %s", fraction * 100, what.c_str());
+  std::optional<ProgressLine> progress(std::in_place);
+  measure.progress = [&progress](const std::string& what, double fraction) {
+    char percent[16];
+    std::snprintf(percent, sizeof percent, "[%3.0f%%] ", fraction * 100);
+    progress->Show(percent + what);
   };
   MachineProfile profile;
   std::string why;
   bool ok = MeasureMachine(measure, &profile, &why);
-  if (tty) std::fprintf(stderr, "\r\033[K");
+  progress.reset();  // erased before anything else is printed
   if (!ok && InterruptingSignal() != 0)
     return Fail(err, ErrorKind::kTargetFailed,
                 "machine measure interrupted by " + SignalName(InterruptingSignal()) + ": no profile stored (the earlier profiles, if "
@@ -94,7 +98,7 @@ bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, 
   StoredProfile stored;
   if (!InsertProfile(&store, CurrentMachine(), profile, &stored.id, err)) return false;
   if (!LoadProfile(&store, stored.id, &stored, err)) return false;
-  std::cout << FormatProfile(stored, cl.format());
+  std::cout << FormatProfile(stored, cl.format(), cl.text_width());
   return true;
 }
 
@@ -119,7 +123,7 @@ bool Show(const GlobalOptions& global, const std::vector<std::string>& args, Err
                   "no machine profile for this machine (" + fingerprint + ") in " + store.path() +
                       "; measure one with `rprof machine measure`");
   }
-  std::cout << FormatProfile(profile, cl.format());
+  std::cout << FormatProfile(profile, cl.format(), cl.text_width());
   return true;
 }
 
@@ -131,7 +135,7 @@ bool List(const GlobalOptions& global, const std::vector<std::string>& args, Err
   if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
   std::vector<StoredProfile> profiles;
   if (!ListProfiles(&store, &profiles, err)) return false;
-  std::cout << FormatProfileList(profiles, cl.format());
+  std::cout << FormatProfileList(profiles, cl.format(), cl.text_width());
   return true;
 }
 

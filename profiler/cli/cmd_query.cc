@@ -52,7 +52,7 @@ bool QueryCommand(const GlobalOptions& global, const std::vector<std::string>& a
       columns.emplace_back(stmt.ColumnName(c), stmt.ColumnName(c),
                            numeric ? Align::kRight : Align::kLeft);
     }
-    out.emplace(std::move(columns), cl.format(), &std::cout);
+    out.emplace(std::move(columns), cl.format(), &std::cout, cl.text_width());
   };
   while (stmt.Step(&why)) {
     if (!out) open_out(true);

@@ -1,4 +1,6 @@
 // rprof run: resolve the target, measure, store the run in one transaction, print it.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -23,8 +25,10 @@
 #include "machine/current_machine.h"
 #include "process/cpu_list.h"
 #include "process/interruption.h"
+#include "report/progress.h"
 #include "report/render.h"
 #include "report/run_report.h"
+#include "report/terminal_width.h"
 #include "roofline/stored_run_placement.h"
 #include "rprof_config.h"
 #include "store/profile_store.h"
@@ -218,8 +222,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
          "kernel's threads, a program and all it starts; stored with the run");
   cl.Add("tag,t", po::value(&tags)->composing(), "tag the run KEY=VALUE (repeatable)");
   cl.Add("output,o", po::value(&output),
-         "write the report to FILE instead of stdout (the program's own output stays on stdout)");
-  cl.Add("quiet,q", "print only the run id");
+         "write the report to FILE (default: standard output for a kernel; standard error for a "
+         "program, as perf stat does, so that its standard output stays its own)");
+  cl.Add("quiet,q", "print only the run id, where the report would go");
 
   // The target and a program's own arguments are split off before Boost sees rprof's options.
   const RunArguments words = SplitRunArguments(args, cl.AllOptions(), RunsAsProgram);
@@ -378,6 +383,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   if (!SimCacheSizes(&store, run.machine.fingerprint, sim_cache, &request.caches, err))
     return false;
   std::vector<SourceFailure> failed_sources;
+  if (cl.Has("quiet")) QuietProgress();  // the id alone, on every stream
   if (!Measure(*measured, sources, request, &run, &failed_sources, err)) return false;
   // Placed before storing, so the run and where it stood are stored together.
   RunPlacement placement = PlaceStoredRun(&store, run);
@@ -404,13 +410,23 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   // lock held past the busy timeout), the run goes to a recovery file rather than being lost.
   if (!store.Insert(&run, err)) return SaveUnstoredRun(run, ResolveDatabasePath(global.db), err);
 
+  // Where the report goes (--quiet's id too): --output FILE; else standard output for a
+  // kernel, which prints nothing of its own; else, for a program, standard error, as perf
+  // stat's: the program's standard output is its own, so `rprof run --format json ./app > out`
+  // never mixes rprof's JSON into it.
+  const bool to_stderr = output.empty() && !kernel;
+  const size_t width = TerminalWidth(!output.empty() ? -1
+                                     : to_stderr     ? STDERR_FILENO
+                                                     : STDOUT_FILENO);
   std::string report =
-      cl.Has("quiet") ? std::to_string(run.id) + "\n" : FormatRun(run, format, &placement);
-  if (output.empty()) {
+      cl.Has("quiet") ? std::to_string(run.id) + "\n" : FormatRun(run, format, &placement, width);
+  const std::string stored =
+      "run " + std::to_string(run.id) + " is stored (rprof show " + std::to_string(run.id) + ")";
+  if (to_stderr) {
+    if (!WriteStandardError(report, err, stored)) return false;
+  } else if (output.empty()) {
     std::cout << report;
-    if (!FlushStandardOutput(err, "run " + std::to_string(run.id) + " is stored (rprof show " +
-                                      std::to_string(run.id) + ")"))
-      return false;
+    if (!FlushStandardOutput(err, stored)) return false;
   } else {
     errno = 0;
     std::ofstream file(output);

@@ -129,7 +129,7 @@ bool ValidateCommand(const GlobalOptions&, const std::vector<std::string>& args,
                   Cell::Bool(ok, ok ? "ok" : "MISMATCH"), Cell::Text(mix)});
     if (ForPeople(cl.format())) std::fprintf(stderr, "validated %s\n", k.name);
   }
-  std::cout << Render(report, cl.format());
+  std::cout << Render(report, cl.format(), cl.text_width());
   if (failures > 0)
     return Fail(err, ErrorKind::kTargetFailed,
                 std::to_string(failures) +

@@ -1,12 +1,16 @@
 #include "cli/options.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <iostream>
 #include <utility>
 
 #include "core/spelling.h"
 #include "core/utf8.h"
+#include "report/terminal_width.h"
 #include "report/text_table.h"
+#include "report/text_wrap.h"
 
 namespace rprof {
 
@@ -46,8 +50,11 @@ bool ParseCommandLine(const std::string& command, const std::vector<std::string>
 
 void PrintCommandHelp(const std::string& command, const std::string& usage,
                       const std::string& description, const po::options_description& options) {
-  std::cout << "usage: rprof " << command << " " << usage << "\n\n"
-            << description << "\n\n"
+  // The options wrap themselves (Boost, at 80 columns); the description is prose.
+  size_t width = TerminalWidth(STDOUT_FILENO);
+  std::cout << WrapProse(
+                   "usage: rprof " + command + " " + usage + "\n\n" + description + "\n\n",
+                   width == kNoWidthLimit ? kNoWidthLimit : std::min(width, kDefaultTextWidth), 0)
             << options;
 }
 
@@ -100,6 +107,8 @@ bool CommandLine::Parse(const std::vector<std::string>& args, Error* err) {
   }
   return accepts_format_ == Format::kNone || ParseFormatOption(format_text_, &format_, err);
 }
+
+size_t CommandLine::text_width() const { return TerminalWidth(STDOUT_FILENO); }
 
 bool ParseFormatOption(const std::string& text, OutputFormat* format, Error* err) {
   auto parsed = ParseOutputFormat(text);

@@ -22,7 +22,7 @@ namespace po = boost::program_options;
 //   cl.Add("kernel,k", po::value(&filter.target), "only runs of this kernel");
 //   if (!cl.Parse(args, err)) return false;
 //   if (cl.help_shown()) return true;
-//   std::cout << Render(report, cl.format());
+//   std::cout << Render(report, cl.format(), cl.text_width());
 class CommandLine {
  public:
   // kAcceptedUnlisted: --format is taken but the usage line does not end in it (run's usage
@@ -51,6 +51,8 @@ class CommandLine {
 
   bool help_shown() const { return help_shown_; }
   OutputFormat format() const { return format_; }
+  // The width the text for people on standard output is fitted to (report/terminal_width.h).
+  size_t text_width() const;
   // Whether the option was given (or has a default).
   bool Has(const std::string& name) const { return vm_.count(name) > 0; }
 

@@ -92,6 +92,16 @@ bool StandardOutputIntact(Error* err, const std::string& what_to_do) {
   return WriteFailure(err, what_to_do);
 }
 
+bool WriteStandardError(const std::string& report, Error* err, const std::string& what_to_do) {
+  errno = 0;
+  bool written = std::fwrite(report.data(), 1, report.size(), stderr) == report.size();
+  written = std::fflush(stderr) != EOF && written;
+  if (written) return true;
+  std::string why = errno ? std::strerror(errno) : "a write failed";
+  return Fail(err, ErrorKind::kEnvironment,
+              "cannot write the report to standard error: " + why + "; " + what_to_do);
+}
+
 bool FlushStandardOutput(Error* err, const std::string& what_to_do) {
   // std::cout and printf share stdio's buffer; std::cout.flush() alone would skip it once
   // std::cout has failed.

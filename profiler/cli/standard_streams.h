@@ -34,6 +34,11 @@ bool FlushStandardOutput(Error* err, const std::string& what_to_do = kStandardOu
 // to stop at the first write that fails.
 bool StandardOutputIntact(Error* err, const std::string& what_to_do = kStandardOutputAdvice);
 
+// Writes a report to standard error (a program's run: its standard output is its own) and
+// flushes it. False with a kEnvironment error when it did not all arrive: "cannot write the
+// report to standard error: <why>; <what_to_do>".
+bool WriteStandardError(const std::string& report, Error* err, const std::string& what_to_do);
+
 }  // namespace rprof
 
 #endif  // RPROF_CLI_STANDARD_STREAMS_H_

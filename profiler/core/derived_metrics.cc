@@ -65,9 +65,10 @@ const std::vector<DerivedMetricDef>& DerivedMetricDefs() {
 }
 
 void AddDerivedMetrics(std::vector<Metric>* metrics) {
-  std::set<std::pair<std::string, Source>> groups;  // (region, source) pairs holding counts
+  // (region, source) pairs holding values; the clock's own (CPU time / wall time) included.
+  std::set<std::pair<std::string, Source>> groups;
   for (const Metric& m : *metrics)
-    if (m.source != Source::kClock) groups.insert({m.region, m.source});
+    if (m.source != Source::kClock || m.name != "time_s") groups.insert({m.region, m.source});
 
   std::vector<Metric> added;
   for (const auto& [region, source] : groups) {

@@ -1,5 +1,7 @@
 #include "core/metric.h"
 
+#include "core/stats.h"
+
 namespace rprof {
 
 const Metric* FindMetric(const std::vector<Metric>& metrics, std::string_view name, Source source,
@@ -21,23 +23,30 @@ const Metric* PreferredMetric(const std::vector<Metric>& metrics, std::string_vi
 
 std::vector<Metric> MeanPerExecution(const std::vector<std::vector<Metric>>& per_execution) {
   std::vector<Metric> out;
+  std::vector<std::vector<double>> values;  // out[i]'s value in each execution
   for (const auto& metrics : per_execution) {
     for (const Metric& m : metrics) {
-      Metric* same = nullptr;
-      for (Metric& o : out)
-        if (o.name == m.name && o.source == m.source && o.region == m.region) same = &o;
-      if (!same) {
+      size_t same = out.size();
+      for (size_t i = 0; i < out.size(); ++i)
+        if (out[i].name == m.name && out[i].source == m.source && out[i].region == m.region)
+          same = i;
+      if (same == out.size()) {
         out.push_back(m);
-      } else if (same->value && m.value) {
-        *same->value += *m.value;
+        values.emplace_back();
+      } else if (out[same].value && m.value) {
+        *out[same].value += *m.value;
       } else {
-        same->value = std::nullopt;
-        if (same->note.empty()) same->note = m.note;
+        out[same].value = std::nullopt;
+        if (out[same].note.empty()) out[same].note = m.note;
       }
+      if (m.value) values[same].push_back(*m.value);
     }
   }
-  for (Metric& m : out)
-    if (m.value) *m.value /= static_cast<double>(per_execution.size());
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (!out[i].value) continue;
+    *out[i].value /= static_cast<double>(per_execution.size());
+    if (values[i].size() == per_execution.size()) out[i].spread_pct = SpreadPercent(values[i]);
+  }
   return out;
 }
 

@@ -29,6 +29,10 @@ struct Metric {
   // ("" for a raw event), and whether the count covers a whole socket (uncore), not the target.
   std::string group = "";
   bool socket_wide = false;
+  // Counted over repetitions (at least 2): how far the value can be trusted, as
+  // SpreadPercent (core/stats.h) of the values each repetition (or execution) gave. Kept for
+  // the run's own report, not stored: a stored run's time_s has it from its samples.
+  std::optional<double> spread_pct = std::nullopt;
 };
 
 // The first metric with this name and source in the region, or nullptr.
@@ -43,7 +47,7 @@ const Metric* PreferredMetric(const std::vector<Metric>& metrics, std::string_vi
 // The mean over executions of a program: metrics of the same (region, name, source) are summed,
 // then divided by the number of executions, so stored values are per execution as a kernel's
 // are per call. A value absent in any execution is absent (with the first reason), never a
-// partial sum.
+// partial sum. Over 2 executions or more, each value carries its spread_pct.
 std::vector<Metric> MeanPerExecution(const std::vector<std::vector<Metric>>& per_execution);
 
 }  // namespace rprof

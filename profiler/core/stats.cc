@@ -24,4 +24,11 @@ SampleStats Summarize(std::vector<double> samples) {
   return s;
 }
 
+std::optional<double> SpreadPercent(const std::vector<double>& values) {
+  if (values.size() < 2) return std::nullopt;
+  SampleStats s = Summarize(values);
+  if (s.mean == 0) return std::nullopt;
+  return 100 * std::fabs(s.cv) / std::sqrt(static_cast<double>(values.size()));
+}
+
 }  // namespace rprof

@@ -3,6 +3,7 @@
 #ifndef RPROF_CORE_STATS_H_
 #define RPROF_CORE_STATS_H_
 
+#include <optional>
 #include <vector>
 
 namespace rprof {
@@ -18,6 +19,11 @@ struct SampleStats {
 
 // Summarises samples; an empty input gives count 0 and zeros.
 SampleStats Summarize(std::vector<double> samples);
+
+// How far the mean of repeated measurements can be trusted, as perf stat -r prints it (its
+// "+- x %"): the standard deviation of the mean, s / sqrt(n), as a percentage of the mean (s
+// the sample standard deviation). nullopt for fewer than 2 values or a mean of 0.
+std::optional<double> SpreadPercent(const std::vector<double>& values);
 
 }  // namespace rprof
 

@@ -7,6 +7,7 @@
 #include "counters/model/kernel_model.h"
 #include "counters/sim_source.h"
 #include "counters/time_adaptive.h"
+#include "report/progress.h"
 
 namespace rprof {
 
@@ -175,7 +176,13 @@ class PreparedSim : public PreparedSource {
       *note = why;
       return true;
     }
-    if (kernel) return SimulateKernel(target, caches_, metrics, err);
+    if (kernel) {
+      // valgrind's wait says nothing of itself: its time against the estimate, on a terminal
+      // (never for a program, whose own output shares the terminal).
+      ElapsedProgress progress(std::string("sim: ") + target.kernel->name + " under valgrind",
+                               expected);
+      return SimulateKernel(target, caches_, metrics, err);
+    }
     *note = "executed once more after its timed executions, under valgrind, for the sim counts";
     if (!SimulateProgram(target, caches_, metrics, err)) return false;
     // A program whose work depends on time did other work under valgrind: its counts do not go

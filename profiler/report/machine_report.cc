@@ -181,7 +181,7 @@ Cell Bytes(uint64_t bytes) {
 
 }  // namespace
 
-std::string FormatProfile(const StoredProfile& profile, OutputFormat format) {
+std::string FormatProfile(const StoredProfile& profile, OutputFormat format, size_t text_width) {
   const MachineProfile& p = profile.profile;
   Report report;
   report.SetJson([&](JsonWriter* w) { WriteProfileJson(profile, w, true); });
@@ -220,7 +220,7 @@ std::string FormatProfile(const StoredProfile& profile, OutputFormat format) {
            Measured(c.value, 1), Measured(c.spread_pct, 1)});
   report.AddText(
       "GB/s of compulsory bytes (as STREAM counts); runs' sim and pmu bytes are held against the "
-      "same\nceilings as actual traffic, write-allocate included: beyond L1, copy x 24/16, triad "
+      "same ceilings as actual traffic, write-allocate included: beyond L1, copy x 24/16, triad "
       "x 32/24\n");
 
   report.AddText("\nmemory hierarchy (1 thread)\n");
@@ -271,10 +271,11 @@ std::string FormatProfile(const StoredProfile& profile, OutputFormat format) {
                 Cell::Text(c.isa), Cell::Text(c.precision), Cell::Text(c.pattern),
                 Cell::Int(c.threads), Cell::Int(static_cast<long long>(c.working_set_bytes)),
                 Cell::Number(c.value), Cell::Text(c.unit), Cell::Number(c.spread_pct)});
-  return Render(report, format);
+  return Render(report, format, text_width);
 }
 
-std::string FormatProfileList(const std::vector<StoredProfile>& profiles, OutputFormat format) {
+std::string FormatProfileList(const std::vector<StoredProfile>& profiles, OutputFormat format,
+                              size_t text_width) {
   Report report;
   report.SetJson([&](JsonWriter* w) {
     w->BeginArray();
@@ -299,7 +300,7 @@ std::string FormatProfileList(const std::vector<StoredProfile>& profiles, Output
                   flops ? Measured(flops->value, 1) : Cell(),
                   bytes ? Measured(bytes->value, 1) : Cell()});
   }
-  return Render(report, format);
+  return Render(report, format, text_width);
 }
 
 }  // namespace rprof

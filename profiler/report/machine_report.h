@@ -8,12 +8,15 @@
 #include <vector>
 
 #include "report/output_format.h"
+#include "report/terminal_width.h"
 #include "store/profile_store.h"
 
 namespace rprof {
 
-std::string FormatProfile(const StoredProfile& profile, OutputFormat format);
-std::string FormatProfileList(const std::vector<StoredProfile>& profiles, OutputFormat format);
+std::string FormatProfile(const StoredProfile& profile, OutputFormat format,
+                          size_t text_width = kNoWidthLimit);
+std::string FormatProfileList(const std::vector<StoredProfile>& profiles, OutputFormat format,
+                              size_t text_width = kNoWidthLimit);
 
 }  // namespace rprof
 

@@ -16,25 +16,34 @@ std::string Num(double v) {
 
 }  // namespace
 
-std::string PlacementText(const Placement& p, int64_t profile_id) {
+void AddPlacementText(const Placement& p, int64_t profile_id, Report* report) {
   std::string out = "\nroofline (machine profile " + std::to_string(profile_id) + "): ";
-  if (!p.placed) return out + "not placed: " + p.reason + "\n";
+  if (!p.placed) return report->AddText(out + "not placed: " + p.reason + "\n");
   out += p.verdict + "\n";
   if (!p.note.empty()) out += "note: " + p.note + "\n";
   out += "compute roof: " + p.compute_ceiling + " " + Num(p.peak) + " GFLOP/s; binding: " +
          p.binding + "\n";
   out += "roof of: " + p.precision_note + "; " + p.threads_note + "\n";
   if (!p.isa_note.empty()) out += "instruction mix: " + p.isa_note + "\n";
-  if (p.levels.empty()) return out;
+  report->AddText(out);
+  if (p.levels.empty()) return;
   // "bytes as": the convention of the source's bytes, and so of the roof they are held against.
-  TextTable table({"level", "bytes from", "bytes as", "AI FLOP/B", "roof GB/s",
-                   "attainable GFLOP/s", "ridge AI", "side"},
-                  {false, false, false, true, true, true, true, false});
+  Table& table = report->AddTable({{"level", "level"},
+                                   {"source", "bytes from"},
+                                   {"convention", "bytes as"},
+                                   {"ai", "AI FLOP/B", Align::kRight},
+                                   {"bandwidth_gbs", "roof GB/s", Align::kRight},
+                                   {"attainable_gflops", "attainable GFLOP/s", Align::kRight},
+                                   {"ridge_ai", "ridge AI", Align::kRight},
+                                   {"side", "side"}},
+                                  kInText);
   for (const LevelPlacement& l : p.levels)
-    table.AddRow({l.level, std::string(SourceName(l.source)), ConventionName(l.convention),
-                  Num(l.ai), Num(l.bandwidth), Num(l.attainable), Num(l.ridge_ai),
-                  l.memory_bound ? "memory" : "compute"});
-  return out + table.Render();
+    table.AddRow({Cell::Text(l.level), Cell::Text(SourceName(l.source)),
+                  Cell::Text(ConventionName(l.convention)), Cell::Number(l.ai, Num(l.ai)),
+                  Cell::Number(l.bandwidth, Num(l.bandwidth)),
+                  Cell::Number(l.attainable, Num(l.attainable)),
+                  Cell::Number(l.ridge_ai, Num(l.ridge_ai)),
+                  Cell::Text(l.memory_bound ? "memory" : "compute")});
 }
 
 std::string RegionPlacementsText(const std::vector<RegionPlacement>& regions) {

@@ -6,12 +6,14 @@
 #include <vector>
 
 #include "core/json.h"
+#include "report/table.h"
 #include "roofline/placement.h"
 
 namespace rprof {
 
-// Several lines: verdict, roof, then one line per level and source with AI, attainable, ridge.
-std::string PlacementText(const Placement& placement, int64_t profile_id);
+// Several lines for people: verdict, roof, then a table of one row per level and source with
+// AI, attainable, ridge; added to `report` (text only), which fits them to the terminal.
+void AddPlacementText(const Placement& placement, int64_t profile_id, Report* report);
 
 // One line per marker region, under the run's lines: "region triad: DRAM-bandwidth-bound at …"
 // or "region init: not placed: …". "" without regions.

@@ -1,6 +1,8 @@
 #include "report/render.h"
 
+#include "report/footnotes.h"
 #include "report/text_table.h"
+#include "report/text_wrap.h"
 
 namespace rprof {
 
@@ -8,38 +10,46 @@ namespace {
 
 bool ShownIn(unsigned shown, unsigned where) { return (shown & where) != 0; }
 
-// The text table of `columns`, those shown in text; *shown gets their indexes.
-TextTable TextTableOf(const std::vector<Column>& columns, std::vector<size_t>* shown) {
-  std::vector<std::string> titles;
-  std::vector<bool> right;
+// The text table of `columns`, those shown in text, fitted to `width`; *shown gets their
+// indexes.
+TextTable TextTableOf(const std::vector<Column>& columns, size_t width,
+                      std::vector<size_t>* shown) {
+  std::vector<TextColumn> text;
   for (size_t c = 0; c < columns.size(); ++c) {
     if (!ShownIn(columns[c].shown, kInText)) continue;
     shown->push_back(c);
-    titles.push_back(columns[c].title);
-    right.push_back(columns[c].align == Align::kRight);
+    text.push_back({columns[c].title, columns[c].align == Align::kRight, columns[c].notes,
+                    columns[c].optional});
   }
-  return TextTable(std::move(titles), std::move(right));
+  TextTable table(std::move(text));
+  table.FitTo(width);
+  return table;
 }
 
-std::vector<std::string> TextCells(const std::vector<Cell>& row, const std::vector<size_t>& shown) {
+std::vector<std::string> TextCells(const std::vector<Cell>& row, const std::vector<size_t>& shown,
+                                   Footnotes* footnotes = nullptr) {
   std::vector<std::string> cells;
-  for (size_t c : shown) cells.push_back(row[c].text());
+  for (size_t c : shown)
+    cells.push_back(footnotes ? footnotes->Refer(row[c].text()) : row[c].text());
   return cells;
 }
 
-// The texts and tables for people; a table is aligned by TextTable, its text columns only.
-std::string RenderText(const Report& report) {
+// The texts and tables for people, fitted to `width`: a table by TextTable, its text columns
+// only; prose wrapped line by line; what several parts say, once, in notes at the end.
+std::string RenderText(const Report& report, size_t width) {
+  Footnotes footnotes(report.footnotes());
   std::string out;
   for (const Report::Part& part : report.parts()) {
     if (!ShownIn(part.shown, kInText)) continue;
-    if (part.kind == Report::Part::Kind::kText) out += part.text;
+    if (part.kind == Report::Part::Kind::kText) out += WrapProse(footnotes.Refer(part.text), width);
     if (part.kind != Report::Part::Kind::kTable) continue;
     std::vector<size_t> shown;
-    TextTable text = TextTableOf(part.table->columns(), &shown);
-    for (const std::vector<Cell>& row : part.table->rows()) text.AddRow(TextCells(row, shown));
+    TextTable text = TextTableOf(part.table->columns(), width, &shown);
+    for (const std::vector<Cell>& row : part.table->rows())
+      text.AddRow(TextCells(row, shown, &footnotes));
     out += text.Render();
   }
-  return out;
+  return out + footnotes.Block(width);
 }
 
 std::string CsvCell(const Cell& cell) {
@@ -160,10 +170,10 @@ std::string RenderJson(const Report& report) {
 
 }  // namespace
 
-std::string Render(const Report& report, OutputFormat format) {
+std::string Render(const Report& report, OutputFormat format, size_t text_width) {
   switch (format) {
     case OutputFormat::kTable:
-      return RenderText(report);
+      return RenderText(report, text_width);
     case OutputFormat::kCsv:
       return RenderCsv(report);
     case OutputFormat::kJson:
@@ -172,11 +182,12 @@ std::string Render(const Report& report, OutputFormat format) {
   return "";
 }
 
-TableStream::TableStream(std::vector<Column> columns, OutputFormat format, std::ostream* out)
+TableStream::TableStream(std::vector<Column> columns, OutputFormat format, std::ostream* out,
+                         size_t text_width)
     : columns_(std::move(columns)),
       format_(format),
       out_(out),
-      text_(TextTableOf(columns_, &text_shown_)) {
+      text_(TextTableOf(columns_, text_width, &text_shown_)) {
   if (format_ == OutputFormat::kCsv) *out_ << CsvHeaderLine(columns_);
   if (format_ == OutputFormat::kJson) *out_ << "[";
 }

@@ -11,12 +11,15 @@
 
 #include "report/output_format.h"
 #include "report/table.h"
+#include "report/terminal_width.h"
 #include "report/text_table.h"
 
 namespace rprof {
 
-// The whole output, ending in a newline (unless the report is empty).
-std::string Render(const Report& report, OutputFormat format);
+// The whole output, ending in a newline (unless the report is empty). The text for people is
+// fitted to `text_width` columns (report/terminal_width.h: the CLI asks the terminal): tables
+// wrap their long cells, prose its long lines; CSV and JSON are never cut.
+std::string Render(const Report& report, OutputFormat format, size_t text_width = kNoWidthLimit);
 
 // One table written to `out` as its rows arrive, for a result too long to hold (rprof query):
 // what Render() gives for a report of this table alone, but without holding its rows. CSV and
@@ -27,8 +30,10 @@ class TableStream {
  public:
   static constexpr size_t kTextAlignRows = 1000;
 
-  // Writes the CSV header or JSON's opening bracket at once.
-  TableStream(std::vector<Column> columns, OutputFormat format, std::ostream* out);
+  // Writes the CSV header or JSON's opening bracket at once. The text table is fitted to
+  // `text_width` as Render() fits it, on its first kTextAlignRows rows.
+  TableStream(std::vector<Column> columns, OutputFormat format, std::ostream* out,
+              size_t text_width = kNoWidthLimit);
   // Cells in column order; cells left out at the end are absent.
   void AddRow(std::vector<Cell> cells);
   // After the last row: writes what is left (the text table when it has fewer rows than

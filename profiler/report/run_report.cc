@@ -4,6 +4,7 @@
 
 #include "core/json.h"
 #include "core/stats.h"
+#include "report/footnotes.h"
 #include "report/placement_report.h"
 #include "report/render.h"
 #include "report/table.h"
@@ -19,6 +20,9 @@ std::string ParamsText(const KeyValues& params) {
 
 namespace {
 
+// Shorter clauses said again cost less than a reference to a note.
+constexpr size_t kLeastFootnote = 40;
+
 // The figures history leads with, each from its preferred source (measured before model).
 const char* const kHeadline[] = {"gflops", "gbs_dram", "ai_dram"};
 
@@ -28,6 +32,31 @@ std::string TargetText(const RunRecord& run) {
   std::string out;
   for (const auto& arg : run.command) out += (out.empty() ? "" : " ") + arg;
   return out;
+}
+
+// "2026-12-01 11:53:46": to the second, a space where ISO 8601 has its T, so that a narrow
+// column wraps it between the date and the time.
+std::string StartedText(const std::string& started_at) {
+  std::string text = started_at.substr(0, 19);
+  if (text.size() > 10 && text[10] == 'T') text[10] = ' ';
+  return text;
+}
+
+// How far the metric's value can be trusted over the run's repetitions (core/stats.h's
+// SpreadPercent): what its counters said, or for the run's time, what its samples say.
+std::optional<double> SpreadOf(const Metric& m, const RunRecord& run) {
+  if (m.spread_pct) return m.spread_pct;
+  if (m.name == "time_s" && m.source == Source::kClock && m.region.empty())
+    return SpreadPercent(run.samples);
+  return std::nullopt;
+}
+
+// "±0.52%", perf stat's "+- 0.52%", next to the value it qualifies.
+Cell SpreadCell(std::optional<double> spread) {
+  if (!spread) return Cell::Null("");
+  char text[32];
+  std::snprintf(text, sizeof text, "\u00b1%.2f%%", *spread);
+  return Cell::Number(spread, text);
 }
 
 std::string OutcomeText(const RunRecord& run) {
@@ -122,6 +151,7 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
         w->Key("unit").String(m->unit);
         if (!m->note.empty()) w->Key("note").String(m->note);
         if (m->coverage) w->Key("coverage").Number(*m->coverage);
+        if (auto spread = SpreadOf(*m, run)) w->Key("spread_pct").Number(*spread);
         w->EndObject();
       }
       w->EndObject();
@@ -186,31 +216,54 @@ std::string RunHeading(const RunRecord& run) {
            " calls (min " + FormatSeconds(stats.min) + ", max " + FormatSeconds(stats.max) +
            ", cv " + cv + ")\n";
   }
+  // perf stat's "CPUs utilized": what a program computed on, beside the time it took.
+  const Metric* cpus = FindMetric(run.metrics, "cpus_utilized", Source::kClock);
+  const Metric* cpu_time = FindMetric(run.metrics, "cpu_time_s", Source::kClock);
+  if (cpus && cpus->value && cpu_time && cpu_time->value && stats.count > 0) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", *cpus->value);
+    out += std::string("cpu: ") + text + " CPUs utilized (CPU time " +
+           FormatSeconds(*cpu_time->value) + " / wall time " + FormatSeconds(stats.median) + ")\n";
+  }
   return out;
 }
 
 }  // namespace
 
-std::string FormatRun(const RunRecord& run, OutputFormat format, const RunPlacement* placement) {
+std::string FormatRun(const RunRecord& run, OutputFormat format, const RunPlacement* placement,
+                      size_t text_width) {
   Report report;
   report.SetJson([&](JsonWriter* w) { WriteRunJson(run, w, placement); });
   report.AddText(RunHeading(run));
   // People read one table per region; CSV has them all in one, each row naming its region.
   std::map<std::string, bool> regions;
   for (const Metric& m : run.metrics) regions[m.region] = true;
+  // The spread stands after the unit, as perf stat's "+- x %", where a metric has one.
+  bool spreads = false;
+  for (const Metric& m : run.metrics) spreads = spreads || SpreadOf(m, run);
   for (const auto& [region, unused] : regions) {
     report.AddText(region.empty() ? "\n" : "\nregion " + EscapeForTerminal(region) + "\n");
-    Table& table = report.AddTable({{"metric", "metric"},
-                                    {"value", "value", Align::kRight},
-                                    {"unit", "unit"},
-                                    {"source", "source"},
-                                    {"note", "note"}},
-                                   kInText);
-    for (const Metric& m : run.metrics)
-      if (m.region == region)
-        table.AddRow({Cell::Text(m.name), Cell::Number(m.value), Cell::Text(m.unit),
-                      Cell::Text(SourceName(m.source)), Cell::Text(m.note)});
+    std::vector<Column> columns = {
+        {"metric", "metric"}, {"value", "value", Align::kRight}, {"unit", "unit"}};
+    if (spreads) columns.emplace_back("spread_pct", "spread", Align::kRight);
+    columns.emplace_back("source", "source");
+    columns.push_back(Column("note", "note").Notes());
+    Table& table = report.AddTable(std::move(columns), kInText);
+    for (const Metric& m : run.metrics) {
+      if (m.region != region) continue;
+      std::vector<Cell> row = {Cell::Text(m.name), Cell::Number(m.value), Cell::Text(m.unit)};
+      if (spreads) row.push_back(SpreadCell(SpreadOf(m, run)));
+      row.push_back(Cell::Text(SourceName(m.source)));
+      row.push_back(Cell::Text(m.note));
+      table.AddRow(std::move(row));
+    }
   }
+  // What many notes say (a remedy, the simulated caches), people read once.
+  std::vector<std::string> said;
+  for (const Metric& m : run.metrics) said.push_back(m.note);
+  for (const TrustNote& note : run.trust) said.push_back(note.detail);
+  for (std::string& repeated : RepeatedClauses(said, kLeastFootnote))
+    report.AddFootnote(std::move(repeated));
   if (!run.trust.empty()) {
     std::string trust = "\ntrust:\n";
     for (const TrustNote& note : run.trust) trust += "  " + note.kind + ": " + note.detail + "\n";
@@ -219,7 +272,7 @@ std::string FormatRun(const RunRecord& run, OutputFormat format, const RunPlacem
   if (placement && placement->profile_id == 0)
     report.AddText("\nroofline: " + placement->missing + "\n");
   if (placement && placement->profile_id != 0) {
-    report.AddText(PlacementText(placement->placement, placement->profile_id));
+    AddPlacementText(placement->placement, placement->profile_id, &report);
     report.AddText(RegionPlacementsText(placement->regions));
   }
   Table& csv = report.AddTable({{"run_id", "run"},
@@ -228,48 +281,56 @@ std::string FormatRun(const RunRecord& run, OutputFormat format, const RunPlacem
                                 {"value", "value"},
                                 {"unit", "unit"},
                                 {"source", "source"},
-                                {"note", "note"}},
+                                {"note", "note"},
+                                {"spread_pct", "spread"}},
                                kInCsv);
   for (const Metric& m : run.metrics)
     csv.AddRow({Cell::Int(run.id), Cell::Text(m.region), Cell::Text(m.name), Cell::Number(m.value),
-                Cell::Text(m.unit), Cell::Text(SourceName(m.source)), Cell::Text(m.note)});
-  return Render(report, format);
+                Cell::Text(m.unit), Cell::Text(SourceName(m.source)), Cell::Text(m.note),
+                Cell::Number(SpreadOf(m, run))});
+  return Render(report, format, text_width);
 }
 
-std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat format) {
+std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat format,
+                          size_t text_width) {
   Report report;
   report.SetJson([&](JsonWriter* w) {
     w->BeginArray();
     for (const RunRecord& run : runs) WriteRunJson(run, w);
     w->EndArray();
   });
-  // For people: time in friendly units, the sources folded next to the figures and where the
-  // run stood when stored. For spreadsheets: stored values at full precision, each figure's
-  // source beside it, the stored status.
+  // For people: the target with its parameters, time in friendly units, the sources folded
+  // next to the figures and where the run stood when stored, in as few columns as say it, so a
+  // run fits a line of a narrow terminal. For spreadsheets: stored values at full precision,
+  // each figure's source beside it, the stored status.
   std::vector<Column> columns = {{"run_id", "run", Align::kRight},
                                  {"started_at", "started (UTC)"},
-                                 {"target", "target"},
-                                 {"params", "params"},
+                                 {"target", "target", Align::kLeft, kInCsv},
+                                 {"params", "params", Align::kLeft, kInCsv},
+                                 {"target_params", "target", Align::kLeft, kInText},
                                  {"status", "status"},
                                  {"time_s", "time/call", Align::kRight}};
   const char* const titles[] = {"GFLOP/s", "GB/s (DRAM)", "AI (FLOP/B)"};
   for (size_t i = 0; i < std::size(kHeadline); ++i) {
     columns.emplace_back(kHeadline[i], titles[i], Align::kRight);
+    // On a narrow terminal the bandwidth goes first: GFLOP/s / AI gives it.
+    if (std::string(kHeadline[i]) == "gbs_dram") columns.back().Optional();
     columns.emplace_back(std::string(kHeadline[i]) + "_source", "", Align::kLeft, kInData);
   }
-  columns.emplace_back("sources", "sources", Align::kLeft, kInText);
-  columns.emplace_back("bound", "bound (when measured)", Align::kLeft, kInText);
-  columns.emplace_back("percent_of_roof", "% of roof", Align::kRight, kInText);
+  columns.push_back(Column("sources", "sources", Align::kLeft, kInText).Optional());
+  columns.emplace_back("bound", "bound, % of roof (when measured)", Align::kLeft, kInText);
   Table& table = report.AddTable(std::move(columns), kInText | kInCsv);
   for (const RunRecord& run : runs) {
     const Metric* time = FindMetric(run.metrics, "time_s", Source::kClock);
     std::optional<double> time_s = time ? time->value : std::nullopt;
-    std::vector<Cell> row = {Cell::Int(run.id),
-                             Cell::Text(run.started_at, run.started_at.substr(0, 19)),
-                             Cell::Text(TargetText(run)),
-                             Cell::Text(ParamsText(run.params)),
-                             Cell::Text(RunStatusName(run.status), OutcomeText(run)),
-                             Cell::Number(time_s, time_s ? FormatSeconds(*time_s) : "-")};
+    std::vector<Cell> row = {
+        Cell::Int(run.id),
+        Cell::Text(run.started_at, StartedText(run.started_at)),
+        Cell::Text(TargetText(run)),
+        Cell::Text(ParamsText(run.params)),
+        Cell::Text(TargetText(run) + (run.params.empty() ? "" : " ") + ParamsText(run.params)),
+        Cell::Text(RunStatusName(run.status), OutcomeText(run)),
+        Cell::Number(time_s, time_s ? FormatSeconds(*time_s) : "-")};
     std::string sources;
     for (const char* name : kHeadline) {
       const Metric* m = PreferredMetric(run.metrics, name);
@@ -280,22 +341,21 @@ std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat forma
         sources += (sources.empty() ? "" : ",") + s;
     }
     row.push_back(Cell::Text(sources));
-    std::string bound = "-", percent = "-";
+    std::string bound = "-";
     if (run.placement && !run.placement->bound.empty()) {
       bound = run.placement->bound;
       // A side found on compulsory bytes alone is a lower bound, not a measured bound.
       if (run.placement->bytes_compulsory_only.value_or(false)) bound += " (compulsory bytes)";
       if (run.placement->percent_of_roof) {
         char text[32];
-        std::snprintf(text, sizeof text, "%.0f %%", *run.placement->percent_of_roof);
-        percent = text;
+        std::snprintf(text, sizeof text, ", %.0f %%", *run.placement->percent_of_roof);
+        bound += text;
       }
     }
     row.push_back(Cell::Text(bound));
-    row.push_back(Cell::Text(percent));
     table.AddRow(std::move(row));
   }
-  return Render(report, format);
+  return Render(report, format, text_width);
 }
 
 }  // namespace rprof

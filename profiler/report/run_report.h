@@ -6,18 +6,21 @@
 #include <string>
 #include <vector>
 
-#include "report/output_format.h"
-#include "roofline/placement.h"
 #include "core/run.h"
+#include "report/output_format.h"
+#include "report/terminal_width.h"
+#include "roofline/placement.h"
 
 namespace rprof {
 
-// One run, every metric with its source (rprof run, rprof show), and its placement when given.
+// One run, every metric with its source (rprof run, rprof show), and its placement when given;
+// the text for people fitted to `text_width` columns (report/render.h).
 std::string FormatRun(const RunRecord& run, OutputFormat format,
-                      const RunPlacement* placement = nullptr);
+                      const RunPlacement* placement = nullptr, size_t text_width = kNoWidthLimit);
 
 // Many runs, one line each with the headline figures (rprof history).
-std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat format);
+std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat format,
+                          size_t text_width = kNoWidthLimit);
 
 // "n=1000 m=3".
 std::string ParamsText(const KeyValues& params);

@@ -59,6 +59,16 @@ Column& Column::OmitNullInJson() {
   return *this;
 }
 
+Column& Column::Notes() {
+  notes = true;
+  return *this;
+}
+
+Column& Column::Optional() {
+  optional = true;
+  return *this;
+}
+
 Table::Table(std::vector<Column> columns) : columns_(std::move(columns)) {}
 
 void Table::AddRow(std::vector<Cell> cells) {

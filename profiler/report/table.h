@@ -36,6 +36,12 @@ struct Column {
   Column& CsvHeader(std::string header);
   // A row whose cell is absent has no such key, rather than null.
   Column& OmitNullInJson();
+  // Prose (a note, a description, a reason): in the text for people it gives up its width
+  // first, and goes beneath its row where it is too long beside it (report/text_table.h).
+  Column& Notes();
+  // In the text for people, left out (a line says so) when the table cannot fit the terminal
+  // with it: for a column people can do without on a narrow one.
+  Column& Optional();
 
   std::string key;    // the JSON key and CSV header: stable, scripts depend on it (README)
   std::string title;  // the text table's header
@@ -43,6 +49,8 @@ struct Column {
   unsigned shown;
   std::string csv_header;  // "" = key
   bool omit_null_in_json = false;
+  bool notes = false;
+  bool optional = false;
 };
 
 // One value: absent, a string, or a number, bool or structure already in JSON form, each with
@@ -127,15 +135,21 @@ class Report {
   Table& AddTable(std::vector<Column> columns, unsigned shown = kInAll, std::string json_key = "");
   // A key of the JSON object alone (a run id, a verdict).
   void AddField(std::string key, Cell value);
+  // Text that several of the parts say (a remedy, a cache geometry): the text for people says
+  // it once, in a numbered "notes:" block at the end, and "see note N" wherever it stood
+  // (report/footnotes.h). CSV and JSON keep every value whole.
+  void AddFootnote(std::string text) { footnotes_.push_back(std::move(text)); }
   // For a document a flat table cannot express (a run's metrics by name and source, a machine
   // profile): JSON is then `write`'s document and nothing of the parts.
   void SetJson(std::function<void(JsonWriter*)> write) { json_ = std::move(write); }
 
   const std::deque<Part>& parts() const { return parts_; }
   const std::function<void(JsonWriter*)>& json() const { return json_; }
+  const std::vector<std::string>& footnotes() const { return footnotes_; }
 
  private:
   std::deque<Part> parts_;  // a deque: AddTable's reference survives later parts
+  std::vector<std::string> footnotes_;
   std::function<void(JsonWriter*)> json_;
 };
 

@@ -197,7 +197,8 @@ class ProgramsByName(CommandLineTestCase):
                 self.assertEqual([run["run_id"] for run in json.loads(r.stdout)], [1], r)
 
     def test_a_name_on_path(self):
-        r = self.rprof_ok("run", *PMU, "-q", "true")
+        r = self.rprof("run", *PMU, "-q", "true")
+        self.assertEqual((r.returncode, r.stderr), (0, "1\n"), r)  # a program's id: on stderr
         self.assertEqual(self.scalar("select target from runs"),
                          os.path.realpath(shutil.which("true")))
         r = self.rprof_ok("history", "--kernel", "true", "--format", "json")

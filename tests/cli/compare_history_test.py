@@ -297,8 +297,8 @@ class History(SeededTestCase):
 
     def test_table_columns(self):
         lines = self.rprof_ok("history").stdout.splitlines()
-        for column in ["target", "params", "status", "time/call", "GFLOP/s", "GB/s (DRAM)",
-                       "AI (FLOP/B)", "sources"]:
+        for column in ["target", "status", "time/call", "GFLOP/s", "GB/s (DRAM)",
+                       "AI (FLOP/B)", "sources", "bound, % of roof"]:
             self.assertIn(column, lines[0])
         by_id = {int(line.split()[0]): line for line in lines[1:]}
         self.assertIn("n=1000000", by_id[3])

@@ -113,6 +113,7 @@ class MeasuredMachine(RprofTestCase, InterruptMixin):
         env["HOME"] = os.path.join(cls.class_tmp, "home")
         env["XDG_DATA_HOME"] = os.path.join(cls.class_tmp, "xdg")
         env["LC_ALL"] = "C"
+        env["COLUMNS"] = "0"  # as RprofTestCase's, so that show prints what measure printed
         args = ["machine", "measure", "--quick"]
         proc = subprocess.run([rprof_harness.RPROF, "--db", cls.measured_db] + args, env=env,
                               capture_output=True, text=True, timeout=300)

@@ -58,16 +58,25 @@ class WriteErrors(OutputTestCase):
     def test_the_database_is_intact_after_a_closed_stdout_run(self):
         # A closed stdout's number, 1, must not go to a file rprof opens: the report would be
         # written into it. The program run here (rprof's child) shows what rprof's fd 1 is:
-        # /dev/null, opened read-only.
+        # /dev/null, opened read-only. A program's report goes to stderr, which is open.
         self.rprof_ok("run", "triad", *FAST_RUN, "-q")
         r = self.rprof_raw("run", *PMU, "/bin/sh", "-c", "readlink /proc/$PPID/fd/1 >&2",
                            close_stdout=True)
-        self.assertExit(r, 3, "Bad file descriptor; run 2 is stored (rprof show 2)")
-        self.assertIn("/dev/null\n", r.stderr)
+        self.assertExit(r, 0)
+        self.assertTrue(r.stderr.startswith("/dev/null\nrun 2  /bin/sh -c "), r)
         self.assertNotIn(self.db, r.stderr)
         runs = json.loads(self.rprof_ok("history", "--format", "json").stdout)
         self.assertEqual([run["run_id"] for run in runs], [2, 1])
         self.assertEqual(self.scalar("pragma integrity_check"), "ok")
+
+    def test_a_program_report_to_a_full_standard_error_fails(self):
+        # The error cannot be read where it is written; the exit status and the store say it.
+        argv = self.command(["run", *PMU, "/bin/true"])
+        with open("/dev/full", "wb") as full:
+            proc = subprocess.run(argv, env=self.env, stdout=subprocess.PIPE, stderr=full,
+                                  timeout=120)
+        self.assertEqual((proc.returncode, proc.stdout), (3, b""))
+        self.assertEqual(self.scalar("select count(*) from runs"), 1, "stored before printed")
 
     def test_every_command_reports_a_failed_write(self):
         self.rprof_ok("run", "triad", *FAST_RUN, "-q")
@@ -96,7 +105,8 @@ class JsonIsUtf8(OutputTestCase):
         prog = os.path.join(os.fsencode(self.tmp), b"prog\xff")
         shutil.copy("/bin/true", prog)
         args = ["run", *PMU, "--format", "json", prog, b"caf\xe9", b"\xc0\xaf", "ok \u00b5s"]
-        run = self.strict_json(self.rprof_raw(*args).stdout)
+        # A program's report is on stderr, which rprof_raw has read as strict UTF-8.
+        run = self.strict_json(self.rprof_raw(*args).stderr.encode("utf-8"))
         self.assertEqual(run["target"], os.path.join(os.path.realpath(self.tmp), "prog" + FFFD))
         self.assertEqual(run["command"][0], os.path.join(self.tmp, "prog" + FFFD))
         self.assertEqual(run["command"][1:], ["caf" + FFFD, FFFD + FFFD, "ok \u00b5s"])

@@ -134,10 +134,10 @@ class Programs(ProgramTestCase):
         echo = program("echo")
         r = self.rprof_in(self.tmp, "run", *PMU, echo, "hello")
         self.assertEqual(r.returncode, 0, r)
-        self.assertEqual(r.stderr, "", r)
-        self.assertTrue(r.stdout.startswith("hello\n"), r)
+        # The program's output alone on stdout, rprof's report on stderr.
+        self.assertEqual(r.stdout, "hello\n", r)
         row = self.run_row()
-        self.assertIn(f"run {row['id']}  {echo} hello  ok", r.stdout)
+        self.assertTrue(r.stderr.startswith(f"run {row['id']}  {echo} hello  ok"), r)
         self.assertEqual(row["target_kind"], "executable")
         # The target is the file's canonical path; the command keeps the name typed.
         self.assertEqual(row["target"], os.path.realpath(echo))
@@ -172,8 +172,8 @@ class Programs(ProgramTestCase):
         self.assertEqual(json.loads(row["command"]), [echo, "hello", "world"])
 
     def test_name_found_on_path(self):
-        r = self.rprof_ok("run", *PMU, "-q", "echo", "from", "path")
-        self.assertEqual(r.stdout, f"from path\n{self.run_row()['id']}\n")
+        r = self.rprof_program_ok("run", *PMU, "-q", "echo", "from", "path")
+        self.assertEqual((r.stdout, r.stderr), ("from path\n", f"{self.run_row()['id']}\n"))
         row = self.run_row()
         self.assertEqual(json.loads(row["command"]), ["echo", "from", "path"])
         self.assertEqual((row["target_kind"], row["status"]), ("executable", "ok"))
@@ -182,11 +182,11 @@ class Programs(ProgramTestCase):
         echo = program("echo")
         args = ["--format", "json", "-q", "--repeat", "5", "--db", self.path("other.db"), "--",
                 "-o", "x"]
-        r = self.rprof_ok("run", *PMU, echo, *args)
-        self.assertTrue(r.stdout.startswith(" ".join(args) + "\n"), r)
+        r = self.rprof_program_ok("run", *PMU, echo, *args)
+        self.assertEqual(r.stdout, " ".join(args) + "\n")
         # The report is rprof's default table, not JSON, and not the run id alone.
-        self.assertIn(f"run {self.run_row()['id']}  {echo} --format json", r.stdout)
-        self.assertIn("\nmetric ", r.stdout)
+        self.assertIn(f"run {self.run_row()['id']}  {echo} --format json", r.stderr)
+        self.assertIn("\nmetric ", r.stderr)
         row = self.run_row()
         self.assertEqual(json.loads(row["command"]), [echo] + args)
         self.assertEqual(row["repetitions"], 1)
@@ -194,14 +194,14 @@ class Programs(ProgramTestCase):
         self.assertFalse(os.path.exists(self.path("x")))
 
     def test_double_dash_before_the_program(self):
-        r = self.rprof_ok("run", *PMU, "-q", "--", program("echo"), "a", "--", "b")
-        self.assertEqual(r.stdout, f"a -- b\n{self.run_row()['id']}\n")
+        r = self.rprof_program_ok("run", *PMU, "-q", "--", program("echo"), "a", "--", "b")
+        self.assertEqual((r.stdout, r.stderr), ("a -- b\n", f"{self.run_row()['id']}\n"))
 
     def test_repeat_stores_each_execution(self):
-        r = self.rprof_ok("run", *PMU, "--repeat", "3", "--format", "json", program("echo"),
-                          "again")
-        self.assertEqual(r.stdout.count("again\n"), 3, r)
-        report = json.loads(r.stdout.replace("again\n", ""))
+        r = self.rprof_program_ok("run", *PMU, "--repeat", "3", "--format", "json",
+                                  program("echo"), "again")
+        self.assertEqual(r.stdout, "again\n" * 3, r)
+        report = json.loads(r.stderr)
         run_id = report["run_id"]
         self.assertEqual(report["repetitions"], 3)
         self.assertEqual(len(report["samples_s"]), 3)
@@ -232,7 +232,8 @@ class Programs(ProgramTestCase):
         r = self.rprof("run", *PMU, crasher)
         row = self.assertFailedRun(r, "crashed", "signal 11")
         self.assertTrue(r.stdout.startswith("crasher: about to crash\n"), r)
-        self.assertIn("crashed", r.stdout, "the report is printed before the error")
+        self.assertIn("crashed", r.stderr.split("rprof: error:")[0],
+                      "the report is printed before the error")
         self.assertEqual(row["signal"], signal.SIGSEGV)
         self.assertIsNone(row["exit_code"])
         self.assertIn("killed by signal 11", row["note"])
@@ -271,13 +272,12 @@ class Programs(ProgramTestCase):
         r = self.rprof("run", *PMU, "-q", cli_target("print_bytes"), str(size), timeout=60)
         self.assertEqual(r.returncode, 0, rprof_harness.Result(r.args, r.returncode,
                                                                r.stdout[-200:], r.stderr))
-        self.assertEqual(r.stderr, "")
         row = self.run_row()
-        self.assertEqual(len(r.stdout), size + len(f"{row['id']}\n"))
+        self.assertEqual(r.stderr, f"{row['id']}\n")
+        self.assertEqual(len(r.stdout), size)
         pattern = "abcdefghijklmnopqrstuvwxyz"
         expected = pattern * (size // 26) + pattern[:size % 26]
-        self.assertTrue(r.stdout[:size] == expected, "the program's output was altered")
-        self.assertEqual(r.stdout[size:], f"{row['id']}\n")
+        self.assertTrue(r.stdout == expected, "the program's output was altered")
         self.assertEqual(row["status"], "ok")
 
     def forward_signal(self, sig):
@@ -314,9 +314,9 @@ class Programs(ProgramTestCase):
         self.assertEqual(row["signal"], signal.SIGINT)
 
     def test_declared_flops_and_bytes(self):
-        r = self.rprof_ok("run", *PMU, "--flops", "2e6", "--bytes", "24e6", "--format", "json",
-                          program("true"))
-        report = json.loads(r.stdout)
+        r = self.rprof_program_ok("run", *PMU, "--flops", "2e6", "--bytes", "24e6", "--format",
+                                  "json", program("true"))
+        report = json.loads(r.stderr)
         run_id = report["run_id"]
         self.assertEqual(self.run_row(run_id)["sources"], "clock,model,pmu")
         flops, unit, note = self.metric(run_id, "flops", "model")
@@ -335,11 +335,40 @@ class Programs(ProgramTestCase):
         self.assertEqual(report["metrics"]["flops"]["model"]["value"], 2e6)
         self.assertAlmostEqual(report["metrics"]["ai_dram"]["model"]["value"], 1 / 12)
 
+    def test_json_report_parses_when_the_program_prints_to_stdout(self):
+        # perf stat's rule: a program's report goes to stderr, so `rprof run --format json
+        # ./app > out` leaves out as the program wrote it, and `2> report.json` parses.
+        sh = program("sh")
+        script = 'echo "{not json"; echo "[1, 2"'
+        r = self.rprof_program_ok("run", *PMU, "--format", "json", sh, "-c", script)
+        self.assertEqual(r.stdout, "{not json\n[1, 2\n")
+        report = json.loads(r.stderr)
+        self.assertEqual((report["run_id"], report["status"]), (self.run_row()["id"], "ok"))
+        # CSV and the table alike; a kernel, which prints nothing, keeps stdout for its report.
+        r = self.rprof_program_ok("run", *PMU, "--format", "csv", sh, "-c", script)
+        self.assertEqual(r.stdout, "{not json\n[1, 2\n")
+        self.assertTrue(r.stderr.startswith("run_id,region,metric,"), r)
+        r = self.rprof_ok("run", "triad", "-p", "n=1000", "--repeat", "2", *PMU, "--format",
+                          "json")
+        self.assertEqual(json.loads(r.stdout)["target"], "triad")
+
+    def test_output_file_keeps_both_streams_for_the_program(self):
+        # A program that writes on both streams: -o FILE is where the report is clean.
+        out = self.path("report.json")
+        r = self.rprof_ok("run", *PMU, "-q", "-o", self.path("id"), program("true"))
+        with open(self.path("id")) as f:
+            self.assertEqual(f.read(), f"{self.run_row()['id']}\n")
+        r = self.rprof("run", *PMU, "-o", out, "--format", "json", program("sh"), "-c",
+                       "echo out; echo err >&2")
+        self.assertEqual((r.returncode, r.stdout, r.stderr), (0, "out\n", "err\n"))
+        with open(out) as f:
+            self.assertEqual(json.load(f)["run_id"], self.run_row()["id"])
+
     def test_output_file_keeps_stdout_for_the_program(self):
         out = self.path("report.json")
         r = self.rprof_ok("run", *PMU, "-o", out, "--format", "json", program("echo"), "only",
                           "this")
-        self.assertEqual(r.stdout, "only this\n")
+        self.assertEqual((r.stdout, r.stderr), ("only this\n", ""))
         with open(out) as f:
             report = json.load(f)
         self.assertEqual(report["status"], "ok")
@@ -554,11 +583,10 @@ class Markers(ProgramTestCase):
 
     def test_regions_are_stored(self):
         example = marker_example()
-        r = self.rprof_ok("run", *PMU, "--format", "json", example, str(self.N))
-        first, _, rest = r.stdout.partition("\n")
-        self.assertTrue(first.startswith(f"marker_example: n={self.N} repetitions=10 "), r)
-        self.assertTrue(first.endswith("markers active"), r)
-        report = json.loads(rest)
+        r = self.rprof_program_ok("run", *PMU, "--format", "json", example, str(self.N))
+        self.assertTrue(r.stdout.startswith(f"marker_example: n={self.N} repetitions=10 "), r)
+        self.assertTrue(r.stdout.endswith("markers active\n"), r)
+        report = json.loads(r.stderr)
         run_id = report["run_id"]
         regions = report["regions"]
         self.assertEqual(sorted(regions), ["init", "triad"])
@@ -596,8 +624,9 @@ class Markers(ProgramTestCase):
         # runs each region in two threads side by side, so they are judged on 2-thread roofs.
         self.rprof_ok("run", "copy", "-p", "n=1000", "--counters", "model", "-q")
         profile_id = insert_profile(self.db)
-        r = self.rprof_ok("run", *PMU, "--format", "json", marker_example(), str(self.N), "4")
-        report = json.loads(r.stdout.partition("\n")[2])  # after the program's own line
+        r = self.rprof_program_ok("run", *PMU, "--format", "json", marker_example(), str(self.N),
+                                  "4")
+        report = json.loads(r.stderr)
         whole = report["metrics"]["time_s"]["clock"]["value"]
         triad = report["regions"]["triad"]
         # Under pmu (no FLOP events here) triad is placed on its declared work.
@@ -642,18 +671,18 @@ class Markers(ProgramTestCase):
         self.assertIn(f'"#{report["run_id"]} {marker_example()} region triad (model)"', text)
 
     def test_regions_in_the_table(self):
-        r = self.rprof_ok("run", *PMU, marker_example(), str(self.N), "2")
-        self.assertIn("\nregion init\n", r.stdout)
-        self.assertIn("\nregion triad\n", r.stdout)
-        self.assertRegex(r.stdout, r"\ncalls +4 +count +clock")
+        r = self.rprof_program_ok("run", *PMU, marker_example(), str(self.N), "2")
+        self.assertIn("\nregion init\n", r.stderr)
+        self.assertIn("\nregion triad\n", r.stderr)
+        self.assertRegex(r.stderr, r"\ncalls +4 +count +clock")
 
     def run_unbalanced(self, mode):
-        r = self.rprof_ok("run", *PMU, cli_target("unbalanced_markers"), mode)
-        self.assertIn("unbalanced_markers: done, markers active", r.stdout)
+        r = self.rprof_program_ok("run", *PMU, cli_target("unbalanced_markers"), mode)
+        self.assertEqual("unbalanced_markers: done, markers active\n", r.stdout)
         row = self.run_row()
         self.assertEqual((row["status"], row["exit_code"]), ("ok", 0))
         self.assertTrue(row["note"], "the misuse is reported on the run")
-        self.assertIn(row["note"], r.stdout, "and shown with it")
+        self.assertIn(row["note"], r.stderr, "and shown with it")
         regions = {name: value for name, value in self.query(
             "select region, value from metrics where run_id = ? and name = 'calls' and "
             "source = 'clock'", (row["id"],))}
@@ -682,9 +711,9 @@ class Markers(ProgramTestCase):
         # A stale RPROF_MARKER_OUT in rprof's own environment must not leak to the program.
         stale = self.path("stale-markers.txt")
         env = dict(self.env, RPROF_MARKER_OUT=stale, RPROF_MARKER_EVENTS="PAPI_NO_SUCH")
-        r = self.rprof_ok("run", *PMU, "-q", marker_example(), "1000", "1", env=env)
+        r = self.rprof_program_ok("run", *PMU, "-q", marker_example(), "1000", "1", env=env)
         self.assertFalse(os.path.exists(stale))
-        run_id = int(r.stdout.splitlines()[-1])
+        run_id = int(r.stderr)
         self.assertEqual(self.metric(run_id, "calls", "clock", region="triad")[0], 2)
 
     def test_without_rprof_markers_are_off(self):
@@ -731,7 +760,7 @@ class ProgramRoofs(ProgramTestCase):
     def setUp(self):
         super().setUp()
         # The first run stores this machine; the profile is then made for it.
-        self.rprof_ok("run", *PMU, "-q", program("true"))
+        self.rprof_program_ok("run", *PMU, "-q", program("true"))
         insert_profile(self.db, ROOF_CEILINGS)
 
     def sim_run(self, *args):
@@ -784,9 +813,9 @@ class ProgramRoofs(ProgramTestCase):
         self.assertEqual(self.metric(out["run_id"], "threads", "clock")[:2], (2, "count"))
 
     def test_two_busy_threads_are_measured_as_two(self):
-        r = self.rprof_ok("run", *PMU, "--flops", "1e6", "--bytes", "1e6", "--format", "json",
-                          cli_target("spin_threads"), "2", "0.25")
-        out = json.loads(r.stdout)
+        r = self.rprof_program_ok("run", *PMU, "--flops", "1e6", "--bytes", "1e6", "--format",
+                                  "json", cli_target("spin_threads"), "2", "0.25")
+        out = json.loads(r.stderr)
         cpu = out["metrics"]["cpu_time_s"]["clock"]["value"]
         wall = out["metrics"]["time_s"]["clock"]["value"]
         self.assertGreaterEqual(cpu, 0.45, "2 threads x 0.25 s of CPU each")
@@ -803,9 +832,9 @@ class ProgramRoofs(ProgramTestCase):
         self.assertEqual((p["compute_ceiling"], p["peak_gflops"]), ("fp32_avx2_fma", 190))
 
     def test_threads_the_profile_lacks_go_to_the_nearest_said(self):
-        out = json.loads(self.rprof_ok("run", *PMU, "--flops", "1e6", "--bytes", "1e6",
-                                       "--threads", "8", "--format", "json",
-                                       program("true")).stdout)
+        out = json.loads(self.rprof_program_ok("run", *PMU, "--flops", "1e6", "--bytes", "1e6",
+                                               "--threads", "8", "--format", "json",
+                                               program("true")).stderr)
         p = out["placement"]
         self.assertTrue(p["placed"], p)
         self.assertEqual(p["threads"], 2)

@@ -67,6 +67,9 @@ class RprofTestCase(unittest.TestCase):
         self.env["HOME"] = os.path.join(self.tmp, "home")
         self.env["XDG_DATA_HOME"] = os.path.join(self.tmp, "xdg")
         self.env["LC_ALL"] = "C"
+        # The tests that read text tables read one row a line, as wide as it is; the text fitted
+        # to a terminal's width has tests of its own (width_test.py), which set COLUMNS.
+        self.env["COLUMNS"] = "0"
 
     def path(self, name):
         return os.path.join(self.tmp, name)
@@ -92,6 +95,15 @@ class RprofTestCase(unittest.TestCase):
         result = self.rprof(*args, **kwargs)
         self.assertEqual(result.returncode, 0, result)
         self.assertEqual(result.stderr, "", result)
+        return result
+
+    def rprof_program_ok(self, *args, **kwargs):
+        """Runs rprof on a program and asserts it exited 0 without an error. The program's
+        output is on stdout, rprof's report (or --quiet's run id) on stderr, as perf stat's:
+        the program's standard output stays its own."""
+        result = self.rprof(*args, **kwargs)
+        self.assertEqual(result.returncode, 0, result)
+        self.assertNotIn("rprof: error", result.stderr, result)
         return result
 
     def assertExit(self, result, code, *stderr_parts):
@@ -154,16 +166,20 @@ def make_database(path, before=None):
 
 def table_rows(text):
     """The rows of the metric table `rprof run` and `rprof show` print, as
-    {(metric, source): (value, unit)}; value is the text shown ("-" when absent)."""
+    {(metric, source): (value, unit)}; value is the text shown ("-" when absent). The spread
+    column ("±0.52%"), where the table has one, is passed over."""
     rows = {}
     lines = text.splitlines()
     try:
-        start = next(i for i, line in enumerate(lines) if line.split()[:4] ==
+        start = next(i for i, line in enumerate(lines) if
+                     [w for w in line.split() if w != "spread"][:4] ==
                      ["metric", "value", "unit", "source"])
     except StopIteration:
         return rows
     for line in lines[start + 1:]:
         parts = line.split()
+        if len(parts) > 3 and parts[3].startswith("\u00b1"):
+            del parts[3]
         if len(parts) < 4:
             break
         rows[(parts[0], parts[3])] = (parts[1], parts[2])

@@ -45,7 +45,8 @@ class RunOutput(RprofTestCase):
         r = self.rprof_ok("run", "triad", *FAST_RUN, "--format", "csv")
         reader = csv.DictReader(io.StringIO(r.stdout))
         self.assertEqual(reader.fieldnames,
-                         ["run_id", "region", "metric", "value", "unit", "source", "note"])
+                         ["run_id", "region", "metric", "value", "unit", "source", "note",
+                          "spread_pct"])
         rows = {(row["metric"], row["source"]): row for row in reader}
         self.assertEqual({row["run_id"] for row in rows.values()}, {"1"})
         self.assertEqual(float(rows[("flops", "model")]["value"]), 2000)
@@ -183,8 +184,9 @@ class ReadingBack(RprofTestCase):
         r = self.rprof_ok("history")
         lines = r.stdout.splitlines()
         self.assertEqual(lines[0].split()[:3], ["run", "started", "(UTC)"])
-        for column in ["target", "params", "status", "time/call", "GFLOP/s", "GB/s (DRAM)",
-                       "AI (FLOP/B)", "sources"]:
+        # The text shows the target with its parameters, and where the run stood beside its %.
+        for column in ["target", "status", "time/call", "GFLOP/s", "GB/s (DRAM)",
+                       "AI (FLOP/B)", "sources", "bound, % of roof"]:
             self.assertIn(column, lines[0])
         self.assertEqual([line.split()[0] for line in lines[1:]], ["3", "2", "1"])
         self.assertIn("n=2000", lines[1])
@@ -234,6 +236,13 @@ class ReadingBack(RprofTestCase):
         as_run = self.run_json("triad", *FAST_RUN, "--tag", "who=ci", "--tag", "lab=00")
         run_id = str(as_run["run_id"])
         shown = json.loads(self.rprof_ok("show", run_id, "--format", "json").stdout)
+        # A counter's spread over the repetitions is the live run's, not stored; time_s's
+        # comes from the stored samples, in both.
+        self.assertIn("spread_pct", as_run["metrics"]["perf::TASK-CLOCK"]["pmu"])
+        for name, by_source in as_run["metrics"].items():
+            for value in by_source.values():
+                if name != "time_s":
+                    value.pop("spread_pct", None)
         self.assertEqual(shown, as_run, "show must print what run printed, from the store")
 
         table = self.rprof_ok("show", run_id).stdout
@@ -248,6 +257,49 @@ class ReadingBack(RprofTestCase):
         self.assertEqual(len(csv_rows), sum(len(s) for s in as_run["metrics"].values()))
         by_key = {(row["metric"], row["source"]): row for row in csv_rows}
         self.assertEqual(float(by_key[("bytes_dram", "model")]["value"]), 24000)
+
+
+class Spread(RprofTestCase):
+    """perf stat -r's "+- x %": each metric counted over 2 repetitions or more carries the
+    standard deviation of its mean as a percentage of the mean, in JSON (spread_pct) and in the
+    table beside its unit; a program's CPUs utilized is CPU time / wall time."""
+
+    def test_kernel_counters_and_time_over_repetitions(self):
+        doc = self.run_json("triad", "-p", "n=1000", "--repeat", "4", "--counters", "pmu")
+        samples = doc["samples_s"]
+        mean = sum(samples) / len(samples)
+        sd = (sum((s - mean) ** 2 for s in samples) / (len(samples) - 1)) ** 0.5
+        time = doc["metrics"]["time_s"]["clock"]
+        self.assertAlmostEqual(time["spread_pct"], 100 * sd / len(samples) ** 0.5 / mean)
+        self.assertGreaterEqual(doc["metrics"]["perf::TASK-CLOCK"]["pmu"]["spread_pct"], 0)
+        self.assertNotIn("spread_pct", doc["metrics"]["flops"]["model"], "the model is exact")
+        table = self.rprof_ok("show", str(doc["run_id"])).stdout
+        header = next(line for line in table.splitlines() if line.startswith("metric "))
+        self.assertEqual(header.split()[:5], ["metric", "value", "unit", "spread", "source"])
+        self.assertRegex(table, r"\ntime_s +\S+ +s +\u00b1\d+\.\d\d% +clock ")
+
+    def test_one_repetition_has_no_spread(self):
+        doc = self.run_json("triad", "-p", "n=1000", "--repeat", "1", "--counters", "pmu")
+        for name, by_source in doc["metrics"].items():
+            for source, value in by_source.items():
+                self.assertNotIn("spread_pct", value, (name, source))
+        self.assertNotIn(" spread ", self.rprof_ok("show", str(doc["run_id"])).stdout)
+
+    def test_a_program_over_executions_and_its_cpus_utilized(self):
+        report = self.path("report.json")
+        self.rprof_ok("run", "--counters", "pmu", "--repeat", "3", "--format", "json", "-o",
+                      report, "/bin/sh", "-c", "i=0; while [ $i -lt 3000 ]; do i=$((i+1)); done")
+        with open(report) as f:
+            doc = json.load(f)
+        cpu = doc["metrics"]["cpu_time_s"]["clock"]
+        self.assertIn("spread_pct", cpu)
+        self.assertIn("spread_pct", doc["metrics"]["perf::TASK-CLOCK"]["pmu"])
+        cpus = doc["metrics"]["cpus_utilized"]["clock"]
+        self.assertEqual(cpus["unit"], "CPUs")
+        self.assertAlmostEqual(cpus["value"],
+                               cpu["value"] / doc["metrics"]["time_s"]["clock"]["value"])
+        shown = self.rprof_ok("show", str(doc["run_id"])).stdout
+        self.assertRegex(shown, r"\ncpu: \d+\.\d\d CPUs utilized \(CPU time ")
 
 
 class Kernels(RprofTestCase):

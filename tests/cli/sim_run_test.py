@@ -53,10 +53,13 @@ class SimCounts(RprofTestCase):
     def test_program_under_sim(self):
         # A whole program: /bin/true executes instructions but no floating-point arithmetic.
         # rprof's options come before the program: everything after it is the program's own.
-        r = self.rprof("run", "--counters", "sim", "--format", "json", "/bin/true")
+        # A program's report goes to stderr, beside rprof's messages: -o keeps it apart.
+        r = self.rprof("run", "--counters", "sim", "--format", "json", "-o", self.path("r.json"),
+                       "/bin/true")
         # A second execution of the user's program is said every time.
         self.assertExit(r, 0, "rprof: executing /bin/true a second time, under valgrind")
-        out = json.loads(r.stdout)
+        with open(self.path("r.json")) as f:
+            out = json.load(f)
         self.assertIn("executed once more after its timed executions, under valgrind", out["note"])
         self.assertEqual(out["metrics"]["flops"]["sim"]["value"], 0)
         self.assertGreater(out["metrics"]["instructions"]["sim"]["value"], 1000)
@@ -97,18 +100,22 @@ class SimCounts(RprofTestCase):
         self.assertError(r, 2, "is a Google Benchmark binary", "cannot be divided by the native")
         self.assertEqual(self.scalar("select count(*) from runs"), 0)
         # Under auto: the native run is stored, without sim, saying why.
-        r = self.rprof("run", "--format", "json", binary, "--benchmark_filter=^$")
+        r = self.rprof("run", "--format", "json", "-o", self.path("r.json"), binary,
+                       "--benchmark_filter=^$")
         self.assertExit(r, 0)  # the benchmark's own stderr passes through
-        out = json.loads(r.stdout)
+        with open(self.path("r.json")) as f:
+            out = json.load(f)
         self.assertNotIn("sim", out["sources"])
         self.assertIn("sim skipped: " + binary + " is a Google Benchmark binary", out["note"])
 
     def test_failed_program_under_sim_is_stored_not_replayed(self):
         # A program that fails has nothing worth simulating: the failed run is stored (exit 1),
         # never replaced by an error about the simulation.
-        r = self.rprof("run", "--counters", "sim", "--format", "json", "/bin/false")
+        r = self.rprof("run", "--counters", "sim", "--format", "json", "-o", self.path("r.json"),
+                       "/bin/false")
         self.assertExit(r, 1, "failed: exited with status 1 (stored)")
-        out = json.loads(r.stdout)
+        with open(self.path("r.json")) as f:
+            out = json.load(f)
         self.assertEqual(out["status"], "failed")
         self.assertNotIn("sim", out["sources"])
         self.assertEqual(self.scalar("select status from runs"), "failed")
@@ -138,9 +145,11 @@ class SimCounts(RprofTestCase):
         self.assertLessEqual(regions, out["metrics"]["flops"]["sim"]["value"])
 
     def whole_program_sim(self, program):
-        r = self.rprof("run", "--counters", "sim", "--format", "json", program)
+        report = self.path("whole_program.json")
+        r = self.rprof("run", "--counters", "sim", "--format", "json", "-o", report, program)
         self.assertExit(r, 0, "a second time, under valgrind")
-        return json.loads(r.stdout)
+        with open(report) as f:
+            return json.load(f)
 
     def test_linking_the_marker_library_costs_a_program_little(self):
         # Issue 15: librprof-marker pulled PAPI, libpfm and libstdc++ into every program, 2.6 M

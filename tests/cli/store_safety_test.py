@@ -127,7 +127,9 @@ class CheckedBeforeMeasuring(StoreTestCase):
                          "(200 ms)", f"fuser {self.db}", "RPROF_BUSY_TIMEOUT_MS")
         self.assertLess(waited, 30, "it waited the default busy timeout, not the one set")
         self.assertNothingRan()
-        self.rprof_ok("run", *self.target_script(), env=env)
+        # A program's report goes to stderr (as perf stat's): exit 0 is the success.
+        r = self.rprof("run", *self.target_script(), env=env)
+        self.assertEqual(r.returncode, 0, r)
         self.assertTrue(os.path.exists(self.marker))
 
     def test_a_disk_too_full_to_open_the_database_stops_the_run_before_the_target_runs(self):

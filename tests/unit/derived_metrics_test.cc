@@ -129,6 +129,18 @@ TEST(AddDerivedMetrics, MeasuredValueIsNotReplaced) {
   EXPECT_EQ(ValueOf(metrics, "gflops", Source::kPmu), 42.0);
 }
 
+TEST(AddDerivedMetrics, CpusUtilizedFromTheClocksCpuTime) {
+  // perf stat's "CPUs utilized": a program's CPU time over its wall time, both the clock's.
+  std::vector<Metric> metrics = {M("time_s", 0.5, Source::kClock),
+                                 M("cpu_time_s", 0.95, Source::kClock)};
+  AddDerivedMetrics(&metrics);
+  EXPECT_DOUBLE_EQ(*ValueOf(metrics, "cpus_utilized", Source::kClock), 1.9);
+  // A kernel has no CPU time: nothing derived on the clock.
+  std::vector<Metric> kernel = {M("time_s", 0.5, Source::kClock)};
+  AddDerivedMetrics(&kernel);
+  EXPECT_EQ(kernel.size(), 1u);
+}
+
 TEST(ParseMetricLine, ReadsNameUnitAndFormula) {
   std::string err;
   auto def = ParseMetricLine("  bw [GB/s] =  bytes / time_s / 1e9 ", &err);

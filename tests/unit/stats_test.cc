@@ -7,6 +7,8 @@
 #include <cmath>
 #include <vector>
 
+#include "core/metric.h"
+
 namespace rprof {
 namespace {
 
@@ -59,6 +61,34 @@ TEST(Summarize, EmptyInputIsAllZeros) {
   EXPECT_EQ(s.max, 0.0);
   EXPECT_EQ(s.mean, 0.0);
   EXPECT_EQ(s.cv, 0.0);
+}
+
+// perf stat -r's "+- x %": the standard deviation of the mean as a percentage of the mean.
+TEST(SpreadPercent, StandardDeviationOfTheMeanOverTheMean) {
+  // mean 2, sample standard deviation 1, n 3: 1 / sqrt(3) / 2.
+  EXPECT_DOUBLE_EQ(*SpreadPercent({1, 2, 3}), 100 / std::sqrt(3.0) / 2);
+  EXPECT_DOUBLE_EQ(*SpreadPercent({4, 4, 4, 4}), 0);
+  EXPECT_FALSE(SpreadPercent({}));
+  EXPECT_FALSE(SpreadPercent({7.5})) << "one repetition has no spread";
+  EXPECT_FALSE(SpreadPercent({-1, 1})) << "a mean of 0 has no relative spread";
+}
+
+TEST(MeanPerExecution, EachValueCarriesItsSpreadOverTheExecutions) {
+  std::vector<std::vector<Metric>> runs = {
+      {{"cpu_time_s", 1.0, "s", Source::kClock, "", ""}, {"x", 5.0, "", Source::kPmu, "", ""}},
+      {{"cpu_time_s", 2.0, "s", Source::kClock, "", ""},
+       {"x", std::nullopt, "", Source::kPmu, "", "not counted"}},
+      {{"cpu_time_s", 3.0, "s", Source::kClock, "", ""}, {"x", 5.0, "", Source::kPmu, "", ""}}};
+  std::vector<Metric> mean = MeanPerExecution(runs);
+  const Metric* cpu = FindMetric(mean, "cpu_time_s", Source::kClock);
+  ASSERT_TRUE(cpu && cpu->value && cpu->spread_pct);
+  EXPECT_DOUBLE_EQ(*cpu->value, 2);
+  EXPECT_DOUBLE_EQ(*cpu->spread_pct, 100 / std::sqrt(3.0) / 2);
+  const Metric* x = FindMetric(mean, "x", Source::kPmu);
+  ASSERT_TRUE(x);
+  EXPECT_FALSE(x->value);
+  EXPECT_FALSE(x->spread_pct);
+  EXPECT_FALSE(MeanPerExecution({runs[0]})[0].spread_pct) << "one execution has no spread";
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 
+#include "core/stats.h"
 #include "counters/event_unit.h"
 #include "counters/pmu/event_schedule.h"
 #include "counters/pmu/pfm_events.h"
@@ -163,6 +164,7 @@ class PapiSession : public CounterSession {
                   "events: at most " + std::to_string(kMaxEvents) + " at once; count fewer");
     names_ = events;
     slots_.assign(events.size(), std::nullopt);
+    per_repetition_.assign(events.size(), {});
     for (size_t c = 0; c < schedule_.components.size(); ++c)
       for (size_t p = 0; p < schedule_.components[c].passes.size(); ++p) {
         const std::vector<size_t>& in_pass = schedule_.components[c].passes[p].events;
@@ -197,6 +199,9 @@ class PapiSession : public CounterSession {
         *err = std::string("PAPI_stop: ") + PAPI_strerror(code);
         return false;
       }
+      const std::vector<size_t>& counted = CurrentPass(c).events;
+      for (size_t slot = 0; slot < counted.size(); ++slot)
+        per_repetition_[counted[slot]].push_back(static_cast<double>(values[slot]));
       counts.push_back(std::move(values));
     }
     accumulator_.AddRepetition(seconds, counts);
@@ -206,7 +211,12 @@ class PapiSession : public CounterSession {
   std::vector<Metric> Results(double calls) const override {
     std::vector<Metric> out;
     for (size_t i = 0; i < names_.size(); ++i)
-      if (slots_[i]) out.push_back(Counted(names_[i], *slots_[i], calls));
+      if (slots_[i]) {
+        out.push_back(Counted(names_[i], *slots_[i], calls));
+        // Every repetition makes the same number of calls: the spread of the counts is that
+        // of the counts per call.
+        if (out.back().value) out.back().spread_pct = SpreadPercent(per_repetition_[i]);
+      }
     for (const MissingEvent& m : schedule_.missing)
       out.push_back(
           {names_[m.event], std::nullopt, EventUnit(names_[m.event]), Source::kPmu, "", m.reason});
@@ -264,6 +274,8 @@ class PapiSession : public CounterSession {
   PassAccumulator accumulator_{EventSchedule{}};
   std::vector<std::string> names_;
   std::vector<std::optional<Slot>> slots_;  // per requested event; nullopt when missing
+  // Per requested event, its count in each repetition its pass counted.
+  std::vector<std::vector<double>> per_repetition_;
   std::chrono::steady_clock::time_point started_;
 };
 

@@ -1,0 +1,111 @@
+#include "report/footnotes.h"
+
+#include <algorithm>
+
+#include "report/text_table.h"
+#include "report/text_wrap.h"
+
+namespace rprof {
+
+namespace {
+
+constexpr char kSeparator[] = "; ";
+
+// The clauses of `text`: cut at "; " where no parenthesis is open, so "(a; b)" stays whole.
+std::vector<std::string> Clauses(const std::string& text) {
+  std::vector<std::string> clauses;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '(') ++depth;
+    if (text[i] == ')' && depth > 0) --depth;
+    if (depth == 0 && text.compare(i, 2, kSeparator) == 0) {
+      clauses.push_back(text.substr(start, i - start));
+      start = i + 2;
+      ++i;
+    }
+  }
+  clauses.push_back(text.substr(start));
+  return clauses;
+}
+
+// How many times `part` stands in `texts`, without overlap.
+size_t Occurrences(const std::string& part, const std::vector<std::string>& texts) {
+  if (part.empty()) return 0;
+  size_t count = 0;
+  for (const std::string& text : texts)
+    for (size_t at = text.find(part); at != std::string::npos;
+         at = text.find(part, at + part.size()))
+      ++count;
+  return count;
+}
+
+void AddOnce(std::vector<std::string>* parts, std::string part) {
+  if (std::find(parts->begin(), parts->end(), part) == parts->end())
+    parts->push_back(std::move(part));
+}
+
+}  // namespace
+
+std::vector<std::string> RepeatedClauses(const std::vector<std::string>& texts, size_t min_length) {
+  std::vector<std::string> parts;
+  for (const std::string& text : texts) {
+    std::vector<std::string> clauses = Clauses(text);
+    // Each run of clauses that stand elsewhere too.
+    for (size_t begin = 0; begin < clauses.size();) {
+      size_t end = begin;
+      while (end < clauses.size() && Occurrences(clauses[end], texts) > 1) ++end;
+      if (end == begin) {
+        ++begin;
+        continue;
+      }
+      std::string run;
+      size_t least = SIZE_MAX;
+      for (size_t c = begin; c < end; ++c) {
+        run += (c == begin ? "" : kSeparator) + clauses[c];
+        least = std::min(least, Occurrences(clauses[c], texts));
+      }
+      // Clauses that always go together make one note; else each is a note of its own.
+      if (Occurrences(run, texts) == least) {
+        if (run.size() >= min_length) AddOnce(&parts, run);
+      } else {
+        for (size_t c = begin; c < end; ++c)
+          if (clauses[c].size() >= min_length) AddOnce(&parts, clauses[c]);
+      }
+      begin = end;
+    }
+  }
+  return parts;
+}
+
+Footnotes::Footnotes(std::vector<std::string> texts) : texts_(std::move(texts)) {
+  std::stable_sort(texts_.begin(), texts_.end(),
+                   [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  std::erase_if(texts_, [](const std::string& t) { return t.empty(); });
+}
+
+std::string Footnotes::Refer(const std::string& text) {
+  std::string out = text;
+  for (const std::string& note : texts_) {
+    size_t at = out.find(note);
+    if (at == std::string::npos) continue;
+    auto known = std::find(referred_.begin(), referred_.end(), note);
+    size_t number = static_cast<size_t>(known - referred_.begin()) + 1;
+    if (known == referred_.end()) referred_.push_back(note);
+    std::string reference = "see note " + std::to_string(number);
+    for (; at != std::string::npos; at = out.find(note, at + reference.size()))
+      out.replace(at, note.size(), reference);
+  }
+  return out;
+}
+
+std::string Footnotes::Block(size_t width) const {
+  if (referred_.empty()) return "";
+  std::string out = "\nnotes:\n";
+  for (size_t i = 0; i < referred_.size(); ++i)
+    out += WrapProse("  " + std::to_string(i + 1) + ". " + EscapeForTerminal(referred_[i]) + "\n",
+                     width);
+  return out;
+}
+
+}  // namespace rprof

@@ -1,0 +1,115 @@
+"""The text for people fits the terminal: with COLUMNS=80 every line every command prints is at
+most 80 columns (no exception: a token longer than its column is cut, never left to overflow),
+a remedy is said once in a run's report, and CSV and JSON keep every value whole. COLUMNS=0
+asks for no limit."""
+
+import csv
+import io
+import json
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rprof_harness  # noqa: E402
+from plot_test import insert_profile  # noqa: E402
+from rprof_harness import FAST_RUN, RprofTestCase  # noqa: E402
+
+WIDTH = 80
+LONG_ARGUMENT = "--a-very-long-option-name-that-no-column-has-room-for=" + "x" * 90
+
+
+class Widths(RprofTestCase):
+    def setUp(self):
+        super().setUp()
+        self.env["COLUMNS"] = str(WIDTH)
+
+    def text(self, *args, stream="stdout", **kwargs):
+        """The text rprof ARGS prints on `stream`, asserted successful."""
+        r = self.rprof(*args, **kwargs)
+        self.assertEqual(r.returncode, 0, r)
+        return getattr(r, stream)
+
+    def assertFits(self, text, what):
+        self.assertTrue(text.strip(), f"{what} printed nothing")
+        for line in text.splitlines():
+            self.assertLessEqual(len(line), WIDTH, f"{what}: a line of {len(line)} columns:\n"
+                                 f"{line}\nin\n{text}")
+
+    def seed(self):
+        """A kernel run, a program run with a long argument, a failed program and a profile."""
+        self.rprof_ok("run", "triad", *FAST_RUN, "-q")
+        self.rprof("run", "--counters", "pmu", "-o", self.path("r2"), "/bin/true", LONG_ARGUMENT)
+        self.rprof("run", "--counters", "pmu", "-o", self.path("r3"), "/bin/false")
+        insert_profile(self.db)
+
+    def test_every_command_fits_80_columns(self):
+        self.seed()
+        commands = [
+            ["kernels"], ["history"], ["show", "1"], ["show", "2"], ["show", "3"],
+            ["compare", "1", "2", "--force"], ["events"], ["doctor"], ["machine", "show"],
+            ["machine", "list"], ["query", "select * from run_summary"],
+            ["calibrate", "--show"],
+        ] + [["help", c] for c in ["run", "kernels", "history", "show", "compare", "plot",
+                                     "validate", "query", "events", "calibrate", "doctor"]]
+        for args in commands:
+            with self.subTest(command=args):
+                r = self.rprof(*args)
+                self.assertIn(r.returncode, (0, 3), r)  # doctor: 3 where it cannot count FLOPs
+                self.assertFits(r.stdout, " ".join(args))
+
+    def test_a_run_report_fits_80_columns(self):
+        self.rprof_ok("run", "triad", *FAST_RUN, "-q")
+        insert_profile(self.db)  # so that the report ends in its placement
+        self.assertFits(self.text("run", "triad", *FAST_RUN), "run triad")
+        self.assertFits(self.text("run", "--counters", "pmu", "/bin/true", LONG_ARGUMENT,
+                                  stream="stderr"), "run /bin/true")
+
+    def test_a_sim_run_says_each_long_note_once(self):
+        if not shutil.which("valgrind"):
+            self.skipTest("valgrind is not installed: no sim run")
+        out = self.text("run", "triad", "-p", "n=1000", "--repeat", "3", "--counters", "sim")
+        self.assertFits(out, "run triad --counters sim")
+        self.assertIn("\nnotes:\n", out)
+        # The simulated cache geometry stands under four metrics: once in the notes.
+        words = " ".join(out.split())  # as read, whatever line each word is on
+        self.assertEqual(words.count("LL is inclusive, write-allocate, LRU"), 1, out)
+
+    def test_the_hypervisor_remedy_is_said_once(self):
+        doc = self.run_json("triad", *FAST_RUN)
+        missing = [m for m in ("PAPI_TOT_INS", "PAPI_TOT_CYC")
+                   if doc["metrics"][m]["pmu"]["value"] is None]
+        if not missing:
+            self.skipTest("this machine counts hardware events: no remedy to give")
+        remedy = doc["metrics"][missing[0]]["pmu"]["note"].split("; ", 1)[-1]
+        out = self.text("show", str(doc["run_id"]))
+        self.assertEqual(" ".join(out.split()).count(remedy), 1, out)
+        self.assertIn("see note 1", out)
+        # JSON and CSV keep every note whole.
+        self.assertIn(remedy, json.dumps(doc["metrics"]))
+        rows = list(csv.DictReader(io.StringIO(self.text("show", str(doc["run_id"]), "--format",
+                                                         "csv"))))
+        self.assertIn(remedy, [row["note"] for row in rows if row["metric"] == missing[0]][0])
+
+    def test_csv_and_json_are_never_cut(self):
+        rows = list(csv.DictReader(io.StringIO(self.text("kernels", "--format", "csv"))))
+        self.assertGreater(max(len(row["description"]) for row in rows), 60)
+        kernels = json.loads(self.text("kernels", "--format", "json"))
+        self.assertEqual({k["name"]: k["description"] for k in kernels},
+                         {row["name"]: row["description"] for row in rows})
+
+    def test_columns_0_is_no_limit(self):
+        self.env["COLUMNS"] = "0"
+        rows = list(csv.DictReader(io.StringIO(self.text("kernels", "--format", "csv"))))
+        out = self.text("kernels")
+        for row in rows:
+            line = next(line for line in out.splitlines() if line.startswith(row["name"] + " "))
+            self.assertTrue(line.endswith(row["description"]), line)
+
+    def test_a_pipe_without_columns_gets_80(self):
+        self.env.pop("COLUMNS")
+        self.assertFits(self.text("kernels"), "kernels")
+
+
+if __name__ == "__main__":
+    rprof_harness.main()
