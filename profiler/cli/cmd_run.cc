@@ -420,8 +420,8 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
                                                      : STDOUT_FILENO);
   std::string report =
       cl.Has("quiet") ? std::to_string(run.id) + "\n" : FormatRun(run, format, &placement, width);
-  const std::string stored =
-      "run " + std::to_string(run.id) + " is stored (rprof show " + std::to_string(run.id) + ")";
+  const std::string id = std::to_string(run.id);
+  const std::string stored = "run " + id + " is stored (rprof show " + id + ")";
   if (to_stderr) {
     if (!WriteStandardError(report, err, stored)) return false;
   } else if (output.empty()) {
@@ -435,11 +435,8 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
     if (!file)
       return Fail(err, ErrorKind::kEnvironment,
                   "--output " + output + ": cannot write" +
-                      (errno ? std::string(": ") + std::strerror(errno) : "") + "; run " +
-                      std::to_string(run.id) + " is stored (rprof show " +
-                      std::to_string(run.id) + ")");
+                      (errno ? std::string(": ") + std::strerror(errno) : "") + "; " + stored);
   }
-  const std::string id = std::to_string(run.id);
   if (run.status != RunStatus::kOk)
     return Fail(err, ErrorKind::kTargetFailed,
                 "run " + id + " " + RunStatusName(run.status) + ": " + run.note + " (stored)");
