@@ -64,11 +64,8 @@ void SetUpChild(const ChildLaunch& launch) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != launch.parent) _exit(127);  // rprof died before the line above
   if (launch.own_group) setpgid(0, 0);
-  // The parent may be inside its handlers' scope: the child starts with default dispositions
-  // for what rprof catches (exec resets handlers, not ignored signals).
-  signal(SIGINT, SIG_DFL);
-  signal(SIGTERM, SIG_DFL);
-  signal(SIGHUP, SIG_DFL);
+  // The parent may be inside its handlers' scope: the child gets back what rprof inherited.
+  RestoreInheritedSignals();
 }
 
 void TrackChild(pid_t pid, const ChildLaunch& launch) {

@@ -18,6 +18,7 @@ std::atomic<bool> g_interrupted{false};
 std::atomic<Phase> g_phase{Phase::kPreparing};
 std::atomic<Phase> g_phase_at_signal{Phase::kPreparing};
 struct sigaction g_previous[sizeof kCaught / sizeof kCaught[0]];
+std::atomic<bool> g_scope_active{false};
 
 extern "C" void OnSignal(int sig, siginfo_t* info, void*) {
   int none = 0;
@@ -66,9 +67,17 @@ InterruptionScope::InterruptionScope() {
   sigemptyset(&action.sa_mask);
   for (size_t i = 0; i < sizeof kCaught / sizeof kCaught[0]; ++i)
     sigaction(kCaught[i], &action, &g_previous[i]);
+  g_scope_active.store(true);
 }
 
 InterruptionScope::~InterruptionScope() {
+  g_scope_active.store(false);
+  for (size_t i = 0; i < sizeof kCaught / sizeof kCaught[0]; ++i)
+    sigaction(kCaught[i], &g_previous[i], nullptr);
+}
+
+void RestoreInheritedSignals() {
+  if (!g_scope_active.load()) return;
   for (size_t i = 0; i < sizeof kCaught / sizeof kCaught[0]; ++i)
     sigaction(kCaught[i], &g_previous[i], nullptr);
 }

@@ -25,6 +25,11 @@ class InterruptionScope {
   InterruptionScope& operator=(const InterruptionScope&) = delete;
 };
 
+// In a child between fork and exec (async-signal-safe): the signals the scope catches get back
+// the dispositions rprof inherited, so a program started with SIGINT ignored (`rprof ./app &`
+// from a script) still ignores it.
+void RestoreInheritedSignals();
+
 // The phase a signal arriving now would end.
 void EnterPhase(Phase phase);
 

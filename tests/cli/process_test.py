@@ -188,6 +188,24 @@ class Signals(ProcessTest):
                         "the program's children outlived it")
 
 
+class InheritedSignals(ProcessTest):
+    def test_a_program_keeps_the_signals_rprof_was_started_ignoring(self):
+        # As a shell starts `rprof ./app &` in a script: SIGINT ignored. rprof catches it for
+        # itself, but the program gets the disposition rprof inherited, not rprof's handler.
+        def ignore_sigint():
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+        proc = subprocess.Popen(
+            self.command(["run", *MODEL, "/bin/sh", "-c", "grep SigIgn /proc/$$/status"]),
+            env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            preexec_fn=ignore_sigint)
+        stdout, stderr = proc.communicate(timeout=30)
+        self.assertEqual(proc.returncode, 0, stderr)
+        ignored = int(stdout.split()[1], 16)
+        self.assertTrue(ignored & (1 << (signal.SIGINT - 1)), stdout)
+        self.assertFalse(ignored & (1 << (signal.SIGTERM - 1)), stdout)
+
+
 class Children(ProcessTest):
     def test_kill_9_takes_the_program_along_and_the_next_start_sweeps_the_temp_dir(self):
         proc, program = self.start_stubborn()
