@@ -148,7 +148,7 @@ bool ReadTags(const JsonValue& run, KeyValues* tags, std::string* err) {
   return true;
 }
 
-// {NAME: {SOURCE: {"value", "unit", "note", "coverage"}}} of one region.
+// {NAME: {SOURCE: {"value", "unit", "note", "coverage", "spread_pct"}}} of one region.
 bool ReadMetric(const std::string& where, const std::string& name, const JsonValue& by_source,
                 const std::string& region, std::vector<Metric>* metrics, std::string* err) {
   if (!by_source.is_object()) return Wrong(where, "an object of sources", &by_source, err);
@@ -168,7 +168,8 @@ bool ReadMetric(const std::string& where, const std::string& name, const JsonVal
     if (!ReadNumber(fields, at, "value", Need::kNullable, &m.value, err) ||
         !ReadString(fields, at, "unit", Need::kRequired, &m.unit, err) ||
         !ReadString(fields, at, "note", Need::kNullable, &m.note, err) ||
-        !ReadNumber(fields, at, "coverage", Need::kNullable, &m.coverage, err))
+        !ReadNumber(fields, at, "coverage", Need::kNullable, &m.coverage, err) ||
+        !ReadNumber(fields, at, "spread_pct", Need::kNullable, &m.spread_pct, err))
       return false;
     metrics->push_back(std::move(m));
   }

@@ -266,12 +266,12 @@ bool RunStore::InsertRows(RunRecord* run, std::string* err) {
 
   Statement metric;
   if (!db_.Prepare("INSERT INTO metrics (run_id, region, name, source, value, unit, note,"
-                   " coverage) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                   " coverage, spread_pct) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    &metric, err))
     return false;
   for (const Metric& m : run->metrics)
     if (!metric.Run(err, run_id, m.region, m.name, SourceName(m.source), m.value, m.unit,
-                    NullIfEmpty(m.note), m.coverage))
+                    NullIfEmpty(m.note), m.coverage, m.spread_pct))
       return false;
 
   Statement trust;
@@ -362,6 +362,7 @@ bool RunStore::LoadDetails(RunRecord* run, std::string* err) {
     m.unit = s.Text(4);
     m.note = s.Text(5);
     m.coverage = s.OptionalDouble(6);
+    m.spread_pct = s.OptionalDouble(7);
     run->metrics.push_back(std::move(m));
   };
   auto add_trust = [&](const Statement& s) { run->trust.push_back({s.Text(0), s.Text(1)}); };
@@ -369,7 +370,7 @@ bool RunStore::LoadDetails(RunRecord* run, std::string* err) {
   return db_.ForEachRow("SELECT time_s FROM samples WHERE run_id = ? ORDER BY rep", err, add_sample,
                         run->id) &&
          db_.ForEachRow(
-             "SELECT region, name, source, value, unit, note, coverage FROM metrics"
+             "SELECT region, name, source, value, unit, note, coverage, spread_pct FROM metrics"
              " WHERE run_id = ? ORDER BY rowid",
              err, add_metric, run->id) &&
          db_.ForEachRow("SELECT kind, detail FROM run_trust WHERE run_id = ? ORDER BY rowid", err,
