@@ -49,7 +49,7 @@ class Widths(RprofTestCase):
             ["kernels"], ["history"], ["show", "1"], ["show", "2"], ["show", "3"],
             ["compare", "1", "2", "--force"], ["events"], ["doctor"], ["machine", "show"],
             ["machine", "list"], ["query", "select * from run_summary"],
-            ["calibrate", "--show"],
+            ["calibrate", "--show"], ["--help"],
         ] + [["help", c] for c in ["run", "kernels", "history", "show", "compare", "plot",
                                      "validate", "query", "events", "calibrate", "doctor"]]
         for args in commands:
