@@ -114,51 +114,9 @@ int main(int argc, char** argv) {
   Check(sample);
   Check(std::string_view("events: Ir\n0x1\0 1\n", 17));  // an embedded NUL
   runs += 2;
-  // Deterministic mutations of the sample: byte edits, line deletions and duplications.
-  uint64_t state = 0x9e3779b97f4a7c15ull;
-  auto next = [&state] {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return state;
-  };
-  const std::string alphabet = "0123456789abcdefx+-*=():( )\n\t #/Ircalsobfnpitevm";
-  for (int i = 0; i < 100000; ++i) {
-    std::string text = sample;
-    int edits = 1 + static_cast<int>(next() % 4);
-    for (int k = 0; k < edits && !text.empty(); ++k) {
-      size_t at = next() % text.size();
-      switch (next() % 5) {
-        case 0:
-          text[at] = alphabet[next() % alphabet.size()];
-          break;
-        case 1:
-          text.insert(at, 1, alphabet[next() % alphabet.size()]);
-          break;
-        case 2:
-          text.erase(at, 1 + next() % 8);
-          break;
-        case 3: {  // delete a line
-          size_t start = text.rfind('\n', at);
-          start = start == std::string::npos ? 0 : start + 1;
-          size_t end = text.find('\n', at);
-          text.erase(start, end == std::string::npos ? std::string::npos : end - start + 1);
-          break;
-        }
-        default: {  // duplicate a line
-          size_t start = text.rfind('\n', at);
-          start = start == std::string::npos ? 0 : start + 1;
-          size_t end = text.find('\n', at);
-          std::string line =
-              text.substr(start, end == std::string::npos ? std::string::npos : end - start + 1);
-          text.insert(start, line);
-          break;
-        }
-      }
-    }
-    Check(text);
-    ++runs;
-  }
+  // Deterministic mutations of the sample, from an alphabet of the format's own pieces.
+  runs += rprof::CheckMutations({sample}, "0123456789abcdefx+-*=():( )\n\t #/Ircalsobfnpitevm",
+                                100000, [](const std::string& text) { Check(text); });
   // Big inputs stay linear: many events, many sites.
   std::string wide = "events:";
   for (int e = 0; e < 2000; ++e) wide += " E" + std::to_string(e);

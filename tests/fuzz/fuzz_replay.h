@@ -5,6 +5,7 @@
 #define RPROF_TESTS_FUZZ_FUZZ_REPLAY_H_
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -40,6 +41,60 @@ inline bool ReadReplayInputs(int argc, char** argv, std::vector<std::string>* in
     inputs->push_back(text.str());
   }
   return true;
+}
+
+// `rounds` deterministic mutants of the seeds, each given to `check`: one to four edits each, a
+// byte replaced or inserted from `alphabet` (the format's own pieces), a short run erased, a
+// field erased up to the next tab or newline, a line erased or duplicated. Returns `rounds`.
+template <typename Check>
+size_t CheckMutations(const std::vector<std::string>& seeds, const std::string& alphabet,
+                      int rounds, Check&& check) {
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  auto next = [&state] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  auto line_at = [](const std::string& text, size_t at, size_t* start, size_t* length) {
+    *start = text.rfind('\n', at);
+    *start = *start == std::string::npos ? 0 : *start + 1;
+    size_t end = text.find('\n', at);
+    *length = end == std::string::npos ? std::string::npos : end - *start + 1;
+  };
+  for (int i = 0; i < rounds; ++i) {
+    std::string text = seeds[next() % seeds.size()];
+    int edits = 1 + static_cast<int>(next() % 4);
+    for (int k = 0; k < edits && !text.empty(); ++k) {
+      size_t at = next() % text.size(), start = 0, length = 0;
+      switch (next() % 6) {
+        case 0:
+          text[at] = alphabet[next() % alphabet.size()];
+          break;
+        case 1:
+          text.insert(at, 1, alphabet[next() % alphabet.size()]);
+          break;
+        case 2:
+          text.erase(at, 1 + next() % 8);
+          break;
+        case 3: {
+          size_t end = text.find_first_of("\t\n", at + 1);
+          text.erase(at, end == std::string::npos ? std::string::npos : end - at);
+          break;
+        }
+        case 4:
+          line_at(text, at, &start, &length);
+          text.erase(start, length);
+          break;
+        default:
+          line_at(text, at, &start, &length);
+          text.insert(start, text.substr(start, length));
+          break;
+      }
+    }
+    check(text);
+  }
+  return static_cast<size_t>(rounds);
 }
 
 }  // namespace rprof

@@ -74,35 +74,9 @@ int main(int argc, char** argv) {
     Check(seed);
     ++runs;
   }
-  // Deterministic mutations of the seeds: byte edits from JSON's own alphabet.
-  uint64_t state = 0x9e3779b97f4a7c15ull;
-  auto next = [&state] {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return state;
-  };
-  const std::string alphabet = "{}[]:,\"\\ntrufalse0123456789.-+eE \xc3\xa9\xff";
-  for (int i = 0; i < 20000; ++i) {
-    std::string text = seeds[next() % seeds.size()];
-    int edits = 1 + static_cast<int>(next() % 4);
-    for (int k = 0; k < edits && !text.empty(); ++k) {
-      size_t at = next() % text.size();
-      switch (next() % 3) {
-        case 0:
-          text[at] = alphabet[next() % alphabet.size()];
-          break;
-        case 1:
-          text.insert(at, 1, alphabet[next() % alphabet.size()]);
-          break;
-        default:
-          text.erase(at, 1 + next() % 8);
-          break;
-      }
-    }
-    Check(text);
-    ++runs;
-  }
+  // Deterministic mutations of the seeds, from JSON's own alphabet.
+  runs += rprof::CheckMutations(seeds, "{}[]:,\"\\ntrufalse0123456789.-+eE \xc3\xa9\xff", 20000,
+                                [](const std::string& text) { Check(text); });
   std::cout << "json_reader_fuzz: " << runs << " inputs, no failure\n";
   return 0;
 }

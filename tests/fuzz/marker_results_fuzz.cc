@@ -80,47 +80,9 @@ int main(int argc, char** argv) {
     Check(seed);
     ++runs;
   }
-  // Deterministic mutations of the seeds: byte edits, field deletions and line duplications, from
-  // an alphabet of the format's own pieces.
-  uint64_t state = 0x9e3779b97f4a7c15ull;
-  auto next = [&state] {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return state;
-  };
-  const std::string alphabet = "0123456789.-+e\t\n rprof-markersventgiolbm*okmissing";
-  for (int i = 0; i < 20000; ++i) {
-    std::string text = seeds[next() % seeds.size()];
-    int edits = 1 + static_cast<int>(next() % 4);
-    for (int k = 0; k < edits && !text.empty(); ++k) {
-      size_t at = next() % text.size();
-      switch (next() % 4) {
-        case 0:
-          text[at] = alphabet[next() % alphabet.size()];
-          break;
-        case 1:
-          text.insert(at, 1, alphabet[next() % alphabet.size()]);
-          break;
-        case 2: {  // delete up to the next tab or newline
-          size_t end = text.find_first_of("\t\n", at + 1);
-          text.erase(at, end == std::string::npos ? std::string::npos : end - at);
-          break;
-        }
-        default: {  // duplicate a line
-          size_t start = text.rfind('\n', at);
-          start = start == std::string::npos ? 0 : start + 1;
-          size_t end = text.find('\n', at);
-          std::string line =
-              text.substr(start, end == std::string::npos ? std::string::npos : end - start + 1);
-          text.insert(start, line);
-          break;
-        }
-      }
-    }
-    Check(text);
-    ++runs;
-  }
+  // Deterministic mutations of the seeds, from an alphabet of the format's own pieces.
+  runs += rprof::CheckMutations(seeds, "0123456789.-+e\t\n rprof-markersventgiolbm*okmissing",
+                                20000, [](const std::string& text) { Check(text); });
   std::cout << "marker_results_fuzz: " << runs << " inputs, no failure\n";
   return 0;
 }
