@@ -97,6 +97,24 @@ size_t CheckMutations(const std::vector<std::string>& seeds, const std::string& 
   return static_cast<size_t>(rounds);
 }
 
+// The whole plain build of a target fed from its corpus alone: every seed, then `rounds`
+// mutants of them. Exit status 0 when nothing failed (a failure aborts), 2 on a usage error.
+template <typename Check>
+int ReplayCorpusMain(int argc, char** argv, const std::string& name,
+                     const std::string& alphabet, int rounds, Check&& check) {
+  std::vector<std::string> seeds;
+  if (!ReadReplayInputs(argc, argv, &seeds)) return 2;
+  if (seeds.empty()) {
+    std::cerr << "usage: " << argv[0] << " FILE|DIRECTORY...  (the seeds: tests/fuzz/corpus/"
+              << name << "/)\n";
+    return 2;
+  }
+  for (const std::string& seed : seeds) check(seed);
+  size_t runs = seeds.size() + CheckMutations(seeds, alphabet, rounds, check);
+  std::cout << name << "_fuzz: " << runs << " inputs, no failure\n";
+  return 0;
+}
+
 }  // namespace rprof
 
 #endif  // RPROF_TESTS_FUZZ_FUZZ_REPLAY_H_

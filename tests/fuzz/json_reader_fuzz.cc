@@ -57,27 +57,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 }
 
 #ifdef RPROF_FUZZ_STANDALONE
-#include <iostream>
-
 #include "fuzz_replay.h"
 
+// Every seed, then deterministic mutations of them from JSON's own alphabet.
 int main(int argc, char** argv) {
-  std::vector<std::string> seeds;
-  if (!rprof::ReadReplayInputs(argc, argv, &seeds)) return 2;
-  if (seeds.empty()) {
-    std::cerr << "usage: " << argv[0] << " FILE|DIRECTORY...  (the seeds: tests/fuzz/corpus/"
-              << "json_reader/)\n";
-    return 2;
-  }
-  size_t runs = 0;
-  for (const std::string& seed : seeds) {
-    Check(seed);
-    ++runs;
-  }
-  // Deterministic mutations of the seeds, from JSON's own alphabet.
-  runs += rprof::CheckMutations(seeds, "{}[]:,\"\\ntrufalse0123456789.-+eE \xc3\xa9\xff", 20000,
-                                [](const std::string& text) { Check(text); });
-  std::cout << "json_reader_fuzz: " << runs << " inputs, no failure\n";
-  return 0;
+  return rprof::ReplayCorpusMain(argc, argv, "json_reader",
+                                 "{}[]:,\"\\ntrufalse0123456789.-+eE \xc3\xa9\xff", 20000,
+                                 [](const std::string& text) { Check(text); });
 }
 #endif

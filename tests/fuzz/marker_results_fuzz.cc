@@ -63,27 +63,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 }
 
 #ifdef RPROF_FUZZ_STANDALONE
-#include <iostream>
-
 #include "fuzz_replay.h"
 
+// Every seed, then deterministic mutations of them from an alphabet of the format's own pieces.
 int main(int argc, char** argv) {
-  std::vector<std::string> seeds;
-  if (!rprof::ReadReplayInputs(argc, argv, &seeds)) return 2;
-  if (seeds.empty()) {
-    std::cerr << "usage: " << argv[0] << " FILE|DIRECTORY...  (the seeds: tests/fuzz/corpus/"
-              << "marker_results/)\n";
-    return 2;
-  }
-  size_t runs = 0;
-  for (const std::string& seed : seeds) {
-    Check(seed);
-    ++runs;
-  }
-  // Deterministic mutations of the seeds, from an alphabet of the format's own pieces.
-  runs += rprof::CheckMutations(seeds, "0123456789.-+e\t\n rprof-markersventgiolbm*okmissing",
-                                20000, [](const std::string& text) { Check(text); });
-  std::cout << "marker_results_fuzz: " << runs << " inputs, no failure\n";
-  return 0;
+  return rprof::ReplayCorpusMain(argc, argv, "marker_results",
+                                 "0123456789.-+e\t\n rprof-markersventgiolbm*okmissing", 20000,
+                                 [](const std::string& text) { Check(text); });
 }
 #endif
