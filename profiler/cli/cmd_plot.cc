@@ -1,19 +1,27 @@
-// rprof plot: runs on their machine's roofline, rendered by gnuplot to a file or the terminal,
-// or the gnuplot script itself for users to restyle.
+// rprof plot: runs on their machine's roofline: an SVG or the terminal drawn by rprof itself
+// (report/roofline_svg.h, report/roofline_terminal.h: labels placed so none covers another),
+// PNG and PDF rendered by gnuplot, or the gnuplot script itself for users to restyle.
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/plot_inputs.h"
 #include "cli/output_file.h"
 #include "machine/current_machine.h"
 #include "process/scratch_dir.h"
 #include "cli/options.h"
 #include "report/roofline_plot.h"
+#include "report/roofline_scene.h"
+#include "report/roofline_svg.h"
+#include "report/roofline_terminal.h"
+#include "report/terminal_size.h"
+#include "report/terminal_width.h"
 #include "store/profile_store.h"
 #include "targets/target_path.h"
 
@@ -45,30 +53,45 @@ bool RunGnuplot(const std::string& script_path, Error* err) {
 
 }  // namespace
 
+namespace {
+
+// What the picture leaves out, and runs drawn against roofs not their own, on stderr too: a
+// plot written to a file says nothing on the terminal otherwise.
+void PrintNotes(const RooflineScene& scene) {
+  for (const LeftOut& l : scene.left_out)
+    std::cerr << "rprof: note: plot: left out " << l.name << ": " << l.reason << "\n";
+  for (const std::string& w : scene.warnings) std::cerr << "rprof: warning: plot: " << w << "\n";
+}
+
+bool WriteText(const std::string& path, const std::string& text, Error* err) {
+  std::ofstream file(path);
+  file << text;
+  if (!file) return Fail(err, ErrorKind::kEnvironment, path + ": cannot write");
+  return true;
+}
+
+}  // namespace
+
 bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
   CommandLine cl("plot", "[RUN...|--last N|--kernel K|--tag K=V] -o FILE.svg|--terminal",
-                 "Draws runs on the roofline of their machine: log-log, every compute ceiling "
-                 "(per precision and ISA) and bandwidth ceiling (per memory level) labelled, "
-                 "each run and each marker region a labelled point per source, its model point "
-                 "joined to its measured point. Rendered by gnuplot.",
+                 "Draws runs on the cache-aware roofline of their machine: log-log, the compute "
+                 "roof of each precision and ISA and the bandwidth roof of each memory level; "
+                 "each run a point at the intensity of every level it has bytes for (marker per "
+                 "level, colour per precision, filled measured, hollow model), its binding level "
+                 "larger and labelled, as `rprof show` places it. Runs that cannot be drawn are "
+                 "listed under the plot and on stderr. SVG and the terminal are drawn by rprof, "
+                 "PNG and PDF by gnuplot.",
                  CommandLine::Format::kNone);
-  std::vector<long long> ids;
-  std::vector<std::string> tags;
-  RunFilter filter;
-  std::string output, script;
-  int last = 0, threads = 1;
-  long long profile_id = 0;
-  cl.Add("last", po::value(&last), "the newest N runs (default 10 when no run is named)");
-  std::string target;
-  cl.Add("kernel,k", po::value(&target), "only runs of this kernel or program");
-  cl.Add("tag,t", po::value(&tags)->composing(), "only runs tagged KEY=VALUE (repeatable)");
+  RunChoice choice;
+  std::string output, script, size;
+  int threads = 1;
+  AddRunChoiceOptions(&cl, &choice, true);
   cl.Add("output,o", po::value(&output), "write FILE.svg, FILE.png or FILE.pdf");
   cl.Add("terminal", "draw the roofline in the terminal");
+  cl.Add("size", po::value(&size),
+         "--terminal: WIDTHxHEIGHT in characters (default: the terminal's, $COLUMNS and $LINES)");
   cl.Add("gnuplot", po::value(&script), "write the gnuplot script (data inline) to FILE");
   cl.Add("threads", po::value(&threads), "draw the ceilings of N threads (default 1)");
-  cl.Add("profile", po::value(&profile_id),
-         "the machine profile to draw (default: the newest of the runs' machine)");
-  cl.AddPositional("run", po::value(&ids)->composing(), "run ids", -1);
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
   bool terminal = cl.Has("terminal");
@@ -77,52 +100,34 @@ bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& ar
                 "plot: say where: -o FILE.svg|.png|.pdf, --terminal, or --gnuplot FILE");
   if (!output.empty() && terminal)
     return Fail(err, ErrorKind::kUsage, "plot: -o FILE or --terminal, not both");
-  std::string term = terminal ? "dumb size 110,34 noenhanced" : TerminalForFile(output);
+  std::string term = TerminalForFile(output);
   if (!output.empty() && term.empty())
     return Fail(err, ErrorKind::kUsage,
                 "plot: -o " + output + ": use a .svg, .png or .pdf file name");
+  bool svg = !output.empty() && term.rfind("svg", 0) == 0;
   if (term.empty()) term = TerminalForFile("roofline.svg");
   if (threads < 1) return Fail(err, ErrorKind::kUsage, "--threads must be at least 1");
-  if (!ParseKeyValues("--tag", tags, &filter.tags, err)) return false;
-  if (!target.empty()) {
-    std::vector<std::string> names = StoredTargetNames(target);
-    filter.target = names.front();
-    filter.also_targets.assign(names.begin() + 1, names.end());
+  size_t width = TerminalWidth(STDOUT_FILENO), height = 0;
+  if (width == kNoWidthLimit) width = 120;
+  if (!size.empty()) {
+    if (!terminal) return Fail(err, ErrorKind::kUsage, "plot: --size is for --terminal");
+    if (!ParseSize(size, &width, &height) || width < kMinPlotWidth || height < kMinPlotHeight)
+      return Fail(err, ErrorKind::kUsage,
+                  "plot: --size " + size + ": expected WIDTHxHEIGHT in characters, at least " +
+                      std::to_string(kMinPlotWidth) + "x" + std::to_string(kMinPlotHeight) +
+                      " (e.g. 80x24)");
+  } else {
+    // The frame takes the terminal's rows less the title, axes and a few lines of notes.
+    height = std::clamp<size_t>(TerminalRows(STDOUT_FILENO), kMinPlotHeight + 8, 48) - 8;
   }
   // gnuplot's own message for a file it cannot write names neither the option nor the way out.
   if (!output.empty() && !CheckOutputFile("plot: -o", output, err)) return false;
   if (!script.empty() && !CheckOutputFile("plot: --gnuplot", script, err)) return false;
 
   RunStore store;
-  if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
   std::vector<RunRecord> runs;
-  if (!ids.empty()) {
-    for (long long id : ids) {
-      RunRecord run;
-      if (!store.Load(id, &run, err)) return false;
-      runs.push_back(std::move(run));
-    }
-  } else {
-    filter.limit = last > 0 ? last : 10;
-    if (!store.List(filter, &runs, err)) return false;
-    if (runs.empty())
-      return Fail(err, ErrorKind::kUsage, "plot: no stored run matches; see rprof history");
-  }
-
   StoredProfile profile;
-  if (profile_id > 0) {
-    if (!LoadProfile(&store, profile_id, &profile, err)) return false;
-  } else {
-    bool found = false;
-    std::string fingerprint =
-        runs.empty() ? CurrentMachine().fingerprint : runs.front().machine.fingerprint;
-    if (!LoadNewestProfile(&store, fingerprint, &profile, &found, err)) return false;
-    if (!found)
-      return Fail(err, ErrorKind::kEnvironment,
-                  "no machine profile for machine " + fingerprint +
-                      " (the runs' machine); measure one there with `rprof machine measure`");
-  }
-
+  if (!LoadRunChoice(global, choice, "plot", &store, &runs, &profile, err)) return false;
   if (!HasCeilingsFor(profile.profile, threads))
     return Fail(err, ErrorKind::kUsage,
                 "plot: machine profile " + std::to_string(profile.id) + " has no ceilings for " +
@@ -130,39 +135,49 @@ bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& ar
                     " thread(s); measure them with `rprof machine "
                     "measure --threads " +
                     std::to_string(threads) + "`");
-  if (PlottableRuns(runs) == 0)
+  RooflineScene scene = BuildRooflineScene(profile.profile, runs, threads);
+  std::string title = RooflineTitle(profile, threads);
+  if (scene.series.empty()) {
+    std::string why;
+    for (const LeftOut& l : scene.left_out) why += "\n  " + l.name + ": " + l.reason;
     return Fail(err, ErrorKind::kUsage,
-                "plot: none of the chosen runs has both a FLOP rate and a DRAM intensity to "
-                "draw, for the whole run or a marker region (programs need --flops/--bytes, "
-                "regions declared with rprof_region_declare, or --counters sim)");
+                "plot: none of the chosen runs can be drawn: each needs FLOPs, bytes and a rate "
+                "(programs need --flops/--bytes, regions declared with rprof_region_declare, or "
+                "--counters sim):" + why);
+  }
+  PrintNotes(scene);
 
+  if (terminal) {
+    std::cout << RooflineText(scene, title, width, height);
+    if (script.empty()) return true;
+  }
+  if (svg) {
+    SvgOptions options;
+    options.title = title;
+    if (!WriteText(output, RooflineSvg(scene, options), err)) return false;
+    std::cout << "wrote " << output << "\n";
+    if (script.empty()) return true;
+  }
+
+  // PNG, PDF and the script: gnuplot's (report/roofline_plot.h).
   PlotOptions plot;
   plot.terminal = term;
   plot.output = output;
   plot.threads = threads;
-  plot.title = "roofline of " + profile.machine.cpu_model + " (" + profile.machine.hostname +
-               "), " + std::to_string(threads) + " thread" + (threads > 1 ? "s" : "") +
-               ", profile " + std::to_string(profile.id);
+  plot.title = title;
   std::string text = RooflineGnuplotScript(profile.profile, runs, plot);
-
   if (!script.empty()) {
-    std::ofstream file(script);
-    file << text;
-    if (!file) return Fail(err, ErrorKind::kEnvironment, "--gnuplot " + script + ": cannot write");
-    if (output.empty() && !terminal) return true;
+    if (!WriteText(script, text, err)) return false;
+    if (output.empty() || svg) return true;
   }
   std::string temp;
   if (!ScratchPath("plot.gp", &temp, err)) return false;
-  {
-    std::ofstream file(temp);
-    file << text;
-    if (!file) return Fail(err, ErrorKind::kEnvironment, temp + ": cannot write the plot script");
-  }
+  if (!WriteText(temp, text, err)) return false;
   std::cout.flush();
   bool ok = RunGnuplot(temp, err);
   unlink(temp.c_str());
   if (!ok) return false;
-  if (!output.empty()) std::cout << "wrote " << output << "\n";
+  std::cout << "wrote " << output << "\n";
   return true;
 }
 

@@ -39,6 +39,7 @@ bool ShowCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 bool QueryCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 bool CompareCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 bool PlotCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+bool ReportCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 bool ValidateCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 bool MachineCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 bool EventsCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);

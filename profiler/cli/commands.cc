@@ -18,6 +18,8 @@ const std::vector<Command>& Commands() {
        Needs::kDatabase, CompareCommand},
       {"plot", "draw runs on this machine's roofline (svg, png, pdf or the terminal)",
        Needs::kDatabase, PlotCommand},
+      {"report", "write one self-contained HTML report: machine, roofline, runs (report.html)",
+       Needs::kDatabase, ReportCommand},
       {"validate", "check every built-in kernel's FLOP model against valgrind's count (sim)",
        Needs::kCounters, ValidateCommand},
       {"query", "run read-only SQL on the database", Needs::kDatabase, QueryCommand},

@@ -421,6 +421,8 @@ Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
     return p;
   }
   p.placed = true;
+  p.binding_level = binding->level;
+  p.binding_source = binding->source;
   p.attainable = binding->attainable;
   p.bytes_compulsory_only = binding->source == Source::kModel;
   bool compute_bound = !binding->memory_bound;

@@ -72,6 +72,11 @@ struct Placement {
   // The binding ceiling: the lowest attainable among the preferred source's levels.
   std::string binding;          // "dram bandwidth (dram_triad)", "compute (fp64_avx2_fma)"
   std::string bound;            // the binding ceiling's kind alone: "dram bandwidth", "compute"
+  // The level whose roof binds (the lowest attainable of the preferred source's levels, also
+  // when that roof is the compute roof) and its source: the point a plot emphasises. "" when
+  // not placed, or placed by bandwidth alone (no FLOPs).
+  std::string binding_level;
+  Source binding_source = Source::kModel;
   double attainable = 0;
   std::optional<double> percent_of_roof;  // achieved / attainable × 100
   std::string verdict;          // "DRAM-bandwidth-bound at 71 % of its roof"

@@ -1,0 +1,105 @@
+// rprof report: the chosen runs and their machine in one self-contained HTML file
+// (report/html_report.h).
+#include <fstream>
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/options.h"
+#include "cli/output_file.h"
+#include "cli/plot_inputs.h"
+#include "report/html_report.h"
+#include "report/roofline_plot.h"
+#include "report/roofline_scene.h"
+#include "roofline/stored_run_placement.h"
+
+namespace rprof {
+
+namespace {
+
+bool EndsWith(const std::string& text, const std::string& end) {
+  return text.size() > end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+}
+
+}  // namespace
+
+bool ReportCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+  CommandLine cl("report", "[RUN...|--last N|--kernel K|--tag K=V] [--compare A B] -o FILE.html",
+                 "Writes one self-contained HTML file (no network, no other file; opens in any "
+                 "browser, prints to PDF): the machine's ceilings, ladder, clocks and warnings; "
+                 "the cache-aware roofline with every chosen run (hover a point for its summary, "
+                 "click it for its metrics with their sources, trust notes and verdict, as "
+                 "`rprof show` gives them); a table of the runs to sort and filter; an arrow "
+                 "with the speed-up from each run tagged before-after=before[:NAME] to the one "
+                 "tagged before-after=after[:NAME], and for --compare A B.",
+                 CommandLine::Format::kNone);
+  RunChoice choice;
+  std::string output;
+  std::vector<long long> compare;
+  int threads = 1;
+  AddRunChoiceOptions(&cl, &choice, false);
+  cl.Add("output,o", po::value(&output), "write FILE.html");
+  cl.Add("compare", po::value(&compare)->multitoken(),
+         "A B: an arrow from run A to run B with B's speed-up (both join the report)");
+  cl.Add("threads", po::value(&threads), "draw the ceilings of N threads (default 1)");
+  if (!cl.Parse(args, err)) return false;
+  if (cl.help_shown()) return true;
+  if (output.empty())
+    return Fail(err, ErrorKind::kUsage, "report: say where: -o FILE.html");
+  if (!EndsWith(output, ".html") && !EndsWith(output, ".htm"))
+    return Fail(err, ErrorKind::kUsage, "report: -o " + output + ": use a .html file name");
+  if (!compare.empty() && compare.size() != 2)
+    return Fail(err, ErrorKind::kUsage,
+                "report: --compare takes two run ids (before, after), got " +
+                    std::to_string(compare.size()));
+  if (threads < 1) return Fail(err, ErrorKind::kUsage, "--threads must be at least 1");
+  if (!CheckOutputFile("report: -o", output, err)) return false;
+
+  RunStore store;
+  HtmlReportInput input;
+  StoredProfile profile;
+  if (!LoadRunChoice(global, choice, "report", &store, &input.runs, &profile, err)) return false;
+  const RunRecord* compared[2] = {nullptr, nullptr};
+  for (size_t i = 0; i < compare.size(); ++i) {
+    for (const RunRecord& r : input.runs)
+      if (r.id == compare[i]) compared[i] = &r;
+    if (compared[i]) continue;
+    RunRecord run;
+    if (!store.Load(compare[i], &run, err)) return false;
+    input.runs.push_back(std::move(run));
+  }
+  if (!HasCeilingsFor(profile.profile, threads))
+    return Fail(err, ErrorKind::kUsage,
+                "report: machine profile " + std::to_string(profile.id) +
+                    " has no ceilings for " + std::to_string(threads) +
+                    " thread(s); measure them with `rprof machine measure --threads " +
+                    std::to_string(threads) + "`");
+  input.arrows = BeforeAfterArrows(input.runs);
+  if (!compare.empty()) {
+    for (size_t i = 0; i < 2; ++i)
+      for (const RunRecord& r : input.runs)
+        if (r.id == compare[i]) compared[i] = &r;
+    SceneArrow arrow;
+    std::string why;
+    if (!SpeedupArrow(*compared[0], *compared[1], &arrow, &why))
+      return Fail(err, ErrorKind::kUsage, "report: --compare: " + why);
+    input.arrows.push_back(arrow);
+  }
+  for (const RunRecord& r : input.runs) input.placements.push_back(PlaceStoredRun(&store, r));
+  RooflineScene scene = BuildRooflineScene(profile.profile, input.runs, threads);
+  for (const LeftOut& l : scene.left_out)
+    std::cerr << "rprof: note: report: left out of the roofline " << l.name << ": " << l.reason
+              << "\n";
+  for (const std::string& w : scene.warnings) std::cerr << "rprof: warning: report: " << w << "\n";
+  input.title = RooflineTitle(profile, threads);
+  input.profile = &profile;
+  input.scene = &scene;
+  input.generated_at = UtcNow();
+
+  std::ofstream file(output);
+  file << HtmlReport(input);
+  if (!file) return Fail(err, ErrorKind::kEnvironment, "report: -o " + output + ": cannot write");
+  std::cout << "wrote " << output << "\n";
+  return true;
+}
+
+}  // namespace rprof

@@ -1,0 +1,204 @@
+#include "report/roofline_scene.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "core/text.h"
+#include "core/utf8.h"
+#include "machine/profile_trust.h"
+#include "report/label_placement.h"
+#include "report/run_report.h"
+
+namespace rprof {
+
+namespace {
+
+constexpr int kLabelChars = 20;
+const char* const kLevels[] = {"l1", "l2", "l3", "dram"};
+
+std::string Short(double v) { return Format("%.3g", v); }
+
+std::vector<SceneRoof> Roofs(const MachineProfile& profile, int threads) {
+  std::vector<SceneRoof> roofs;
+  // Compute: the best pattern of each precision and ISA; the best of a precision is its roof.
+  std::map<std::pair<std::string, std::string>, const Ceiling*> compute;
+  for (const Ceiling& c : profile.ceilings) {
+    if (c.kind != "compute" || c.threads != threads || ImplausibleCeiling(profile, c)) continue;
+    const Ceiling*& slot = compute[{c.precision, c.isa}];
+    if (!slot || c.value > slot->value) slot = &c;
+  }
+  std::map<std::string, double> best;
+  for (const auto& [key, c] : compute) best[key.first] = std::max(best[key.first], c->value);
+  for (const auto& [key, c] : compute) {
+    SceneRoof r;
+    r.compute = true;
+    r.precision = key.first;
+    r.isa = key.second;
+    r.best = c->value >= best[key.first];
+    r.ceiling = c->name;
+    r.value = c->value;
+    r.label = c->precision + " " + c->isa + " " + c->pattern + " " + Short(c->value) + " GFLOP/s";
+    roofs.push_back(r);
+  }
+  // Bandwidth: the roofs placement uses (BandwidthRoof), in both conventions.
+  for (const char* level : kLevels) {
+    const Ceiling* compulsory = BandwidthRoof(profile, level, threads, ByteConvention::kCompulsory);
+    if (!compulsory) continue;
+    SceneRoof r;
+    r.level = level;
+    r.ceiling = compulsory->name;
+    r.value = compulsory->value;
+    r.label = Upper(level) + " " + Short(r.value) + " GB/s";
+    roofs.push_back(r);
+    const Ceiling* traffic = BandwidthRoof(profile, level, threads, ByteConvention::kTraffic);
+    double gbs = traffic ? CeilingValue(*traffic, ByteConvention::kTraffic) : 0;
+    if (gbs > r.value * 1.02) {
+      SceneRoof t = r;
+      t.traffic = true;
+      t.ceiling = traffic->name;
+      t.value = gbs;
+      t.label = Upper(level) + " " + Short(gbs) + " GB/s traffic";
+      roofs.push_back(t);
+    }
+  }
+  return roofs;
+}
+
+std::string StatusReason(const RunRecord& run) {
+  std::string reason = RunStatusName(run.status);
+  if (run.signal) reason += " (signal " + std::to_string(*run.signal) + ")";
+  else if (run.exit_code) reason += " (exit status " + std::to_string(*run.exit_code) + ")";
+  return reason + ": its counts are not those of a whole run";
+}
+
+// The label of each series: "#ID TARGET", or in a sweep (several series of one target and
+// region whose parameters differ in exactly one key) "TARGET KEY=VALUE".
+void LabelSeries(std::vector<SceneSeries>* series, const std::vector<RunRecord>& runs) {
+  std::map<int64_t, const RunRecord*> by_id;
+  for (const RunRecord& r : runs) by_id[r.id] = &r;
+  std::map<std::pair<std::string, std::string>, std::vector<SceneSeries*>> groups;
+  for (SceneSeries& s : *series) groups[{s.target, s.region}].push_back(&s);
+  for (auto& [key, members] : groups) {
+    std::string varying;
+    if (members.size() > 1) {
+      std::set<std::string> keys;
+      for (SceneSeries* s : members)
+        for (const auto& [k, v] : by_id[s->run_id]->params) keys.insert(k);
+      int differing = 0;
+      for (const std::string& k : keys) {
+        std::set<std::string> values;
+        for (SceneSeries* s : members) {
+          std::string value = "\x01";  // absent
+          for (const auto& [pk, pv] : by_id[s->run_id]->params)
+            if (pk == k) value = pv;
+          values.insert(value);
+        }
+        if (values.size() > 1) ++differing, varying = k;
+      }
+      if (differing != 1) varying.clear();
+    }
+    for (SceneSeries* s : members) {
+      std::string label = "#" + std::to_string(s->run_id) + " " + s->target;
+      if (!varying.empty())
+        for (const auto& [k, v] : by_id[s->run_id]->params)
+          if (k == varying) label = s->target + " " + k + "=" + v;
+      if (!s->region.empty()) label += " " + s->region;
+      s->label = ShortenLabel(label, kLabelChars);
+    }
+  }
+}
+
+}  // namespace
+
+std::string ShortenLabel(const std::string& text, int max_chars) {
+  if (DisplayChars(text) <= max_chars) return text;
+  std::string out;
+  size_t at = 0;
+  for (int n = 0; n < max_chars - 1 && at < text.size(); ++n) {
+    size_t len = NextUtf8Char(std::string_view(text).substr(at)).length;
+    out += text.substr(at, len);
+    at += len;
+  }
+  return out + "\xe2\x80\xa6";
+}
+
+RooflineScene BuildRooflineScene(const MachineProfile& profile, const std::vector<RunRecord>& runs,
+                                 int threads) {
+  RooflineScene scene;
+  scene.threads = threads;
+  scene.roofs = Roofs(profile, threads);
+  for (const RunRecord& run : runs) {
+    std::string name = "#" + std::to_string(run.id) + " " + run.target;
+    std::string params = ParamsText(run.params);
+    if (!params.empty()) name += " " + params;
+    if (run.status != RunStatus::kOk) {
+      scene.left_out.push_back({run.id, name, StatusReason(run)});
+      continue;
+    }
+    RunShape shape = RunShapeOf(run, profile);
+    std::vector<std::pair<std::string, Placement>> parts = {
+        {"", PlaceRun(run.metrics, shape, profile)}};
+    for (const std::string& region : RegionNames(run.metrics))
+      parts.push_back({region, PlaceRegion(run.metrics, region, shape, profile)});
+    for (auto& [region, p] : parts) {
+      std::string part_name = region.empty() ? name : name + " region " + region;
+      if (!p.placed) {
+        scene.left_out.push_back({run.id, part_name, p.reason});
+        continue;
+      }
+      if (p.binding_level.empty()) {  // no FLOPs: judged by its bandwidth alone
+        scene.left_out.push_back({run.id, part_name, p.verdict});
+        continue;
+      }
+      if (!p.achieved) {
+        scene.left_out.push_back({run.id, part_name,
+                                  "no measured rate (GFLOP/s) to draw: " + p.verdict});
+        continue;
+      }
+      SceneSeries s;
+      s.run_id = run.id;
+      s.region = region;
+      s.target = run.target;
+      s.name = part_name;
+      s.precision = p.precision;
+      s.threads = p.threads;
+      for (const LevelPlacement& lp : p.levels)
+        s.points.push_back({lp.level, lp.source, lp.ai, *p.achieved, lp.attainable,
+                            lp.level == p.binding_level && lp.source == p.binding_source});
+      s.placement = std::move(p);
+      if (s.threads != threads)
+        scene.warnings.push_back(
+            s.name + ": placed against its own " + std::to_string(s.threads) +
+            "-thread roofs (" + s.placement.threads_note + "); the roofs drawn are " +
+            std::to_string(threads) + "-thread ones: --threads " + std::to_string(s.threads) +
+            " draws its own");
+      scene.series.push_back(std::move(s));
+    }
+  }
+  LabelSeries(&scene.series, runs);
+
+  double top_bw = 0, low_bw = 1e300;
+  for (const SceneRoof& r : scene.roofs) {
+    if (r.compute) scene.top_compute = std::max(scene.top_compute, r.value);
+    else top_bw = std::max(top_bw, r.value), low_bw = std::min(low_bw, r.value);
+  }
+  double ymin = 1e300, ymax = scene.top_compute > 0 ? scene.top_compute * 3 : 100;
+  double xmin = 1.0 / 32, xmax = 32;
+  for (const SceneRoof& r : scene.roofs)
+    if (!r.compute && scene.top_compute > 0) xmax = std::max(xmax, scene.top_compute / r.value * 4);
+  for (const SceneSeries& s : scene.series)
+    for (const ScenePoint& p : s.points) {
+      xmin = std::min(xmin, p.ai / 3);
+      xmax = std::max(xmax, p.ai * 3);
+      ymin = std::min(ymin, p.gflops / 3);
+      ymax = std::max(ymax, p.gflops * 3);
+    }
+  if (low_bw < 1e300) ymin = std::min(ymin, low_bw * xmin);
+  if (ymin >= 1e300) ymin = 0.1;
+  scene.xmin = xmin, scene.xmax = xmax, scene.ymin = ymin, scene.ymax = ymax;
+  return scene;
+}
+
+}  // namespace rprof

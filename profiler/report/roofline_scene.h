@@ -1,0 +1,85 @@
+// What a roofline picture shows, decided once for every way of drawing it (SVG, terminal, the
+// HTML report): the roofs of one thread count, and every run as placement (roofline/placement.h)
+// placed it: a point at the intensity of every level it has bytes for, the binding one marked,
+// at the rate placement held against the roof. Runs that cannot be drawn are listed with the
+// reason. Nothing here re-decides a binding level or a percentage: they are placement's.
+#ifndef RPROF_REPORT_ROOFLINE_SCENE_H_
+#define RPROF_REPORT_ROOFLINE_SCENE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/run.h"
+#include "machine/machine_profile.h"
+#include "roofline/placement.h"
+
+namespace rprof {
+
+struct SceneRoof {
+  bool compute = false;
+  std::string precision;  // compute: "fp64", "fp32"
+  std::string isa;        // compute: "avx2", ...
+  // compute: the precision's best roof at these threads, the one placement holds runs against;
+  // the others are the roofs of narrower vector code.
+  bool best = false;
+  std::string level;      // bandwidth: "l1", "l2", "l3", "dram"
+  // bandwidth: in actual traffic (the convention of sim's and pmu's bytes), drawn where it is
+  // above the compulsory-bytes roof (model's bytes).
+  bool traffic = false;
+  std::string ceiling;    // the ceiling's name, "dram_triad"
+  double value = 0;       // GFLOP/s or GB/s
+  std::string label;      // "fp64 avx2 fma 55.5 GFLOP/s", "DRAM 25 GB/s"
+};
+
+struct ScenePoint {
+  std::string level;
+  Source source;
+  double ai = 0;        // FLOP/byte at this level, this source's FLOPs and bytes
+  double gflops = 0;    // the rate placement held against the roofs (Placement::achieved)
+  double attainable = 0;
+  bool binding = false;  // Placement::binding_level and binding_source
+};
+
+// One run, or one marker region of a run.
+struct SceneSeries {
+  int64_t run_id = 0;
+  std::string region;     // "" for the whole run
+  std::string target;
+  std::string name;       // in full: "#4 matmul-ikj n=64", "… region triad"
+  std::string label;      // short, for the picture: "#4 matmul-ikj", "triad n=512" in a sweep
+  std::string precision;  // placement's: "fp64", "fp32", "mixed", ""
+  int threads = 1;        // the thread count of the roofs the run was placed against
+  Placement placement;
+  std::vector<ScenePoint> points;  // every level and source placement has, binding one marked
+};
+
+struct LeftOut {
+  int64_t run_id = 0;
+  std::string name;
+  std::string reason;
+};
+
+struct RooflineScene {
+  int threads = 1;
+  std::vector<SceneRoof> roofs;  // compute roofs, then bandwidth roofs l1 → dram
+  std::vector<SceneSeries> series;
+  std::vector<LeftOut> left_out;
+  // Runs placed against the roofs of another thread count than the ones drawn.
+  std::vector<std::string> warnings;
+  double xmin = 1.0 / 64, xmax = 64, ymin = 0.1, ymax = 100;  // axes, log scale
+  double top_compute = 0;  // the highest compute roof drawn: where bandwidth roofs end
+};
+
+// Every run (and marker region) of `runs` against `profile`, the roofs of `threads` threads.
+// Each run is placed by RunShapeOf, PlaceRun and PlaceRegion, as `rprof show` places it.
+RooflineScene BuildRooflineScene(const MachineProfile& profile, const std::vector<RunRecord>& runs,
+                                 int threads);
+
+// `text` cut to `max_chars` characters, the last one "…" when cut.
+std::string ShortenLabel(const std::string& text, int max_chars);
+
+}  // namespace rprof
+
+#endif  // RPROF_REPORT_ROOFLINE_SCENE_H_

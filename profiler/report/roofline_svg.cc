@@ -1,0 +1,381 @@
+#include "report/roofline_svg.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "core/json.h"
+#include "core/text.h"
+#include "report/label_placement.h"
+
+namespace rprof {
+
+namespace {
+
+constexpr double kWidth = 1000;
+constexpr Box kFrame = {80, 50, 640, 460};
+constexpr double kLegendX = 740;
+constexpr double kFont = 11;
+constexpr double kTitleFont = 14;
+constexpr double kMarker = 5;         // a point's half size
+constexpr double kBindingMarker = 7;  // the binding level's point
+const char* const kFontFamily = "DejaVu Sans Mono, Liberation Mono, monospace";
+
+std::string Num(double v) { return Format("%.2f", v); }
+
+const char* PrecisionColour(const std::string& precision) {
+  if (precision == "fp64") return "#1f5fa8";
+  if (precision == "fp32") return "#d9730d";
+  if (precision == "mixed") return "#7b3fa0";
+  return "#555555";
+}
+
+// The marker of a level: L1 circle, L2 square, L3 diamond, DRAM triangle; an SVG path of
+// half size r around (x, y).
+std::string MarkerPath(const std::string& level, double x, double y, double r) {
+  if (level == "l1")
+    return "M" + Num(x - r) + "," + Num(y) + "a" + Num(r) + "," + Num(r) + " 0 1,0 " +
+           Num(2 * r) + ",0a" + Num(r) + "," + Num(r) + " 0 1,0 " + Num(-2 * r) + ",0Z";
+  if (level == "l2")
+    return "M" + Num(x - r) + "," + Num(y - r) + "h" + Num(2 * r) + "v" + Num(2 * r) + "h" +
+           Num(-2 * r) + "Z";
+  if (level == "l3")
+    return "M" + Num(x) + "," + Num(y - r * 1.2) + "L" + Num(x + r * 1.2) + "," + Num(y) + "L" +
+           Num(x) + "," + Num(y + r * 1.2) + "L" + Num(x - r * 1.2) + "," + Num(y) + "Z";
+  return "M" + Num(x) + "," + Num(y - r * 1.2) + "L" + Num(x + r * 1.15) + "," + Num(y + r) +
+         "L" + Num(x - r * 1.15) + "," + Num(y + r) + "Z";
+}
+
+class Axes {
+ public:
+  explicit Axes(const RooflineScene& s)
+      : lx0_(std::log10(s.xmin)), lx1_(std::log10(s.xmax)), ly0_(std::log10(s.ymin)),
+        ly1_(std::log10(s.ymax)) {}
+  double X(double ai) const {
+    return kFrame.x + (std::log10(ai) - lx0_) / (lx1_ - lx0_) * kFrame.w;
+  }
+  double Y(double gflops) const {
+    return kFrame.bottom() - (std::log10(gflops) - ly0_) / (ly1_ - ly0_) * kFrame.h;
+  }
+  double AiAt(double x) const {
+    return std::pow(10, lx0_ + (x - kFrame.x) / kFrame.w * (lx1_ - lx0_));
+  }
+
+ private:
+  double lx0_, lx1_, ly0_, ly1_;
+};
+
+std::string Text(const std::string& cls, double x, double baseline, double font,
+                 const std::string& text, const std::string& extra = "") {
+  return "<text class=\"" + cls + "\" x=\"" + Num(x) + "\" y=\"" + Num(baseline) +
+         "\" font-size=\"" + Num(font) + "\"" + extra + ">" + XmlEscape(text) + "</text>\n";
+}
+
+// A text line under the plot or in the legend: cut to what fits in `width` pixels, the whole
+// line in its <title>.
+std::string Line(const std::string& cls, double x, double baseline, double width,
+                 const std::string& text, const std::string& fill = "") {
+  int fits = static_cast<int>(width / (kCharWidthEm * kFont));
+  std::string shown = ShortenLabel(text, fits);
+  std::string extra = fill.empty() ? "" : " fill=\"" + fill + "\"";
+  std::string out = "<text class=\"" + cls + "\" x=\"" + Num(x) + "\" y=\"" + Num(baseline) +
+                    "\" font-size=\"" + Num(kFont) + "\"" + extra + ">";
+  if (shown != text) out += "<title>" + XmlEscape(text) + "</title>";
+  return out + XmlEscape(shown) + "</text>\n";
+}
+
+std::string TickText(double v) { return Format("%g", v); }
+
+}  // namespace
+
+std::string XmlEscape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
+  Axes ax(scene);
+  LabelPlacer placer(kFrame);
+  double lh = kLineEm * kFont;
+
+  // Points first: no label may cover one.
+  for (const SceneSeries& s : scene.series)
+    for (const ScenePoint& p : s.points) {
+      double r = (p.binding ? kBindingMarker : kMarker) + 1;
+      placer.Reserve({ax.X(p.ai) - r, ax.Y(p.gflops) - r, 2 * r, 2 * r});
+    }
+
+  std::string roofs, roof_labels;
+  double top = scene.top_compute;
+  double top_bw = 0;
+  for (const SceneRoof& r : scene.roofs)
+    if (!r.compute) top_bw = std::max(top_bw, r.value);
+  for (const SceneRoof& r : scene.roofs) {
+    std::string colour = r.compute ? PrecisionColour(r.precision) : "#444444";
+    std::string dash = r.compute ? (r.best ? "" : " stroke-dasharray=\"6,4\"")
+                                 : (r.traffic ? " stroke-dasharray=\"3,3\"" : "");
+    double width = r.compute ? (r.best ? 2 : 1.2) : (r.traffic ? 1.2 : 2);
+    double x0, y0, x1, y1;
+    if (r.compute) {
+      double ridge = top_bw > 0 ? r.value / top_bw : scene.xmin;
+      x0 = ax.X(std::max(ridge, scene.xmin)), y0 = y1 = ax.Y(r.value), x1 = kFrame.right();
+    } else {
+      double ai0 = std::max(scene.xmin, scene.ymin / r.value);
+      double ai1 = top > 0 ? top / r.value : scene.xmax;
+      x0 = ax.X(ai0), y0 = ax.Y(ai0 * r.value), x1 = ax.X(ai1), y1 = ax.Y(ai1 * r.value);
+    }
+    roofs += "<line class=\"roof\" data-ceiling=\"" + XmlEscape(r.ceiling) + "\" x1=\"" + Num(x0) +
+             "\" y1=\"" + Num(y0) + "\" x2=\"" + Num(x1) + "\" y2=\"" + Num(y1) + "\" stroke=\"" +
+             colour + "\" stroke-width=\"" + Num(width) + "\"" + dash + "/>\n";
+    // The label beside its line, where it is free: compute roofs above (then below) their
+    // right end, sliding left; bandwidth roofs above-left of a point on the line, sliding up.
+    double w = DisplayChars(r.label) * kCharWidthEm * kFont;
+    std::vector<Box> candidates;
+    if (r.compute) {
+      for (double x = x1 - 4 - w; x >= x0; x -= 24) candidates.push_back({x, y0 - lh - 1, w, lh});
+      for (double x = x1 - 4 - w; x >= x0; x -= 24) candidates.push_back({x, y0 + 2, w, lh});
+    } else {
+      for (double t = 0.04; t <= 0.9; t += 0.04) {
+        double x = x0 + (x1 - x0) * t, y = y0 + (y1 - y0) * t;
+        candidates.push_back({x - w - 3, y - lh - 3, w, lh});
+      }
+    }
+    int at = placer.Place(candidates);
+    if (at >= 0)
+      roof_labels += Text("roof-label", candidates[at].x,
+                          BaselineForTop(candidates[at].y, kFont), kFont, r.label,
+                          " fill=\"" + colour + "\"");
+  }
+
+  // Series: the points of one run joined, each at its level's marker, the binding one larger.
+  std::string series_svg, run_labels;
+  for (const SceneSeries& s : scene.series) {
+    const Placement& p = s.placement;
+    std::string colour = PrecisionColour(s.precision);
+    series_svg += "<g class=\"series\" data-run=\"" + std::to_string(s.run_id) +
+                  "\" data-region=\"" + XmlEscape(s.region) + "\" data-label=\"" +
+                  XmlEscape(s.label) + "\" data-binding=\"" + XmlEscape(p.binding) +
+                  "\" data-binding-level=\"" + p.binding_level + "\" data-binding-source=\"" +
+                  std::string(SourceName(p.binding_source)) + "\" data-percent-of-roof=\"" +
+                  (p.percent_of_roof ? JsonNumber(*p.percent_of_roof) : "") +
+                  "\" data-achieved-gflops=\"" + JsonNumber(*p.achieved) + "\" data-verdict=\"" +
+                  XmlEscape(p.verdict) + "\">\n<title>" + XmlEscape(s.name + ": " + p.verdict) +
+                  "</title>\n";
+    std::map<Source, std::vector<const ScenePoint*>> by_source;
+    for (const ScenePoint& pt : s.points) by_source[pt.source].push_back(&pt);
+    for (auto& [source, pts] : by_source) {
+      if (pts.size() < 2) continue;
+      std::sort(pts.begin(), pts.end(),
+                [](const ScenePoint* a, const ScenePoint* b) { return a->ai < b->ai; });
+      std::string d;
+      for (const ScenePoint* pt : pts)
+        d += (d.empty() ? "M" : "L") + Num(ax.X(pt->ai)) + "," + Num(ax.Y(pt->gflops));
+      series_svg += "<path class=\"join\" d=\"" + d + "\" fill=\"none\" stroke=\"" + colour +
+                    "\" stroke-width=\"1\" stroke-opacity=\"0.6\"" +
+                    (IsMeasured(source) ? "" : " stroke-dasharray=\"2,2\"") + "/>\n";
+    }
+    // Model points under measured ones, the binding point on top: where they coincide (every
+    // level of a streaming kernel moves the same bytes) the one that decided shows.
+    std::vector<const ScenePoint*> order;
+    for (const ScenePoint& pt : s.points) order.push_back(&pt);
+    std::stable_sort(order.begin(), order.end(), [](const ScenePoint* a, const ScenePoint* b) {
+      return std::pair(a->binding, IsMeasured(a->source)) <
+             std::pair(b->binding, IsMeasured(b->source));
+    });
+    const ScenePoint* binding = nullptr;
+    for (const ScenePoint* ptr : order) {
+      const ScenePoint& pt = *ptr;
+      if (pt.binding) binding = &pt;
+      bool measured = IsMeasured(pt.source);
+      double r = pt.binding ? kBindingMarker : kMarker;
+      std::string title = s.label + ": " + Upper(pt.level) + " (" +
+                          std::string(SourceName(pt.source)) + ") AI " + Format("%.3g", pt.ai) +
+                          " FLOP/B, " + Format("%.3g", pt.gflops) + " GFLOP/s, " +
+                          Format("%.0f", pt.gflops / pt.attainable * 100) + " % of the " +
+                          Upper(pt.level) + " roof" + (pt.binding ? " (binding)" : "");
+      series_svg += "<path class=\"point\" data-level=\"" + pt.level + "\" data-source=\"" +
+                    std::string(SourceName(pt.source)) + "\" data-ai=\"" + JsonNumber(pt.ai) +
+                    "\" data-binding=\"" + (pt.binding ? "true" : "false") + "\" d=\"" +
+                    MarkerPath(pt.level, ax.X(pt.ai), ax.Y(pt.gflops), r) + "\" fill=\"" +
+                    (measured ? colour : "#ffffff") + "\" stroke=\"" +
+                    (pt.binding ? "#000000" : colour) + "\" stroke-width=\"" +
+                    (pt.binding ? "2.5" : "1.5") + "\"><title>" + XmlEscape(title) +
+                    "</title></path>\n";
+    }
+    series_svg += "</g>\n";
+    if (!binding) continue;
+    double bx = ax.X(binding->ai), by = ax.Y(binding->gflops);
+    for (const std::string& text : {s.label, "#" + std::to_string(s.run_id)}) {
+      double w = DisplayChars(text) * kCharWidthEm * kFont;
+      std::vector<Box> candidates = CandidatesAround(bx, by, w, lh, 10, 6);
+      int at = placer.Place(candidates);
+      if (at < 0) continue;
+      run_labels += Text("run-label", candidates[at].x, BaselineForTop(candidates[at].y, kFont),
+                         kFont, text, " data-run=\"" + std::to_string(s.run_id) + "\"");
+      break;
+    }
+  }
+
+  // Arrows: before → after, between binding points, labelled with the speed-up.
+  std::string arrows;
+  for (const SceneArrow& a : options.arrows) {
+    const ScenePoint *from = nullptr, *to = nullptr;
+    for (const SceneSeries& s : scene.series)
+      for (const ScenePoint& pt : s.points)
+        if (pt.binding && s.region.empty()) {
+          if (s.run_id == a.from_run) from = &pt;
+          if (s.run_id == a.to_run) to = &pt;
+        }
+    if (!from || !to) continue;
+    double x0 = ax.X(from->ai), y0 = ax.Y(from->gflops), x1 = ax.X(to->ai), y1 = ax.Y(to->gflops);
+    arrows += "<line class=\"arrow\" data-from=\"" + std::to_string(a.from_run) + "\" data-to=\"" +
+              std::to_string(a.to_run) + "\" x1=\"" + Num(x0) + "\" y1=\"" + Num(y0) +
+              "\" x2=\"" + Num(x1) + "\" y2=\"" + Num(y1) +
+              "\" stroke=\"#2a9d3a\" stroke-width=\"2\" marker-end=\"url(#arrowhead)\"/>\n";
+    double w = DisplayChars(a.label) * kCharWidthEm * kFont;
+    std::vector<Box> candidates = CandidatesAround((x0 + x1) / 2, (y0 + y1) / 2, w, lh, 8, 6);
+    int at = placer.Place(candidates);
+    if (at >= 0)
+      arrows += Text("arrow-label", candidates[at].x, BaselineForTop(candidates[at].y, kFont),
+                     kFont, a.label, " fill=\"#2a9d3a\"");
+  }
+
+  // Ticks: every decade in range.
+  std::string ticks;
+  for (int e = static_cast<int>(std::ceil(std::log10(scene.xmin) - 1e-9));
+       std::pow(10, e) <= scene.xmax * (1 + 1e-9); ++e) {
+    double v = std::pow(10, e), x = ax.X(v);
+    ticks += "<line class=\"grid\" x1=\"" + Num(x) + "\" y1=\"" + Num(kFrame.y) + "\" x2=\"" +
+             Num(x) + "\" y2=\"" + Num(kFrame.bottom()) + "\" stroke=\"#e4e4e4\"/>\n";
+    std::string t = TickText(v);
+    ticks += Text("tick", x - DisplayChars(t) * kCharWidthEm * kFont / 2,
+                  kFrame.bottom() + 16, kFont, t);
+  }
+  for (int e = static_cast<int>(std::ceil(std::log10(scene.ymin) - 1e-9));
+       std::pow(10, e) <= scene.ymax * (1 + 1e-9); ++e) {
+    double v = std::pow(10, e), y = ax.Y(v);
+    ticks += "<line class=\"grid\" x1=\"" + Num(kFrame.x) + "\" y1=\"" + Num(y) + "\" x2=\"" +
+             Num(kFrame.right()) + "\" y2=\"" + Num(y) + "\" stroke=\"#e4e4e4\"/>\n";
+    std::string t = TickText(v);
+    ticks += Text("tick", kFrame.x - 6 - DisplayChars(t) * kCharWidthEm * kFont, y + 4, kFont, t);
+  }
+
+  // The legend, beside the frame.
+  std::string legend;
+  double ly = kFrame.y + kFont;
+  double lwidth = kWidth - kLegendX - 4;
+  auto heading = [&](const std::string& text) {
+    legend += Line("legend", kLegendX, ly, lwidth, text, "#000000");
+    ly += lh + 2;
+  };
+  heading("marker: level of the bytes");
+  for (const auto& [level, name] : std::vector<std::pair<std::string, std::string>>{
+           {"l1", "L1"}, {"l2", "L2"}, {"l3", "L3"}, {"dram", "DRAM"}}) {
+    legend += "<path class=\"legend-marker\" d=\"" +
+              MarkerPath(level, kLegendX + 6, ly - 4, kMarker) +
+              "\" fill=\"#ffffff\" stroke=\"#333333\" stroke-width=\"1.5\"/>\n";
+    legend += Line("legend", kLegendX + 18, ly, lwidth - 18, name);
+    ly += lh;
+  }
+  legend += "<path class=\"legend-marker\" d=\"" + MarkerPath("l1", kLegendX + 6, ly - 4,
+                                                              kBindingMarker) +
+            "\" fill=\"#ffffff\" stroke=\"#000000\" stroke-width=\"2.5\"/>\n";
+  legend += Line("legend", kLegendX + 18, ly, lwidth - 18, "the binding level");
+  ly += lh + 6;
+  heading("colour: precision");
+  for (const char* precision : {"fp64", "fp32", "mixed"}) {
+    legend += "<rect x=\"" + Num(kLegendX) + "\" y=\"" + Num(ly - 9) +
+              "\" width=\"12\" height=\"10\" fill=\"" + PrecisionColour(precision) + "\"/>\n";
+    legend += Line("legend", kLegendX + 18, ly, lwidth - 18, precision);
+    ly += lh;
+  }
+  ly += 6;
+  heading("fill: source");
+  legend += "<path d=\"" + MarkerPath("l1", kLegendX + 6, ly - 4, kMarker) +
+            "\" fill=\"#555555\" stroke=\"#555555\"/>\n";
+  legend += Line("legend", kLegendX + 18, ly, lwidth - 18, "measured (sim, pmu)");
+  ly += lh;
+  legend += "<path d=\"" + MarkerPath("l1", kLegendX + 6, ly - 4, kMarker) +
+            "\" fill=\"#ffffff\" stroke=\"#555555\" stroke-width=\"1.5\"/>\n";
+  legend += Line("legend", kLegendX + 18, ly, lwidth - 18, "model (compulsory bytes)");
+  ly += lh + 6;
+  heading("roofs, " + std::to_string(scene.threads) + " thread" +
+          (scene.threads > 1 ? "s" : ""));
+  for (const SceneRoof& r : scene.roofs) {
+    std::string colour = r.compute ? PrecisionColour(r.precision) : "#444444";
+    std::string dash = (r.compute && !r.best) || r.traffic ? " stroke-dasharray=\"4,3\"" : "";
+    legend += "<line x1=\"" + Num(kLegendX) + "\" y1=\"" + Num(ly - 4) + "\" x2=\"" +
+              Num(kLegendX + 14) + "\" y2=\"" + Num(ly - 4) + "\" stroke=\"" + colour +
+              "\" stroke-width=\"2\"" + dash + "/>\n";
+    legend += Line("legend", kLegendX + 18, ly, lwidth - 18, r.label, colour);
+    ly += lh;
+  }
+
+  // Under the plot: one line per series, the warnings, what was left out and why.
+  std::string below;
+  double by = std::max(kFrame.bottom() + 62, ly + 10);
+  double bwidth = kWidth - 20;
+  below += Line("below", 10, by, bwidth, "runs drawn: label, run, verdict (placement's, as rprof "
+                                         "show prints it)", "#000000");
+  by += lh;
+  for (const SceneSeries& s : scene.series) {
+    below += Line("below", 10, by, bwidth, s.label + " = " + s.name + ": " + s.placement.verdict);
+    by += lh;
+  }
+  for (const std::string& w : scene.warnings) {
+    below += Line("below", 10, by, bwidth, "warning: " + w, "#a83232");
+    by += lh;
+  }
+  if (!scene.left_out.empty()) {
+    below += Line("below", 10, by, bwidth, "left out:", "#000000");
+    by += lh;
+    for (const LeftOut& l : scene.left_out) {
+      below += Line("below left-out", 10, by, bwidth, l.name + ": " + l.reason);
+      by += lh;
+    }
+  }
+  double height = by + 8;
+
+  std::string s;
+  if (options.standalone) s += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  s += "<svg";
+  if (options.standalone) s += " xmlns=\"http://www.w3.org/2000/svg\"";
+  s += " class=\"roofline\" width=\"" + Num(kWidth) + "\" height=\"" + Num(height) +
+       "\" viewBox=\"0 0 " + Num(kWidth) + " " + Num(height) + "\" font-family=\"" + kFontFamily +
+       "\" data-threads=\"" + std::to_string(scene.threads) + "\">\n";
+  s += "<defs><clipPath id=\"frame-clip\"><rect x=\"" + Num(kFrame.x) + "\" y=\"" +
+       Num(kFrame.y) + "\" width=\"" + Num(kFrame.w) + "\" height=\"" + Num(kFrame.h) +
+       "\"/></clipPath><marker id=\"arrowhead\" markerWidth=\"10\" markerHeight=\"8\" refX=\"9\" "
+       "refY=\"4\" orient=\"auto\"><path d=\"M0,0L10,4L0,8Z\" fill=\"#2a9d3a\"/></marker>"
+       "</defs>\n";
+  s += "<rect x=\"0\" y=\"0\" width=\"" + Num(kWidth) + "\" height=\"" + Num(height) +
+       "\" fill=\"#ffffff\"/>\n";
+  std::string title = ShortenLabel(options.title,
+                                   static_cast<int>((kWidth - 20) / (kCharWidthEm * kTitleFont)));
+  s += Text("title", 10, 22, kTitleFont, title);
+  s += Text("axis-label", 10, kFrame.y - 8, kFont, "performance (GFLOP/s)");
+  s += Text("axis-label", kFrame.x, kFrame.bottom() + 36, kFont,
+            "arithmetic intensity (FLOP/byte): a point per memory level with bytes");
+  s += ticks;
+  s += "<rect id=\"frame\" x=\"" + Num(kFrame.x) + "\" y=\"" + Num(kFrame.y) + "\" width=\"" +
+       Num(kFrame.w) + "\" height=\"" + Num(kFrame.h) +
+       "\" fill=\"none\" stroke=\"#333333\"/>\n";
+  s += "<g clip-path=\"url(#frame-clip)\">\n" + roofs + "</g>\n";
+  s += "<g clip-path=\"url(#frame-clip)\">\n" + series_svg + arrows + "</g>\n";
+  s += "<g class=\"labels\" style=\"paint-order:stroke\" stroke=\"#ffffff\" "
+       "stroke-width=\"3\" stroke-linejoin=\"round\">\n" + roof_labels + run_labels + "</g>\n";
+  s += legend + below + "</svg>\n";
+  return s;
+}
+
+}  // namespace rprof

@@ -1,0 +1,213 @@
+#include "report/roofline_terminal.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "core/text.h"
+#include "report/label_placement.h"
+#include "report/text_wrap.h"
+
+namespace rprof {
+
+namespace {
+
+constexpr int kLeftMargin = 7;  // y tick labels: "0.001 " fits
+
+// Cells of UTF-8 text, one string per column.
+class Grid {
+ public:
+  Grid(int w, int h) : w_(w), h_(h), cells_(static_cast<size_t>(w * h), " ") {}
+  void Put(int x, int y, const std::string& c) {
+    if (x >= 0 && y >= 0 && x < w_ && y < h_) cells_[static_cast<size_t>(y * w_ + x)] = c;
+  }
+  void PutChar(int x, int y, char c) { Put(x, y, std::string(1, c)); }
+  const std::string& At(int x, int y) const { return cells_[static_cast<size_t>(y * w_ + x)]; }
+  void Write(int x, int y, const std::string& text) {
+    size_t at = 0;
+    for (int i = 0; at < text.size(); ++i) {
+      size_t len = 1;
+      unsigned char c = static_cast<unsigned char>(text[at]);
+      if (c >= 0xf0) len = 4;
+      else if (c >= 0xe0) len = 3;
+      else if (c >= 0xc0) len = 2;
+      Put(x + i, y, text.substr(at, len));
+      at += len;
+    }
+  }
+  std::string Row(int y) const {
+    std::string out;
+    for (int x = 0; x < w_; ++x) out += At(x, y);
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out;
+  }
+
+ private:
+  int w_, h_;
+  std::vector<std::string> cells_;
+};
+
+}  // namespace
+
+char PointGlyph(const std::string& level, bool measured) {
+  int i = level == "l1" ? 0 : level == "l2" ? 1 : level == "l3" ? 2 : 3;
+  return measured ? "123D"[i] : "abcd"[i];
+}
+
+std::string RooflineText(const RooflineScene& scene, const std::string& title, size_t width,
+                         size_t height) {
+  int w = static_cast<int>(std::max(width, kMinPlotWidth));
+  int h = static_cast<int>(std::max(height, kMinPlotHeight));
+  // The frame: columns kLeftMargin .. w-1, rows 0 .. h-1; inside it, the plot area.
+  int fx = kLeftMargin, fw = w - kLeftMargin, fh = h;
+  int ix0 = fx + 1, ix1 = fx + fw - 2, iy0 = 1, iy1 = fh - 2;  // inclusive
+  Grid g(w, h + 2);  // + tick row + axis label row
+  double lx0 = std::log10(scene.xmin), lx1 = std::log10(scene.xmax);
+  double ly0 = std::log10(scene.ymin), ly1 = std::log10(scene.ymax);
+  auto col = [&](double ai) {
+    return ix0 + static_cast<int>(std::lround((std::log10(ai) - lx0) / (lx1 - lx0) * (ix1 - ix0)));
+  };
+  auto row = [&](double gf) {
+    return iy1 - static_cast<int>(std::lround((std::log10(gf) - ly0) / (ly1 - ly0) * (iy1 - iy0)));
+  };
+  auto ai_at = [&](int c) {
+    return std::pow(10, lx0 + (c - ix0) / static_cast<double>(ix1 - ix0) * (lx1 - lx0));
+  };
+  auto inside = [&](int c, int r) { return c >= ix0 && c <= ix1 && r >= iy0 && r <= iy1; };
+
+  // Frame.
+  for (int x = fx; x < fx + fw; ++x) g.PutChar(x, 0, '-'), g.PutChar(x, fh - 1, '-');
+  for (int y = 0; y < fh; ++y) g.PutChar(fx, y, '|'), g.PutChar(fx + fw - 1, y, '|');
+  for (int y : {0, fh - 1}) g.PutChar(fx, y, '+'), g.PutChar(fx + fw - 1, y, '+');
+  // Ticks: decades, on the frame and as numbers outside it.
+  for (int e = static_cast<int>(std::ceil(lx0 - 1e-9)); e <= lx1 + 1e-9; ++e) {
+    int c = col(std::pow(10, e));
+    std::string t = Format("%g", std::pow(10, e));
+    g.PutChar(c, fh - 1, '+');
+    int start = std::clamp(c - static_cast<int>(t.size()) / 2, 0, w - static_cast<int>(t.size()));
+    g.Write(start, fh, t);
+  }
+  for (int e = static_cast<int>(std::ceil(ly0 - 1e-9)); e <= ly1 + 1e-9; ++e) {
+    int r = row(std::pow(10, e));
+    std::string t = Format("%g", std::pow(10, e));
+    g.PutChar(fx, r, '+');
+    if (static_cast<int>(t.size()) < kLeftMargin) g.Write(fx - 1 - static_cast<int>(t.size()), r, t);
+  }
+  g.Write(fx, fh + 1, "arithmetic intensity (FLOP/byte), GFLOP/s up");
+
+  // Roofs: bandwidth '*' (traffic '.'), compute '=' (narrower ISAs '~').
+  double top = scene.top_compute;
+  for (const SceneRoof& r : scene.roofs) {
+    if (r.compute) {
+      char ch = r.best ? '=' : '~';
+      int y = row(r.value);
+      // From the ridge of the highest bandwidth roof rightwards, as the roofline bends.
+      double top_bw = 0;
+      for (const SceneRoof& b : scene.roofs)
+        if (!b.compute) top_bw = std::max(top_bw, b.value);
+      for (int c = ix0; c <= ix1; ++c)
+        if (ai_at(c) * top_bw >= r.value && inside(c, y) && g.At(c, y) == " ") g.PutChar(c, y, ch);
+      continue;
+    }
+    char ch = r.traffic ? '.' : '*';
+    int prev = -1;
+    for (int c = ix0; c <= ix1; ++c) {
+      double ai = ai_at(c), gf = ai * r.value;
+      if (top > 0 && gf > top) break;
+      int y = row(gf);
+      int from = prev < 0 ? y : std::min(prev - 1, y), to = prev < 0 ? y : std::max(prev - 1, y);
+      if (prev >= 0 && y == prev) from = to = y;
+      for (int yy = std::min(from, to); yy <= std::max(from, to); ++yy)
+        if (inside(c, yy) && (g.At(c, yy) == " " || g.At(c, yy) == ".")) g.PutChar(c, yy, ch);
+      prev = y;
+    }
+  }
+
+  // Points, then labels placed around them.
+  LabelPlacer placer({static_cast<double>(ix0), static_cast<double>(iy0),
+                      static_cast<double>(ix1 - ix0 + 1), static_cast<double>(iy1 - iy0 + 1)});
+  // Model points first, then measured ones, binding points last: where several share a cell,
+  // the one that decided shows.
+  std::vector<const ScenePoint*> order;
+  for (const SceneSeries& s : scene.series)
+    for (const ScenePoint& p : s.points) order.push_back(&p);
+  std::stable_sort(order.begin(), order.end(), [](const ScenePoint* a, const ScenePoint* b) {
+    return std::pair(a->binding, IsMeasured(a->source)) <
+           std::pair(b->binding, IsMeasured(b->source));
+  });
+  for (const ScenePoint* point : order) {
+    {
+      const ScenePoint& p = *point;
+      int c = col(p.ai), r = row(p.gflops);
+      if (!inside(c, r)) continue;
+      g.PutChar(c, r, PointGlyph(p.level, IsMeasured(p.source)));
+      placer.Reserve({static_cast<double>(c), static_cast<double>(r), 1, 1});
+    }
+  }
+  // Roof labels: compute roofs at their right end above the line, bandwidth at their top.
+  for (const SceneRoof& r : scene.roofs) {
+    if (r.traffic || (r.compute && !r.best)) continue;  // the legend under the plot names them
+    std::string label = r.label;
+    double len = DisplayChars(label);
+    std::vector<Box> candidates;
+    if (r.compute) {
+      int y = row(r.value);
+      for (int dy : {-1, 1})
+        for (double x = ix1 - len + 1; x >= ix0; x -= 4) candidates.push_back({x, y + dy * 1.0, len, 1});
+    } else {
+      for (int c = ix0; c <= ix1; c += 2) {
+        double gf = ai_at(c) * r.value;
+        if (top > 0 && gf > top) break;
+        candidates.push_back({c - len - 1, row(gf) - 1.0, len, 1});
+      }
+      std::reverse(candidates.begin(), candidates.end());  // nearest the top end first
+    }
+    int at = placer.Place(candidates);
+    if (at >= 0)
+      g.Write(static_cast<int>(candidates[at].x), static_cast<int>(candidates[at].y), label);
+  }
+  for (const SceneSeries& s : scene.series) {
+    for (const ScenePoint& p : s.points) {
+      if (!p.binding) continue;
+      int c = col(p.ai), r = row(p.gflops);
+      for (const std::string& text : {s.label, "#" + std::to_string(s.run_id)}) {
+        double len = DisplayChars(text);
+        std::vector<Box> candidates;
+        for (int d = 0; d <= 3; ++d) {
+          candidates.push_back({c + 2.0 + d, r - d * 1.0, len, 1});
+          candidates.push_back({c - len - 1 - d, r - d * 1.0, len, 1});
+          candidates.push_back({c + 2.0 + d, r + d * 1.0, len, 1});
+          candidates.push_back({c - len - 1 - d, r + d * 1.0, len, 1});
+          candidates.push_back({c - len / 2, r - 1.0 - d, len, 1});
+          candidates.push_back({c - len / 2, r + 1.0 + d, len, 1});
+        }
+        for (Box& b : candidates) b.x = std::floor(b.x);
+        int at = placer.Place(candidates);
+        if (at < 0) continue;
+        g.Write(static_cast<int>(candidates[at].x), static_cast<int>(candidates[at].y), text);
+        break;
+      }
+    }
+  }
+
+  std::string out;
+  for (const std::string& line : WrapText(title, static_cast<size_t>(w))) out += line + "\n";
+  for (int y = 0; y < h + 2; ++y) out += g.Row(y) + "\n";
+  std::vector<std::string> lines = {
+      "points: 1 2 3 D = intensity at L1 L2 L3 DRAM (measured: sim, pmu), a b c d the same "
+      "from the model; each label is at its run's binding level",
+      "roofs (" + std::to_string(scene.threads) + " thread" + (scene.threads > 1 ? "s" : "") +
+          "): * bandwidth, . bandwidth in actual traffic, = compute, ~ compute of narrower "
+          "vector code"};
+  std::vector<std::string> roofs;
+  for (const SceneRoof& r : scene.roofs) roofs.push_back(r.label);
+  lines.push_back("  " + Join(roofs, ", "));
+  for (const SceneSeries& s : scene.series)
+    lines.push_back(s.label + " = " + s.name + ": " + s.placement.verdict);
+  for (const std::string& warning : scene.warnings) lines.push_back("warning: " + warning);
+  for (const LeftOut& l : scene.left_out) lines.push_back("left out: " + l.name + ": " + l.reason);
+  for (const std::string& line : lines) out += WrapProse(line, static_cast<size_t>(w)) + "\n";
+  return out;
+}
+
+}  // namespace rprof
