@@ -1,11 +1,15 @@
-"""`rprof plot` end to end: runs on the roofline of their machine, rendered by the real gnuplot.
+"""`rprof plot` end to end: runs on the roofline of their machine, the SVG and the terminal
+drawn by rprof, PNG and PDF by the real gnuplot.
 
 The machine profile is inserted with SQL (known ceilings, so every label is known and the test
 is deterministic and fast; `machine_test.py` covers a measured profile). Its machine row is the
-one `rprof run` created, so the plot finds it by the runs' fingerprint. The SVG must parse as XML
-and hold every ceiling label and every run label; PNG and PDF files start with their magic
-bytes; the script `--gnuplot` writes runs in gnuplot as it is. Without gnuplot on PATH: exit 3
-naming the Debian package.
+one `rprof run` created, so the plot finds it by the runs' fingerprint. The SVG must parse as XML,
+hold every ceiling and run label, no two of its texts may overlap and no label may leave the
+frame (boxes computed as rprof's placer computes them: svg_boxes.py); each run's binding level
+and % of roof in the SVG must be those `rprof show --format json` gives. The terminal plot fits
+80 columns with its labels inside the frame. PNG and PDF files start with their magic bytes; the
+script `--gnuplot` writes runs in gnuplot as it is. Without gnuplot on PATH: exit 3 naming the
+Debian package (the SVG needs no gnuplot).
 """
 
 import os
@@ -14,10 +18,12 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import json
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rprof_harness  # noqa: E402
+import svg_boxes  # noqa: E402
 from rprof_harness import RprofTestCase  # noqa: E402
 
 RUN = ["--counters", "model", "--repeat", "2", "-q"]
@@ -47,7 +53,9 @@ CEILING_LABELS = ["fp64 scalar fma 7.6 GFLOP/s", "fp64 avx2 fma 55.5 GFLOP/s",
 NOT_DRAWN = ["fp64 scalar add", "fp64 avx2 add", "222 GFLOP/s", "872 GB/s", "DRAM 50",
              "DRAM 13.4", "DRAM 27.7"]
 # Runs 2-4 have FLOPs and bytes (model); run 1, a copy, has no FLOPs and is left out.
-RUN_LABELS = ["#2 triad (model)", "#3 dot (model)", "#4 matmul-ikj (model)"]
+RUN_LABELS = ["#2 triad", "#3 dot", "#4 matmul-ikj"]
+# The gnuplot script (PNG, PDF, --gnuplot) labels a point per source.
+SCRIPT_LABELS = ["#2 triad (model)", "#3 dot (model)", "#4 matmul-ikj (model)"]
 
 
 def insert_profile(db, ceilings=None, threads=2, noisy_reasons=None):
@@ -121,7 +129,8 @@ class PlotTestCase(RprofTestCase):
     def script(self, *args):
         """The gnuplot script `rprof plot ARGS --gnuplot FILE` writes."""
         path = self.path("roofline.gp")
-        r = self.rprof_ok("plot", *args, "--gnuplot", path)
+        r = self.rprof("plot", *args, "--gnuplot", path)
+        self.assertEqual(r.returncode, 0, r)
         self.assertEqual(r.stdout, "", r)
         with open(path) as f:
             return f.read()
@@ -132,11 +141,18 @@ class PlotTestCase(RprofTestCase):
 
 
 class Rendering(PlotTestCase):
-    def test_svg_parses_and_holds_every_label(self):
+    def svg(self, *args):
         out = self.path("x.svg")
-        r = self.rprof_ok("plot", "--last", "3", "-o", out)
+        r = self.rprof("plot", *args, "-o", out)
+        self.assertEqual(r.returncode, 0, r)
         self.assertEqual(r.stdout, f"wrote {out}\n")
-        texts = svg_texts(out)
+        with open(out) as f:
+            return svg_boxes.parse(f.read()), r
+
+    def test_svg_parses_and_holds_every_label(self):
+        root, r = self.svg("--last", "3")
+        self.assertEqual(r.stderr, "", r)
+        texts = [t for _, t, _ in svg_boxes.texts(root)]
         for label in CEILING_LABELS + RUN_LABELS:
             self.assertIn(label, texts, f"{label!r} is not a text of the SVG: {texts}")
         joined = "\n".join(texts)
@@ -145,8 +161,85 @@ class Rendering(PlotTestCase):
         self.assertNotIn("#1 copy", joined)
         self.assertTrue(any(t.startswith("roofline of ") and t.endswith(
             f"1 thread, profile {self.profile_id}") for t in texts), texts)
-        self.assertIn("arithmetic intensity (FLOP/byte, DRAM bytes)", texts)
         self.assertIn("performance (GFLOP/s)", texts)
+        self.assertTrue(any(t.startswith("arithmetic intensity (FLOP/byte)") for t in texts))
+        # A legend for levels, precisions and sources.
+        for entry in ["L1", "L2", "L3", "DRAM", "fp64", "fp32", "measured (sim, pmu)",
+                      "model (compulsory bytes)", "the binding level"]:
+            self.assertIn(entry, texts)
+
+    def test_no_text_overlaps_and_labels_stay_in_the_frame(self):
+        root, _ = self.svg("--last", "3")
+        self.assertEqual(svg_boxes.overlapping_texts(root), [])
+        self.assertEqual(svg_boxes.labels_outside_frame(root), [])
+        labels = [t for cls, t, _ in svg_boxes.texts(root) if cls == "run-label"]
+        self.assertEqual(sorted(labels), sorted(RUN_LABELS))
+
+    def test_model_points_hollow_binding_marked(self):
+        root, _ = self.svg("--last", "3")
+        drawn = svg_boxes.series(root)
+        self.assertEqual(sorted(int(s["run"]) for s in drawn), [2, 3, 4])
+        for s in drawn:
+            # Model runs: one point, DRAM (the model's bytes), the binding one.
+            self.assertEqual([(p["level"], p["source"], p["binding"]) for p in s["points"]],
+                             [("dram", "model", "true")], s)
+        for e in root.iter():
+            if svg_boxes.local(e.tag) == "path" and e.get("class") == "point":
+                self.assertEqual(e.get("fill"), "#ffffff", "a model point is hollow")
+
+    def test_binding_and_percent_agree_with_show(self):
+        root, _ = self.svg("--last", "3")
+        for s in svg_boxes.series(root):
+            show = json.loads(self.rprof_ok("show", s["run"], "--format", "json").stdout)
+            p = show["placement"]
+            self.assertEqual(s["binding"], p["binding"], s)
+            self.assertEqual(s["verdict"], p["verdict"], s)
+            self.assertEqual(float(s["percent-of-roof"]), p["percent_of_roof"], s)
+
+    def test_left_out_runs_are_listed_under_the_plot_and_on_stderr(self):
+        con = sqlite3.connect(self.db)
+        with con:
+            con.execute("update runs set status = 'crashed', signal = 11 where id = 3")
+        con.close()
+        root, r = self.svg("--last", "4")
+        self.assertIn("rprof: note: plot: left out #1 copy n=1000: no floating-point work",
+                      r.stderr)
+        self.assertIn("rprof: note: plot: left out #3 dot n=1000: crashed (signal 11)", r.stderr)
+        left = [t for cls, t, _ in svg_boxes.texts(root) if "left-out" in cls.split()]
+        self.assertEqual(len(left), 2, left)
+        self.assertTrue(any(t.startswith("#1 copy n=1000: no floating-point work")
+                            for t in left), left)
+        self.assertTrue(any(t.startswith("#3 dot n=1000: crashed (signal 11)") for t in left),
+                        left)
+        self.assertEqual(sorted(int(s["run"]) for s in svg_boxes.series(root)), [2, 4])
+
+    def test_other_threads_roofs_are_warned(self):
+        root, r = self.svg("--last", "3", "--threads", "2")
+        self.assertIn("rprof: warning: plot: #2 triad n=1000: placed against its own 1-thread "
+                      "roofs", r.stderr)
+        self.assertIn("--threads 1 draws its own", r.stderr)
+        texts = [t for _, t, _ in svg_boxes.texts(root)]
+        self.assertTrue(any(t.startswith("warning: #2 triad n=1000") for t in texts), texts)
+
+    def test_sweeps_are_labelled_by_their_parameter(self):
+        for n in ["2000", "4000"]:
+            self.rprof_ok("run", "triad", "-p", "n=" + n, *RUN)
+        root, _ = self.svg("--kernel", "triad")
+        labels = sorted(t for cls, t, _ in svg_boxes.texts(root) if cls == "run-label")
+        self.assertEqual(labels, ["triad n=1000", "triad n=2000", "triad n=4000"])
+        texts = [t for _, t, _ in svg_boxes.texts(root)]
+        self.assertTrue(any(t.startswith("triad n=2000 = #") for t in texts), texts)
+
+    def test_many_runs_no_overlap(self):
+        # A dense picture: a sweep of one kernel and several others, close together.
+        for n in ["1500", "2000", "3000", "5000", "8000", "12000"]:
+            self.rprof_ok("run", "triad", "-p", "n=" + n, *RUN)
+        for k in ["dot", "copy"]:
+            self.rprof_ok("run", k, "-p", "n=3000", *RUN)
+        root, _ = self.svg("--last", "20")
+        self.assertEqual(svg_boxes.overlapping_texts(root), [])
+        self.assertEqual(svg_boxes.labels_outside_frame(root), [])
+        self.assertGreaterEqual(len(svg_boxes.series(root)), 10)
 
     def test_png_and_pdf(self):
         for name, magic in [("x.png", b"\x89PNG\r\n\x1a\n"), ("x.pdf", b"%PDF-")]:
@@ -159,20 +252,59 @@ class Rendering(PlotTestCase):
                 self.assertGreater(len(data), 1000)
                 self.assertEqual(data[:len(magic)], magic)
 
-    def test_terminal(self):
-        r = self.rprof_ok("plot", "--last", "3", "--terminal")
-        lines = r.stdout.splitlines()
-        self.assertGreater(len(lines), 20, r)
-        self.assertIn(f"1 thread, profile {self.profile_id}", r.stdout)
-        self.assertIn("arithmetic intensity", r.stdout)
-        self.assertTrue(any("+----" in line for line in lines), r.stdout)  # the frame
-        self.assertIn("*", r.stdout)  # the roofs
+    def terminal(self, *args, env=None):
+        r = self.rprof("plot", "--last", "3", "--terminal", *args, env=env)
+        self.assertEqual(r.returncode, 0, r)
+        return r.stdout.splitlines()
+
+    def assertReadable(self, lines, width):
+        for line in lines:
+            self.assertLessEqual(len(line), width, line)
+        top = next(i for i, line in enumerate(lines) if "+----" in line)
+        bottom = next(i for i in range(top + 1, len(lines)) if "+----" in lines[i])
+        left = lines[top].index("+")
+        right = lines[top].rindex("+")
+        for line in lines[top + 1:bottom]:
+            # The frame is whole: no label or point overwrote it.
+            self.assertIn(line[left], "|+", line)
+            self.assertEqual(line[right:right + 1], "|", line)
+        inner = "\n".join(line[left + 1:right] for line in lines[top + 1:bottom])
+        for label in RUN_LABELS:
+            self.assertIn(label, inner)  # inside the frame
+        self.assertIn("d", inner)  # model DRAM points
+        self.assertIn("*", inner)  # bandwidth roofs
+        self.assertIn("=", inner)  # compute roofs
+
+    def test_terminal_fits_80_columns(self):
+        lines = self.terminal("--size", "80x24")
+        self.assertEqual(sum(1 for line in lines if line.rstrip().endswith("|")
+                             or line.rstrip().endswith("+")), 24, "\n".join(lines))
+        self.assertReadable(lines, 80)
+        text = "\n".join(lines)
+        self.assertIn(f"1 thread, profile {self.profile_id}", text)
+        self.assertIn("arithmetic intensity", text)
+        self.assertIn("#2 triad = #2 triad n=1000: DRAM-bandwidth-bound", text)
         self.assertFalse(os.path.exists(self.path("x.svg")))
+
+    def test_terminal_size_from_the_environment(self):
+        env = dict(self.env, COLUMNS="100", LINES="40")
+        lines = self.terminal(env=env)
+        self.assertReadable(lines, 100)
+        top = next(line for line in lines if "+----" in line)
+        self.assertEqual(len(top), 100)
+
+    def test_terminal_size_errors(self):
+        for bad in ["80", "80x", "x24", "10x5", "axb"]:
+            with self.subTest(size=bad):
+                r = self.rprof("plot", "--last", "3", "--terminal", "--size", bad)
+                self.assertError(r, 2, "--size " + bad, "WIDTHxHEIGHT")
+        r = self.rprof("plot", "--last", "3", "-o", self.path("x.svg"), "--size", "80x24")
+        self.assertError(r, 2, "--size is for --terminal")
 
     def test_gnuplot_script_runs_in_gnuplot(self):
         text = self.script("--last", "3")
         self.assertTrue(text.startswith("# rprof roofline: gnuplot script"), text[:200])
-        self.assertLabels(text, CEILING_LABELS, RUN_LABELS)
+        self.assertLabels(text, CEILING_LABELS, SCRIPT_LABELS)
         self.assertNotIn("set output", text, "without -o, gnuplot writes to stdout")
         gp = subprocess.run(["gnuplot", self.path("roofline.gp")], capture_output=True,
                             timeout=60, cwd=self.tmp)
@@ -189,10 +321,10 @@ class Rendering(PlotTestCase):
         with open(script) as f:
             self.assertIn(f'set output "{out}"', f.read())
 
-    def test_left_out_runs_are_listed(self):
+    def test_left_out_runs_are_listed_in_the_script(self):
         text = self.script("--last", "4")
         self.assertIn("# left out (no FLOPs or no bytes): #1 copy\n", text)
-        self.assertLabels(text, CEILING_LABELS, RUN_LABELS)
+        self.assertLabels(text, CEILING_LABELS, SCRIPT_LABELS)
         self.assertNotIn('"#1 copy', text)
 
     def test_choosing_runs(self):
@@ -219,9 +351,60 @@ class Rendering(PlotTestCase):
 
     def test_profile_by_id(self):
         text = self.script("--last", "3", "--profile", str(self.profile_id))
-        self.assertLabels(text, CEILING_LABELS, RUN_LABELS)
+        self.assertLabels(text, CEILING_LABELS, SCRIPT_LABELS)
         r = self.rprof("plot", "--last", "3", "--profile", "999", "-o", self.path("x.svg"))
         self.assertError(r, 2, "machine profile 999: no such profile")
+
+
+class CacheAwareAgreesWithShow(PlotTestCase):
+    """Runs counted by sim (bytes at every level) beside model runs, as the demo makes them: every
+    point's binding level and % of roof in the SVG, the HTML report's data and `rprof show`
+    agree, and the sim runs have a point per level."""
+
+    def setUp(self):
+        super().setUp()
+        for args in [["triad", "-p", "n=20000"], ["matmul-ikj", "-p", "n=32"],
+                     ["dot", "-p", "n=50000"]]:
+            r = self.rprof("run", *args, "--counters", "sim", "-q", timeout=300)
+            if r.returncode != 0:
+                self.skipTest("--counters sim cannot run here: " + r.stderr.strip()[-300:])
+
+    def test_every_series_agrees_with_show(self):
+        out = self.path("x.svg")
+        r = self.rprof("plot", "--last", "7", "-o", out)
+        self.assertEqual(r.returncode, 0, r)
+        with open(out) as f:
+            root = svg_boxes.parse(f.read())
+        drawn = svg_boxes.series(root)
+        self.assertEqual(len(drawn), 6, drawn)  # the copy has no FLOPs
+        levels_seen = set()
+        for s in drawn:
+            show = json.loads(self.rprof_ok("show", s["run"], "--format", "json").stdout)
+            p = show["placement"]
+            self.assertEqual(s["binding"], p["binding"], s)
+            self.assertEqual(float(s["percent-of-roof"]), p["percent_of_roof"], s)
+            binding = [pt for pt in s["points"] if pt["binding"] == "true"]
+            self.assertEqual(len(binding), 1, s)
+            self.assertEqual(binding[0]["level"], s["binding-level"])
+            self.assertEqual(binding[0]["source"], s["binding-source"])
+            # A bandwidth bound names the binding point's level.
+            if p["binding"].endswith(")") and "bandwidth" in p["binding"]:
+                self.assertTrue(p["binding"].startswith(binding[0]["level"] + " bandwidth"), s)
+            # Every level and source placement has is a point, at its AI.
+            got = {(pt["level"], pt["source"]): float(pt["ai"]) for pt in s["points"]}
+            want = {(lv["level"], lv["source"]): lv["ai"] for lv in p["levels"]}
+            self.assertEqual(got, want)
+            if show["sources"] and "sim" in show["sources"]:
+                levels_seen |= {lv for lv, src in got if src == "sim"}
+        # Cache-aware: sim's bytes put runs at more than one level's intensity.
+        self.assertTrue({"l1", "l2"} <= levels_seen, levels_seen)
+        self.assertEqual(svg_boxes.overlapping_texts(root), [])
+        self.assertEqual(svg_boxes.labels_outside_frame(root), [])
+        # Measured points are filled, model points hollow.
+        for e in root.iter():
+            if svg_boxes.local(e.tag) == "path" and e.get("class") == "point":
+                hollow = e.get("fill") == "#ffffff"
+                self.assertEqual(hollow, e.get("data-source") == "model", e.attrib)
 
 
 class PlotErrors(PlotTestCase):
@@ -294,10 +477,14 @@ class PlotErrors(PlotTestCase):
         self.assertIsNotNone(shutil.which("sqlite3", path=bin_dir) or shutil.which(
             "sh", path=bin_dir))
         env = dict(self.env, PATH=bin_dir)
-        out = self.path("x.svg")
+        out = self.path("x.png")
         r = self.rprof("plot", "--last", "3", "-o", out, env=env)
         self.assertError(r, 3, "gnuplot not found", "gnuplot-nox", "--gnuplot FILE")
         self.assertFalse(os.path.exists(out))
+        # The SVG and the terminal are rprof's own.
+        self.rprof_ok("plot", "--last", "3", "-o", self.path("x.svg"), env=env)
+        self.assertTrue(os.path.getsize(self.path("x.svg")) > 0)
+        self.rprof_ok("plot", "--last", "3", "--terminal", env=env)
         # The script alone needs no gnuplot.
         self.rprof_ok("plot", "--last", "3", "--gnuplot", self.path("s.gp"), env=env)
         self.assertTrue(os.path.getsize(self.path("s.gp")) > 0)
