@@ -93,7 +93,7 @@ constexpr const char* kScript = R"JS(
     var show = run.show;
     var metrics = region ? show.regions[region] : show.metrics;
     var placement = region ? metrics.placement : show.placement;
-    var title = '#' + show.id + ' ' + show.target + (region ? ' region ' + region : '');
+    var title = '#' + show.run_id + ' ' + show.target + (region ? ' region ' + region : '');
     detail.appendChild(el('h3', title, 'run-title'));
     if (placement && placement.placed) {
       detail.appendChild(el('p', placement.verdict, 'verdict'));
