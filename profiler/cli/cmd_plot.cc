@@ -31,23 +31,39 @@ namespace rprof {
 
 namespace {
 
+// Runs `argv` (argv[0] found on PATH) to its end; false when it cannot start or fails.
+bool RunTool(std::vector<std::string> args) {
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid;
+  if (posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) return false;
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 // Runs gnuplot on the script file; kEnvironment when gnuplot is missing or fails.
 bool RunGnuplot(const std::string& script_path, Error* err) {
   if (!OnPath("gnuplot"))
     return Fail(err, ErrorKind::kEnvironment,
                 "gnuplot not found: install the Debian package gnuplot-nox "
-                "(apt-get install gnuplot-nox), or write the script with --gnuplot FILE");
-  std::string program = "gnuplot";
-  std::vector<char*> argv = {program.data(), const_cast<char*>(script_path.c_str()), nullptr};
-  pid_t pid;
-  if (posix_spawnp(&pid, "gnuplot", nullptr, nullptr, argv.data(), environ) != 0)
-    return Fail(err, ErrorKind::kEnvironment, "cannot start gnuplot");
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+                "(apt-get install gnuplot-nox), or librsvg2-bin for rprof's own picture, or "
+                "write the script with --gnuplot FILE");
+  if (!RunTool({"gnuplot", script_path}))
     return Fail(err, ErrorKind::kEnvironment,
                 "gnuplot failed on the roofline script (its message is above); --gnuplot FILE "
                 "writes the script to look at");
+  return true;
+}
+
+// The SVG rendered to PNG or PDF by librsvg's rsvg-convert: the same picture, the same labels.
+bool RenderSvg(const std::string& svg_path, const std::string& output, Error* err) {
+  bool pdf = output.size() > 4 && output.compare(output.size() - 4, 4, ".pdf") == 0;
+  if (!RunTool({"rsvg-convert", "-f", pdf ? "pdf" : "png", "-o", output, svg_path}))
+    return Fail(err, ErrorKind::kEnvironment,
+                "rsvg-convert failed on the roofline SVG (its message is above); -o FILE.svg "
+                "writes the SVG itself");
   return true;
 }
 
@@ -159,17 +175,31 @@ bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& ar
     if (script.empty()) return true;
   }
 
-  // PNG, PDF and the script: gnuplot's (report/roofline_plot.h).
+  // PNG and PDF: the SVG rendered by rsvg-convert where it is installed, else gnuplot's own
+  // picture (report/roofline_plot.h: DRAM intensity only), said; the script is gnuplot's.
+  bool rendered = !output.empty() && !svg && OnPath("rsvg-convert");
+  if (rendered) {
+    std::string temp;
+    if (!ScratchPath("plot.svg", &temp, err)) return false;
+    SvgOptions options;
+    options.title = title;
+    if (!WriteText(temp, RooflineSvg(scene, options), err)) return false;
+    bool ok = RenderSvg(temp, output, err);
+    unlink(temp.c_str());
+    if (!ok) return false;
+    std::cout << "wrote " << output << "\n";
+  }
   PlotOptions plot;
   plot.terminal = term;
   plot.output = output;
   plot.threads = threads;
   plot.title = title;
   std::string text = RooflineGnuplotScript(profile.profile, runs, plot);
-  if (!script.empty()) {
-    if (!WriteText(script, text, err)) return false;
-    if (output.empty() || svg) return true;
-  }
+  if (!script.empty() && !WriteText(script, text, err)) return false;
+  if (output.empty() || svg || rendered) return true;
+  std::cerr << "rprof: note: plot: rsvg-convert not found (Debian package librsvg2-bin): "
+            << output << " is gnuplot's picture, a point per source at DRAM intensity; "
+            << "-o FILE.svg, or librsvg2-bin, gives the cache-aware one\n";
   std::string temp;
   if (!ScratchPath("plot.gp", &temp, err)) return false;
   if (!WriteText(temp, text, err)) return false;

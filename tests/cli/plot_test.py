@@ -459,10 +459,10 @@ class PlotErrors(PlotTestCase):
         self.assertError(r, 3, "no machine profile for machine", "rprof machine measure")
         self.assertFalse(os.path.exists(self.path("x.svg")))
 
-    def test_gnuplot_missing(self):
-        # PATH keeps every program but gnuplot: each other one is linked into a directory of
-        # its own.
-        bin_dir = self.path("bin-without-gnuplot")
+    def path_without(self, *prefixes):
+        """A PATH that keeps every program but those whose names start with `prefixes`: each
+        other one is linked into a directory of its own."""
+        bin_dir = self.path("bin-without-" + "-".join(prefixes))
         os.mkdir(bin_dir)
         for directory in os.environ.get("PATH", "").split(os.pathsep):
             if not os.path.isdir(directory):
@@ -470,10 +470,36 @@ class PlotErrors(PlotTestCase):
             for name in os.listdir(directory):
                 target = os.path.join(directory, name)
                 link = os.path.join(bin_dir, name)
-                if (not name.startswith("gnuplot") and not os.path.lexists(link)
+                if (not name.startswith(prefixes) and not os.path.lexists(link)
                         and os.path.isfile(target) and os.access(target, os.X_OK)):
                     os.symlink(target, link)
-        self.assertIsNone(shutil.which("gnuplot", path=bin_dir))
+        for p in prefixes:
+            self.assertIsNone(shutil.which(p, path=bin_dir))
+        return bin_dir
+
+    def test_png_without_rsvg_is_gnuplots_and_says_so(self):
+        env = dict(self.env, PATH=self.path_without("rsvg-convert"))
+        out = self.path("x.png")
+        r = self.rprof("plot", "--last", "3", "-o", out, env=env)
+        self.assertEqual(r.returncode, 0, r)
+        self.assertIn("rprof: note: plot: rsvg-convert not found (Debian package librsvg2-bin)",
+                      r.stderr)
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+    def test_png_with_rsvg_is_the_svg(self):
+        if not shutil.which("rsvg-convert"):
+            self.skipTest("rsvg-convert not installed (Debian package librsvg2-bin)")
+        # Neither gnuplot is needed nor any note printed: the PNG is the SVG's picture.
+        env = dict(self.env, PATH=self.path_without("gnuplot"))
+        for name, magic in [("x.png", b"\x89PNG\r\n\x1a\n"), ("x.pdf", b"%PDF-")]:
+            out = self.path(name)
+            self.rprof_ok("plot", "--last", "3", "-o", out, env=env)
+            with open(out, "rb") as f:
+                self.assertEqual(f.read(len(magic)), magic)
+
+    def test_gnuplot_missing(self):
+        bin_dir = self.path_without("gnuplot", "rsvg-convert")
         self.assertIsNotNone(shutil.which("sqlite3", path=bin_dir) or shutil.which(
             "sh", path=bin_dir))
         env = dict(self.env, PATH=bin_dir)
