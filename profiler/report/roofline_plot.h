@@ -1,7 +1,9 @@
-// The roofline drawn: a self-contained gnuplot script (data inline) with every ceiling of a
-// machine profile labelled and every run a labelled point, its model point joined to its
-// measured point; each marker region of a run a point of its own. gnuplot renders it to
-// svg/png/pdf or to the terminal ("dumb").
+// The roofline as gnuplot draws it: a self-contained gnuplot script (data inline) with every
+// ceiling of a machine profile labelled and every run a labelled point per source at its DRAM
+// intensity, its model point joined to its measured point; each marker region of a run a point
+// of its own. `rprof plot --gnuplot FILE` writes it for users to restyle, and it renders PNG and
+// PDF where rsvg-convert is missing. rprof's own cache-aware picture, which the SVG, the terminal,
+// PNG/PDF through rsvg-convert and the HTML report draw, is report/roofline_svg.h.
 #ifndef RPROF_REPORT_ROOFLINE_PLOT_H_
 #define RPROF_REPORT_ROOFLINE_PLOT_H_
 

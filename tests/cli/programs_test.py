@@ -665,7 +665,12 @@ class Markers(ProgramTestCase):
 
         # The plot: the region is a point of its own, though the whole run has no FLOPs.
         script = self.path("roofline.gp")
-        self.rprof_ok("plot", str(report["run_id"]), "--threads", "2", "--gnuplot", script)
+        r = self.rprof("plot", str(report["run_id"]), "--threads", "2", "--gnuplot", script)
+        self.assertEqual(r.returncode, 0, r)
+        # What cannot be drawn is said: the whole run and region init have no FLOPs.
+        self.assertIn(f"rprof: note: plot: left out #{report['run_id']} {marker_example()}: no "
+                      "FLOP count", r.stderr)
+        self.assertIn(f"left out #{report['run_id']} {marker_example()} region init: ", r.stderr)
         with open(script) as f:
             text = f.read()
         self.assertIn(f'"#{report["run_id"]} {marker_example()} region triad (model)"', text)
