@@ -27,10 +27,11 @@ tr.selected td { background: #fff6cc; }
 tbody tr { cursor: pointer; }
 .warning { color: #a83232; }
 #plot-and-detail { display: flex; gap: 1em; align-items: flex-start; flex-wrap: wrap; }
-#plot svg { max-width: 100%; height: auto; border: 1px solid #eee; }
+#plot { flex: 1 1 100%; min-width: 0; }
+#plot svg { width: 100%; max-width: 1000px; height: auto; border: 1px solid #eee; }
 #plot .point, #plot .series { cursor: pointer; }
 #plot .series.selected .point { stroke: #000; stroke-width: 3; }
-#detail { flex: 1 1 280px; min-width: 280px; font-size: 0.9em; }
+#detail { flex: 1 1 100%; font-size: 0.9em; }
 #detail .verdict { font-weight: bold; }
 #tooltip { position: fixed; pointer-events: none; background: #fffff0; border: 1px solid #999;
   padding: 0.3em 0.5em; font-size: 0.85em; max-width: 420px; box-shadow: 2px 2px 4px #0002; }
@@ -40,7 +41,8 @@ tbody tr { cursor: pointer; }
   body { margin: 0; max-width: none; }
   #filter, #tooltip, .screen-only { display: none !important; }
   section { break-inside: avoid; }
-  #plot svg { width: 100%; border: none; }
+  #plot { flex-basis: 100%; }
+  #plot svg { width: 100%; max-width: none; border: none; }
   tbody tr { cursor: auto; }
   th[data-key]::after { content: ""; }
 }
