@@ -138,8 +138,9 @@ class Browser:
         deadline = time.monotonic() + 60
         while not os.path.exists(port_file) or os.path.getsize(port_file) == 0:
             if self.proc.poll() is not None or time.monotonic() > deadline:
+                tail = self.log_tail()
                 self.quit()
-                raise CdpError("Chromium did not start: " + self.log_tail())
+                raise CdpError("Chromium did not start: " + tail)
             time.sleep(0.1)
         time.sleep(0.1)
         with open(port_file) as f:
@@ -154,8 +155,9 @@ class Browser:
             if page is None:
                 time.sleep(0.1)
         if page is None:
+            tail = self.log_tail()
             self.quit()
-            raise CdpError("Chromium has no page target: " + self.log_tail())
+            raise CdpError("Chromium has no page target: " + tail)
         path = page["webSocketDebuggerUrl"].split(str(self.port), 1)[1]
         self.ws = WebSocket("127.0.0.1", self.port, path)
 
@@ -240,4 +242,5 @@ class Browser:
                 except ProcessLookupError:
                     pass
                 self.proc.wait(timeout=10)
-        self.log.close()
+        if not self.log.closed:
+            self.log.close()

@@ -80,6 +80,9 @@ class ReportInChromium(RprofTestCase):
         shutil.rmtree(cls.class_tmp, ignore_errors=True)
 
     def setUp(self):
+        if self.browser is None:
+            self.fail("Chromium started for the probe but not for the tests: " +
+                      self.start_error)
         super().setUp()
         # Each test on its own copy: one adds runs.
         src = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True)
@@ -281,12 +284,14 @@ def main():
         sys.exit(77)
     suite = unittest.defaultTestLoader.loadTestsFromTestCase(ReportInChromium)
     # Chromium is started once, in setUpClass: when it cannot start here, skip with its words.
+    probe_dir = tempfile.mkdtemp(prefix="rprof-chromium-probe-")
     try:
-        probe = cdp_client.Browser(chromium, tempfile.mkdtemp(prefix="rprof-chromium-probe-"))
-        probe.quit()
+        cdp_client.Browser(chromium, probe_dir).quit()
     except (cdp_client.CdpError, OSError) as e:
         print(f"SKIP: Chromium ({chromium}) cannot start here: {e}")
         sys.exit(77)
+    finally:
+        shutil.rmtree(probe_dir, ignore_errors=True)
     result = unittest.TextTestRunner(verbosity=2).run(suite)
     sys.exit(0 if result.wasSuccessful() else 1)
 
