@@ -263,7 +263,7 @@ std::string RunsTable(const HtmlReportInput& in) {
                                    : (in.placements[i].profile_id == 0 ? in.placements[i].missing
                                                                         : p.reason);
     s += "<tr data-run=\"" + std::to_string(r.id) + "\">" +
-         Cell("#" + std::to_string(r.id), std::to_string(r.id), true) + Cell(r.target, r.target) +
+         Cell(RunRef(r.id), std::to_string(r.id), true) + Cell(r.target, r.target) +
          Cell(ParamsText(r.params), ParamsText(r.params)) +
          Cell(RunStatusName(r.status), RunStatusName(r.status)) +
          Cell(it != drawn.end() ? it->second->label : "(not drawn)",
@@ -304,7 +304,8 @@ bool SpeedupArrow(const RunRecord& before, const RunRecord& after, SceneArrow* a
     }
   arrow->from_run = before.id;
   arrow->to_run = after.id;
-  arrow->label = "\xc3\x97" + Format("%.3g", *a->value / *b->value);
+  arrow->label = "\xc3\x97";  // ×, appended: see RunRef
+  arrow->label += Format("%.3g", *a->value / *b->value);
   return true;
 }
 

@@ -100,7 +100,7 @@ void LabelSeries(std::vector<SceneSeries>* series, const std::vector<RunRecord>&
       if (differing != 1) varying.clear();
     }
     for (SceneSeries* s : members) {
-      std::string label = "#" + std::to_string(s->run_id) + " " + s->target;
+      std::string label = RunRef(s->run_id) + " " + s->target;
       if (!varying.empty())
         for (const auto& [k, v] : by_id[s->run_id]->params)
           if (k == varying) label = s->target + " " + k + "=" + v;
@@ -111,6 +111,13 @@ void LabelSeries(std::vector<SceneSeries>* series, const std::vector<RunRecord>&
 }
 
 }  // namespace
+
+std::string RunRef(int64_t run_id) {
+  // Built by appending: GCC 12 warns (-Wrestrict, a false positive) on "#" + std::string.
+  std::string out = "#";
+  out += std::to_string(run_id);
+  return out;
+}
 
 std::string ShortenLabel(const std::string& text, int max_chars) {
   if (DisplayChars(text) <= max_chars) return text;
@@ -130,7 +137,7 @@ RooflineScene BuildRooflineScene(const MachineProfile& profile, const std::vecto
   scene.threads = threads;
   scene.roofs = Roofs(profile, threads);
   for (const RunRecord& run : runs) {
-    std::string name = "#" + std::to_string(run.id) + " " + run.target;
+    std::string name = RunRef(run.id) + " " + run.target;
     std::string params = ParamsText(run.params);
     if (!params.empty()) name += " " + params;
     if (run.status != RunStatus::kOk) {

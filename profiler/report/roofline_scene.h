@@ -77,6 +77,9 @@ struct RooflineScene {
 RooflineScene BuildRooflineScene(const MachineProfile& profile, const std::vector<RunRecord>& runs,
                                  int threads);
 
+// "#12": how pictures name a run.
+std::string RunRef(int64_t run_id);
+
 // `text` cut to `max_chars` characters, the last one "…" when cut.
 std::string ShortenLabel(const std::string& text, int max_chars);
 

@@ -34,15 +34,15 @@ const char* PrecisionColour(const std::string& precision) {
 // half size r around (x, y).
 std::string MarkerPath(const std::string& level, double x, double y, double r) {
   if (level == "l1")
-    return "M" + Num(x - r) + "," + Num(y) + "a" + Num(r) + "," + Num(r) + " 0 1,0 " +
+    return std::string("M") + Num(x - r) + "," + Num(y) + "a" + Num(r) + "," + Num(r) + " 0 1,0 " +
            Num(2 * r) + ",0a" + Num(r) + "," + Num(r) + " 0 1,0 " + Num(-2 * r) + ",0Z";
   if (level == "l2")
-    return "M" + Num(x - r) + "," + Num(y - r) + "h" + Num(2 * r) + "v" + Num(2 * r) + "h" +
+    return std::string("M") + Num(x - r) + "," + Num(y - r) + "h" + Num(2 * r) + "v" + Num(2 * r) + "h" +
            Num(-2 * r) + "Z";
   if (level == "l3")
-    return "M" + Num(x) + "," + Num(y - r * 1.2) + "L" + Num(x + r * 1.2) + "," + Num(y) + "L" +
+    return std::string("M") + Num(x) + "," + Num(y - r * 1.2) + "L" + Num(x + r * 1.2) + "," + Num(y) + "L" +
            Num(x) + "," + Num(y + r * 1.2) + "L" + Num(x - r * 1.2) + "," + Num(y) + "Z";
-  return "M" + Num(x) + "," + Num(y - r * 1.2) + "L" + Num(x + r * 1.15) + "," + Num(y + r) +
+  return std::string("M") + Num(x) + "," + Num(y - r * 1.2) + "L" + Num(x + r * 1.15) + "," + Num(y + r) +
          "L" + Num(x - r * 1.15) + "," + Num(y + r) + "Z";
 }
 
@@ -178,8 +178,10 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
       std::sort(pts.begin(), pts.end(),
                 [](const ScenePoint* a, const ScenePoint* b) { return a->ai < b->ai; });
       std::string d;
-      for (const ScenePoint* pt : pts)
-        d += (d.empty() ? "M" : "L") + Num(ax.X(pt->ai)) + "," + Num(ax.Y(pt->gflops));
+      for (const ScenePoint* pt : pts) {
+        d += d.empty() ? "M" : "L";
+        d += Num(ax.X(pt->ai)) + "," + Num(ax.Y(pt->gflops));
+      }
       series_svg += "<path class=\"join\" d=\"" + d + "\" fill=\"none\" stroke=\"" + colour +
                     "\" stroke-width=\"1\" stroke-opacity=\"0.6\"" +
                     (IsMeasured(source) ? "" : " stroke-dasharray=\"2,2\"") + "/>\n";
@@ -215,7 +217,7 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
     series_svg += "</g>\n";
     if (!binding) continue;
     double bx = ax.X(binding->ai), by = ax.Y(binding->gflops);
-    for (const std::string& text : {s.label, "#" + std::to_string(s.run_id)}) {
+    for (const std::string& text : {s.label, RunRef(s.run_id)}) {
       double w = DisplayChars(text) * kCharWidthEm * kFont;
       std::vector<Box> candidates = CandidatesAround(bx, by, w, lh, 10, 6);
       int at = placer.Place(candidates);

@@ -170,7 +170,7 @@ std::string RooflineText(const RooflineScene& scene, const std::string& title, s
     for (const ScenePoint& p : s.points) {
       if (!p.binding) continue;
       int c = col(p.ai), r = row(p.gflops);
-      for (const std::string& text : {s.label, "#" + std::to_string(s.run_id)}) {
+      for (const std::string& text : {s.label, RunRef(s.run_id)}) {
         double len = DisplayChars(text);
         std::vector<Box> candidates;
         for (int d = 0; d <= 3; ++d) {
