@@ -11,11 +11,11 @@
 #include <iostream>
 
 #include "cli/command.h"
-#include "cli/plot_inputs.h"
+#include "cli/options.h"
 #include "cli/output_file.h"
+#include "cli/plot_inputs.h"
 #include "machine/current_machine.h"
 #include "process/scratch_dir.h"
-#include "cli/options.h"
 #include "report/roofline_plot.h"
 #include "report/roofline_scene.h"
 #include "report/roofline_svg.h"
@@ -159,7 +159,8 @@ bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& ar
     return Fail(err, ErrorKind::kUsage,
                 "plot: none of the chosen runs can be drawn: each needs FLOPs, bytes and a rate "
                 "(programs need --flops/--bytes, regions declared with rprof_region_declare, or "
-                "--counters sim):" + why);
+                "--counters sim):" +
+                    why);
   }
   PrintNotes(scene);
 
@@ -197,8 +198,8 @@ bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& ar
   std::string text = RooflineGnuplotScript(profile.profile, runs, plot);
   if (!script.empty() && !WriteText(script, text, err)) return false;
   if (output.empty() || svg || rendered) return true;
-  std::cerr << "rprof: note: plot: rsvg-convert not found (Debian package librsvg2-bin): "
-            << output << " is gnuplot's picture, a point per source at DRAM intensity; "
+  std::cerr << "rprof: note: plot: rsvg-convert not found (Debian package librsvg2-bin): " << output
+            << " is gnuplot's picture, a point per source at DRAM intensity; "
             << "-o FILE.svg, or librsvg2-bin, gives the cache-aware one\n";
   std::string temp;
   if (!ScratchPath("plot.gp", &temp, err)) return false;

@@ -43,8 +43,7 @@ bool ReportCommand(const GlobalOptions& global, const std::vector<std::string>& 
   cl.Add("threads", po::value(&threads), "draw the ceilings of N threads (default 1)");
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
-  if (output.empty())
-    return Fail(err, ErrorKind::kUsage, "report: say where: -o FILE.html");
+  if (output.empty()) return Fail(err, ErrorKind::kUsage, "report: say where: -o FILE.html");
   if (!EndsWith(output, ".html") && !EndsWith(output, ".htm"))
     return Fail(err, ErrorKind::kUsage, "report: -o " + output + ": use a .html file name");
   if (!compare.empty() && compare.size() != 2)
@@ -69,8 +68,8 @@ bool ReportCommand(const GlobalOptions& global, const std::vector<std::string>& 
   }
   if (!HasCeilingsFor(profile.profile, threads))
     return Fail(err, ErrorKind::kUsage,
-                "report: machine profile " + std::to_string(profile.id) +
-                    " has no ceilings for " + std::to_string(threads) +
+                "report: machine profile " + std::to_string(profile.id) + " has no ceilings for " +
+                    std::to_string(threads) +
                     " thread(s); measure them with `rprof machine measure --threads " +
                     std::to_string(threads) + "`");
   input.arrows = BeforeAfterArrows(input.runs);

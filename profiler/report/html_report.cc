@@ -205,10 +205,10 @@ std::string Bytes(uint64_t bytes) {
 
 std::string MachineSection(const StoredProfile& sp) {
   const MachineProfile& p = sp.profile;
-  std::string s = "<section id=\"machine\"><h2>Machine</h2>\n<p>" + E(sp.machine.cpu_model) +
-                  ", " + std::to_string(sp.machine.cores) + " cores, host " +
-                  E(sp.machine.hostname) + "; profile " + std::to_string(sp.id) + " (" +
-                  E(p.mode) + ", measured " + E(sp.created_at) + ")</p>\n";
+  std::string s = "<section id=\"machine\"><h2>Machine</h2>\n<p>" + E(sp.machine.cpu_model) + ", " +
+                  std::to_string(sp.machine.cores) + " cores, host " + E(sp.machine.hostname) +
+                  "; profile " + std::to_string(sp.id) + " (" + E(p.mode) + ", measured " +
+                  E(sp.created_at) + ")</p>\n";
   s += "<p>clock: " + Format("%.3g", p.clock_ghz_scalar) + " GHz one core scalar, " +
        Format("%.3g", p.clock_ghz_vector) + " GHz widest FMA on every measuring thread; nominal " +
        Format("%.3g", sp.nominal_ghz) + " GHz; ISA " + E(sp.isa) + "</p>\n";
@@ -237,18 +237,19 @@ std::string RunsTable(const HtmlReportInput& in) {
   std::map<int64_t, const SceneSeries*> drawn;
   for (const SceneSeries& s : in.scene->series)
     if (s.region.empty()) drawn[s.run_id] = &s;
-  std::string s = "<section id=\"runs\"><h2>Runs</h2>\n<input id=\"filter\" type=\"search\" "
-                  "placeholder=\"filter: words that every row shown contains\" "
-                  "aria-label=\"filter runs\">\n<table id=\"run-table\"><thead><tr>"
-                  "<th data-key=\"id\" data-type=\"number\">run</th>"
-                  "<th data-key=\"target\">target</th><th data-key=\"params\">params</th>"
-                  "<th data-key=\"status\">status</th><th data-key=\"label\">label</th>"
-                  "<th data-key=\"binding\">binding</th>"
-                  "<th data-key=\"percent\" data-type=\"number\">% of roof</th>"
-                  "<th data-key=\"gflops\" data-type=\"number\">GFLOP/s</th>"
-                  "<th data-key=\"time\" data-type=\"number\">time s</th>"
-                  "<th data-key=\"verdict\">verdict</th><th data-key=\"tags\">tags</th>"
-                  "</tr></thead><tbody>\n";
+  std::string s =
+      "<section id=\"runs\"><h2>Runs</h2>\n<input id=\"filter\" type=\"search\" "
+      "placeholder=\"filter: words that every row shown contains\" "
+      "aria-label=\"filter runs\">\n<table id=\"run-table\"><thead><tr>"
+      "<th data-key=\"id\" data-type=\"number\">run</th>"
+      "<th data-key=\"target\">target</th><th data-key=\"params\">params</th>"
+      "<th data-key=\"status\">status</th><th data-key=\"label\">label</th>"
+      "<th data-key=\"binding\">binding</th>"
+      "<th data-key=\"percent\" data-type=\"number\">% of roof</th>"
+      "<th data-key=\"gflops\" data-type=\"number\">GFLOP/s</th>"
+      "<th data-key=\"time\" data-type=\"number\">time s</th>"
+      "<th data-key=\"verdict\">verdict</th><th data-key=\"tags\">tags</th>"
+      "</tr></thead><tbody>\n";
   for (size_t i = 0; i < in.runs.size(); ++i) {
     const RunRecord& r = in.runs[i];
     const Placement& p = in.placements[i].placement;
@@ -259,9 +260,9 @@ std::string RunsTable(const HtmlReportInput& in) {
     std::string t = time && time->value ? JsonNumber(*time->value) : "";
     std::vector<std::string> tags;
     for (const auto& [k, v] : r.tags) tags.push_back(k + "=" + v);
-    std::string verdict = p.placed ? p.verdict
-                                   : (in.placements[i].profile_id == 0 ? in.placements[i].missing
-                                                                        : p.reason);
+    std::string verdict =
+        p.placed ? p.verdict
+                 : (in.placements[i].profile_id == 0 ? in.placements[i].missing : p.reason);
     s += "<tr data-run=\"" + std::to_string(r.id) + "\">" +
          Cell(RunRef(r.id), std::to_string(r.id), true) + Cell(r.target, r.target) +
          Cell(ParamsText(r.params), ParamsText(r.params)) +
@@ -345,8 +346,14 @@ std::string HtmlReport(const HtmlReportInput& in) {
   w.EndArray();
   w.Key("arrows").BeginArray();
   for (const SceneArrow& a : in.arrows)
-    w.BeginObject().Key("from").Int(a.from_run).Key("to").Int(a.to_run).Key("label").String(
-        a.label).EndObject();
+    w.BeginObject()
+        .Key("from")
+        .Int(a.from_run)
+        .Key("to")
+        .Int(a.to_run)
+        .Key("label")
+        .String(a.label)
+        .EndObject();
   w.EndArray().EndObject();
 
   SvgOptions svg;

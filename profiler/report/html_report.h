@@ -27,7 +27,7 @@ struct HtmlReportInput {
   // Each run's placement as `rprof show` makes it (PlaceStoredRun), in the order of `runs`: the
   // details a click shows are show's JSON of the run.
   std::vector<RunPlacement> placements;
-  std::string generated_at;                // UTC, ISO 8601
+  std::string generated_at;  // UTC, ISO 8601
 };
 
 // The document.

@@ -26,8 +26,7 @@ Box TextBox(double x, double baseline, double font_size, std::string_view text) 
 
 double BaselineForTop(double top, double font_size) { return top + kAscentEm * font_size; }
 
-std::vector<Box> CandidatesAround(double ax, double ay, double w, double h, double gap,
-                                  int rings) {
+std::vector<Box> CandidatesAround(double ax, double ay, double w, double h, double gap, int rings) {
   std::vector<Box> out;
   for (int ring = 1; ring <= rings; ++ring) {
     double d = gap * ring;

@@ -68,8 +68,10 @@ std::vector<SceneRoof> Roofs(const MachineProfile& profile, int threads) {
 
 std::string StatusReason(const RunRecord& run) {
   std::string reason = RunStatusName(run.status);
-  if (run.signal) reason += " (signal " + std::to_string(*run.signal) + ")";
-  else if (run.exit_code) reason += " (exit status " + std::to_string(*run.exit_code) + ")";
+  if (run.signal)
+    reason += " (signal " + std::to_string(*run.signal) + ")";
+  else if (run.exit_code)
+    reason += " (exit status " + std::to_string(*run.exit_code) + ")";
   return reason + ": its counts are not those of a whole run";
 }
 
@@ -160,8 +162,8 @@ RooflineScene BuildRooflineScene(const MachineProfile& profile, const std::vecto
         continue;
       }
       if (!p.achieved) {
-        scene.left_out.push_back({run.id, part_name,
-                                  "no measured rate (GFLOP/s) to draw: " + p.verdict});
+        scene.left_out.push_back(
+            {run.id, part_name, "no measured rate (GFLOP/s) to draw: " + p.verdict});
         continue;
       }
       SceneSeries s;
@@ -177,10 +179,9 @@ RooflineScene BuildRooflineScene(const MachineProfile& profile, const std::vecto
       s.placement = std::move(p);
       if (s.threads != threads)
         scene.warnings.push_back(
-            s.name + ": placed against its own " + std::to_string(s.threads) +
-            "-thread roofs (" + s.placement.threads_note + "); the roofs drawn are " +
-            std::to_string(threads) + "-thread ones: --threads " + std::to_string(s.threads) +
-            " draws its own");
+            s.name + ": placed against its own " + std::to_string(s.threads) + "-thread roofs (" +
+            s.placement.threads_note + "); the roofs drawn are " + std::to_string(threads) +
+            "-thread ones: --threads " + std::to_string(s.threads) + " draws its own");
       scene.series.push_back(std::move(s));
     }
   }
@@ -188,8 +189,10 @@ RooflineScene BuildRooflineScene(const MachineProfile& profile, const std::vecto
 
   double top_bw = 0, low_bw = 1e300;
   for (const SceneRoof& r : scene.roofs) {
-    if (r.compute) scene.top_compute = std::max(scene.top_compute, r.value);
-    else top_bw = std::max(top_bw, r.value), low_bw = std::min(low_bw, r.value);
+    if (r.compute)
+      scene.top_compute = std::max(scene.top_compute, r.value);
+    else
+      top_bw = std::max(top_bw, r.value), low_bw = std::min(low_bw, r.value);
   }
   double ymin = 1e300, ymax = scene.top_compute > 0 ? scene.top_compute * 3 : 100;
   double xmin = 1.0 / 32, xmax = 32;

@@ -24,20 +24,20 @@ struct SceneRoof {
   // compute: the precision's best roof at these threads, the one placement holds runs against;
   // the others are the roofs of narrower vector code.
   bool best = false;
-  std::string level;      // bandwidth: "l1", "l2", "l3", "dram"
+  std::string level;  // bandwidth: "l1", "l2", "l3", "dram"
   // bandwidth: in actual traffic (the convention of sim's and pmu's bytes), drawn where it is
   // above the compulsory-bytes roof (model's bytes).
   bool traffic = false;
-  std::string ceiling;    // the ceiling's name, "dram_triad"
-  double value = 0;       // GFLOP/s or GB/s
-  std::string label;      // "fp64 avx2 fma 55.5 GFLOP/s", "DRAM 25 GB/s"
+  std::string ceiling;  // the ceiling's name, "dram_triad"
+  double value = 0;     // GFLOP/s or GB/s
+  std::string label;    // "fp64 avx2 fma 55.5 GFLOP/s", "DRAM 25 GB/s"
 };
 
 struct ScenePoint {
   std::string level;
   Source source;
-  double ai = 0;        // FLOP/byte at this level, this source's FLOPs and bytes
-  double gflops = 0;    // the rate placement held against the roofs (Placement::achieved)
+  double ai = 0;      // FLOP/byte at this level, this source's FLOPs and bytes
+  double gflops = 0;  // the rate placement held against the roofs (Placement::achieved)
   double attainable = 0;
   bool binding = false;  // Placement::binding_level and binding_source
 };
@@ -45,7 +45,7 @@ struct ScenePoint {
 // One run, or one marker region of a run.
 struct SceneSeries {
   int64_t run_id = 0;
-  std::string region;     // "" for the whole run
+  std::string region;  // "" for the whole run
   std::string target;
   std::string name;       // in full: "#4 matmul-ikj n=64", "… region triad"
   std::string label;      // short, for the picture: "#4 matmul-ikj", "triad n=512" in a sweep

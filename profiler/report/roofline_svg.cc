@@ -37,19 +37,22 @@ std::string MarkerPath(const std::string& level, double x, double y, double r) {
     return std::string("M") + Num(x - r) + "," + Num(y) + "a" + Num(r) + "," + Num(r) + " 0 1,0 " +
            Num(2 * r) + ",0a" + Num(r) + "," + Num(r) + " 0 1,0 " + Num(-2 * r) + ",0Z";
   if (level == "l2")
-    return std::string("M") + Num(x - r) + "," + Num(y - r) + "h" + Num(2 * r) + "v" + Num(2 * r) + "h" +
-           Num(-2 * r) + "Z";
+    return std::string("M") + Num(x - r) + "," + Num(y - r) + "h" + Num(2 * r) + "v" + Num(2 * r) +
+           "h" + Num(-2 * r) + "Z";
   if (level == "l3")
-    return std::string("M") + Num(x) + "," + Num(y - r * 1.2) + "L" + Num(x + r * 1.2) + "," + Num(y) + "L" +
-           Num(x) + "," + Num(y + r * 1.2) + "L" + Num(x - r * 1.2) + "," + Num(y) + "Z";
-  return std::string("M") + Num(x) + "," + Num(y - r * 1.2) + "L" + Num(x + r * 1.15) + "," + Num(y + r) +
-         "L" + Num(x - r * 1.15) + "," + Num(y + r) + "Z";
+    return std::string("M") + Num(x) + "," + Num(y - r * 1.2) + "L" + Num(x + r * 1.2) + "," +
+           Num(y) + "L" + Num(x) + "," + Num(y + r * 1.2) + "L" + Num(x - r * 1.2) + "," + Num(y) +
+           "Z";
+  return std::string("M") + Num(x) + "," + Num(y - r * 1.2) + "L" + Num(x + r * 1.15) + "," +
+         Num(y + r) + "L" + Num(x - r * 1.15) + "," + Num(y + r) + "Z";
 }
 
 class Axes {
  public:
   explicit Axes(const RooflineScene& s)
-      : lx0_(std::log10(s.xmin)), lx1_(std::log10(s.xmax)), ly0_(std::log10(s.ymin)),
+      : lx0_(std::log10(s.xmin)),
+        lx1_(std::log10(s.xmax)),
+        ly0_(std::log10(s.ymin)),
         ly1_(std::log10(s.ymax)) {}
   double X(double ai) const {
     return kFrame.x + (std::log10(ai) - lx0_) / (lx1_ - lx0_) * kFrame.w;
@@ -92,12 +95,23 @@ std::string XmlEscape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -152,9 +166,8 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
     }
     int at = placer.Place(candidates);
     if (at >= 0)
-      roof_labels += Text("roof-label", candidates[at].x,
-                          BaselineForTop(candidates[at].y, kFont), kFont, r.label,
-                          " fill=\"" + colour + "\"");
+      roof_labels += Text("roof-label", candidates[at].x, BaselineForTop(candidates[at].y, kFont),
+                          kFont, r.label, " fill=\"" + colour + "\"");
   }
 
   // Series: the points of one run joined, each at its level's marker, the binding one larger.
@@ -162,15 +175,14 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
   for (const SceneSeries& s : scene.series) {
     const Placement& p = s.placement;
     std::string colour = PrecisionColour(s.precision);
-    series_svg += "<g class=\"series\" data-run=\"" + std::to_string(s.run_id) +
-                  "\" data-region=\"" + XmlEscape(s.region) + "\" data-label=\"" +
-                  XmlEscape(s.label) + "\" data-binding=\"" + XmlEscape(p.binding) +
-                  "\" data-binding-level=\"" + p.binding_level + "\" data-binding-source=\"" +
-                  std::string(SourceName(p.binding_source)) + "\" data-percent-of-roof=\"" +
-                  (p.percent_of_roof ? JsonNumber(*p.percent_of_roof) : "") +
-                  "\" data-achieved-gflops=\"" + JsonNumber(*p.achieved) + "\" data-verdict=\"" +
-                  XmlEscape(p.verdict) + "\">\n<title>" + XmlEscape(s.name + ": " + p.verdict) +
-                  "</title>\n";
+    series_svg +=
+        "<g class=\"series\" data-run=\"" + std::to_string(s.run_id) + "\" data-region=\"" +
+        XmlEscape(s.region) + "\" data-label=\"" + XmlEscape(s.label) + "\" data-binding=\"" +
+        XmlEscape(p.binding) + "\" data-binding-level=\"" + p.binding_level +
+        "\" data-binding-source=\"" + std::string(SourceName(p.binding_source)) +
+        "\" data-percent-of-roof=\"" + (p.percent_of_roof ? JsonNumber(*p.percent_of_roof) : "") +
+        "\" data-achieved-gflops=\"" + JsonNumber(*p.achieved) + "\" data-verdict=\"" +
+        XmlEscape(p.verdict) + "\">\n<title>" + XmlEscape(s.name + ": " + p.verdict) + "</title>\n";
     std::map<Source, std::vector<const ScenePoint*>> by_source;
     for (const ScenePoint& pt : s.points) by_source[pt.source].push_back(&pt);
     for (auto& [source, pts] : by_source) {
@@ -241,8 +253,8 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
     if (!from || !to) continue;
     double x0 = ax.X(from->ai), y0 = ax.Y(from->gflops), x1 = ax.X(to->ai), y1 = ax.Y(to->gflops);
     arrows += "<line class=\"arrow\" data-from=\"" + std::to_string(a.from_run) + "\" data-to=\"" +
-              std::to_string(a.to_run) + "\" x1=\"" + Num(x0) + "\" y1=\"" + Num(y0) +
-              "\" x2=\"" + Num(x1) + "\" y2=\"" + Num(y1) +
+              std::to_string(a.to_run) + "\" x1=\"" + Num(x0) + "\" y1=\"" + Num(y0) + "\" x2=\"" +
+              Num(x1) + "\" y2=\"" + Num(y1) +
               "\" stroke=\"#2a9d3a\" stroke-width=\"2\" marker-end=\"url(#arrowhead)\"/>\n";
     double w = DisplayChars(a.label) * kCharWidthEm * kFont;
     std::vector<Box> candidates = CandidatesAround((x0 + x1) / 2, (y0 + y1) / 2, w, lh, 8, 6);
@@ -260,8 +272,8 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
     ticks += "<line class=\"grid\" x1=\"" + Num(x) + "\" y1=\"" + Num(kFrame.y) + "\" x2=\"" +
              Num(x) + "\" y2=\"" + Num(kFrame.bottom()) + "\" stroke=\"#e4e4e4\"/>\n";
     std::string t = TickText(v);
-    ticks += Text("tick", x - DisplayChars(t) * kCharWidthEm * kFont / 2,
-                  kFrame.bottom() + 16, kFont, t);
+    ticks += Text("tick", x - DisplayChars(t) * kCharWidthEm * kFont / 2, kFrame.bottom() + 16,
+                  kFont, t);
   }
   for (int e = static_cast<int>(std::ceil(std::log10(scene.ymin) - 1e-9));
        std::pow(10, e) <= scene.ymax * (1 + 1e-9); ++e) {
@@ -289,8 +301,8 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
     legend += Line("legend", kLegendX + 18, ly, lwidth - 18, name);
     ly += lh;
   }
-  legend += "<path class=\"legend-marker\" d=\"" + MarkerPath("l1", kLegendX + 6, ly - 4,
-                                                              kBindingMarker) +
+  legend += "<path class=\"legend-marker\" d=\"" +
+            MarkerPath("l1", kLegendX + 6, ly - 4, kBindingMarker) +
             "\" fill=\"#ffffff\" stroke=\"#000000\" stroke-width=\"2.5\"/>\n";
   legend += Line("legend", kLegendX + 18, ly, lwidth - 18, "the binding level");
   ly += lh + 6;
@@ -311,8 +323,7 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
             "\" fill=\"#ffffff\" stroke=\"#555555\" stroke-width=\"1.5\"/>\n";
   legend += Line("legend", kLegendX + 18, ly, lwidth - 18, "model (compulsory bytes)");
   ly += lh + 6;
-  heading("roofs, " + std::to_string(scene.threads) + " thread" +
-          (scene.threads > 1 ? "s" : ""));
+  heading("roofs, " + std::to_string(scene.threads) + " thread" + (scene.threads > 1 ? "s" : ""));
   for (const SceneRoof& r : scene.roofs) {
     std::string colour = r.compute ? PrecisionColour(r.precision) : "#444444";
     std::string dash = (r.compute && !r.best) || r.traffic ? " stroke-dasharray=\"4,3\"" : "";
@@ -327,8 +338,10 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
   std::string below;
   double by = std::max(kFrame.bottom() + 62, ly + 10);
   double bwidth = kWidth - 20;
-  below += Line("below", 10, by, bwidth, "runs drawn: label, run, verdict (placement's, as rprof "
-                                         "show prints it)", "#000000");
+  below += Line("below", 10, by, bwidth,
+                "runs drawn: label, run, verdict (placement's, as rprof "
+                "show prints it)",
+                "#000000");
   by += lh;
   for (const SceneSeries& s : scene.series) {
     below += Line("below", 10, by, bwidth, s.label + " = " + s.name + ": " + s.placement.verdict);
@@ -355,27 +368,27 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
   s += " class=\"roofline\" width=\"" + Num(kWidth) + "\" height=\"" + Num(height) +
        "\" viewBox=\"0 0 " + Num(kWidth) + " " + Num(height) + "\" font-family=\"" + kFontFamily +
        "\" data-threads=\"" + std::to_string(scene.threads) + "\">\n";
-  s += "<defs><clipPath id=\"frame-clip\"><rect x=\"" + Num(kFrame.x) + "\" y=\"" +
-       Num(kFrame.y) + "\" width=\"" + Num(kFrame.w) + "\" height=\"" + Num(kFrame.h) +
+  s += "<defs><clipPath id=\"frame-clip\"><rect x=\"" + Num(kFrame.x) + "\" y=\"" + Num(kFrame.y) +
+       "\" width=\"" + Num(kFrame.w) + "\" height=\"" + Num(kFrame.h) +
        "\"/></clipPath><marker id=\"arrowhead\" markerWidth=\"10\" markerHeight=\"8\" refX=\"9\" "
        "refY=\"4\" orient=\"auto\"><path d=\"M0,0L10,4L0,8Z\" fill=\"#2a9d3a\"/></marker>"
        "</defs>\n";
   s += "<rect x=\"0\" y=\"0\" width=\"" + Num(kWidth) + "\" height=\"" + Num(height) +
        "\" fill=\"#ffffff\"/>\n";
-  std::string title = ShortenLabel(options.title,
-                                   static_cast<int>((kWidth - 20) / (kCharWidthEm * kTitleFont)));
+  std::string title =
+      ShortenLabel(options.title, static_cast<int>((kWidth - 20) / (kCharWidthEm * kTitleFont)));
   s += Text("title", 10, 22, kTitleFont, title);
   s += Text("axis-label", 10, kFrame.y - 8, kFont, "performance (GFLOP/s)");
   s += Text("axis-label", kFrame.x, kFrame.bottom() + 36, kFont,
             "arithmetic intensity (FLOP/byte): a point per memory level with bytes");
   s += ticks;
   s += "<rect id=\"frame\" x=\"" + Num(kFrame.x) + "\" y=\"" + Num(kFrame.y) + "\" width=\"" +
-       Num(kFrame.w) + "\" height=\"" + Num(kFrame.h) +
-       "\" fill=\"none\" stroke=\"#333333\"/>\n";
+       Num(kFrame.w) + "\" height=\"" + Num(kFrame.h) + "\" fill=\"none\" stroke=\"#333333\"/>\n";
   s += "<g clip-path=\"url(#frame-clip)\">\n" + roofs + "</g>\n";
   s += "<g clip-path=\"url(#frame-clip)\">\n" + series_svg + arrows + "</g>\n";
   s += "<g class=\"labels\" style=\"paint-order:stroke\" stroke=\"#ffffff\" "
-       "stroke-width=\"3\" stroke-linejoin=\"round\">\n" + roof_labels + run_labels + "</g>\n";
+       "stroke-width=\"3\" stroke-linejoin=\"round\">\n" +
+       roof_labels + run_labels + "</g>\n";
   s += legend + below + "</svg>\n";
   return s;
 }

@@ -28,9 +28,12 @@ class Grid {
     for (int i = 0; at < text.size(); ++i) {
       size_t len = 1;
       unsigned char c = static_cast<unsigned char>(text[at]);
-      if (c >= 0xf0) len = 4;
-      else if (c >= 0xe0) len = 3;
-      else if (c >= 0xc0) len = 2;
+      if (c >= 0xf0)
+        len = 4;
+      else if (c >= 0xe0)
+        len = 3;
+      else if (c >= 0xc0)
+        len = 2;
       Put(x + i, y, text.substr(at, len));
       at += len;
     }
@@ -61,7 +64,7 @@ std::string RooflineText(const RooflineScene& scene, const std::string& title, s
   // The frame: columns kLeftMargin .. w-1, rows 0 .. h-1; inside it, the plot area.
   int fx = kLeftMargin, fw = w - kLeftMargin, fh = h;
   int ix0 = fx + 1, ix1 = fx + fw - 2, iy0 = 1, iy1 = fh - 2;  // inclusive
-  Grid g(w, h + 2);  // + tick row + axis label row
+  Grid g(w, h + 2);                                            // + tick row + axis label row
   double lx0 = std::log10(scene.xmin), lx1 = std::log10(scene.xmax);
   double ly0 = std::log10(scene.ymin), ly1 = std::log10(scene.ymax);
   auto col = [&](double ai) {
@@ -91,7 +94,8 @@ std::string RooflineText(const RooflineScene& scene, const std::string& title, s
     int r = row(std::pow(10, e));
     std::string t = Format("%g", std::pow(10, e));
     g.PutChar(fx, r, '+');
-    if (static_cast<int>(t.size()) < kLeftMargin) g.Write(fx - 1 - static_cast<int>(t.size()), r, t);
+    if (static_cast<int>(t.size()) < kLeftMargin)
+      g.Write(fx - 1 - static_cast<int>(t.size()), r, t);
   }
   g.Write(fx, fh + 1, "arithmetic intensity (FLOP/byte), GFLOP/s up");
 
@@ -153,7 +157,8 @@ std::string RooflineText(const RooflineScene& scene, const std::string& title, s
     if (r.compute) {
       int y = row(r.value);
       for (int dy : {-1, 1})
-        for (double x = ix1 - len + 1; x >= ix0; x -= 4) candidates.push_back({x, y + dy * 1.0, len, 1});
+        for (double x = ix1 - len + 1; x >= ix0; x -= 4)
+          candidates.push_back({x, y + dy * 1.0, len, 1});
     } else {
       for (int c = ix0; c <= ix1; c += 2) {
         double gf = ai_at(c) * r.value;

@@ -12,7 +12,7 @@ namespace {
 TEST(LabelPlacement, OverlapIsSharedAreaNotTouchingEdges) {
   Box a{0, 0, 10, 10};
   EXPECT_TRUE(Overlaps(a, {5, 5, 10, 10}));
-  EXPECT_TRUE(Overlaps(a, {2, 2, 1, 1}));  // inside
+  EXPECT_TRUE(Overlaps(a, {2, 2, 1, 1}));    // inside
   EXPECT_FALSE(Overlaps(a, {10, 0, 5, 5}));  // touches the right edge
   EXPECT_FALSE(Overlaps(a, {0, 10, 5, 5}));  // touches the bottom edge
   EXPECT_FALSE(Overlaps(a, {20, 20, 5, 5}));
@@ -38,12 +38,11 @@ TEST(LabelPlacement, TextBoxFromFontSizeAndCharacters) {
 
 TEST(LabelPlacement, FirstFreeCandidateInsideTheFrameWins) {
   LabelPlacer placer({0, 0, 100, 100});
-  placer.Reserve({40, 40, 10, 10});  // a point
-  std::vector<Box> candidates = {
-      {95, 10, 20, 5},   // leaves the frame
-      {35, 38, 20, 5},   // covers the point
-      {60, 40, 20, 5},   // free
-      {60, 60, 20, 5}};
+  placer.Reserve({40, 40, 10, 10});                // a point
+  std::vector<Box> candidates = {{95, 10, 20, 5},  // leaves the frame
+                                 {35, 38, 20, 5},  // covers the point
+                                 {60, 40, 20, 5},  // free
+                                 {60, 60, 20, 5}};
   EXPECT_EQ(placer.Place(candidates), 2);
   // The same spot is taken now: the next label gets the one after.
   EXPECT_EQ(placer.Place(candidates), 3);
@@ -56,7 +55,7 @@ TEST(LabelPlacement, CandidatesAroundPreferTheRightAndGrowOutwards) {
   EXPECT_DOUBLE_EQ(c[0].x, 55);  // right of the point, at its height
   EXPECT_DOUBLE_EQ(c[0].y, 45);
   EXPECT_DOUBLE_EQ(c[1].right(), 45);  // then left
-  EXPECT_DOUBLE_EQ(c[8].x, 60);  // the second ring is farther
+  EXPECT_DOUBLE_EQ(c[8].x, 60);        // the second ring is farther
 }
 
 TEST(LabelPlacement, ManyLabelsNeverOverlap) {

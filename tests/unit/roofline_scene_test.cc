@@ -140,8 +140,10 @@ TEST(RooflineScene, OtherThreadsRoofsAreWarned) {
   EXPECT_NE(scene.warnings[0].find("--threads 1 draws its own"), std::string::npos);
   // The roofs drawn are the 2-thread ones.
   for (const SceneRoof& r : scene.roofs) {
-    if (r.compute) EXPECT_EQ(r.value, 100);
-    else EXPECT_EQ(r.value, 25);
+    if (r.compute)
+      EXPECT_EQ(r.value, 100);
+    else
+      EXPECT_EQ(r.value, 25);
   }
 }
 
@@ -154,13 +156,11 @@ TEST(RooflineSvg, CarriesPlacementAsData) {
   std::string svg = RooflineSvg(scene, options);
   const Placement& p = scene.series[0].placement;
   EXPECT_NE(svg.find("data-binding=\"" + p.binding + "\""), std::string::npos) << svg;
-  EXPECT_NE(svg.find("data-binding-level=\"dram\" data-binding-source=\"sim\""),
-            std::string::npos);
+  EXPECT_NE(svg.find("data-binding-level=\"dram\" data-binding-source=\"sim\""), std::string::npos);
   EXPECT_NE(svg.find("class=\"run-label\""), std::string::npos);
   // Text is escaped: a title with markup stays text.
   options.title = "a <b> & \"c\"";
-  EXPECT_NE(RooflineSvg(scene, options).find("a &lt;b&gt; &amp; &quot;c&quot;"),
-            std::string::npos);
+  EXPECT_NE(RooflineSvg(scene, options).find("a &lt;b&gt; &amp; &quot;c&quot;"), std::string::npos);
 }
 
 TEST(ShortenLabel, CutsByCharactersNotBytes) {
