@@ -107,8 +107,15 @@ void LabelSeries(std::vector<SceneSeries>* series, const std::vector<RunRecord>&
         for (const auto& [k, v] : by_id[s->run_id]->params)
           if (k == varying) label = s->target + " " + k + "=" + v;
       if (!s->region.empty()) label += " " + s->region;
-      s->label = ShortenLabel(label, kLabelChars);
+      s->label = label;
     }
+  }
+  // Two series of one label (a run repeated with the same parameters) are told apart by id.
+  std::map<std::string, int> uses;
+  for (const SceneSeries& s : *series) ++uses[s.label];
+  for (SceneSeries& s : *series) {
+    if (uses[s.label] > 1 && s.label.rfind('#', 0) != 0) s.label = RunRef(s.run_id) + " " + s.label;
+    s.label = ShortenLabel(s.label, kLabelChars);
   }
 }
 

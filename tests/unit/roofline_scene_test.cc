@@ -132,6 +132,15 @@ TEST(RooflineScene, SweepsAreLabelledByTheirParameter) {
   EXPECT_EQ(scene.series[2].name, "#7 a-kernel-with-a-very-long-name n=9");
 }
 
+TEST(RooflineScene, RepeatedRunsOfASweepAreToldApartById) {
+  RooflineScene scene = BuildRooflineScene(
+      TestProfile(), {SimTriad(5, "512"), SimTriad(6, "512"), SimTriad(7, "1024")}, 1);
+  ASSERT_EQ(scene.series.size(), 3u);
+  EXPECT_EQ(scene.series[0].label, "#5 triad n=512");
+  EXPECT_EQ(scene.series[1].label, "#6 triad n=512");
+  EXPECT_EQ(scene.series[2].label, "triad n=1024");
+}
+
 TEST(RooflineScene, OtherThreadsRoofsAreWarned) {
   RooflineScene scene = BuildRooflineScene(TestProfile(), {SimTriad(1, "1000")}, 2);
   ASSERT_EQ(scene.warnings.size(), 1u);
