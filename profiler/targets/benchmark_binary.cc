@@ -81,7 +81,11 @@ bool LinksSharedBenchmarkLibrary(const std::string& path) {
 bool ListBenchmarks(const std::string& path, const std::vector<std::string>& benchmark_args,
                     BenchmarkBinary* out, Error* err) {
   out->path = path;
-  std::vector<std::string> args = benchmark_args;
+  // Listing needs no --benchmark_min_time, and the user's may be in a syntax the library
+  // refuses (MinTimeFor says so afterwards, with the reason).
+  std::vector<std::string> args;
+  for (const std::string& a : benchmark_args)
+    if (a.rfind("--benchmark_min_time", 0) != 0) args.push_back(a);
   args.push_back("--benchmark_list_tests=true");
   std::string listed;
   // A library that takes "1x" answers with it; 1.7.1 exits 1 on it and is asked again without.
@@ -112,6 +116,10 @@ bool ListBenchmarks(const std::string& path, const std::vector<std::string>& ben
   if (!all_names)
     return Fail(err, ErrorKind::kUsage,
                 what + " (it printed other lines than benchmark names); drop --gbench to "
+                       "profile it as a program");
+  if (out->instances.empty() && !LooksLikeBenchmarkBinary(path))
+    return Fail(err, ErrorKind::kUsage,
+                what + " (it listed nothing and does not link libbenchmark); drop --gbench to "
                        "profile it as a program");
   if (out->instances.empty()) {
     std::string filter;

@@ -1,0 +1,111 @@
+"""Google Benchmark binaries through the rprof binary (issue 17): tests/cli_targets/bench_fixture
+(BM_saxpy/{1024,65536,1048576}, BM_matmul/{64,128}) stored as one run of kind benchmark per
+instance, with sim FLOPs per iteration of the timed loop exact, and each bad input of the issue."""
+
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rprof_harness import SANITIZED, SANITIZED_SKIP, RprofTestCase, main  # noqa: E402
+
+TARGETS = os.environ.get("RPROF_CLI_TARGETS", "")
+FIXTURE = os.path.join(TARGETS, "bench_fixture")
+WORK = {"BM_saxpy/1024": 2 * 1024, "BM_saxpy/65536": 2 * 65536, "BM_saxpy/1048576": 2 * 1048576,
+        "BM_matmul/64": 2 * 64 ** 3, "BM_matmul/128": 2 * 128 ** 3}
+
+
+class Gbench(RprofTestCase):
+    def setUp(self):
+        super().setUp()
+        if not os.access(FIXTURE, os.X_OK):
+            self.skipTest("bench_fixture not built (no Google Benchmark: libbenchmark-dev)")
+        if SANITIZED:
+            self.skipTest("the shim is preloaded into a program built without ASan; " +
+                          SANITIZED_SKIP)
+
+    def runs(self):
+        return self.query("select id, target, target_kind, status from runs order by id")
+
+    def metric(self, run_id, name, source):
+        rows = self.query("select value from metrics where run_id = ? and name = ? and "
+                          "source = ? and region = ''", (run_id, name, source))
+        return rows[0][0] if rows else None
+
+    def test_every_benchmark_a_run_with_exact_sim_flops(self):
+        if shutil.which("valgrind") is None:
+            self.skipTest("valgrind not found: the sim counts cannot be checked")
+        result = self.rprof("run", FIXTURE, "--benchmark_min_time=0.02", timeout=600)
+        self.assertEqual(result.returncode, 0, result)
+        # The binary's own output stays on standard output.
+        self.assertIn("BM_matmul/128", result.stdout)
+        runs = self.runs()
+        self.assertEqual([r[1] for r in runs], list(WORK))
+        invocations = self.query("select distinct value from tags where key = 'invocation'")
+        self.assertEqual(len(invocations), 1)
+        for run_id, name, kind, status in runs:
+            self.assertEqual((kind, status), ("benchmark", "ok"))
+            sim = self.metric(run_id, "flops", "sim")
+            self.assertIsNotNone(sim, name)
+            self.assertAlmostEqual(sim / WORK[name], 1, delta=0.001, msg=name)
+            # Declared by the benchmark's FLOPs counter (a rate x CPU time per iteration).
+            model = self.metric(run_id, "flops", "model")
+            self.assertAlmostEqual(model / WORK[name], 1, delta=0.01, msg=name)
+            self.assertGreater(self.metric(run_id, "time_s", "clock"), 0)
+            self.assertGreater(self.metric(run_id, "iterations", "clock"), 0)
+        arg0 = self.query("select params from runs where target = 'BM_saxpy/65536'")[0][0]
+        self.assertIn('"arg0"', arg0)
+        self.assertIn("65536", arg0)
+        # history lists the invocation.
+        listed = self.rprof("history", "--invocation", invocations[0][0])
+        self.assertEqual(listed.returncode, 0, listed)
+        self.assertIn("BM_matmul/64", listed.stdout)
+
+    def test_filter_and_pmu_counts_per_iteration(self):
+        result = self.rprof("run", "--counters", "pmu", FIXTURE, "--benchmark_filter=saxpy/1024$",
+                            "--benchmark_min_time=0.01s")
+        self.assertEqual(result.returncode, 0, result)
+        runs = self.runs()
+        self.assertEqual([r[1] for r in runs], ["BM_saxpy/1024"])
+        # The shim's region: the task clock of the timed loop, per iteration, near the time.
+        task = self.metric(runs[0][0], "perf::TASK-CLOCK", "pmu")
+        if task is not None:
+            cpu = self.metric(runs[0][0], "cpu_time_s", "clock")
+            self.assertAlmostEqual(task * 1e-9 / cpu, 1, delta=0.5)
+
+    def test_filter_matching_nothing(self):
+        self.assertError(self.rprof("run", FIXTURE, "--benchmark_filter=nothing_matches"), 2,
+                         "matches no benchmark")
+        self.assertEqual(self.runs(), [])
+
+    def test_gbench_on_a_program_that_is_not_one(self):
+        self.assertError(self.rprof("run", "--gbench", os.path.join(TARGETS, "print_bytes")), 2,
+                         "does not answer --benchmark_list_tests")
+
+    def test_min_time_in_iterations_refused_by_1_7(self):
+        self.assertError(self.rprof("run", FIXTURE, "--benchmark_min_time=10x"), 2,
+                         "takes seconds only")
+
+    def test_error_occurred_is_a_failed_run(self):
+        env = dict(self.env, RPROF_FIXTURE_ERROR_IN="BM_saxpy/1024")
+        result = self.rprof("run", "--counters", "pmu", FIXTURE,
+                            "--benchmark_filter=saxpy/(1024|65536)$",
+                            "--benchmark_min_time=0.01", env=env)
+        self.assertExit(result, 1, "told to fail")
+        self.assertEqual([r[1:] for r in self.runs()],
+                         [("BM_saxpy/1024", "benchmark", "failed"),
+                          ("BM_saxpy/65536", "benchmark", "ok")])
+
+    def test_crash_midway_keeps_the_finished_runs(self):
+        env = dict(self.env, RPROF_FIXTURE_CRASH_IN="BM_saxpy/65536")
+        result = self.rprof("run", "--counters", "pmu", FIXTURE, "--benchmark_filter=saxpy",
+                            "--benchmark_min_time=0.01", env=env)
+        self.assertExit(result, 1, "crashed")
+        self.assertEqual([r[1:] for r in self.runs()],
+                         [("BM_saxpy/1024", "benchmark", "ok"),
+                          ("BM_saxpy/65536", "benchmark", "crashed"),
+                          ("BM_saxpy/1048576", "benchmark", "ok")])
+
+
+if __name__ == "__main__":
+    main()
