@@ -187,14 +187,20 @@ KeyValues BenchmarkParams(const std::string& instance) {
       continue;
     }
     size_t colon = part.find(':');
+    std::string key = colon == std::string::npos ? "" : part.substr(0, colon);
+    // Google Benchmark's own options in the name, after the arguments; an argument named with
+    // ArgNames keeps its position.
+    bool option = part == "real_time" || part == "manual_time" || key == "threads" ||
+                  key == "min_time" || key == "min_warmup_time" || key == "iterations" ||
+                  key == "repeats";
     if (part == "real_time" || part == "manual_time") {
       params.emplace_back(part, "true");
     } else if (colon != std::string::npos) {
-      params.emplace_back(part.substr(0, colon), part.substr(colon + 1));
+      params.emplace_back(key, part.substr(colon + 1));
     } else {
       params.emplace_back("arg" + std::to_string(position), part);
     }
-    if (colon == std::string::npos && part != "real_time" && part != "manual_time") ++position;
+    if (!option) ++position;
   }
   return params;
 }
