@@ -114,6 +114,8 @@ BenchmarkTarget::BenchmarkTarget(const BenchmarkBinary& binary, std::string argv
   for (const std::string& a : benchmark_args)
     if (a.rfind("--benchmark_filter=", 0) != 0 && a.rfind("--benchmark_out", 0) != 0)
       common.push_back(a);
+  command_ = {argv0};
+  command_.insert(command_.end(), benchmark_args.begin(), benchmark_args.end());
   counted_.argv = {argv0, "--benchmark_filter=" + ExactFilter(instance_),
                    "--benchmark_out=" + json_file_, "--benchmark_out_format=json"};
   counted_.argv.insert(counted_.argv.end(), common.begin(), common.end());
@@ -140,7 +142,8 @@ void BenchmarkTarget::Describe(RunRecord* run) const {
   run->target_kind = "benchmark";
   run->target = instance_;
   run->params = BenchmarkParams(instance_);
-  run->command = counted_.argv;
+  // What the user ran; the instance (the target) says which benchmark of it this is.
+  run->command = command_;
   if (char* cwd = getcwd(nullptr, 0)) {
     run->cwd = cwd;
     std::free(cwd);

@@ -59,6 +59,7 @@ class BenchmarkTarget : public Target {
 
  private:
   CountedTarget counted_;
+  std::vector<std::string> command_;  // as the user typed it: the binary, its own options
   std::string instance_;
   std::string json_file_, replay_json_file_, iterations_file_;
   double timeout_s_;

@@ -2,12 +2,29 @@
 (BM_saxpy/{1024,65536,1048576}, BM_matmul/{64,128}) stored as one run of kind benchmark per
 instance, with sim FLOPs per iteration of the timed loop exact, and each bad input of the issue."""
 
+import json
 import os
+import re
 import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rprof_harness import SANITIZED, SANITIZED_SKIP, RprofTestCase, main  # noqa: E402
+from plot_test import insert_profile  # noqa: E402
+
+UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+
+
+def console_rows(stdout):
+    """Google Benchmark's console table (the binary's own standard output): per benchmark, its
+    real time per iteration in seconds and its iterations, from the native execution (the sim
+    replay under valgrind prints its own line afterwards)."""
+    rows = {}
+    for line in stdout.splitlines():
+        m = re.match(r"^(BM_\S+)\s+([0-9.]+) (ns|us|ms|s)\s+[0-9.]+ (?:ns|us|ms|s)\s+(\d+)", line)
+        if m and m.group(1) not in rows:  # the native run's line; the replay's comes after
+            rows[m.group(1)] = (float(m.group(2)) * UNIT_SECONDS[m.group(3)], int(m.group(4)))
+    return rows
 
 TARGETS = os.environ.get("RPROF_CLI_TARGETS", "")
 FIXTURE = os.path.join(TARGETS, "bench_fixture")
@@ -35,16 +52,33 @@ class Gbench(RprofTestCase):
     def test_every_benchmark_a_run_with_exact_sim_flops(self):
         if shutil.which("valgrind") is None:
             self.skipTest("valgrind not found: the sim counts cannot be checked")
+        # A first run stores this machine; a profile of it then places the benchmarks.
+        self.assertEqual(self.rprof("run", "--counters", "pmu", FIXTURE,
+                                    "--benchmark_filter=saxpy/1024$",
+                                    "--benchmark_min_time=0.01").returncode, 0)
+        insert_profile(self.db)
+        before = len(self.runs())
         result = self.rprof("run", FIXTURE, "--benchmark_min_time=0.02", timeout=600)
         self.assertEqual(result.returncode, 0, result)
-        # The binary's own output stays on standard output.
-        self.assertIn("BM_matmul/128", result.stdout)
-        runs = self.runs()
+        # The binary's own output stays on standard output: Google Benchmark's own table.
+        console = console_rows(result.stdout)
+        self.assertEqual(sorted(console), sorted(WORK))
+        runs = self.runs()[before:]
         self.assertEqual([r[1] for r in runs], list(WORK))
-        invocations = self.query("select distinct value from tags where key = 'invocation'")
+        invocations = self.query("select distinct value from tags where key = 'invocation' and "
+                                 "run_id > ?", (before,))
         self.assertEqual(len(invocations), 1)
         for run_id, name, kind, status in runs:
             self.assertEqual((kind, status), ("benchmark", "ok"))
+            # Time per iteration and iterations are Google Benchmark's own, as it printed them
+            # (the console rounds the time to 3 or 4 digits).
+            seconds, iterations = console[name]
+            self.assertEqual(self.metric(run_id, "iterations", "clock"), iterations, name)
+            self.assertAlmostEqual(self.metric(run_id, "time_s", "clock") / seconds, 1,
+                                   delta=0.006, msg=name)
+            placed = self.query("select attainable_gflops, verdict from placements where "
+                                "run_id = ?", (run_id,))
+            self.assertTrue(placed and placed[0][0], (name, placed))
             sim = self.metric(run_id, "flops", "sim")
             self.assertIsNotNone(sim, name)
             self.assertAlmostEqual(sim / WORK[name], 1, delta=0.001, msg=name)
@@ -56,10 +90,43 @@ class Gbench(RprofTestCase):
         arg0 = self.query("select params from runs where target = 'BM_saxpy/65536'")[0][0]
         self.assertIn('"arg0"', arg0)
         self.assertIn("65536", arg0)
-        # history lists the invocation.
-        listed = self.rprof("history", "--invocation", invocations[0][0])
+        # history lists the invocation, and only it.
+        listed = self.rprof("history", "--invocation", invocations[0][0], "--format", "json")
         self.assertEqual(listed.returncode, 0, listed)
-        self.assertIn("BM_matmul/64", listed.stdout)
+        self.assertEqual(len(json.loads(listed.stdout)), 5, listed)
+
+    def test_kernels_lists_the_benchmarks(self):
+        listed = self.rprof_ok("kernels", FIXTURE, "--format", "json")
+        self.assertEqual([b["name"] for b in json.loads(listed.stdout)["benchmarks"]], list(WORK))
+
+    def test_compare_two_invocations_with_a_p_value(self):
+        for _ in range(2):
+            result = self.rprof("run", "--counters", "pmu", FIXTURE,
+                                "--benchmark_filter=BM_saxpy/(1024|65536)$",
+                                "--benchmark_repetitions=4", "--benchmark_min_time=0.01")
+            self.assertEqual(result.returncode, 0, result)
+        a, b = [row[0] for row in self.query(
+            "select value from tags where key = 'invocation' group by value order by "
+            "min(run_id)")]
+        out = self.rprof_ok("compare", "--invocation", a[:8], "--invocation", b,
+                            "--format", "json")
+        rows = json.loads(out.stdout)["benchmarks"]
+        self.assertEqual([r["benchmark"] for r in rows], ["BM_saxpy/1024", "BM_saxpy/65536"])
+        for r in rows:
+            self.assertTrue(0 < r["p_value"] <= 1, r)
+            self.assertGreater(r["a_time_s"], 0)
+        # The text table too, with its p column.
+        text = self.rprof_ok("compare", "--invocation", a, "--invocation", b)
+        self.assertIn("p", text.stdout)
+        # --fail-if-slower fails only on a significant slow-down: with 4 repetitions each, an
+        # exact p below 0.05 needs every B repetition slower than every A one.
+        gate = self.rprof("compare", "--invocation", a, "--invocation", b,
+                          "--fail-if-slower", "0")
+        significant_slower = [r for r in rows
+                              if r["p_value"] < 0.05 and r["time_change_pct"] > 0]
+        self.assertEqual(gate.returncode, 1 if significant_slower else 0, gate)
+        self.assertError(self.rprof("compare", "--invocation", "ffff", "--invocation", b), 2,
+                         "no stored invocation")
 
     def test_filter_and_pmu_counts_per_iteration(self):
         result = self.rprof("run", "--counters", "pmu", FIXTURE, "--benchmark_filter=saxpy/1024$",
