@@ -86,13 +86,21 @@ bool RunBenchmarks(RunStore* store, const BenchmarkRunPlan& plan,
     RunPlacement placement;
     if (!PlaceAndStore(store, plan.db, &run, &placement, err)) return false;
     const std::string id = std::to_string(run.id);
-    report += plan.quiet ? id + "\n"
-                         : FormatRun(run, plan.format, &placement,
-                                     TerminalWidth(plan.output.empty() ? STDERR_FILENO : -1));
+    std::string one = plan.quiet ? id + "\n"
+                                 : FormatRun(run, plan.format, &placement,
+                                             TerminalWidth(plan.output.empty() ? STDERR_FILENO
+                                                                               : -1));
+    // JSON: one array of the runs, in the binary's order.
+    if (!plan.quiet && plan.format == OutputFormat::kJson) {
+      while (!one.empty() && one.back() == '\n') one.pop_back();
+      one = (report.empty() ? "[" : ",\n") + one;
+    }
+    report += one;
     if (run.status != RunStatus::kOk)
       failures += (failures.empty() ? "" : "; ") + instance + " (run " + id + ") " +
                   RunStatusName(run.status) + ": " + run.note;
   }
+  if (!plan.quiet && plan.format == OutputFormat::kJson) report += report.empty() ? "[]\n" : "]\n";
   if (!plan.quiet && plan.format == OutputFormat::kTable)
     report += "invocation " + invocation + ": " + std::to_string(binary.instances.size()) +
               " benchmarks (rprof history --invocation " + invocation + ")\n";

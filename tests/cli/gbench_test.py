@@ -173,6 +173,33 @@ class Gbench(RprofTestCase):
                           ("BM_saxpy/65536", "benchmark", "crashed"),
                           ("BM_saxpy/1048576", "benchmark", "ok")])
 
+    def test_declared_flops_that_disagree_with_sim_get_a_trust_note(self):
+        if shutil.which("valgrind") is None:
+            self.skipTest("valgrind not found: nothing to hold the declared FLOPs against")
+        env = dict(self.env, RPROF_FIXTURE_RATE_MISTAKE="1")
+        result = self.rprof("run", FIXTURE, "--benchmark_filter=saxpy/1024$",
+                            "--benchmark_min_time=0.01", env=env, timeout=300)
+        self.assertEqual(result.returncode, 0, result)
+        notes = self.query("select kind, detail from run_trust")
+        self.assertTrue(any(kind == "untrusted" and "declared FLOPs" in detail
+                            for kind, detail in notes), notes)
+
+    def test_without_the_shared_library_time_and_declared_counters_remain(self):
+        # Debian ships no static libbenchmark (libbenchmark.a) to link a real one with: this
+        # stand-in answers Google Benchmark's flags without loading the shared library, so the
+        # shim cannot bracket its loop, as with a statically linked one. Its JSON has NaN.
+        fake = os.path.join(TARGETS, "gbench_stand_in")
+        result = self.rprof("run", "--counters", "pmu", fake, "--benchmark_min_time=0.01")
+        self.assertEqual(result.returncode, 0, result)
+        (run_id, name, kind, status), = self.runs()
+        self.assertEqual((name, kind, status), ("BM_fake/8", "benchmark", "ok"))
+        self.assertAlmostEqual(self.metric(run_id, "time_s", "clock"), 2.5e-6)
+        self.assertAlmostEqual(self.metric(run_id, "flops", "model"), 16)
+        self.assertIsNone(self.metric(run_id, "bytes_dram", "model"), "NaN is absent, not 0")
+        note = self.scalar("select note from runs")
+        self.assertIn("links Google Benchmark statically", note)
+        self.assertEqual(self.query("select count(*) from metrics where source = 'pmu'"), [(0,)])
+
 
 if __name__ == "__main__":
     main()

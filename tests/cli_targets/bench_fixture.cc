@@ -6,7 +6,9 @@
 // cannot execute AVX-512.
 //
 // RPROF_FIXTURE_CRASH_IN=NAME makes the benchmark named NAME crash (SIGSEGV) in its timed loop;
-// RPROF_FIXTURE_ERROR_IN=NAME makes it report SkipWithError: the bad-input tests' cases.
+// RPROF_FIXTURE_ERROR_IN=NAME makes it report SkipWithError; RPROF_FIXTURE_RATE_MISTAKE=1
+// makes saxpy declare its FLOPs with the frequent mistake, a kIsRate counter of one iteration's
+// work (Google Benchmark divides it by the whole loop's time): the bad-input tests' cases.
 #include <benchmark/benchmark.h>
 
 #include <csignal>
@@ -34,8 +36,10 @@ void BM_saxpy(benchmark::State& state) {
     benchmark::DoNotOptimize(y.data());
     benchmark::ClobberMemory();
   }
-  state.counters["FLOPs"] =
-      benchmark::Counter(2.0 * static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["FLOPs"] = benchmark::Counter(
+      2.0 * static_cast<double>(n), std::getenv("RPROF_FIXTURE_RATE_MISTAKE")
+                                        ? benchmark::Counter::kIsRate
+                                        : benchmark::Counter::kIsIterationInvariantRate);
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * 24 * static_cast<int64_t>(n));
 }
 BENCHMARK(BM_saxpy)->Arg(1024)->Arg(65536)->Arg(1048576);
