@@ -80,7 +80,13 @@ bool RunBenchmarks(RunStore* store, const BenchmarkRunPlan& plan,
     std::vector<SourceFailure> failed_sources;
     {
       BenchmarkEnvironment env(shim, instance, iterations_file);
-      if (!Measure(target, sources, request, &run, &failed_sources, err)) return false;
+      if (!Measure(target, sources, request, &run, &failed_sources, err)) {
+        // The instances before this one are stored already: said with the error.
+        if (!report.empty())
+          err->message += "; " + instance + " not measured, the instances before it are " +
+                          "stored (rprof history --invocation " + invocation + ")";
+        return false;
+      }
     }
     target.Conclude(&run);
     RunPlacement placement;

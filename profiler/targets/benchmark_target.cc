@@ -305,13 +305,16 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
   const Metric* counted = FindMetric(run->metrics, "flops", Source::kSim);
   if (declared && counted && declared->value && counted->value && *counted->value > 0) {
     double gap = std::fabs(*declared->value / *counted->value - 1);
-    if (gap > 0.05)
-      run->trust.push_back(
-          {"untrusted", "the benchmark's declared FLOPs per iteration (" +
-                            std::to_string(*declared->value) + ") differ from sim's count (" +
-                            std::to_string(*counted->value) + ") by " + Percent(gap) +
-                            "; a rate counter set from one iteration, or a formula that misses "
-                            "work, is the usual cause"});
+    if (gap > 0.05) {
+      char detail[320];
+      std::snprintf(detail, sizeof detail,
+                    "the benchmark's declared FLOPs per iteration (%.6g) differ from sim's "
+                    "count of its timed loop (%.6g) by %s; a rate counter set from one "
+                    "iteration's work (kIsRate instead of kIsIterationInvariantRate), or a "
+                    "formula that misses work, is the usual cause",
+                    *declared->value, *counted->value, Percent(gap).c_str());
+      run->trust.push_back({"untrusted", detail});
+    }
   }
 }
 
