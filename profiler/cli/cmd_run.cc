@@ -390,6 +390,13 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
     return false;
   // A Google Benchmark binary: one run per benchmark instance (cli/run_benchmarks.h).
   if (!kernel && (cl.Has("gbench") || LooksLikeBenchmarkBinary(program_path))) {
+    for (const char* option : {"repeat", "flops", "bytes", "threads"})
+      if (cl.Has(option))
+        return Fail(err, ErrorKind::kUsage,
+                    std::string("--") + option + " is for programs; " + target +
+                        " is a Google Benchmark binary: it repeats with "
+                        "--benchmark_repetitions=N after its name, and declares its work and "
+                        "threads itself");
     if (cl.Has("quiet")) QuietProgress();
     BenchmarkRunPlan benchmarks{program_path, program_argv, timeout, output, format,
                                 cl.Has("quiet") > 0, ResolveDatabasePath(global.db)};

@@ -38,7 +38,8 @@ class Gbench(RprofTestCase):
         if not os.access(FIXTURE, os.X_OK):
             self.skipTest("bench_fixture not built (no Google Benchmark: libbenchmark-dev)")
         if SANITIZED:
-            self.skipTest("the shim is preloaded into a program built without ASan; " +
+            self.skipTest("the shim links the ASan-built librprof-marker and is preloaded "
+                          "into a program built without ASan, under valgrind too; " +
                           SANITIZED_SKIP)
 
     def runs(self):
@@ -148,6 +149,10 @@ class Gbench(RprofTestCase):
     def test_gbench_on_a_program_that_is_not_one(self):
         self.assertError(self.rprof("run", "--gbench", os.path.join(TARGETS, "print_bytes")), 2,
                          "does not answer --benchmark_list_tests")
+
+    def test_program_options_that_a_benchmark_binary_does_not_take(self):
+        self.assertError(self.rprof("run", "-r", "3", FIXTURE), 2, "--benchmark_repetitions=N")
+        self.assertEqual(self.runs(), [])
 
     def test_min_time_in_iterations_refused_by_1_7(self):
         self.assertError(self.rprof("run", FIXTURE, "--benchmark_min_time=10x"), 2,

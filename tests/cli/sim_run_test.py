@@ -97,6 +97,8 @@ class SimCounts(RprofTestCase):
         binary = os.environ.get("RPROF_BENCHMARK_BINARY")
         if not binary:
             self.skipTest("RPROF_BENCHMARK_BINARY not set (built only with Google Benchmark)")
+        if SANITIZED:
+            self.skipTest(SANITIZED_SKIP)  # the shim links the ASan-built librprof-marker
         fixture = os.path.join(os.environ["RPROF_CLI_TARGETS"], "bench_fixture")
         r = self.rprof("run", "--counters", "sim", "--format", "json", "-o", self.path("r.json"),
                        fixture, "--benchmark_filter=saxpy/1024$", "--benchmark_min_time=0.01")
