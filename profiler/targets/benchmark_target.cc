@@ -214,6 +214,7 @@ bool BenchmarkTarget::Execute(const LiveCounters& counters, Execution* out, Erro
   out->samples_note = "Google Benchmark's real time per iteration, median of " +
                       std::to_string(out->samples.size()) + " repetitions";
   const BenchmarkRow& first = *reps.front();
+  threads_ = std::max<int64_t>(1, first.threads);
   out->calls_per_repetition = first.iterations;
   out->timed_calls = first.iterations;
   out->metrics.push_back({"iterations", static_cast<double>(first.iterations), "count",
@@ -268,11 +269,16 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
         continue;  // the region's clock: Google Benchmark's time is the run's
       }
       if (!divisor) continue;
-      char note[160];
-      std::snprintf(note, sizeof note, "the timed loop only, per iteration (%.0f iterations in "
-                                       "the %s)", *divisor, counted.c_str());
+      char note[200];
+      if (threads_ == 1)
+        std::snprintf(note, sizeof note, "the timed loop only, per iteration (%.0f iterations in "
+                                         "the %s)", *divisor, counted.c_str());
+      else
+        std::snprintf(note, sizeof note, "the timed loops only, per iteration of all %lld threads "
+                                         "(%.0f loop iterations in the %s)",
+                      static_cast<long long>(threads_), *divisor, counted.c_str());
       m.note = m.note.empty() ? note : std::string(note) + "; " + m.note;
-      if (m.value) m.value = *m.value / *divisor;
+      if (m.value) m.value = *m.value / (*divisor / static_cast<double>(threads_));
       m.region = "";
       kept.push_back(std::move(m));
       continue;

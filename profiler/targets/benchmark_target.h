@@ -5,6 +5,9 @@
 // Benchmark's own; pmu and sim counts are the region's totals divided by the iterations the
 // shim counted in that execution (the native one for pmu, the replay for sim, which runs the
 // fewest iterations the binary allows); model counts come from the benchmark's own counters.
+// With T threads an iteration is one step of all T (each runs its own loop; Google Benchmark's
+// time per iteration is the wall time of one step, its rates the throughput of all threads):
+// the counts are the work of T loop iterations.
 //
 //   BenchmarkEnvironment env(shim, region);   // around Measure: native run and replay
 //   Measure(target, ...);
@@ -65,6 +68,7 @@ class BenchmarkTarget : public Target {
   double timeout_s_;
   bool shim_applies_;
   std::optional<double> native_iterations_;
+  int64_t threads_ = 1;  // Google Benchmark's threads of this instance
   std::string no_iterations_reason_;
 };
 

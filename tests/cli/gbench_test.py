@@ -141,6 +141,23 @@ class Gbench(RprofTestCase):
             cpu = self.metric(runs[0][0], "cpu_time_s", "clock")
             self.assertAlmostEqual(task * 1e-9 / cpu, 1, delta=0.5)
 
+    def test_threads_count_one_iteration_of_every_thread(self):
+        if shutil.which("valgrind") is None:
+            self.skipTest("valgrind not found: the sim counts cannot be checked")
+        env = dict(self.env, RPROF_FIXTURE_THREADS="1")
+        result = self.rprof("run", FIXTURE, "--benchmark_filter=threads",
+                            "--benchmark_min_time=0.01", env=env, timeout=300)
+        self.assertEqual(result.returncode, 0, result)
+        (run_id, name, kind, status), = self.runs()
+        self.assertEqual(name, "BM_saxpy_threads/4096/threads:2")
+        params = json.loads(self.scalar("select params from runs"))
+        self.assertEqual(params, {"arg0": 4096, "threads": 2})
+        # Both threads' work in one iteration, by sim and as the rate counter declares it.
+        self.assertEqual(self.metric(run_id, "flops", "sim"), 2 * 2 * 4096)
+        self.assertAlmostEqual(self.metric(run_id, "flops", "model") / (2 * 2 * 4096), 1,
+                               delta=0.01)
+        self.assertEqual(self.metric(run_id, "threads", "clock"), 2)
+
     def test_filter_matching_nothing(self):
         self.assertError(self.rprof("run", FIXTURE, "--benchmark_filter=nothing_matches"), 2,
                          "matches no benchmark")

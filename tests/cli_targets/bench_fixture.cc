@@ -69,4 +69,14 @@ BENCHMARK(BM_matmul)->Arg(64)->Arg(128);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+// BENCHMARK_MAIN, but RPROF_FIXTURE_THREADS=1 adds BM_saxpy_threads/4096/threads:2, each
+// thread running its own saxpy: per iteration of both, 2 x 2n FLOPs.
+int main(int argc, char** argv) {
+  if (std::getenv("RPROF_FIXTURE_THREADS"))
+    benchmark::RegisterBenchmark("BM_saxpy_threads", BM_saxpy)->Arg(4096)->Threads(2);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
