@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/compare_invocations.h"
 #include "cli/options.h"
 #include "core/stats.h"
 #include "report/render.h"
@@ -72,8 +73,26 @@ bool CompareCommand(const GlobalOptions& global, const std::vector<std::string>&
          "exit 1 when B's median time per call is more than PCT percent above A's");
   cl.Add("force", "compare runs of different targets or parameters (a warning says so)");
   cl.AddPositional("run", po::value(&ids)->composing(), "run ids A and B", 2);
+  std::vector<std::string> invocations;
+  cl.Add("invocation", po::value(&invocations)->composing(),
+         "twice, instead of run ids: two invocations of a Google Benchmark binary, benchmark "
+         "by benchmark, with a Mann-Whitney U test over repetitions (--fail-if-slower then "
+         "fails only on a significant slow-down)");
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
+  if (!invocations.empty()) {
+    if (invocations.size() != 2 || !ids.empty())
+      return Fail(err, ErrorKind::kUsage,
+                  "compare: give --invocation twice (A, then B), and no run ids");
+    if (cl.Has("fail-if-slower") && !(fail_pct >= 0))
+      return Fail(err, ErrorKind::kUsage, "--fail-if-slower takes a percentage, 0 or more");
+    RunStore store;
+    if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
+    return CompareInvocations(&store, invocations[0], invocations[1],
+                              cl.Has("fail-if-slower") ? std::optional<double>(fail_pct)
+                                                       : std::nullopt,
+                              cl.format(), cl.text_width(), err);
+  }
   if (ids.size() != 2) return Fail(err, ErrorKind::kUsage, "compare: give two run ids, A and B");
   if (cl.Has("fail-if-slower") && !(fail_pct >= 0))
     return Fail(err, ErrorKind::kUsage, "--fail-if-slower takes a percentage, 0 or more");

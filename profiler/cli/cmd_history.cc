@@ -31,8 +31,13 @@ bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>&
          "midnight), or a span back from now (30m, 2h, 3d, 1w)");
   cl.Add("tag,t", po::value(&tags)->composing(), "only runs tagged KEY=VALUE (repeatable)");
   cl.Add("limit,n", po::value(&filter.limit), "at most N runs, newest first (default 20; 0: all)");
+  std::string invocation;
+  cl.Add("invocation", po::value(&invocation),
+         "only the benchmarks of one invocation of a Google Benchmark binary (the uid its "
+         "runs are tagged with: --tag invocation=UID)");
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
+  if (!invocation.empty()) tags.push_back("invocation=" + invocation);
   if (!filter.status.empty() && !ParseRunStatus(filter.status))
     return Fail(err, ErrorKind::kUsage,
                 "--status " + filter.status + ": use ok, failed, crashed or interrupted");

@@ -6,6 +6,9 @@
 #include "cli/options.h"
 #include "core/json.h"
 #include "report/render.h"
+#include "report/run_report.h"
+#include "targets/benchmark_binary.h"
+#include "targets/target_path.h"
 #include "targets/kernel_catalog.h"
 #include "targets/plugin_loader.h"
 
@@ -21,6 +24,23 @@ bool KernelsCommand(const GlobalOptions&, const std::vector<std::string>& args, 
                    "a kernel plugin (.so) to list instead of the built-ins");
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
+
+  // A Google Benchmark binary: its benchmark instances, each a run of `rprof BINARY`.
+  if (!plugin_path.empty() && !LooksLikePlugin(plugin_path) &&
+      LooksLikeBenchmarkBinary(plugin_path)) {
+    BenchmarkBinary binary;
+    if (!ListBenchmarks(plugin_path, {}, &binary, err)) return false;
+    Report report;
+    Table& table = report.AddTable({{"name", "benchmark"}, {"params", "params"}}, kInAll,
+                                   "benchmarks");
+    for (const std::string& name : binary.instances)
+      table.AddRow({Cell::Text(name), Cell::Text(ParamsText(BenchmarkParams(name)))});
+    report.AddText("\n`rprof " + plugin_path +
+                   "` measures each one as a run of kind benchmark; --benchmark_filter=REGEX "
+                   "after it chooses some.\n");
+    std::cout << Render(report, cl.format(), cl.text_width());
+    return true;
+  }
 
   KernelCatalog plugin;
   if (!plugin_path.empty() && !LoadPlugin(plugin_path, &plugin, err)) return false;

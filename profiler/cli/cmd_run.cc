@@ -14,6 +14,7 @@
 #include "cli/options.h"
 #include "cli/output_file.h"
 #include "cli/run_arguments.h"
+#include "cli/run_benchmarks.h"
 #include "cli/standard_streams.h"
 #include "cli/unstored_run.h"
 #include "core/spelling.h"
@@ -34,6 +35,7 @@
 #include "store/profile_store.h"
 #include "store/run_store.h"
 #include "targets/kernel_catalog.h"
+#include "targets/benchmark_binary.h"
 #include "targets/kernel_target.h"
 #include "targets/measure.h"
 #include "targets/plugin_loader.h"
@@ -225,6 +227,10 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
          "write the report to FILE (default: standard output for a kernel; standard error for a "
          "program, as perf stat does, so that its standard output stays its own)");
   cl.Add("quiet,q", "print only the run id, where the report would go");
+  cl.Add("gbench",
+         "the program is a Google Benchmark binary (found by itself when it links "
+         "libbenchmark): every benchmark is a run of kind benchmark, counted over its timed "
+         "loop per iteration; --benchmark_* options after the program are passed to it");
 
   // The target and a program's own arguments are split off before Boost sees rprof's options.
   const RunArguments words = SplitRunArguments(args, cl.AllOptions(), RunsAsProgram);
@@ -382,6 +388,20 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   run.rprof_version = RPROF_VERSION;
   if (!SimCacheSizes(&store, run.machine.fingerprint, sim_cache, &request.caches, err))
     return false;
+  // A Google Benchmark binary: one run per benchmark instance (cli/run_benchmarks.h).
+  if (!kernel && (cl.Has("gbench") || LooksLikeBenchmarkBinary(program_path))) {
+    for (const char* option : {"repeat", "flops", "bytes", "threads"})
+      if (cl.Has(option))
+        return Fail(err, ErrorKind::kUsage,
+                    std::string("--") + option + " is for programs; " + target +
+                        " is a Google Benchmark binary: it repeats with "
+                        "--benchmark_repetitions=N after its name, and declares its work and "
+                        "threads itself");
+    if (cl.Has("quiet")) QuietProgress();
+    BenchmarkRunPlan benchmarks{program_path, program_argv, timeout, output, format,
+                                cl.Has("quiet") > 0, ResolveDatabasePath(global.db)};
+    return RunBenchmarks(&store, benchmarks, sources, request, run, err);
+  }
   std::vector<SourceFailure> failed_sources;
   if (cl.Has("quiet")) QuietProgress();  // the id alone, on every stream
   if (!Measure(*measured, sources, request, &run, &failed_sources, err)) return false;

@@ -25,6 +25,19 @@ SampleStats Summarize(std::vector<double> samples);
 // the sample standard deviation). nullopt for fewer than 2 values or a mean of 0.
 std::optional<double> SpreadPercent(const std::vector<double>& values);
 
+// The Mann-Whitney U test of two independent samples, two-sided, as google/benchmark's
+// tools/compare.py runs it (scipy.stats.mannwhitneyu, method "auto"): the exact distribution of
+// U when one sample has at most 8 values and there are no ties, else the normal approximation
+// with the tie correction and the continuity correction.
+struct MannWhitney {
+  double u = 0;        // max(U_a, U_b)
+  double p_value = 1;  // two-sided
+  bool exact = false;
+};
+// nullopt when either sample has fewer than 2 values: compare.py's least for a test.
+std::optional<MannWhitney> MannWhitneyU(const std::vector<double>& a,
+                                        const std::vector<double>& b);
+
 }  // namespace rprof
 
 #endif  // RPROF_CORE_STATS_H_

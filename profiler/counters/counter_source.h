@@ -51,6 +51,10 @@ struct CountedTarget {
   // Programs: the file to execute and its argv (argv[0] as the user wrote it).
   std::string path;
   std::vector<std::string> argv;
+  // Programs made to be run again (a Google Benchmark instance, targets/benchmark_target.h):
+  // the command line of the sim replay, which then runs under auto too. Empty: argv, and sim
+  // only when chosen.
+  std::vector<std::string> replay_argv;
   // Programs: the model of one execution, as the user declared it.
   std::optional<double> declared_flops;
   std::optional<double> declared_bytes;

@@ -83,7 +83,7 @@ bool SimulateProgram(const CountedTarget& program, const CacheSizes& caches,
                "(--counters sim)\n",
                program.argv[0].c_str());
   SimRequest sim;
-  sim.argv = program.argv;
+  sim.argv = program.replay_argv.empty() ? program.argv : program.replay_argv;
   sim.argv[0] = program.path;
   sim.collect_from_start = true;
   sim.per_region = true;
@@ -183,12 +183,18 @@ class PreparedSim : public PreparedSource {
                                expected);
       return SimulateKernel(target, caches_, metrics, err);
     }
-    *note = "executed once more after its timed executions, under valgrind, for the sim counts";
+    *note = target.replay_argv.empty()
+                ? "executed once more after its timed executions, under valgrind, for the sim "
+                  "counts"
+                : "executed once more, for the fewest iterations, under valgrind, for the sim "
+                  "counts";
     if (!SimulateProgram(target, caches_, metrics, err)) return false;
     // A program whose work depends on time did other work under valgrind: its counts do not go
-    // with the native time, so none is kept.
+    // with the native time, so none is kept. (A replay of its own, replay_argv, does other
+    // work by design: its target divides the counts by the replay's own work.)
     if (auto mismatch = WorkMismatch(NativeInstructions(outcome.so_far),
-                                     FindValue(*metrics, "instructions"))) {
+                                     FindValue(*metrics, "instructions"));
+        mismatch && target.replay_argv.empty()) {
       metrics->clear();
       *note += "; sim counts dropped: " + *mismatch;
     }
@@ -217,7 +223,8 @@ class SimSource : public CounterSource {
                                           const CounterRequest& request, bool chosen,
                                           Error* err) const override {
     std::string refused;
-    if (target.kind == CountedTarget::Kind::kProgram && IsGoogleBenchmarkBinary(target.path))
+    if (target.kind == CountedTarget::Kind::kProgram && target.replay_argv.empty() &&
+        IsGoogleBenchmarkBinary(target.path))
       refused = target.argv[0] +
                 " is a Google Benchmark binary: it repeats each benchmark until its time is "
                 "up, so under valgrind it runs far fewer iterations, and the counts cannot be "
@@ -228,7 +235,8 @@ class SimSource : public CounterSource {
     }
     // A user's program is executed as many times as the command says: under auto, counting it
     // with sim would execute it a second time, so that takes asking for sim by name.
-    if (!chosen && refused.empty() && target.kind == CountedTarget::Kind::kProgram)
+    if (!chosen && refused.empty() && target.kind == CountedTarget::Kind::kProgram &&
+        target.replay_argv.empty())
       refused = "counting " + target.argv[0] +
                 " with sim executes it a second time, under valgrind; --counters sim asks "
                 "for that";

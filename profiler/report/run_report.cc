@@ -29,6 +29,8 @@ const char* const kHeadline[] = {"gflops", "gbs_dram", "ai_dram"};
 std::string TargetText(const RunRecord& run) {
   if (run.command.empty()) return run.target;
   if (run.target_kind == "plugin") return run.target + " (" + run.command.front() + ")";
+  if (run.target_kind == "benchmark")  // the instance, then the binary as typed
+    return run.target + " (" + run.command.front() + ")";
   std::string out;
   for (const auto& arg : run.command) out += (out.empty() ? "" : " ") + arg;
   return out;

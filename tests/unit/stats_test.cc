@@ -91,5 +91,37 @@ TEST(MeanPerExecution, EachValueCarriesItsSpreadOverTheExecutions) {
   EXPECT_FALSE(MeanPerExecution({runs[0]})[0].spread_pct) << "one execution has no spread";
 }
 
+// Values from scipy's documentation of scipy.stats.mannwhitneyu (the males/females example:
+// exact p = 0.1111, asymptotic 0.11134688653314041), which google/benchmark's compare.py calls.
+TEST(MannWhitneyU, ExactForSmallSamplesWithoutTies) {
+  auto r = MannWhitneyU({19, 22, 16, 29, 24}, {20, 11, 17, 12});
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(r->exact);
+  EXPECT_DOUBLE_EQ(r->u, 17);
+  EXPECT_NEAR(r->p_value, 1.0 / 9, 1e-12);
+  // Completely separated samples of 3: one ordering in C(6,3) = 20, two-sided 0.1.
+  r = MannWhitneyU({1, 2, 3}, {4, 5, 6});
+  ASSERT_TRUE(r);
+  EXPECT_NEAR(r->p_value, 0.1, 1e-12);
+  EXPECT_DOUBLE_EQ(r->u, 9);
+}
+
+TEST(MannWhitneyU, NormalApproximationWithTiesAndContinuity) {
+  // Ties: the normal approximation with scipy's tie and continuity corrections.
+  auto r = MannWhitneyU({1, 2, 2, 3, 4, 5, 6, 7, 8, 9}, {5, 6, 7, 8, 9, 10, 11, 12, 13, 14});
+  ASSERT_TRUE(r);
+  EXPECT_FALSE(r->exact);
+  EXPECT_DOUBLE_EQ(r->u, 87.5);
+  EXPECT_NEAR(r->p_value, 0.00505877063692801, 1e-12);
+  r = MannWhitneyU({5, 5, 5}, {5, 5, 5});
+  ASSERT_TRUE(r);
+  EXPECT_DOUBLE_EQ(r->p_value, 1) << "all equal: no evidence of a difference";
+}
+
+TEST(MannWhitneyU, NeedsTwoValuesEach) {
+  EXPECT_FALSE(MannWhitneyU({1}, {2, 3}));
+  EXPECT_FALSE(MannWhitneyU({1, 2}, {}));
+}
+
 }  // namespace
 }  // namespace rprof

@@ -1,0 +1,208 @@
+#include "targets/benchmark_binary.h"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "counters/time_adaptive.h"
+#include "process/child_process.h"
+#include "process/scratch_dir.h"
+
+extern char** environ;
+
+namespace rprof {
+
+namespace {
+
+std::string ReadWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Runs the binary with `args`, its standard output into a scratch file, standard error
+// discarded. The exit status, or -1 when it could not start or was killed.
+int RunCaptured(const std::string& path, const std::vector<std::string>& args, std::string* out,
+                Error* err) {
+  std::string file;
+  if (!ScratchPath("gbench-list", &file, err)) return -1;
+  std::vector<std::string> words = {path};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  ChildLaunch launch = PrepareChildLaunch();
+  pid_t pid = fork();
+  if (pid < 0) {
+    Fail(err, ErrorKind::kEnvironment, std::string("fork: ") + std::strerror(errno));
+    return -1;
+  }
+  if (pid == 0) {
+    SetUpChild(launch);
+    int fd = open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int null = open("/dev/null", O_RDWR);
+    if (fd < 0 || null < 0) _exit(127);
+    dup2(fd, STDOUT_FILENO);
+    dup2(null, STDERR_FILENO);
+    dup2(null, STDIN_FILENO);
+    execve(path.c_str(), argv.data(), environ);
+    _exit(127);
+  }
+  TrackChild(pid, launch);
+  ChildEnd end = WaitChild(pid, 60);
+  *out = ReadWholeFile(file);
+  unlink(file.c_str());
+  if (!WIFEXITED(end.wait_status)) return -1;
+  return WEXITSTATUS(end.wait_status);
+}
+
+bool IsBenchmarkName(const std::string& line) {
+  if (line.empty()) return false;
+  for (char c : line)
+    if (c == ' ' || c == '\t' || static_cast<unsigned char>(c) < 0x20) return false;
+  return true;
+}
+
+}  // namespace
+
+bool LooksLikeBenchmarkBinary(const std::string& path) { return IsGoogleBenchmarkBinary(path); }
+
+bool LinksSharedBenchmarkLibrary(const std::string& path) {
+  std::string text = ReadWholeFile(path);
+  return text.find("libbenchmark.so") != std::string::npos;
+}
+
+bool ListBenchmarks(const std::string& path, const std::vector<std::string>& benchmark_args,
+                    BenchmarkBinary* out, Error* err) {
+  out->path = path;
+  // Listing needs no --benchmark_min_time, and the user's may be in a syntax the library
+  // refuses (MinTimeFor says so afterwards, with the reason).
+  std::vector<std::string> args;
+  for (const std::string& a : benchmark_args)
+    if (a.rfind("--benchmark_min_time", 0) != 0) args.push_back(a);
+  args.push_back("--benchmark_list_tests=true");
+  std::string listed;
+  // A library that takes "1x" answers with it; 1.7.1 exits 1 on it and is asked again without.
+  std::vector<std::string> probe = args;
+  probe.push_back("--benchmark_min_time=1x");
+  int status = RunCaptured(path, probe, &listed, err);
+  if (status == 0) {
+    out->min_time_takes_suffix = true;
+  } else {
+    if (!err->message.empty()) return false;
+    status = RunCaptured(path, args, &listed, err);
+    if (!err->message.empty()) return false;
+  }
+  std::istringstream lines(listed);
+  std::string line;
+  bool all_names = true;
+  while (std::getline(lines, line)) {
+    if (IsBenchmarkName(line)) out->instances.push_back(line);
+    else if (!line.empty()) all_names = false;
+  }
+  const std::string what = path + " does not answer --benchmark_list_tests as a Google Benchmark "
+                                  "binary does";
+  if (status != 0)
+    return Fail(err, ErrorKind::kUsage,
+                what + " (exit " + std::to_string(status) +
+                    "); --gbench is for programs built with Google Benchmark's BENCHMARK_MAIN, "
+                    "and its --benchmark_* options must be ones it knows");
+  if (!all_names)
+    return Fail(err, ErrorKind::kUsage,
+                what + " (it printed other lines than benchmark names); drop --gbench to "
+                       "profile it as a program");
+  if (out->instances.empty() && !LooksLikeBenchmarkBinary(path))
+    return Fail(err, ErrorKind::kUsage,
+                what + " (it listed nothing and does not link libbenchmark); drop --gbench to "
+                       "profile it as a program");
+  if (out->instances.empty()) {
+    std::string filter;
+    for (const std::string& a : benchmark_args)
+      if (a.rfind("--benchmark_filter=", 0) == 0) filter = a.substr(19);
+    return Fail(err, ErrorKind::kUsage,
+                filter.empty() ? path + " holds no benchmarks"
+                               : "--benchmark_filter=" + filter + " matches no benchmark in " +
+                                     path + "; `rprof kernels " + path + "` lists them");
+  }
+  return true;
+}
+
+std::string ExactFilter(const std::string& instance) {
+  std::string regex = "^";
+  for (char c : instance) {
+    if (std::strchr("\\^$.|?*+()[]{}", c)) regex += '\\';
+    regex += c;
+  }
+  return regex + "$";
+}
+
+bool MinTimeFor(const BenchmarkBinary& binary, const std::string& text, std::string* value,
+                std::string* why) {
+  if (text.empty()) {
+    *why = "an empty --benchmark_min_time";
+    return false;
+  }
+  char last = text.back();
+  std::string number = (last == 's' || last == 'x') ? text.substr(0, text.size() - 1) : text;
+  char* end = nullptr;
+  double v = std::strtod(number.c_str(), &end);
+  if (number.empty() || *end != '\0' || !(v > 0)) {
+    *why = "--benchmark_min_time=" + text + ": expected seconds (0.5 or 0.5s) or iterations (10x)";
+    return false;
+  }
+  if (binary.min_time_takes_suffix) {
+    *value = last == 'x' || last == 's' ? text : text + "s";
+    return true;
+  }
+  if (last == 'x') {
+    *why = "--benchmark_min_time=" + text + ": " + binary.path +
+           "'s Google Benchmark (before 1.8.0) takes seconds only; give seconds (0.5)";
+    return false;
+  }
+  *value = number;
+  return true;
+}
+
+std::string FewestMinTime(const BenchmarkBinary& binary) {
+  // 1e-9 s: less than any iteration takes under valgrind, so the first trial (1 iteration)
+  // already runs long enough.
+  return binary.min_time_takes_suffix ? "1x" : "1e-9";
+}
+
+KeyValues BenchmarkParams(const std::string& instance) {
+  KeyValues params;
+  std::istringstream parts(instance);
+  std::string part;
+  int position = 0;
+  bool first = true;
+  while (std::getline(parts, part, '/')) {
+    if (first) {  // the family name
+      first = false;
+      continue;
+    }
+    size_t colon = part.find(':');
+    std::string key = colon == std::string::npos ? "" : part.substr(0, colon);
+    // Google Benchmark's own options in the name, after the arguments; an argument named with
+    // ArgNames keeps its position.
+    bool option = part == "real_time" || part == "manual_time" || key == "threads" ||
+                  key == "min_time" || key == "min_warmup_time" || key == "iterations" ||
+                  key == "repeats";
+    if (part == "real_time" || part == "manual_time") {
+      params.emplace_back(part, "true");
+    } else if (colon != std::string::npos) {
+      params.emplace_back(key, part.substr(colon + 1));
+    } else {
+      params.emplace_back("arg" + std::to_string(position), part);
+    }
+    if (!option) ++position;
+  }
+  return params;
+}
+
+}  // namespace rprof
