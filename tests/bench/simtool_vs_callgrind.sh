@@ -1,0 +1,48 @@
+#!/bin/sh
+# rprofsim against callgrind --cache-sim=yes on the sim source's own replays (rprof-sim-runner:
+# one warm-up and one counted call of the kernel's AVX2 build), the options rprof gives each:
+# median wall seconds of REPS runs, one sitting, tools alternating so load affects both alike.
+#
+#   tests/bench/simtool_vs_callgrind.sh BUILD_DIR [REPS]      (default: build, 3)
+#
+# Prints one line per kernel: callgrind's median, rprofsim's median, and their ratio.
+set -eu
+build=${1:-build}
+reps=${2:-3}
+runner=$build/profiler/rprof-sim-runner
+tool=$build/profiler/counters/simtool/rprofsim-amd64-linux
+[ -x "$runner" ] && [ -x "$tool" ] || { echo "build $build first (rprof-sim-runner, rprofsim)" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/vglib"
+ln -s /usr/libexec/valgrind/* "$tmp/vglib/"
+ln -s "$(readlink -f "$tool")" "$tmp/vglib/rprofsim-amd64-linux"
+# This VM's hierarchy as sysfs gives it, as rprof passes it with --sim-cache reported: callgrind
+# needs a power-of-two set count (its LL rounded down to 256 MiB), rprofsim takes it as it is.
+l1=49152,12,64 l2=2097152,16,64 l3=503316480,16,64 ll=268435456,16,64
+
+seconds() {  # wall seconds of a command
+  start=$(date +%s.%N)
+  "$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }
+  end=$(date +%s.%N)
+  echo "$end - $start" | bc
+}
+median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+
+for kernel in "triad 10000000" "matmul-naive 256"; do
+  : >"$tmp/cg" && : >"$tmp/rs"
+  i=0
+  while [ $i -lt "$reps" ]; do
+    seconds valgrind --tool=callgrind --cache-sim=yes --dump-instr=yes --collect-atstart=no \
+      --simulate-wb=yes --D1=$l1 --LL=$ll --callgrind-out-file="$tmp/cg.out" \
+      --log-file="$tmp/cg.log" $runner $kernel >>"$tmp/cg"
+    VALGRIND_LIB=$tmp/vglib seconds valgrind --tool=rprofsim --collect-atstart=no \
+      --cache=$l1 --cache=$l2,non-inclusive --cache=$l3,non-inclusive \
+      --rprofsim-out-file="$tmp/rs.out" --log-file="$tmp/rs.log" $runner $kernel >>"$tmp/rs"
+    i=$((i + 1))
+  done
+  cg=$(median <"$tmp/cg")
+  rs=$(median <"$tmp/rs")
+  printf '%-18s callgrind %6.2f s   rprofsim %6.2f s   callgrind/rprofsim %.2fx  (median of %d)\n' \
+    "$kernel" "$cg" "$rs" "$(echo "$cg / $rs" | bc -l)" "$reps"
+done
