@@ -21,6 +21,7 @@
 #include "counters/event_names.h"
 #include "counters/group_session.h"
 #include "counters/pmu_diagnosis.h"
+#include "counters/sim_cache_sizes.h"
 #include "counters/source_registry.h"
 #include "machine/current_machine.h"
 #include "process/cpu_list.h"
@@ -127,40 +128,6 @@ std::string CountersHelp() {
          " A program is executed as often as --repeat says: auto never runs it a second time, "
          "so sim counts a program only with --counters sim (it runs N times natively, then once "
          "more under valgrind).";
-}
-
-// The hierarchy sim simulates: by default the effective sizes this machine's newest profile
-// measured (a virtual machine's sysfs may report the host's whole cache: 480 MiB of L3 for two
-// vCPUs), else, or with --sim-cache reported, what sysfs reports.
-bool SimCacheSizes(RunStore* store, const std::string& fingerprint, const std::string& choice,
-                   CacheSizes* out, Error* err) {
-  if (choice == "reported") {
-    out->origin = "reported by sysfs (--sim-cache reported)";
-    return true;
-  }
-  StoredProfile stored;
-  bool found = false;
-  if (!LoadNewestProfile(store, fingerprint, &stored, &found, err)) return false;
-  const LevelSummary* l1 = nullptr;
-  const LevelSummary* last = nullptr;
-  if (found)
-    for (const LevelSummary& level : stored.profile.levels) {
-      if (level.level == "dram" || level.effective_size == 0) continue;
-      if (level.level == "l1") l1 = &level;
-      last = &level;
-    }
-  if (!l1 || !last || last == l1) {
-    out->origin = found ? "reported by sysfs (machine profile " + std::to_string(stored.id) +
-                              " measured no cache levels)"
-                        : "reported by sysfs (no machine profile yet: `rprof machine measure` "
-                          "measures the effective sizes)";
-    return true;
-  }
-  out->l1d_bytes = l1->effective_size;
-  out->llc_bytes = last->effective_size;
-  out->origin = "as machine profile " + std::to_string(stored.id) + " measured them (effective " +
-                "l1 and " + last->level + "; --sim-cache reported simulates sysfs's)";
-  return true;
 }
 
 }  // namespace
@@ -380,7 +347,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
 
   run.machine = CurrentMachine();
   run.rprof_version = RPROF_VERSION;
-  if (!SimCacheSizes(&store, run.machine.fingerprint, sim_cache, &request.caches, err))
+  if (!ChooseSimCacheSizes(&store, run.machine.fingerprint, sim_cache, &request.caches, err))
     return false;
   std::vector<SourceFailure> failed_sources;
   if (cl.Has("quiet")) QuietProgress();  // the id alone, on every stream

@@ -48,6 +48,8 @@ class CalibrateSim(RprofTestCase):
         return json.loads(out.stdout)
 
     def test_exact_counts_trusted_and_missing_write_backs_found(self):
+        # callgrind, the fallback where rprofsim is not built, has a known gap to find.
+        self.env["RPROF_SIMTOOL"] = "none"
         result = self.calibrate()
         self.assertEqual(result["source"], "sim")
         metrics = result["metrics"]
