@@ -285,6 +285,8 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
     if (sim_caches.l1d_bytes > 0) data_caches.front().size_bytes = sim_caches.l1d_bytes;
     if (sim_caches.llc_bytes > 0 && data_caches.size() > 1)
       data_caches.back().size_bytes = sim_caches.llc_bytes;
+    if (sim_caches.l2_bytes > 0 && data_caches.size() > 2 && data_caches[1].level == 2)
+      data_caches[1].size_bytes = sim_caches.l2_bytes;
     if (ForPeople(format))
       std::fprintf(stderr, "calibrate: simulated cache sizes %s\n", sim_caches.origin.c_str());
   }

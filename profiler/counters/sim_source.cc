@@ -97,6 +97,8 @@ std::vector<std::string> SimHierarchy(const CacheSizes& sizes) {
     if (i == 0 && sizes.l1d_bytes > 0) c.size_bytes = sizes.l1d_bytes, measured = true;
     if (i + 1 == caches.size() && i > 0 && sizes.llc_bytes > 0)
       c.size_bytes = sizes.llc_bytes, measured = true;
+    else if (i == 1 && c.level == 2 && sizes.l2_bytes > 0)
+      c.size_bytes = sizes.l2_bytes, measured = true;
     uint64_t line = c.line_bytes > 0 ? static_cast<uint64_t>(c.line_bytes) : 64;
     uint64_t ways = c.ways > 0 ? static_cast<uint64_t>(c.ways) : (i == 0 ? 8 : 16);
     double exact = static_cast<double>(c.size_bytes) / static_cast<double>(line * ways);

@@ -88,19 +88,18 @@ TEST(SimtoolEndToEnd, CountsInstructionsFlopsAndL1BytesExactlyAsCallgrind) {
     ASSERT_TRUE(RunTool(argv, false, {"--D1=49152,12,64", "--LL=2097152,16,64"}, &cg));
     ASSERT_TRUE(RunTool(argv, true, {"--cache=49152,12,64", "--cache=2097152,16,64"}, &rs));
     SCOPED_TRACE(argv[0] + " " + argv.back());
-    // FLOPs exactly; instructions and bytes up to the few instructions around the collection
-    // switch: callgrind counts whole blocks from the one after CALLGRIND_TOGGLE_COLLECT,
-    // rprofsim from the instruction after it.
+    // The same instructions, FLOPs and accesses: rprofsim leaves the block that issues
+    // CALLGRIND_TOGGLE_COLLECT out, as callgrind does. bytes_l1 to one 8-byte access: the
+    // runner's matmul-ikj gives 8 B less under rprofsim (of 6.4 MB; at a site where rprof reads
+    // bytes from the tools' per-instruction Dr/Dw, not yet explained).
     EXPECT_GT(rs.total.instructions, 0u);
+    EXPECT_EQ(rs.total.instructions, cg.total.instructions);
     EXPECT_EQ(rs.total.flops_dp, cg.total.flops_dp);
     EXPECT_EQ(rs.total.flops_sp, cg.total.flops_sp);
-    EXPECT_NEAR(static_cast<double>(rs.total.instructions),
-                static_cast<double>(cg.total.instructions), 32);
     EXPECT_NEAR(static_cast<double>(rs.total.bytes_l1()), static_cast<double>(cg.total.bytes_l1()),
-                128);
+                8);
     ASSERT_TRUE(rs.total.data_accesses && cg.total.data_accesses);
-    EXPECT_NEAR(static_cast<double>(*rs.total.data_accesses),
-                static_cast<double>(*cg.total.data_accesses), 16);
+    EXPECT_EQ(*rs.total.data_accesses, *cg.total.data_accesses);
     // Same L1D, both LRU and write-allocate: the same misses, but for accesses that straddle
     // two lines (callgrind counts one miss, rprofsim each line).
     ASSERT_TRUE(rs.total.l1d_misses && cg.total.l1d_misses);

@@ -85,6 +85,9 @@ static const HChar* out_file = "rprofsim.out.%p";
 static Bool collecting;
 static ULong epoch = 1;
 static SBInfo* dirty_head = NULL;
+/* The block running now: stored by every block on entry. A client request ends its block, so
+ * when a request is handled this is the block that issued it, executed to its end. */
+static SBInfo* current_sb = NULL;
 static ThreadId current_tid = 1;
 static ThreadRegions* threads; /* VG_N_THREADS of them */
 
@@ -143,8 +146,11 @@ static void AddTo(Bucket* b, const InstrInfo* ii) {
 }
 
 /* Moves what the blocks run since the last flush counted to where it belongs: the running
- * thread's total and its open regions while collecting, nowhere otherwise. */
-static void Flush(void) {
+ * thread's total and its open regions while collecting, nowhere otherwise. With `keep_current`
+ * the block that issued the request being handled keeps its counts for the next flush: they are
+ * the request's own setup (its argument block), which belongs to the context after the switch,
+ * as callgrind's block-wise accounting has it. */
+static void Flush(Bool keep_current) {
   UInt targets[MAX_DEPTH + 1];
   UInt n = 0;
   if (collecting) {
@@ -156,19 +162,26 @@ static void Flush(void) {
       if (!seen) targets[n++] = t->region[d];
     }
   }
+  SBInfo* kept = keep_current ? current_sb : NULL;
   for (SBInfo* sb = dirty_head; sb != NULL;) {
-    for (UInt i = 0; i < sb->n; ++i) {
-      InstrInfo* ii = &sb->instr[i];
-      if (ii->cost[EV_IR] == 0) continue; /* not executed, so no access either */
-      for (UInt t = 0; t < n; ++t) AddTo(&buckets[targets[t]], ii);
-      for (int e = 0; e < EV_COUNT; ++e) ii->cost[e] = 0;
-    }
     SBInfo* next = sb->next_dirty;
     sb->next_dirty = NULL;
+    if (sb != kept) {
+      for (UInt i = 0; i < sb->n; ++i) {
+        InstrInfo* ii = &sb->instr[i];
+        if (ii->cost[EV_IR] == 0) continue; /* not executed, so no access either */
+        for (UInt t = 0; t < n; ++t) AddTo(&buckets[targets[t]], ii);
+        for (int e = 0; e < EV_COUNT; ++e) ii->cost[e] = 0;
+      }
+    }
     sb = next;
   }
   dirty_head = NULL;
   ++epoch;
+  if (kept != NULL) { /* still dirty, in the new epoch */
+    kept->epoch = epoch;
+    dirty_head = kept;
+  }
 }
 
 /* ---- helpers called by the instrumented code -------------------------------------------- */
@@ -277,7 +290,9 @@ static IRSB* Instrument(VgCallbackClosure* closure, IRSB* in, const VexGuestLayo
   for (; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; ++i)
     addStmtToIRSB(out, in->stmts[i]);
 
-  /* Join the dirty list when first run after a flush. */
+  /* Say which block runs, then join the dirty list when first run after a flush. */
+  addStmtToIRSB(out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&current_sb),
+                                  mkIRExpr_HWord((HWord)info)));
   IRTemp own = newIRTemp(out->tyenv, Ity_I64), now = newIRTemp(out->tyenv, Ity_I64);
   IRTemp stale = newIRTemp(out->tyenv, Ity_I1);
   addStmtToIRSB(out, IRStmt_WrTmp(own, IRExpr_Load(Iend_LE, Ity_I64,
@@ -377,7 +392,7 @@ static IRSB* Instrument(VgCallbackClosure* closure, IRSB* in, const VexGuestLayo
 static void SwitchThread(ThreadId tid, ULong blocks) {
   (void)blocks;
   if (tid == current_tid) return;
-  Flush();
+  Flush(False);
   current_tid = tid;
 }
 
@@ -391,7 +406,7 @@ static Bool HandleRequest(ThreadId tid, UWord* args, UWord* ret) {
       ThreadRegions* t = &threads[tid];
       if (name == NULL || *name == '\0' || t->depth == MAX_DEPTH) break;
       current_tid = tid;
-      Flush();
+      Flush(False);
       t->region[t->depth++] = BucketFor(name, tid);
       break;
     }
@@ -402,7 +417,7 @@ static Bool HandleRequest(ThreadId tid, UWord* args, UWord* ret) {
       for (UInt d = t->depth; d-- > 0;) {
         if (VG_(strcmp)(buckets[t->region[d]].name, name) != 0) continue;
         current_tid = tid;
-        Flush();
+        Flush(True);
         for (UInt j = d; j + 1 < t->depth; ++j) t->region[j] = t->region[j + 1];
         --t->depth;
         break;
@@ -411,7 +426,7 @@ static Bool HandleRequest(ThreadId tid, UWord* args, UWord* ret) {
     }
     case VG_USERREQ__TOGGLE_COLLECT:
       current_tid = tid;
-      Flush();
+      Flush(collecting);
       collecting = !collecting;
       break;
     case VG_USERREQ__DUMP_STATS:
@@ -563,7 +578,7 @@ static void WriteFile(const HChar* path, const HChar* name) {
 
 static void Fini(Int exitcode) {
   (void)exitcode;
-  Flush();
+  Flush(False);
   HChar* base = VG_(expand_file_name)("--rprofsim-out-file", out_file);
   BucketFor(NULL, 1); /* the main thread's total part exists even when nothing was collected */
   WriteFile(base, NULL);
