@@ -137,7 +137,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   std::string kernel_name, output, groups, cpu_list_text;
   int repeat = 0, threads = 0;
   double min_time = 0.5, timeout = 0, flops = 0, bytes = 0, sim_budget = 20;
-  std::string counters = "auto", sim_cache = "measured";
+  std::string counters = "auto", sim_cache = "measured", sim_prefetch = "none";
   CommandLine cl("run", "[options] [--] KERNEL|PLUGIN.so|PROGRAM [PROGRAM ARGS...]",
                  "Measures a built-in kernel, a kernel from a plugin, or a whole program, "
                  "stores the run, then prints it.\nrprof's options come before the program; "
@@ -170,6 +170,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   cl.Add("sim-cache", po::value(&sim_cache),
          "the caches sim simulates: measured (default: the effective sizes of this machine's "
          "newest profile, where it has one) or reported (what sysfs says)");
+  cl.Add("sim-prefetch", po::value(&sim_prefetch),
+         "sim: the prefetch model rprofsim adds to its hierarchy, filling L2 ahead of L1D "
+         "misses: none (default: demand traffic only), next-line or stride");
   cl.Add("repeat,r", po::value(&repeat),
          "exactly N timed repetitions (default: until --min-time for kernels, 1 for programs); "
          "a program is executed N times, never more under auto; with --counters sim a program "
@@ -233,6 +236,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   }
   if (sim_cache != "measured" && sim_cache != "reported")
     return Fail(err, ErrorKind::kUsage, "--sim-cache " + sim_cache + ": use measured or reported");
+  if (sim_prefetch != "none" && sim_prefetch != "next-line" && sim_prefetch != "stride")
+    return Fail(err, ErrorKind::kUsage,
+                "--sim-prefetch " + sim_prefetch + ": use none, next-line or stride");
   // --events and --group are what the pmu source counts.
   bool counts_events = std::any_of(sources.begin(), sources.end(), [](const ChosenSource& c) {
     return c.source->id() == Source::kPmu;
@@ -349,6 +355,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   run.rprof_version = RPROF_VERSION;
   if (!ChooseSimCacheSizes(&store, run.machine.fingerprint, sim_cache, &request.caches, err))
     return false;
+  if (sim_prefetch != "none") request.caches.prefetch = sim_prefetch;
   std::vector<SourceFailure> failed_sources;
   if (cl.Has("quiet")) QuietProgress();  // the id alone, on every stream
   if (!Measure(*measured, sources, request, &run, &failed_sources, err)) return false;

@@ -89,6 +89,7 @@ bool SimulateProgram(const CountedTarget& program, const CacheSizes& caches,
   sim.per_region = true;
   SimGeometry(caches, &sim.d1, &sim.ll);
   sim.levels = SimHierarchy(caches);
+  sim.prefetch = caches.prefetch;
   SimResult result;
   if (!RunSim(sim, &result, err)) return false;
   NoteCaches(caches, &result.metrics);
@@ -251,6 +252,7 @@ bool SimulateKernel(const CountedTarget& kernel, const CacheSizes& caches,
     sim.argv.push_back(std::to_string(kernel.args.values[i]));
   SimGeometry(caches, &sim.d1, &sim.ll);
   sim.levels = SimHierarchy(caches);
+  sim.prefetch = caches.prefetch;
   SimResult result;
   if (!RunSim(sim, &result, err)) return false;
   if (result.exit_code != 0)

@@ -198,6 +198,11 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
   CallgrindOptions options;
   std::string why;
   options.simtool = SimtoolPath(&why);
+  if (!request.prefetch.empty() && request.prefetch != "none" && options.simtool.empty())
+    return Fail(err, ErrorKind::kEnvironment,
+                "sim: --sim-prefetch " + request.prefetch +
+                    " needs rprofsim, rprof's valgrind tool (callgrind has no prefetch model): " +
+                    why);
   if (!options.simtool.empty() && !request.levels.empty()) {
     for (const std::string& level : request.levels)
       options.extra_valgrind_args.push_back("--cache=" + level);

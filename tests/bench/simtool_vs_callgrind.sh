@@ -3,7 +3,8 @@
 # one warm-up and one counted call of the kernel's AVX2 build), the options rprof gives each:
 # median wall seconds of REPS runs, one sitting, tools alternating so load affects both alike.
 #
-#   tests/bench/simtool_vs_callgrind.sh BUILD_DIR [REPS]      (default: build, 3)
+#   [SIZES=effective|reported] tests/bench/simtool_vs_callgrind.sh BUILD_DIR [REPS]
+#                                                         (default: effective, build, 3)
 #
 # Prints one line per kernel: callgrind's median, rprofsim's median, and their ratio.
 set -eu
@@ -17,9 +18,16 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/vglib"
 ln -s /usr/libexec/valgrind/* "$tmp/vglib/"
 ln -s "$(readlink -f "$tool")" "$tmp/vglib/rprofsim-amd64-linux"
-# This VM's hierarchy as sysfs gives it, as rprof passes it with --sim-cache reported: callgrind
-# needs a power-of-two set count (its LL rounded down to 256 MiB), rprofsim takes it as it is.
-l1=49152,12,64 l2=2097152,16,64 l3=503316480,16,64 ll=268435456,16,64
+# The hierarchy to simulate, as rprof passes it (callgrind needs a power-of-two set count, its LL
+# rounded down; rprofsim takes every level as it is):
+#   effective (default): what `rprof machine measure` found on this project's Xeon VM (L1 45 KiB,
+#     L2 512 KiB, L3 16 MiB), what `rprof run --counters sim` simulates once a profile exists;
+#   reported: sysfs's (L1 48 KiB, L2 2 MiB, L3 480 MiB, the host's), --sim-cache reported.
+case ${SIZES:-effective} in
+  effective) l1=46080,12,64 l2=524288,16,64 l3=16777216,16,64 d1=49152,12,64 ll=16777216,16,64 ;;
+  reported) l1=49152,12,64 l2=2097152,16,64 l3=503316480,16,64 d1=49152,12,64 ll=268435456,16,64 ;;
+  *) echo "SIZES=effective or reported" >&2; exit 2 ;;
+esac
 
 seconds() {  # wall seconds of a command
   start=$(date +%s.%N)
@@ -34,7 +42,7 @@ for kernel in "triad 10000000" "matmul-naive 256"; do
   i=0
   while [ $i -lt "$reps" ]; do
     seconds valgrind --tool=callgrind --cache-sim=yes --dump-instr=yes --collect-atstart=no \
-      --simulate-wb=yes --D1=$l1 --LL=$ll --callgrind-out-file="$tmp/cg.out" \
+      --simulate-wb=yes --D1=$d1 --LL=$ll --callgrind-out-file="$tmp/cg.out" \
       --log-file="$tmp/cg.log" $runner $kernel >>"$tmp/cg"
     VALGRIND_LIB=$tmp/vglib seconds valgrind --tool=rprofsim --collect-atstart=no \
       --cache=$l1 --cache=$l2,non-inclusive --cache=$l3,non-inclusive \
