@@ -81,6 +81,22 @@ void cs_init(CacheSim* sim, const CsLevelConfig* config, int levels, int prefetc
 /* One access of `size` bytes at `address` by the core (split at line boundaries here). */
 void cs_access(CacheSim* sim, uint64_t address, uint64_t size, int is_write, uint64_t* events);
 
+/* cs_access with its most common case inline: an access within one line that hits the most
+ * recently used way of its L1 set (no event). */
+static inline void cs_access_inline(CacheSim* sim, uint64_t address, uint64_t size, int is_write,
+                                    uint64_t* events) {
+  uint64_t line = address >> sim->line_shift;
+  const CsLevel* l1 = &sim->level[0];
+  if (((address + size - 1) >> sim->line_shift) == line && l1->set_mask != 0) {
+    uint64_t* mru = l1->tags + (line & l1->set_mask) * l1->ways;
+    if ((*mru & ~(uint64_t)1) == (line + 1) << 1) {
+      *mru |= (uint64_t)(is_write != 0);
+      return;
+    }
+  }
+  cs_access(sim, address, size, is_write, events);
+}
+
 /* A non-temporal store of `size` bytes at `address`. */
 void cs_nt_store(CacheSim* sim, uint64_t address, uint64_t size, uint64_t* events);
 

@@ -51,13 +51,19 @@ typedef struct {
   UInt object_id;      /* index into objects[] */
   Addr address;        /* link-time address inside the object (what callgrind prints) */
   UInt id;             /* index into instrs[] */
+  UInt segment;        /* its block's segment (whose count is its executions) */
   uint64_t cost[EV_COUNT];
 } InstrInfo;
 
+/* A translated block. Its instructions run in segments, the runs between side exits: every
+ * instruction of a segment executes as often as the segment is entered, so one counter per
+ * segment (an inline increment at its first instruction) gives every instruction's executions;
+ * Flush turns them into cost[EV_IR]. */
 typedef struct SBInfo {
   ULong epoch; /* the flush epoch in which it last joined the dirty list */
   struct SBInfo* next_dirty;
   UInt n;
+  uint64_t* segments; /* entries of each segment since the last flush */
   InstrInfo instr[0];
 } SBInfo;
 
@@ -169,10 +175,13 @@ static void Flush(Bool keep_current) {
     if (sb != kept) {
       for (UInt i = 0; i < sb->n; ++i) {
         InstrInfo* ii = &sb->instr[i];
+        ii->cost[EV_IR] = sb->segments[ii->segment];
         if (ii->cost[EV_IR] == 0) continue; /* not executed, so no access either */
         for (UInt t = 0; t < n; ++t) AddTo(&buckets[targets[t]], ii);
         for (int e = 0; e < EV_COUNT; ++e) ii->cost[e] = 0;
       }
+      if (sb->n > 0)
+        for (UInt k = 0; k <= sb->instr[sb->n - 1].segment; ++k) sb->segments[k] = 0;
     }
     sb = next;
   }
@@ -194,19 +203,19 @@ static VG_REGPARM(1) void MarkDirty(SBInfo* sb) {
 
 static VG_REGPARM(3) void Load(InstrInfo* ii, Addr a, SizeT size) {
   ii->cost[EV_DR]++;
-  cs_access(&sim, a, size, 0, ii->cost + EV_CACHE);
+  cs_access_inline(&sim, a, size, 0, ii->cost + EV_CACHE);
 }
 
 static VG_REGPARM(3) void Store(InstrInfo* ii, Addr a, SizeT size) {
   ii->cost[EV_DW]++;
-  cs_access(&sim, a, size, 1, ii->cost + EV_CACHE);
+  cs_access_inline(&sim, a, size, 1, ii->cost + EV_CACHE);
 }
 
 static VG_REGPARM(3) void Modify(InstrInfo* ii, Addr a, SizeT size) {
   ii->cost[EV_DR]++;
   ii->cost[EV_DW]++;
   cs_access(&sim, a, size, 0, ii->cost + EV_CACHE);
-  cs_access(&sim, a, size, 1, ii->cost + EV_CACHE);
+  cs_access_inline(&sim, a, size, 1, ii->cost + EV_CACHE);
 }
 
 static VG_REGPARM(3) void StoreNonTemporal(InstrInfo* ii, Addr a, SizeT size) {
@@ -277,13 +286,16 @@ static IRSB* Instrument(VgCallbackClosure* closure, IRSB* in, const VexGuestLayo
   (void)closure, (void)layout, (void)extents, (void)archinfo;
   if (gWordTy != hWordTy) VG_(tool_panic)("host/guest word size mismatch");
 
-  UInt n = 0;
-  for (Int i = 0; i < in->stmts_used; ++i)
+  UInt n = 0, exits = 0;
+  for (Int i = 0; i < in->stmts_used; ++i) {
     if (in->stmts[i]->tag == Ist_IMark) ++n;
+    if (in->stmts[i]->tag == Ist_Exit) ++exits;
+  }
   SBInfo* info = VG_(malloc)("rprofsim.sb", sizeof(SBInfo) + n * sizeof(InstrInfo));
   info->epoch = 0;
   info->next_dirty = NULL;
   info->n = n;
+  info->segments = VG_(calloc)("rprofsim.segments", exits + 1, sizeof(uint64_t));
 
   IRSB* out = deepCopyIRSBExceptStmts(in);
   Int i = 0;
@@ -309,6 +321,8 @@ static IRSB* Instrument(VgCallbackClosure* closure, IRSB* in, const VexGuestLayo
   InstrInfo* ii = NULL;
   Bool nt = False;
   UInt k = 0;
+  UInt segment = 0;
+  Bool segment_started = False; /* the current segment's counter is incremented already */
   for (; i < in->stmts_used; ++i) {
     IRStmt* st = in->stmts[i];
     if (st == NULL || st->tag == Ist_NoOp) continue;
@@ -316,17 +330,27 @@ static IRSB* Instrument(VgCallbackClosure* closure, IRSB* in, const VexGuestLayo
       case Ist_IMark: {
         Addr pc = (Addr)st->Ist.IMark.addr;
         ii = NewInstr(&info->instr[k++], pc);
+        ii->segment = segment;
         nt = IsNonTemporalStore((const UChar*)pc, st->Ist.IMark.len);
-        /* executions: ii->cost[EV_IR] += 1, inline */
-        IRTemp c = newIRTemp(out->tyenv, Ity_I64), c1 = newIRTemp(out->tyenv, Ity_I64);
-        IRExpr* where = mkIRExpr_HWord((HWord)&ii->cost[EV_IR]);
         addStmtToIRSB(out, st);
-        addStmtToIRSB(out, IRStmt_WrTmp(c, IRExpr_Load(Iend_LE, Ity_I64, where)));
-        addStmtToIRSB(out, IRStmt_WrTmp(c1, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(c),
-                                                         IRExpr_Const(IRConst_U64(1)))));
-        addStmtToIRSB(out, IRStmt_Store(Iend_LE, where, IRExpr_RdTmp(c1)));
+        if (!segment_started) { /* info->segments[segment] += 1, inline */
+          IRTemp c = newIRTemp(out->tyenv, Ity_I64), c1 = newIRTemp(out->tyenv, Ity_I64);
+          IRExpr* where = mkIRExpr_HWord((HWord)&info->segments[segment]);
+          addStmtToIRSB(out, IRStmt_WrTmp(c, IRExpr_Load(Iend_LE, Ity_I64, where)));
+          addStmtToIRSB(out, IRStmt_WrTmp(c1, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(c),
+                                                           IRExpr_Const(IRConst_U64(1)))));
+          addStmtToIRSB(out, IRStmt_Store(Iend_LE, where, IRExpr_RdTmp(c1)));
+          segment_started = True;
+        }
         continue;
       }
+      case Ist_Exit:
+        /* What follows runs only when the exit is not taken: a segment of its own. */
+        if (segment_started) {
+          ++segment;
+          segment_started = False;
+        }
+        break;
       case Ist_WrTmp: {
         IRExpr* data = st->Ist.WrTmp.data;
         if (data->tag == Iex_Load)
@@ -383,7 +407,7 @@ static IRSB* Instrument(VgCallbackClosure* closure, IRSB* in, const VexGuestLayo
     }
     addStmtToIRSB(out, st);
   }
-  tl_assert(k == n);
+  tl_assert(k == n && segment <= exits);
   return out;
 }
 
