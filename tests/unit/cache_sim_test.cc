@@ -71,6 +71,25 @@ TEST(CacheSim, RejectsBadGeometry) {
   EXPECT_EQ(cs_tag_bytes(three_sets, 1, &why), 3u * 8 * 8);
 }
 
+// Set counts that are no power of two (measured sizes: 45 KiB, 12-way = 60 sets) take the
+// remainder by a reciprocal: the same sets as %, for every line an address below 2^47 has.
+TEST(CacheSim, SetIndexWithoutDivisionEqualsTheRemainder) {
+  for (uint64_t sets : {3ull, 60ull, 491520ull, (1ull << 20) - 1, (1ull << 20) + 7}) {
+    CsLevel level{};
+    CsLevelConfig config = {sets * 12 * kLine, 12, kLine, CS_NINE};
+    std::vector<uint64_t> tags(sets * 12);
+    CacheSim sim{};
+    cs_init(&sim, &config, 1, CS_PREFETCH_NONE, tags.data());
+    level = sim.level[0];
+    uint64_t x = 88172645463325252ull;  // xorshift: lines all over [0, 2^41)
+    for (int i = 0; i < 200000; ++i) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      uint64_t line = i < 1000 ? (1ull << 41) - 1 - static_cast<uint64_t>(i) : x >> 23;
+      ASSERT_EQ(cs_set_index(&level, line), line % sets) << sets << " " << line;
+    }
+  }
+}
+
 TEST(CacheSim, AccessesSplitAtLineBoundaries) {
   Hierarchy h(Small(CS_NINE));
   h.Read(60, 8);  // bytes 60..67: two lines

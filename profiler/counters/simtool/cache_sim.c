@@ -46,6 +46,10 @@ void cs_init(CacheSim* sim, const CsLevelConfig* config, int levels, int prefetc
     l->ways = config[k].ways;
     l->sets = config[k].size_bytes / ((uint64_t)config[k].ways * config[k].line_bytes);
     l->set_mask = is_pow2(l->sets) ? l->sets - 1 : 0;
+    /* ceil(2^64 / sets) = floor((2^64 - 1) / sets) + 1 for sets no power of two */
+    l->set_magic = l->set_mask == 0 && l->sets > 1 && l->sets <= ((uint64_t)1 << 20)
+                       ? UINT64_MAX / l->sets + 1
+                       : 0;
     l->policy = k == 0 ? CS_NINE : config[k].policy;
     l->tags = tag_storage;
     tag_storage += l->sets * l->ways;
@@ -53,8 +57,7 @@ void cs_init(CacheSim* sim, const CsLevelConfig* config, int levels, int prefetc
 }
 
 static inline uint64_t* set_of(const CsLevel* l, uint64_t line) {
-  uint64_t set = l->set_mask != 0 || l->sets == 1 ? (line & l->set_mask) : line % l->sets;
-  return l->tags + set * l->ways;
+  return l->tags + cs_set_index(l, line) * l->ways;
 }
 
 /* Index of `line` in its set, or -1. */

@@ -53,7 +53,8 @@ typedef struct {
 
 typedef struct {
   uint64_t sets;
-  uint64_t set_mask; /* sets - 1 when sets is a power of two, else 0 (then: modulo) */
+  uint64_t set_mask;  /* sets - 1 when sets is a power of two, else 0 */
+  uint64_t set_magic; /* otherwise ceil(2^64 / sets): line % sets without a division */
   uint32_t ways;
   int policy;
   uint64_t* tags; /* sets x ways, each set most recently used first: (line + 1) << 1 | dirty */
@@ -81,14 +82,24 @@ void cs_init(CacheSim* sim, const CsLevelConfig* config, int levels, int prefetc
 /* One access of `size` bytes at `address` by the core (split at line boundaries here). */
 void cs_access(CacheSim* sim, uint64_t address, uint64_t size, int is_write, uint64_t* events);
 
+/* The set of `line` in level l. A set count that is no power of two (a measured effective size)
+ * takes the remainder by multiplying with the reciprocal: exact for sets <= 2^20 and lines below
+ * 2^44 (addresses below 2^50), the error of the rounded reciprocal staying under 1/sets. */
+static inline uint64_t cs_set_index(const CsLevel* l, uint64_t line) {
+  if (l->set_mask != 0 || l->sets == 1) return line & l->set_mask;
+  if (l->set_magic == 0) return line % l->sets; /* more than 2^20 sets */
+  uint64_t q = (uint64_t)(((unsigned __int128)line * l->set_magic) >> 64);
+  return line - q * l->sets;
+}
+
 /* cs_access with its most common case inline: an access within one line that hits the most
  * recently used way of its L1 set (no event). */
 static inline void cs_access_inline(CacheSim* sim, uint64_t address, uint64_t size, int is_write,
                                     uint64_t* events) {
   uint64_t line = address >> sim->line_shift;
   const CsLevel* l1 = &sim->level[0];
-  if (((address + size - 1) >> sim->line_shift) == line && l1->set_mask != 0) {
-    uint64_t* mru = l1->tags + (line & l1->set_mask) * l1->ways;
+  if (((address + size - 1) >> sim->line_shift) == line) {
+    uint64_t* mru = l1->tags + cs_set_index(l1, line) * l1->ways;
     if ((*mru & ~(uint64_t)1) == (line + 1) << 1) {
       *mru |= (uint64_t)(is_write != 0);
       return;
