@@ -68,13 +68,6 @@ static inline int find(const uint64_t* set, uint32_t ways, uint64_t line) {
   return -1;
 }
 
-/* Moves way w to the front (most recently used), or'ing in `dirty`. */
-static inline void touch(uint64_t* set, int w, int dirty) {
-  uint64_t t = set[w] | (uint64_t)(dirty != 0);
-  for (int i = w; i > 0; --i) set[i] = set[i - 1];
-  set[0] = t;
-}
-
 /* Removes way w; returns its tag. */
 static inline uint64_t take(uint64_t* set, uint32_t ways, int w) {
   uint64_t t = set[w];
@@ -84,6 +77,28 @@ static inline uint64_t take(uint64_t* set, uint32_t ways, int w) {
 }
 
 static void evict(CacheSim* sim, int k, uint64_t tag, uint64_t* ev);
+
+/* Looks `line` up and makes it the most recent in one pass, shifting the ways it passes one
+ * towards LRU (cachegrind's trick): on a hit (1) its tag is at the front; on a miss (0) every way
+ * has moved down, the front is the caller's to fill and *victim is the tag that fell out of the
+ * least recently used way (0: it was invalid). */
+static inline int lookup_to_front(uint64_t* set, uint32_t ways, uint64_t line, uint64_t* victim) {
+  uint64_t want = (line + 1) << 1;
+  uint64_t prev = set[0];
+  if ((prev & ~(uint64_t)1) == want) return 1;
+  for (uint32_t w = 1; w < ways; ++w) {
+    uint64_t cur = set[w];
+    set[w] = prev;
+    if ((cur & ~(uint64_t)1) == want) {
+      set[0] = cur;
+      return 1;
+    }
+    prev = cur;
+  }
+  *victim = prev;
+  set[0] = 0;
+  return 0;
+}
 
 /* Puts `line` at the front of its set in level k; the least recently used line, if valid,
  * leaves the level. */
@@ -100,12 +115,13 @@ static void insert(CacheSim* sim, int k, uint64_t line, int dirty, uint64_t* ev)
 static void receive(CacheSim* sim, int k, uint64_t line, int dirty, uint64_t* ev) {
   CsLevel* l = &sim->level[k];
   uint64_t* set = set_of(l, line);
-  int w = find(set, l->ways, line);
-  if (w >= 0) {
-    touch(set, w, dirty);
+  uint64_t victim = 0;
+  if (lookup_to_front(set, l->ways, line, &victim)) {
+    set[0] |= (uint64_t)(dirty != 0);
     return;
   }
-  insert(sim, k, line, dirty, ev);
+  set[0] = MAKE_TAG(line, dirty);
+  if (victim != 0) evict(sim, k, victim, ev);
 }
 
 /* A line leaves level k: write it back if dirty (or hand it to a victim level below). */
@@ -132,16 +148,20 @@ static int fetch(CacheSim* sim, int k, uint64_t line, int is_write, uint64_t* ev
   if (k >= sim->levels) return 0; /* DRAM */
   CsLevel* l = &sim->level[k];
   uint64_t* set = set_of(l, line);
-  int w = find(set, l->ways, line);
-  if (w >= 0) {
-    if (l->policy == CS_VICTIM) return (int)TAG_DIRTY(take(set, l->ways, w));
-    touch(set, w, 0);
-    return 0;
+  if (l->policy == CS_VICTIM) {
+    int w = find(set, l->ways, line);
+    if (w >= 0) return (int)TAG_DIRTY(take(set, l->ways, w));
+    ev[is_write ? CS_EV_MISS_WRITE(k) : CS_EV_MISS_READ(k)]++;
+    return fetch(sim, k + 1, line, is_write, ev);
   }
+  uint64_t victim = 0;
+  if (lookup_to_front(set, l->ways, line, &victim)) return 0;
   ev[is_write ? CS_EV_MISS_WRITE(k) : CS_EV_MISS_READ(k)]++;
-  int dirty = fetch(sim, k + 1, line, is_write, ev);
-  if (l->policy == CS_VICTIM) return dirty;
-  insert(sim, k, line, dirty, ev);
+  /* The line takes the front now; what lower levels do meanwhile (an inclusive level's
+   * back-invalidation) removes other lines only, so it stays there. */
+  set[0] = MAKE_TAG(line, 0);
+  if (fetch(sim, k + 1, line, is_write, ev)) set[0] |= 1;
+  if (victim != 0) evict(sim, k, victim, ev);
   return 0;
 }
 
@@ -164,14 +184,15 @@ static void access_line(CacheSim* sim, uint64_t line, int is_write, uint64_t* ev
     set[0] |= (uint64_t)(is_write != 0);
     return;
   }
-  int w = find(set, l1->ways, line);
-  if (w >= 0) {
-    touch(set, w, is_write);
+  uint64_t victim = 0;
+  if (lookup_to_front(set, l1->ways, line, &victim)) {
+    set[0] |= (uint64_t)(is_write != 0);
     return;
   }
   ev[is_write ? CS_EV_MISS_WRITE(0) : CS_EV_MISS_READ(0)]++;
-  int dirty = fetch(sim, 1, line, is_write, ev);
-  insert(sim, 0, line, dirty | is_write, ev);
+  set[0] = MAKE_TAG(line, is_write);
+  if (fetch(sim, 1, line, is_write, ev)) set[0] |= 1;
+  if (victim != 0) evict(sim, 0, victim, ev);
   if (sim->prefetch == CS_PREFETCH_NEXT_LINE) {
     prefetch_line(sim, line + 1, ev);
   } else if (sim->prefetch == CS_PREFETCH_STRIDE) {
