@@ -121,6 +121,16 @@ class SimCounts(RprofTestCase):
         self.assertNotIn("sim", out["sources"])
         self.assertEqual(self.scalar("select status from runs"), "failed")
 
+    def test_doctor_says_which_valgrind_tool_sim_uses(self):
+        def sim_detail(env=None):
+            out = self.rprof_ok("doctor", "--format", "json", db=False, env=env).stdout
+            return next(c for c in json.loads(out)["checks"] if c["name"] == "sim")["detail"]
+        self.assertRegex(sim_detail(), r"tool: (rprofsim \(/|callgrind \(fallback: )")
+        fallback = sim_detail(dict(self.env, RPROF_SIMTOOL="none"))
+        self.assertIn("tool: callgrind (fallback: RPROF_SIMTOOL=none turns rprofsim off)", fallback)
+        missing = sim_detail(dict(self.env, RPROF_SIMTOOL=self.path("no-such-tool")))
+        self.assertIn("not an executable file", missing)
+
     def test_marker_regions_are_counted_each(self):
         example = os.environ.get("RPROF_MARKER_EXAMPLE")
         if not example:
