@@ -4,8 +4,8 @@
 
 namespace rprof {
 
-bool ChooseSimCacheSizes(RunStore* store, const std::string& fingerprint,
-                         const std::string& choice, CacheSizes* out, Error* err) {
+bool ChooseSimCacheSizes(RunStore* store, const std::string& fingerprint, const std::string& choice,
+                         CacheSizes* out, Error* err) {
   if (choice == "reported") {
     out->origin = "reported by sysfs (--sim-cache reported)";
     return true;

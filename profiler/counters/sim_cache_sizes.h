@@ -15,8 +15,8 @@ namespace rprof {
 
 // `choice`: "measured" or "reported" (the caller checks it). *out says where the sizes came
 // from (CacheSizes::origin). False with *err only when the profile cannot be read.
-bool ChooseSimCacheSizes(RunStore* store, const std::string& fingerprint,
-                         const std::string& choice, CacheSizes* out, Error* err);
+bool ChooseSimCacheSizes(RunStore* store, const std::string& fingerprint, const std::string& choice,
+                         CacheSizes* out, Error* err);
 
 }  // namespace rprof
 

@@ -2,11 +2,13 @@
  * while they work): thread "a" does triad over n doubles, thread "b" over 2n. Under rprofsim each
  * region counts its own thread's work only (2n and 4n FLOPs). Uses rprofsim's client requests
  * directly (the marker library sends the same). Usage: regions_threads N */
+/* clang-format off: sim_target.h comes first (it sets _POSIX_C_SOURCE) */
 #include "sim_target.h"
 
 #include <pthread.h>
 
 #include "rprofsim_requests.h"
+/* clang-format on */
 
 static pthread_barrier_t barrier;
 

@@ -1,9 +1,11 @@
 /* STREAM triad with non-temporal stores: a[i] = b[i] + s * c[i], a written with _mm256_stream_pd,
  * which bypasses the caches (no read-for-ownership): 24 bytes per element at every level, not
  * write-allocate's 32. Built for AVX2. Usage: triad_nt N (N a multiple of 4). */
+/* clang-format off: sim_target.h comes first (it sets _POSIX_C_SOURCE) */
 #include "sim_target.h"
 
 #include <immintrin.h>
+/* clang-format on */
 
 __attribute__((noinline)) static void TriadNt(long n, double* restrict a, const double* restrict b,
                                               const double* restrict c, double s) {

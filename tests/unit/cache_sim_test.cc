@@ -177,7 +177,7 @@ TEST(CacheSim, InclusiveLevelBackInvalidatesAndWritesBackDirtyCopies) {
 TEST(CacheSim, VictimL3TakesEveryL2EvictionAndGivesLinesBack) {
   Hierarchy h({{128, 2, kLine, CS_NINE}, {256, 4, kLine, CS_NINE}, {1024, 16, kLine, CS_VICTIM}});
   h.Read(0);
-  EXPECT_FALSE(cs_present(&h.sim, 2, 0, nullptr));  // fills bypass a victim cache
+  EXPECT_FALSE(cs_present(&h.sim, 2, 0, nullptr));      // fills bypass a victim cache
   for (uint64_t l = 1; l <= 4; ++l) h.Read(l * kLine);  // L2 evicts clean line 0
   EXPECT_EQ(h.Out(1), 1u);                              // clean, but sent to L3
   EXPECT_TRUE(cs_present(&h.sim, 2, 0, nullptr));
@@ -208,7 +208,7 @@ TEST(CacheSim, NextLinePrefetchTurnsL2MissesIntoPrefetches) {
   }
   EXPECT_EQ(off.Misses(1), (1u << 20) / kLine);
   EXPECT_LT(on.Misses(1), off.Misses(1) / 100);  // every L1 miss finds its line prefetched
-  EXPECT_EQ(on.Misses(0), off.Misses(0));         // the model prefetches into L2 only
+  EXPECT_EQ(on.Misses(0), off.Misses(0));        // the model prefetches into L2 only
   // The same lines cross L2<->L3, earlier, and one past the end.
   EXPECT_EQ(on.Bytes(1), off.Bytes(1) + kLine);
 }

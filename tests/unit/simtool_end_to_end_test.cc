@@ -38,7 +38,7 @@ struct Counts {
 };
 
 ::testing::AssertionResult RunTool(const std::vector<std::string>& argv, bool simtool,
-                               const std::vector<std::string>& args, Counts* out) {
+                                   const std::vector<std::string>& args, Counts* out) {
   CallgrindOptions opts;
   opts.valgrind = g_valgrind;
   if (simtool) opts.simtool = g_simtool;
@@ -79,10 +79,11 @@ std::string Notes(const SimCounts& c) {
 }
 
 TEST(SimtoolEndToEnd, CountsInstructionsFlopsAndL1BytesExactlyAsCallgrind) {
-  const std::vector<std::vector<std::string>> programs = {
-      {Target("triad_avx2"), "100000"}, {Target("triad_scalar"), "100000"},
-      {Target("dot_avx2"), "100000"},   {Target("matmul_naive"), "64"},
-      {g_runner, "matmul-ikj", "64"}};
+  const std::vector<std::vector<std::string>> programs = {{Target("triad_avx2"), "100000"},
+                                                          {Target("triad_scalar"), "100000"},
+                                                          {Target("dot_avx2"), "100000"},
+                                                          {Target("matmul_naive"), "64"},
+                                                          {g_runner, "matmul-ikj", "64"}};
   for (const std::vector<std::string>& argv : programs) {
     Counts cg, rs;
     ASSERT_TRUE(RunTool(argv, false, {"--D1=49152,12,64", "--LL=2097152,16,64"}, &cg));
@@ -114,7 +115,7 @@ TEST(SimtoolEndToEnd, TriadMovesThirtyTwoBytesPerElementAtEveryLevel) {
   for (double n : {1e6, 1e7}) {
     Counts rs;
     ASSERT_TRUE(RunTool({Target("triad_avx2"), std::to_string(static_cast<long>(n))}, true,
-                    kHierarchy, &rs));
+                        kHierarchy, &rs));
     SCOPED_TRACE("n=" + std::to_string(n) + Notes(rs.total));
     EXPECT_NEAR(static_cast<double>(rs.total.bytes_l1()) / n, 24.0, 0.24);
     EXPECT_NEAR(PerElement(rs.total.bytes_l2, n), 32.0, 0.32);
@@ -130,8 +131,8 @@ TEST(SimtoolEndToEnd, TriadMovesThirtyTwoBytesPerElementAtEveryLevel) {
 TEST(SimtoolEndToEnd, NonTemporalStoresMoveTwentyFourBytesPerElement) {
   for (double n : {1e6, 1e7}) {
     Counts rs;
-    ASSERT_TRUE(RunTool({Target("triad_nt"), std::to_string(static_cast<long>(n))}, true,
-                        kHierarchy, &rs));
+    ASSERT_TRUE(
+        RunTool({Target("triad_nt"), std::to_string(static_cast<long>(n))}, true, kHierarchy, &rs));
     SCOPED_TRACE("n=" + std::to_string(n) + Notes(rs.total));
     EXPECT_NEAR(static_cast<double>(rs.total.bytes_l1()) / n, 24.0, 0.24);
     EXPECT_NEAR(PerElement(rs.total.bytes_l2, n), 24.0, 0.24);
@@ -172,7 +173,8 @@ TEST(SimtoolEndToEnd, OverlappingRegionsOfTwoThreadsEachCountTheirOwn) {
   const uint64_t n = 20000;
   Counts rs;
   ASSERT_TRUE(RunTool({Target("regions_threads"), std::to_string(n)}, true,
-                  {"--collect-atstart=yes", "--cache=49152,12,64", "--cache=2097152,16,64"}, &rs));
+                      {"--collect-atstart=yes", "--cache=49152,12,64", "--cache=2097152,16,64"},
+                      &rs));
   ASSERT_EQ(rs.regions.size(), 2u);
   for (const auto& [trigger, counts] : rs.regions) {
     SCOPED_TRACE(trigger);
@@ -199,12 +201,14 @@ int main(int argc, char** argv) {
   struct stat st;
   if (targets == nullptr || stat((std::string(targets) + "/sim_triad_nt").c_str(), &st) != 0 ||
       runner == nullptr || stat(runner, &st) != 0)
-    return skip("RPROF_SIM_TARGETS / RPROF_SIM_RUNNER do not name the sim test programs and "
-                "rprof-sim-runner (meson test sets them; valgrind/callgrind.h was missing?)");
+    return skip(
+        "RPROF_SIM_TARGETS / RPROF_SIM_RUNNER do not name the sim test programs and "
+        "rprof-sim-runner (meson test sets them; valgrind/callgrind.h was missing?)");
   std::string valgrind = rprof::FindExecutable("valgrind");
   if (valgrind.empty())
-    return skip("valgrind not found: install the Debian package valgrind (apt-get install "
-                "valgrind)");
+    return skip(
+        "valgrind not found: install the Debian package valgrind (apt-get install "
+        "valgrind)");
   std::string why;
   std::string tool = rprof::SimtoolPath(&why);
   if (tool.empty()) return skip(why);

@@ -22,9 +22,9 @@ bool IsExecutable(const std::string& path) {
 // valgrind's own tool folder: where its launcher was configured to look (Debian:
 // /usr/libexec/valgrind), found by its preload library.
 std::string StockToolFolder() {
-  for (const char* dir : {"/usr/libexec/valgrind", "/usr/lib/x86_64-linux-gnu/valgrind",
-                          "/usr/lib/valgrind", "/usr/local/libexec/valgrind",
-                          "/usr/local/lib/valgrind"}) {
+  for (const char* dir :
+       {"/usr/libexec/valgrind", "/usr/lib/x86_64-linux-gnu/valgrind", "/usr/lib/valgrind",
+        "/usr/local/libexec/valgrind", "/usr/local/lib/valgrind"}) {
     std::string preload = std::string(dir) + "/vgpreload_core-amd64-linux.so";
     if (access(preload.c_str(), R_OK) == 0) return dir;
   }

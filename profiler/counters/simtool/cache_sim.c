@@ -2,7 +2,7 @@
 
 /* A tag word: (line + 1) << 1 | dirty, 0 = invalid. */
 #define TAG_LINE(t) (((t) >> 1) - 1)
-#define TAG_DIRTY(t) ((t) & 1u)
+#define TAG_DIRTY(t) ((t)&1u)
 #define MAKE_TAG(line, dirty) ((((line) + 1) << 1) | (uint64_t)((dirty) != 0))
 
 static int is_pow2(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }

@@ -37,10 +37,10 @@ enum { CS_PREFETCH_NONE = 0, CS_PREFETCH_NEXT_LINE = 1, CS_PREFETCH_STRIDE = 2 }
 
 /* Offsets into an event array of CS_EV_COUNT counters. */
 #define CS_EV_PER_LEVEL 4
-#define CS_EV_MISS_READ(k) ((k) * CS_EV_PER_LEVEL + 0)
-#define CS_EV_MISS_WRITE(k) ((k) * CS_EV_PER_LEVEL + 1)
-#define CS_EV_OUT(k) ((k) * CS_EV_PER_LEVEL + 2)
-#define CS_EV_PREFETCH(k) ((k) * CS_EV_PER_LEVEL + 3)
+#define CS_EV_MISS_READ(k) ((k)*CS_EV_PER_LEVEL + 0)
+#define CS_EV_MISS_WRITE(k) ((k)*CS_EV_PER_LEVEL + 1)
+#define CS_EV_OUT(k) ((k)*CS_EV_PER_LEVEL + 2)
+#define CS_EV_PREFETCH(k) ((k)*CS_EV_PER_LEVEL + 3)
 #define CS_EV_NT_BYTES (CS_MAX_LEVELS * CS_EV_PER_LEVEL)
 #define CS_EV_COUNT (CS_EV_NT_BYTES + 1)
 

@@ -23,6 +23,7 @@
  * thread, the end. A flush adds them to the running thread's total and to each region it has
  * open, and zeroes them. Blocks executed since the last flush are found through a list that a
  * block joins (one guarded helper call) the first time it runs after a flush. */
+#include "cache_sim.h"
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"
@@ -36,11 +37,8 @@
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_vki.h"
-
-#include "valgrind/callgrind.h"
-
-#include "cache_sim.h"
 #include "rprofsim_requests.h"
+#include "valgrind/callgrind.h"
 
 /* ---- counters -------------------------------------------------------------------------- */
 
@@ -229,9 +227,9 @@ static VG_REGPARM(3) void StoreNonTemporal(InstrInfo* ii, Addr a, SizeT size) {
  * MOVNTSS/SD and their VEX forms): VEX IR gives them as plain stores. */
 static Bool IsNonTemporalStore(const UChar* p, UInt len) {
   UInt i = 0;
-  while (i < len && (p[i] == 0x66 || p[i] == 0x67 || p[i] == 0xF2 || p[i] == 0xF3 ||
-                     p[i] == 0x2E || p[i] == 0x3E || p[i] == 0x26 || p[i] == 0x36 ||
-                     p[i] == 0x64 || p[i] == 0x65 || p[i] == 0xF0))
+  while (i < len && (p[i] == 0x66 || p[i] == 0x67 || p[i] == 0xF2 || p[i] == 0xF3 || p[i] == 0x2E ||
+                     p[i] == 0x3E || p[i] == 0x26 || p[i] == 0x36 || p[i] == 0x64 || p[i] == 0x65 ||
+                     p[i] == 0xF0))
     ++i;
   UChar op;
   if (i + 2 < len && p[i] == 0xC5) {
@@ -247,8 +245,8 @@ static Bool IsNonTemporalStore(const UChar* p, UInt len) {
   return op == 0x2B || op == 0xE7 || op == 0xC3;
 }
 
-static void CallHelper(IRSB* sb, const HChar* name, void* fn, InstrInfo* ii, IRExpr* addr,
-                       Int size, IRExpr* guard) {
+static void CallHelper(IRSB* sb, const HChar* name, void* fn, InstrInfo* ii, IRExpr* addr, Int size,
+                       IRExpr* guard) {
   IRExpr** args = mkIRExprVec_3(mkIRExpr_HWord((HWord)ii), addr, mkIRExpr_HWord((HWord)size));
   IRDirty* di = unsafeIRDirty_0_N(3, name, VG_(fnptr_to_fnentry)(fn), args);
   if (guard != NULL) di->guard = guard;
@@ -281,8 +279,8 @@ static InstrInfo* NewInstr(InstrInfo* ii, Addr runtime) {
 }
 
 static IRSB* Instrument(VgCallbackClosure* closure, IRSB* in, const VexGuestLayout* layout,
-                        const VexGuestExtents* extents, const VexArchInfo* archinfo,
-                        IRType gWordTy, IRType hWordTy) {
+                        const VexGuestExtents* extents, const VexArchInfo* archinfo, IRType gWordTy,
+                        IRType hWordTy) {
   (void)closure, (void)layout, (void)extents, (void)archinfo;
   if (gWordTy != hWordTy) VG_(tool_panic)("host/guest word size mismatch");
 
@@ -303,16 +301,16 @@ static IRSB* Instrument(VgCallbackClosure* closure, IRSB* in, const VexGuestLayo
     addStmtToIRSB(out, in->stmts[i]);
 
   /* Say which block runs, then join the dirty list when first run after a flush. */
-  addStmtToIRSB(out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&current_sb),
-                                  mkIRExpr_HWord((HWord)info)));
+  addStmtToIRSB(
+      out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&current_sb), mkIRExpr_HWord((HWord)info)));
   IRTemp own = newIRTemp(out->tyenv, Ity_I64), now = newIRTemp(out->tyenv, Ity_I64);
   IRTemp stale = newIRTemp(out->tyenv, Ity_I1);
-  addStmtToIRSB(out, IRStmt_WrTmp(own, IRExpr_Load(Iend_LE, Ity_I64,
-                                                   mkIRExpr_HWord((HWord)&info->epoch))));
-  addStmtToIRSB(out, IRStmt_WrTmp(now, IRExpr_Load(Iend_LE, Ity_I64,
-                                                   mkIRExpr_HWord((HWord)&epoch))));
-  addStmtToIRSB(out, IRStmt_WrTmp(stale, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(own),
-                                                      IRExpr_RdTmp(now))));
+  addStmtToIRSB(
+      out, IRStmt_WrTmp(own, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&info->epoch))));
+  addStmtToIRSB(out,
+                IRStmt_WrTmp(now, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&epoch))));
+  addStmtToIRSB(
+      out, IRStmt_WrTmp(stale, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(own), IRExpr_RdTmp(now))));
   IRDirty* mark = unsafeIRDirty_0_N(1, "rprofsim_mark", VG_(fnptr_to_fnentry)(MarkDirty),
                                     mkIRExprVec_1(mkIRExpr_HWord((HWord)info)));
   mark->guard = IRExpr_RdTmp(stale);
@@ -497,19 +495,22 @@ static void WriteHeader(Writer* w) {
   Put(w, line);
   for (int k = 0; k < levels_count; ++k) {
     const CsLevelConfig* c = &levels_config[k];
-    VG_(sprintf)(line, "desc: D%d cache: %llu B, %u B, %u-way associative\ndesc: D%d policy: %s\n",
-                 k + 1, (ULong)c->size_bytes, c->line_bytes, c->ways, k + 1,
-                 k == 0 ? "non-inclusive" : PolicyName(c->policy));
+    VG_(sprintf)
+    (line, "desc: D%d cache: %llu B, %u B, %u-way associative\ndesc: D%d policy: %s\n", k + 1,
+     (ULong)c->size_bytes, c->line_bytes, c->ways, k + 1,
+     k == 0 ? "non-inclusive" : PolicyName(c->policy));
     Put(w, line);
   }
   const CsLevelConfig* last = &levels_config[levels_count - 1];
-  VG_(sprintf)(line, "desc: LL cache: %llu B, %u B, %u-way associative\n",
-               (ULong)last->size_bytes, last->line_bytes, last->ways);
+  VG_(sprintf)
+  (line, "desc: LL cache: %llu B, %u B, %u-way associative\n", (ULong)last->size_bytes,
+   last->line_bytes, last->ways);
   Put(w, line);
-  VG_(sprintf)(line, "desc: Prefetch: %s\n",
-               prefetch == CS_PREFETCH_NEXT_LINE ? "next-line"
-               : prefetch == CS_PREFETCH_STRIDE  ? "stride"
-                                                 : "none");
+  VG_(sprintf)
+  (line, "desc: Prefetch: %s\n",
+   prefetch == CS_PREFETCH_NEXT_LINE ? "next-line"
+   : prefetch == CS_PREFETCH_STRIDE  ? "stride"
+                                     : "none");
   Put(w, line);
 }
 
@@ -569,7 +570,8 @@ static void WritePart(Writer* w, const Bucket* b, Bool* object_named) {
     Put(w, line);
   }
   Int at = VG_(sprintf)(line, "totals:");
-  for (int col = 0; col < columns; ++col) at += VG_(sprintf)(line + at, " %llu", totals[EventColumn(col)]);
+  for (int col = 0; col < columns; ++col)
+    at += VG_(sprintf)(line + at, " %llu", totals[EventColumn(col)]);
   line[at++] = '\n';
   line[at] = '\0';
   Put(w, line);
@@ -591,8 +593,8 @@ static void WriteFile(const HChar* path, const HChar* name) {
   Bool* named = VG_(calloc)("rprofsim.named", object_count + 1, sizeof(Bool));
   for (UInt i = 0; i < bucket_count; ++i) {
     const Bucket* b = &buckets[i];
-    Bool match = name == NULL ? b->name == NULL
-                              : b->name != NULL && VG_(strcmp)(b->name, name) == 0;
+    Bool match =
+        name == NULL ? b->name == NULL : b->name != NULL && VG_(strcmp)(b->name, name) == 0;
     if (match) WritePart(w, b, named);
   }
   VG_(free)(named);
@@ -636,9 +638,12 @@ static Bool ParseCache(const HChar* text) {
   c->policy = CS_NINE;
   if (*end == ',') {
     const HChar* p = end + 1;
-    if (VG_(strcmp)(p, "inclusive") == 0) c->policy = CS_INCLUSIVE;
-    else if (VG_(strcmp)(p, "victim") == 0) c->policy = CS_VICTIM;
-    else if (VG_(strcmp)(p, "non-inclusive") != 0) return False;
+    if (VG_(strcmp)(p, "inclusive") == 0)
+      c->policy = CS_INCLUSIVE;
+    else if (VG_(strcmp)(p, "victim") == 0)
+      c->policy = CS_VICTIM;
+    else if (VG_(strcmp)(p, "non-inclusive") != 0)
+      return False;
   } else if (*end != '\0') {
     return False;
   }
@@ -650,8 +655,10 @@ static Bool ProcessOption(const HChar* arg) {
   const HChar* value;
   if VG_STR_CLO (arg, "--cache", value) {
     if (!ParseCache(value))
-      VG_(fmsg_bad_option)(arg, "expected SIZE,WAYS,LINE[,non-inclusive|inclusive|victim], "
-                                "at most 4 levels\n");
+      VG_(fmsg_bad_option)
+      (arg,
+       "expected SIZE,WAYS,LINE[,non-inclusive|inclusive|victim], "
+       "at most 4 levels\n");
   } else if VG_STR_CLO (arg, "--rprofsim-out-file", out_file) {
   } else if VG_BOOL_CLO (arg, "--collect-atstart", collect_at_start) {
   } else if VG_XACT_CLO (arg, "--sim-prefetch=none", prefetch, CS_PREFETCH_NONE) {
@@ -664,12 +671,12 @@ static Bool ProcessOption(const HChar* arg) {
 }
 
 static void PrintUsage(void) {
-  VG_(printf)(
-      "    --cache=SIZE,WAYS,LINE[,non-inclusive|inclusive|victim]  a data cache level, L1D first\n"
-      "                                    (default: 32768,8,64 then 1048576,16,64)\n"
-      "    --collect-atstart=no|yes        count from the start [no]\n"
-      "    --sim-prefetch=none|next-line|stride  prefetch model into L2 [none]\n"
-      "    --rprofsim-out-file=FILE        output file [rprofsim.out.%%p]\n");
+  VG_(printf)
+  ("    --cache=SIZE,WAYS,LINE[,non-inclusive|inclusive|victim]  a data cache level, L1D first\n"
+   "                                    (default: 32768,8,64 then 1048576,16,64)\n"
+   "    --collect-atstart=no|yes        count from the start [no]\n"
+   "    --sim-prefetch=none|next-line|stride  prefetch model into L2 [none]\n"
+   "    --rprofsim-out-file=FILE        output file [rprofsim.out.%%p]\n");
 }
 
 static void PrintDebugUsage(void) { VG_(printf)("    (none)\n"); }
