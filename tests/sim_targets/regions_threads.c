@@ -43,9 +43,11 @@ int main(int argc, char** argv) {
     for (long i = 0; i < work[t].n; ++i) work[t].a[i] = work[t].b[i] = work[t].c[i] = 1.0;
   }
   pthread_barrier_init(&barrier, NULL, 2);
+  double t0 = SimTargetNow();
   pthread_t threads[2];
   for (int t = 0; t < 2; ++t) pthread_create(&threads[t], NULL, Run, &work[t]);
   for (int t = 0; t < 2; ++t) pthread_join(threads[t], NULL);
-  printf("regions_threads n=%ld a[0]=%.1f\n", n, work[0].a[0] + work[1].a[0]);
+  printf("regions_threads n=%ld a[0]=%.1f threads_s=%.9f\n", n, work[0].a[0] + work[1].a[0],
+         SimTargetNow() - t0);
   return 0;
 }

@@ -26,12 +26,14 @@ int main(int argc, char** argv) {
     c[i] = (double)(i % 5);
   }
   TriadNt(n, a, b, c, 3.0); /* warm-up */
+  double t0 = SimTargetNow();
   SIM_TARGET_REGION_BEGIN();
   TriadNt(n, a, b, c, 3.0);
   SIM_TARGET_REGION_END();
+  double t1 = SimTargetNow();
   double sum = 0.0;
   for (long i = 0; i < n; ++i) sum += a[i];
-  printf("triad_nt n=%ld checksum=%.1f\n", n, sum);
+  printf("triad_nt n=%ld checksum=%.1f region_s=%.9f\n", n, sum, t1 - t0);
   free(a);
   free(b);
   free(c);
