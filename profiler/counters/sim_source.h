@@ -28,8 +28,9 @@ struct SimRequest {
   std::vector<std::string> levels;
   std::string prefetch;
   double timeout_s = 0;
-  // A program using the marker API: also count each region on its own (the marker library
-  // dumps callgrind's counts at region boundaries when RPROF_MARKER_SIM=1).
+  // A program using the marker API: also count each region on its own (with RPROF_MARKER_SIM=1
+  // the marker library sends rprofsim its region requests, or has callgrind dump its counts at
+  // region boundaries).
   bool per_region = false;
 };
 

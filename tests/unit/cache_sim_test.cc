@@ -213,4 +213,19 @@ TEST(CacheSim, NextLinePrefetchTurnsL2MissesIntoPrefetches) {
   EXPECT_EQ(on.Bytes(1), off.Bytes(1) + kLine);
 }
 
+// The stride model: after two L1D misses the same number of lines apart it fetches the next line
+// of that stride into L2; a stream touching every fourth line then misses L2 only at its start.
+TEST(CacheSim, StridePrefetchFollowsAConstantStride) {
+  Hierarchy off(Small(CS_NINE)), on(Small(CS_NINE), CS_PREFETCH_STRIDE);
+  const uint64_t lines = 4096;
+  for (uint64_t l = 0; l < lines; l += 4) {
+    off.Read(l * kLine);
+    on.Read(l * kLine);
+  }
+  EXPECT_EQ(off.Misses(1), lines / 4);
+  EXPECT_LE(on.Misses(1), 3u);
+  EXPECT_EQ(on.ev[CS_EV_PREFETCH(1)], lines / 4 - 2);
+  EXPECT_EQ(off.ev[CS_EV_PREFETCH(1)], 0u);
+}
+
 }  // namespace
