@@ -7,6 +7,11 @@
 #                                                         (default: effective, build, 3)
 #
 # Prints one line per kernel: callgrind's median, rprofsim's median, and their ratio.
+#
+# On this project's 2-vCPU Xeon VM, 2026-12-01, one sitting (load 1.6-3.7 from other work):
+#   effective: triad n=1e7 callgrind 2.72 s, rprofsim 1.55 s (1.76x); matmul-naive n=256
+#              1.54 s, 0.98 s (1.57x)
+#   reported:  triad n=1e7 2.85 s, 1.77 s (1.60x); matmul-naive n=256 1.54 s, 0.76 s (2.01x)
 set -eu
 build=${1:-build}
 reps=${2:-3}
