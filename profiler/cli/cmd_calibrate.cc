@@ -18,6 +18,7 @@
 #include "counters/pmu/group_library.h"
 #include "counters/pmu/pfm_events.h"
 #include "counters/pmu_diagnosis.h"
+#include "counters/sim_cache_sizes.h"
 #include "counters/sim_source.h"
 #include "counters/source_registry.h"
 #include "machine/current_machine.h"
@@ -189,7 +190,7 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
       "each metric group of this machine (or under valgrind with --counters sim), and stores "
       "measured / expected per metric for this machine. A metric off by more than the "
       "tolerance anywhere is untrusted: every later run here says so in its trust notes.");
-  std::string counters = "pmu", groups_text, levels_text;
+  std::string counters = "pmu", groups_text, levels_text, sim_cache = "measured";
   double tolerance = 5, min_time = 0.2;
   cl.Add("counters,c", po::value(&counters), "the source to calibrate: pmu (default) or sim");
   cl.Add("group,g", po::value(&groups_text),
@@ -199,6 +200,10 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
   cl.Add("tolerance", po::value(&tolerance),
          "largest |measured / expected - 1| of a trusted metric, percent (default 5)");
   cl.Add("min-time", po::value(&min_time), "pmu: seconds each kernel is measured (default 0.2)");
+  cl.Add("sim-cache", po::value(&sim_cache),
+         "sim: the cache sizes to simulate and size the working sets by: measured (default: the "
+         "effective sizes of this machine's newest profile, where it has one) or reported "
+         "(sysfs's)");
   cl.Add("show", "print this machine's stored verdicts and measure nothing");
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
@@ -211,6 +216,8 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
   if (counters == "sim" && cl.Has("group"))
     return Fail(err, ErrorKind::kUsage, "--group applies to the pmu source, not sim");
   if (!(tolerance > 0)) return Fail(err, ErrorKind::kUsage, "--tolerance must be above 0");
+  if (sim_cache != "measured" && sim_cache != "reported")
+    return Fail(err, ErrorKind::kUsage, "--sim-cache " + sim_cache + ": use measured or reported");
   std::vector<std::string> levels, groups;
   if (!SplitList("--levels", levels_text, &levels, err) ||
       !SplitList("--group", groups_text, &groups, err))
@@ -243,6 +250,7 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
   };
   CalibrationMeasure measure;
   PmuGroups pmu;
+  CacheSizes sim_caches;
   if (counters == "pmu") {
     const PmuDiagnosis& d = DiagnosePmu();
     if (!d.hardware_counters)
@@ -263,14 +271,26 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
     if (Availability sim = FindCounterSource(Source::kSim)->Probe(); !sim.available)
       return Fail(err, ErrorKind::kEnvironment, "calibrate --counters sim: " + sim.Text());
     request.source = Source::kSim;
-    measure = [](const CalibrationTask& t, std::vector<Metric>* out, Error* e) {
-      // sysfs's caches: the plan sizes its kernels to them (CalibrationLevels).
-      return SimulateKernel(CountedKernel(*t.entry, t.args), CacheSizes(), out, e);
+    if (!ChooseSimCacheSizes(&store, CurrentMachine().fingerprint, sim_cache, &sim_caches, err))
+      return false;
+    measure = [&](const CalibrationTask& t, std::vector<Metric>* out, Error* e) {
+      // The caches simulated are those the plan sizes its kernels to (CalibrationLevels).
+      return SimulateKernel(CountedKernel(*t.entry, t.args), sim_caches, out, e);
     };
   }
 
   CalibrationResult result;
-  std::vector<CalibrationLevel> machine_levels = CalibrationLevels(DataCaches(ReadTopology()));
+  std::vector<CacheLevel> data_caches = DataCaches(ReadTopology());
+  if (counters == "sim" && !data_caches.empty()) {
+    if (sim_caches.l1d_bytes > 0) data_caches.front().size_bytes = sim_caches.l1d_bytes;
+    if (sim_caches.llc_bytes > 0 && data_caches.size() > 1)
+      data_caches.back().size_bytes = sim_caches.llc_bytes;
+    if (sim_caches.l2_bytes > 0 && data_caches.size() > 2 && data_caches[1].level == 2)
+      data_caches[1].size_bytes = sim_caches.l2_bytes;
+    if (ForPeople(format))
+      std::fprintf(stderr, "calibrate: simulated cache sizes %s\n", sim_caches.origin.c_str());
+  }
+  std::vector<CalibrationLevel> machine_levels = CalibrationLevels(data_caches);
   if (!Calibrate(plan, machine_levels, BuiltinCatalog(), request, measure, &result, err))
     return false;
   if (result.points.empty())

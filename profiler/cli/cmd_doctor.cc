@@ -22,6 +22,7 @@
 #include "counters/pmu/group_library.h"
 #include "counters/pmu/pfm_events.h"
 #include "counters/pmu_diagnosis.h"
+#include "counters/sim_source.h"
 #include "counters/source_registry.h"
 #include "machine/current_machine.h"
 #include "report/render.h"
@@ -465,8 +466,14 @@ Check SimCheck(bool* available) {
     while (!version.empty() && (version.back() == '\n' || version.back() == ' '))
       version.pop_back();
   }
+  bool simtool = false;
+  std::string backend = SimBackend(&simtool);
   c.detail = (version.empty() ? std::string("valgrind") : version) +
-             " + Zydis: exact flops and bytes_l1, simulated L2/DRAM bytes (of an AVX2 build)";
+             " + Zydis: exact flops and bytes_l1, " +
+             (simtool ? "a write-back hierarchy of every cache level (bytes_l2, bytes_l3, "
+                        "bytes_dram)"
+                      : "simulated L2/DRAM bytes (callgrind: D1 and LL only)") +
+             " (of an AVX2 build); tool: " + backend;
   return c;
 }
 

@@ -22,6 +22,7 @@
 #include "counters/event_names.h"
 #include "counters/group_session.h"
 #include "counters/pmu_diagnosis.h"
+#include "counters/sim_cache_sizes.h"
 #include "counters/source_registry.h"
 #include "machine/current_machine.h"
 #include "process/cpu_list.h"
@@ -131,40 +132,6 @@ std::string CountersHelp() {
          "more under valgrind).";
 }
 
-// The hierarchy sim simulates: by default the effective sizes this machine's newest profile
-// measured (a virtual machine's sysfs may report the host's whole cache: 480 MiB of L3 for two
-// vCPUs), else, or with --sim-cache reported, what sysfs reports.
-bool SimCacheSizes(RunStore* store, const std::string& fingerprint, const std::string& choice,
-                   CacheSizes* out, Error* err) {
-  if (choice == "reported") {
-    out->origin = "reported by sysfs (--sim-cache reported)";
-    return true;
-  }
-  StoredProfile stored;
-  bool found = false;
-  if (!LoadNewestProfile(store, fingerprint, &stored, &found, err)) return false;
-  const LevelSummary* l1 = nullptr;
-  const LevelSummary* last = nullptr;
-  if (found)
-    for (const LevelSummary& level : stored.profile.levels) {
-      if (level.level == "dram" || level.effective_size == 0) continue;
-      if (level.level == "l1") l1 = &level;
-      last = &level;
-    }
-  if (!l1 || !last || last == l1) {
-    out->origin = found ? "reported by sysfs (machine profile " + std::to_string(stored.id) +
-                              " measured no cache levels)"
-                        : "reported by sysfs (no machine profile yet: `rprof machine measure` "
-                          "measures the effective sizes)";
-    return true;
-  }
-  out->l1d_bytes = l1->effective_size;
-  out->llc_bytes = last->effective_size;
-  out->origin = "as machine profile " + std::to_string(stored.id) + " measured them (effective " +
-                "l1 and " + last->level + "; --sim-cache reported simulates sysfs's)";
-  return true;
-}
-
 }  // namespace
 
 bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
@@ -172,7 +139,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   std::string kernel_name, output, groups, cpu_list_text;
   int repeat = 0, threads = 0;
   double min_time = 0.5, timeout = 0, flops = 0, bytes = 0, sim_budget = 20;
-  std::string counters = "auto", sim_cache = "measured";
+  std::string counters = "auto", sim_cache = "measured", sim_prefetch = "none";
   CommandLine cl("run", "[options] [--] KERNEL|PLUGIN.so|PROGRAM [PROGRAM ARGS...]",
                  "Measures a built-in kernel, a kernel from a plugin, or a whole program, "
                  "stores the run, then prints it.\nrprof's options come before the program; "
@@ -205,6 +172,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   cl.Add("sim-cache", po::value(&sim_cache),
          "the caches sim simulates: measured (default: the effective sizes of this machine's "
          "newest profile, where it has one) or reported (what sysfs says)");
+  cl.Add("sim-prefetch", po::value(&sim_prefetch),
+         "sim: the prefetch model rprofsim adds to its hierarchy, filling L2 ahead of L1D "
+         "misses: none (default: demand traffic only), next-line or stride");
   cl.Add("repeat,r", po::value(&repeat),
          "exactly N timed repetitions (default: until --min-time for kernels, 1 for programs); "
          "a program is executed N times, never more under auto; with --counters sim a program "
@@ -272,6 +242,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   }
   if (sim_cache != "measured" && sim_cache != "reported")
     return Fail(err, ErrorKind::kUsage, "--sim-cache " + sim_cache + ": use measured or reported");
+  if (sim_prefetch != "none" && sim_prefetch != "next-line" && sim_prefetch != "stride")
+    return Fail(err, ErrorKind::kUsage,
+                "--sim-prefetch " + sim_prefetch + ": use none, next-line or stride");
   // --events and --group are what the pmu source counts.
   bool counts_events = std::any_of(sources.begin(), sources.end(), [](const ChosenSource& c) {
     return c.source->id() == Source::kPmu;
@@ -386,8 +359,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
 
   run.machine = CurrentMachine();
   run.rprof_version = RPROF_VERSION;
-  if (!SimCacheSizes(&store, run.machine.fingerprint, sim_cache, &request.caches, err))
+  if (!ChooseSimCacheSizes(&store, run.machine.fingerprint, sim_cache, &request.caches, err))
     return false;
+  if (sim_prefetch != "none") request.caches.prefetch = sim_prefetch;
   // A Google Benchmark binary: one run per benchmark instance (cli/run_benchmarks.h).
   if (!kernel && (cl.Has("gbench") || LooksLikeBenchmarkBinary(program_path))) {
     for (const char* option : {"repeat", "flops", "bytes", "threads"})

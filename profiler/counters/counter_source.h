@@ -65,6 +65,8 @@ struct CountedTarget {
 struct CacheSizes {
   uint64_t l1d_bytes = 0;  // 0: what sysfs reports
   uint64_t llc_bytes = 0;  // 0: what sysfs reports
+  uint64_t l2_bytes = 0;   // a middle level 2 (rprofsim only; callgrind has none); 0: sysfs's
+  std::string prefetch;    // rprofsim's prefetch model: "" (none), "next-line" or "stride"
   std::string origin = "reported by sysfs";
 };
 

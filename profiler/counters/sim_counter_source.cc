@@ -28,8 +28,8 @@ std::optional<double> NativeInstructions(const std::vector<Metric>& so_far) {
 // Says on every simulated cache metric which cache sizes were simulated.
 void NoteCaches(const CacheSizes& caches, std::vector<Metric>* metrics) {
   for (Metric& m : *metrics)
-    if (m.name == "l1d_misses" || m.name == "llc_misses" || m.name == "bytes_l2" ||
-        m.name == "bytes_dram")
+    if (m.name == "l1d_misses" || m.name == "l2_misses" || m.name == "llc_misses" ||
+        m.name == "bytes_l2" || m.name == "bytes_l3" || m.name == "bytes_dram")
       m.note += (m.note.empty() ? "" : "; ") + std::string("cache sizes ") + caches.origin;
 }
 
@@ -88,6 +88,8 @@ bool SimulateProgram(const CountedTarget& program, const CacheSizes& caches,
   sim.collect_from_start = true;
   sim.per_region = true;
   SimGeometry(caches, &sim.d1, &sim.ll);
+  sim.levels = SimHierarchy(caches);
+  sim.prefetch = caches.prefetch;
   SimResult result;
   if (!RunSim(sim, &result, err)) return false;
   NoteCaches(caches, &result.metrics);
@@ -257,6 +259,8 @@ bool SimulateKernel(const CountedTarget& kernel, const CacheSizes& caches,
   for (uint32_t i = 0; i < k.param_count; ++i)
     sim.argv.push_back(std::to_string(kernel.args.values[i]));
   SimGeometry(caches, &sim.d1, &sim.ll);
+  sim.levels = SimHierarchy(caches);
+  sim.prefetch = caches.prefetch;
   SimResult result;
   if (!RunSim(sim, &result, err)) return false;
   if (result.exit_code != 0)

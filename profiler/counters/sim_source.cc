@@ -10,6 +10,7 @@
 #include "counters/sim/callgrind_output.h"
 #include "counters/sim/callgrind_runner.h"
 #include "counters/sim/sim_counts.h"
+#include "counters/sim/simtool_location.h"
 #include "counters/pmu_diagnosis.h"
 #include "machine/topology.h"
 
@@ -66,6 +67,55 @@ void SimGeometry(const CacheSizes& sizes, std::string* d1, std::string* ll) {
   if (sizes.llc_bytes > 0) last.size_bytes = sizes.llc_bytes;
   if (first.level == 1) *d1 = Geometry(first, 8, sizes.l1d_bytes > 0);
   if (last.level > 1) *ll = Geometry(last, 16, sizes.llc_bytes > 0);
+}
+
+namespace {
+
+// The inclusion policy of level `level` (2, 3, ...) on this CPU (cache_sim.h's CS_*).
+std::string LevelPolicy(const Topology& t, int level) {
+  if (level < 3) return "non-inclusive";
+  if (t.vendor == "AuthenticAMD" || t.vendor == "HygonGenuine") return "victim";
+  if (t.vendor != "GenuineIntel" || t.family != 6) return "non-inclusive";
+  // Intel parts whose L3 does not include L2: Skylake-SP and later servers, Ice Lake client
+  // and later clients; every earlier model's L3 is inclusive.
+  static const int kNonInclusive[] = {85,  106, 108, 143, 207, 173, 174, 175, 125, 126, 140,
+                                      141, 167, 151, 154, 183, 186, 191, 170, 172, 189, 197, 198};
+  for (int m : kNonInclusive)
+    if (t.model == m) return "non-inclusive";
+  return "inclusive";
+}
+
+}  // namespace
+
+std::vector<std::string> SimHierarchy(const CacheSizes& sizes) {
+  Topology topology = ReadTopology();
+  std::vector<CacheLevel> caches = DataCaches(topology);
+  std::vector<std::string> out;
+  for (size_t i = 0; i < caches.size() && i < 4; ++i) {
+    CacheLevel c = caches[i];
+    bool measured = false;
+    if (i == 0 && sizes.l1d_bytes > 0) c.size_bytes = sizes.l1d_bytes, measured = true;
+    if (i + 1 == caches.size() && i > 0 && sizes.llc_bytes > 0)
+      c.size_bytes = sizes.llc_bytes, measured = true;
+    else if (i == 1 && c.level == 2 && sizes.l2_bytes > 0)
+      c.size_bytes = sizes.l2_bytes, measured = true;
+    uint64_t line = c.line_bytes > 0 ? static_cast<uint64_t>(c.line_bytes) : 64;
+    uint64_t ways = c.ways > 0 ? static_cast<uint64_t>(c.ways) : (i == 0 ? 8 : 16);
+    double exact = static_cast<double>(c.size_bytes) / static_cast<double>(line * ways);
+    uint64_t sets = measured ? static_cast<uint64_t>(exact + 0.5) : static_cast<uint64_t>(exact);
+    if (sets == 0) sets = 1;
+    std::string policy = i == 0 ? "non-inclusive" : LevelPolicy(topology, c.level);
+    out.push_back(std::to_string(sets * ways * line) + "," + std::to_string(ways) + "," +
+                  std::to_string(line) + "," + policy);
+  }
+  return out;
+}
+
+std::string SimBackend(bool* simtool) {
+  std::string why;
+  std::string path = SimtoolPath(&why);
+  *simtool = !path.empty();
+  return *simtool ? "rprofsim (" + path + ")" : "callgrind (fallback: " + why + ")";
 }
 
 bool ShouldRunSim(SimMode mode, double expected_s, double budget_s, const std::string& what_fits,
@@ -128,6 +178,10 @@ void AddSimMetrics(const SimCounts& counts, const std::string& region, std::vect
   add("l1d_misses", opt(counts.l1d_misses), "count", "");
   add("llc_misses", opt(counts.llc_misses), "count", "");
   add("bytes_l2", opt(counts.bytes_l2), "B", "");
+  if (!counts.cache.levels.empty()) {  // rprofsim: levels callgrind does not simulate
+    if (counts.cache.levels.size() > 2) add("l2_misses", opt(counts.l2_misses), "count", "");
+    add("bytes_l3", opt(counts.bytes_l3), "B", "");
+  }
   add("bytes_dram", opt(counts.bytes_dram), "B", "");
 }
 
@@ -142,22 +196,37 @@ constexpr std::string_view kRegionTrigger = "Client Request: rprof-region:";
 
 bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
   CallgrindOptions options;
-  if (!request.d1.empty()) options.extra_valgrind_args.push_back("--D1=" + request.d1);
-  if (!request.ll.empty()) options.extra_valgrind_args.push_back("--LL=" + request.ll);
-  // Dirty LL evictions are DRAM writes: without them every store's line is counted coming in
-  // but never going out, and a streaming store kernel reads 3/4 of its DRAM traffic (found by
-  // rprof calibrate --counters sim on triad).
-  options.extra_valgrind_args.push_back("--simulate-wb=yes");
+  std::string why;
+  options.simtool = SimtoolPath(&why);
+  if (!request.prefetch.empty() && request.prefetch != "none" && options.simtool.empty())
+    return Fail(err, ErrorKind::kEnvironment,
+                "sim: --sim-prefetch " + request.prefetch +
+                    " needs rprofsim, rprof's valgrind tool (callgrind has no prefetch model): " +
+                    why);
+  if (!options.simtool.empty() && !request.levels.empty()) {
+    for (const std::string& level : request.levels)
+      options.extra_valgrind_args.push_back("--cache=" + level);
+    if (!request.prefetch.empty())
+      options.extra_valgrind_args.push_back("--sim-prefetch=" + request.prefetch);
+  } else if (!options.simtool.empty()) {
+    // No hierarchy known (no sysfs): rprofsim's own default geometry, said in the notes.
+  } else {
+    if (!request.d1.empty()) options.extra_valgrind_args.push_back("--D1=" + request.d1);
+    if (!request.ll.empty()) options.extra_valgrind_args.push_back("--LL=" + request.ll);
+    // Dirty LL evictions are DRAM writes: without them every store's line is counted coming in
+    // but never going out, and a streaming store kernel reads 3/4 of its DRAM traffic (found by
+    // rprof calibrate --counters sim on triad).
+    options.extra_valgrind_args.push_back("--simulate-wb=yes");
+  }
   if (request.collect_from_start) options.extra_valgrind_args.push_back("--collect-atstart=yes");
   if (request.per_region) {
-    // The marker library must be active (its results file is not needed: /dev/null) and dump
-    // callgrind's counts at region boundaries.
+    // The marker library must be active (its results file is not needed: /dev/null) and tell
+    // valgrind where regions begin and end.
     options.env = {{"RPROF_MARKER_SIM", "1"}, {"RPROF_MARKER_OUT", "/dev/null"},
                    {"RPROF_MARKER_EVENTS", ""}};
   }
   options.timeout_s = request.timeout_s;
   CallgrindRun run;
-  std::string why;
   bool ran = RunUnderCallgrind(request.argv, options, &run, &why);
   auto cleanup = [&] {
     std::string ignored;
@@ -174,15 +243,15 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
   SimCounts counts;
   if (!Analyze(run.output_files, &counts, &why)) {
     cleanup();
-    return Fail(err, ErrorKind::kEnvironment, "sim: callgrind output: " + why);
+    return Fail(err, ErrorKind::kEnvironment, "sim: valgrind output: " + why);
   }
   result->fp_mix = DescribeFpMix(counts);
   AddSimMetrics(counts, "", &result->metrics);
 
-  if (request.per_region && run.output_files.size() > 1) {
-    // Group the dumps by the region whose end wrote them.
+  if (request.per_region && (!options.simtool.empty() || run.output_files.size() > 1)) {
+    // Group the files by the region they are of (callgrind: whose end dumped them).
     std::vector<std::pair<std::string, std::vector<std::string>>> regions;
-    for (const std::string& file : run.output_files) {
+    for (const std::string& file : run.region_output_files) {
       CallgrindOutput part;
       if (!ReadCallgrindOutputFiles({file}, &part, &why)) continue;
       for (const std::string& trigger : part.triggers) {

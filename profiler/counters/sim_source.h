@@ -1,5 +1,7 @@
 // The sim counter source as rprof uses it: run a kernel (through rprof-sim-runner) or a whole
-// program under valgrind's callgrind with the cache simulator, analyse the output, and return
+// program under valgrind, with rprof's own tool rprofsim (a write-back hierarchy of every cache
+// level) where it was built, else callgrind with its cache simulator; analyse the output (the
+// same format from both), and return
 // canonical metrics with source sim. Deterministic: the same binary gives the same counts.
 #ifndef RPROF_COUNTERS_SIM_SOURCE_H_
 #define RPROF_COUNTERS_SIM_SOURCE_H_
@@ -21,9 +23,14 @@ struct SimRequest {
   // Cache geometry to simulate, "size,associativity,line" in bytes; "" lets valgrind read the
   // CPU's (which a virtual machine may report badly).
   std::string d1, ll;
+  // The same hierarchy for rprofsim, every data level from L1D down: "size,ways,line,policy"
+  // (SimHierarchy), and its prefetch model ("" or "none": off; "next-line", "stride").
+  std::vector<std::string> levels;
+  std::string prefetch;
   double timeout_s = 0;
-  // A program using the marker API: also count each region on its own (the marker library
-  // dumps callgrind's counts at region boundaries when RPROF_MARKER_SIM=1).
+  // A program using the marker API: also count each region on its own (with RPROF_MARKER_SIM=1
+  // the marker library sends rprofsim its region requests, or has callgrind dump its counts at
+  // region boundaries).
   bool per_region = false;
 };
 
@@ -51,6 +58,17 @@ std::string SimRunnerPath();
 // trusts cpuid, which a virtual machine may fill badly). Sizes are rounded down where needed so
 // the set count is a power of two, as valgrind requires.
 void SimGeometry(const CacheSizes& sizes, std::string* d1, std::string* ll);
+
+// rprofsim's --cache values for this machine: every data cache level sysfs lists, L1D's and the
+// last level's size replaced by `sizes` where given (a measured size to the nearest whole set
+// count, a reported one rounded down), with the vendor's inclusion policy: Intel's L3 inclusive
+// up to Skylake client and Broadwell server, non-inclusive on later models and Skylake-SP on;
+// AMD's L3 a victim cache; L2 non-inclusive. Empty when sysfs lists no data cache.
+std::vector<std::string> SimHierarchy(const CacheSizes& sizes);
+
+// Which valgrind tool RunSim uses: "rprofsim (PATH)" when rprof's own tool is there, else
+// "callgrind (fallback: WHY)"; *simtool says which.
+std::string SimBackend(bool* simtool);
 
 // How --counters chooses the sim source.
 enum class SimMode { kNever, kAuto, kAlways };

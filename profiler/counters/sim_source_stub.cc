@@ -19,6 +19,13 @@ void SimGeometry(const CacheSizes&, std::string* d1, std::string* ll) {
   ll->clear();
 }
 
+std::vector<std::string> SimHierarchy(const CacheSizes&) { return {}; }
+
+std::string SimBackend(bool* simtool) {
+  *simtool = false;
+  return "none (no sim source in this build)";
+}
+
 bool ShouldRunSim(SimMode mode, double, double, const std::string&, std::string* why) {
   if (mode == SimMode::kNever) return false;
   *why = SimAvailability().Text();

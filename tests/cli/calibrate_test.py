@@ -1,14 +1,17 @@
 """rprof calibrate through the real binary: the pmu source refused here with the reason when the
-machine has no PMU, the sim source calibrated for real under valgrind (exact FLOPs trusted, the
-L1 write-backs callgrind does not simulate found and marked untrusted), the result stored whole,
+machine has no PMU, the sim source calibrated for real under valgrind (with rprofsim every level's
+traffic trusted; with the callgrind fallback exact FLOPs trusted, the L1 write-backs it does not
+simulate found and marked untrusted), the result stored whole,
 and later runs carrying the verdict in their trust notes."""
 
 import json
 import os
+import sqlite3
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rprof_harness import RprofTestCase, main, make_database  # noqa: E402
+from plot_test import insert_profile  # noqa: E402
 
 
 def has_pmu(test):
@@ -47,7 +50,42 @@ class CalibrateSim(RprofTestCase):
         self.assertEqual(out.returncode, 0, out)
         return json.loads(out.stdout)
 
+    def test_rprofsim_traffic_trusted_at_every_level(self):
+        doctor = json.loads(self.rprof_ok("doctor", "--format", "json", db=False).stdout)
+        sim = next(c for c in doctor["checks"] if c["name"] == "sim")
+        if "tool: rprofsim" not in sim["detail"]:
+            self.skipTest("sim uses the callgrind fallback here: " + sim["detail"])
+        # Small effective sizes from a profile, so that L3 and DRAM working sets stay quick to
+        # simulate (DRAM: 64 MiB); calibrate simulates the very sizes it sizes the kernels by.
+        self.rprof_ok("run", "triad", "-p", "n=1000", "-r", "1", "--counters", "model", "-q")
+        profile = insert_profile(self.db)
+        con = sqlite3.connect(self.db)
+        with con:
+            con.executemany("insert into memory_levels (profile_id, level, reported_size,"
+                            " effective_size) values (?, ?, ?, ?)",
+                            [(profile, "l1", 49152, 32768), (profile, "l2", 2 << 20, 256 << 10),
+                             (profile, "l3", 32 << 20, 2 << 20), (profile, "dram", 0, 0)])
+        con.close()
+        out = self.rprof("calibrate", "--counters", "sim", "-f", "json", timeout=600)
+        self.assertEqual(out.returncode, 0, out)
+        result = json.loads(out.stdout)
+        l3 = [p for p in result["points"] if p["level"] == "l3" and p["kernel"] == "triad"]
+        self.assertTrue(l3 and abs(l3[0]["working_set_bytes"] - (1 << 20)) < 4096, l3)
+        metrics = result["metrics"]
+        for name in ("flops_dp", "bytes_l1", "bytes_l2", "bytes_l3", "bytes_dram", "l1d_misses",
+                     "llc_misses"):
+            self.assertIn(name, metrics)
+            self.assertTrue(metrics[name]["trusted"], (name, metrics[name]))
+        # The cache levels' traffic, stores included, within 1 % at every size.
+        for p in result["points"]:
+            if p["metric"] in ("bytes_l2", "bytes_l3", "bytes_dram", "l1d_misses", "llc_misses"):
+                self.assertAlmostEqual(p["ratio"], 1.0, delta=0.01, msg=p)
+        levels = {p["level"] for p in result["points"] if p["metric"] == "bytes_l3"}
+        self.assertEqual(levels, {"l3", "dram"})
+
     def test_exact_counts_trusted_and_missing_write_backs_found(self):
+        # callgrind, the fallback where rprofsim is not built, has a known gap to find.
+        self.env["RPROF_SIMTOOL"] = "none"
         result = self.calibrate()
         self.assertEqual(result["source"], "sim")
         metrics = result["metrics"]

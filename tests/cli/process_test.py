@@ -353,6 +353,8 @@ class SimFailure(ProcessTest):
             f.write("#!/bin/sh\necho 'valgrind: broken install' >&2\nexit 1\n")
         os.chmod(fake, 0o755)
         self.env["PATH"] = bin_dir + ":" + self.env.get("PATH", "")
+        # The messages name the tool (callgrind, or rprofsim where built): the fallback's here.
+        self.env["RPROF_SIMTOOL"] = "none"
 
     def test_a_chosen_sim_that_fails_keeps_the_measured_run(self):
         r = self.rprof("run", "triad", "-p", "n=1000", "--repeat", "3", "--counters", "sim")

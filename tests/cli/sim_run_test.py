@@ -81,7 +81,8 @@ class SimCounts(RprofTestCase):
         dram = out["metrics"]["bytes_dram"]["sim"]
         self.assertGreater(dram["value"], 24e6 * 0.9, dram)
         self.assertIn(f"as machine profile {profile} measured them", dram["note"])
-        self.assertIn("LL 2097152 B", out["metrics"]["llc_misses"]["sim"]["note"])
+        # rprofsim names the level (L3), callgrind (the fallback) its last level (LL).
+        self.assertRegex(out["metrics"]["llc_misses"]["sim"]["note"], r"(LL|L3) 2097152 B")
         reported = self.run_json("triad", "-p", "n=1000", "-r", "1", "--counters", "sim",
                                  "--sim-cache", "reported")
         self.assertIn("reported by sysfs (--sim-cache reported)",
@@ -127,6 +128,16 @@ class SimCounts(RprofTestCase):
         self.assertNotIn("sim", out["sources"])
         self.assertEqual(self.scalar("select status from runs"), "failed")
 
+    def test_doctor_says_which_valgrind_tool_sim_uses(self):
+        def sim_detail(env=None):
+            out = self.rprof_ok("doctor", "--format", "json", db=False, env=env).stdout
+            return next(c for c in json.loads(out)["checks"] if c["name"] == "sim")["detail"]
+        self.assertRegex(sim_detail(), r"tool: (rprofsim \(/|callgrind \(fallback: )")
+        fallback = sim_detail(dict(self.env, RPROF_SIMTOOL="none"))
+        self.assertIn("tool: callgrind (fallback: RPROF_SIMTOOL=none turns rprofsim off)", fallback)
+        missing = sim_detail(dict(self.env, RPROF_SIMTOOL=self.path("no-such-tool")))
+        self.assertIn("not an executable file", missing)
+
     def test_marker_regions_are_counted_each(self):
         example = os.environ.get("RPROF_MARKER_EXAMPLE")
         if not example:
@@ -144,9 +155,15 @@ class SimCounts(RprofTestCase):
         declared = triad["flops"]["model"]["value"]
         self.assertEqual(declared, 2 * n * triad["calls"]["clock"]["value"])
         # The example also runs both regions in a worker thread, at the same time as the main
-        # thread: counts of concurrent regions go to the region that ends first (marker.cc says
-        # so), so a region's share is close to its declared work, not exact.
-        self.assertAlmostEqual(triad["flops"]["sim"]["value"] / declared, 1, delta=0.1)
+        # thread. rprofsim keeps each thread's regions apart: exact. Under callgrind (the
+        # fallback) counts of concurrent regions go to the region that ends first, so a region's
+        # share is close to its declared work, not exact.
+        doctor = json.loads(self.rprof_ok("doctor", "--format", "json", db=False).stdout)
+        sim = next(c for c in doctor["checks"] if c["name"] == "sim")
+        if "tool: rprofsim" in sim["detail"]:
+            self.assertEqual(triad["flops"]["sim"]["value"], declared)
+        else:
+            self.assertAlmostEqual(triad["flops"]["sim"]["value"] / declared, 1, delta=0.1)
         self.assertIn("flops", out["regions"]["init"])
         regions = sum(r["flops"]["sim"]["value"] for r in out["regions"].values())
         self.assertLessEqual(regions, out["metrics"]["flops"]["sim"]["value"])

@@ -329,6 +329,23 @@ bool Reader::HandleHeader(std::string_view key, std::string_view value) {
       if (name == "LL cache" || name == "L2 cache") level = &out_->cache.ll;
       if (level != nullptr && !level->has_value()) *level = ParseCacheDescription(text);
       if (name == "Trigger") out_->triggers.emplace_back(text);
+      if (name == "Prefetch" && out_->cache.prefetch.empty()) out_->cache.prefetch = text;
+      // rprofsim's "D<k> cache" / "D<k> policy", k = 1, 2, ...: kept from the first part.
+      if (out_->creator.rfind("rprofsim", 0) == 0 && name.size() > 7 && name[0] == 'D' &&
+          IsDigit(name[1])) {
+        size_t k = 0, i = 1;
+        while (i < name.size() && IsDigit(name[i])) k = k * 10 + static_cast<size_t>(name[i++] - '0');
+        std::string_view what = name.substr(i);
+        std::vector<CacheLevelGeometry>& levels = out_->cache.levels;
+        std::vector<std::string>& policies = out_->cache.policies;
+        if (what == " cache" && k == levels.size() + 1) {
+          std::optional<CacheLevelGeometry> g = ParseCacheDescription(text);
+          if (!g) return Fail("desc: " + std::string(name) + ": cannot read " + Quote(text));
+          levels.push_back(*g);
+        } else if (what == " policy" && k == policies.size() + 1) {
+          policies.emplace_back(text);
+        }
+      }
     }
   } else if (key == "positions") {
     return SetPositions(value);

@@ -46,6 +46,11 @@ struct CacheGeometry {
   std::optional<CacheLevelGeometry> i1;
   std::optional<CacheLevelGeometry> d1;
   std::optional<CacheLevelGeometry> ll;  // last level ("LL", older files say "L2")
+  // rprofsim's hierarchy, every data level from L1D down ("desc: D<k> cache:"), with each level's
+  // inclusion policy ("desc: D<k> policy:"); empty in callgrind's files.
+  std::vector<CacheLevelGeometry> levels;
+  std::vector<std::string> policies;
+  std::string prefetch;  // "desc: Prefetch:" ("none", "next-line", "stride"); rprofsim only
 };
 
 // Parses the text after "I1 cache:" ("32768 B, 64 B, 8-way associative", "... direct-mapped",

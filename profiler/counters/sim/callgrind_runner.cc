@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "process/child_process.h"
+#include "counters/sim/simtool_location.h"
 #include "process/scratch_dir.h"
 
 extern char** environ;
@@ -175,14 +176,28 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
 
   // %p: each process valgrind follows (forked children) writes its own file instead of
   // truncating the parent's.
+  const bool simtool = !opts.simtool.empty();
+  const std::string out_prefix = simtool ? "rprofsim.out." : "callgrind.out.";
+  const std::string tool_name = simtool ? "rprofsim" : "callgrind";
+  std::vector<std::pair<std::string, std::string>> env = opts.env;
   std::vector<std::string>& cmd = out->command;
-  cmd = {valgrind,
-         "--tool=callgrind",
-         "--cache-sim=yes",
-         "--dump-instr=yes",
-         "--collect-atstart=no",
-         "--callgrind-out-file=" + dir + "/callgrind.out.%p",
-         "--log-file=" + dir + "/valgrind.%p.log"};
+  if (simtool) {
+    std::string lib = dir + "/vglib";
+    if (!PrepareSimtoolLib(opts.simtool, lib, err)) return false;
+    out->simtool_lib = lib;
+    env.push_back({"VALGRIND_LIB", lib});
+    cmd = {valgrind, "--tool=rprofsim", "--collect-atstart=no",
+           "--rprofsim-out-file=" + dir + "/rprofsim.out.%p",
+           "--log-file=" + dir + "/valgrind.%p.log"};
+  } else {
+    cmd = {valgrind,
+           "--tool=callgrind",
+           "--cache-sim=yes",
+           "--dump-instr=yes",
+           "--collect-atstart=no",
+           "--callgrind-out-file=" + dir + "/callgrind.out.%p",
+           "--log-file=" + dir + "/valgrind.%p.log"};
+  }
   cmd.insert(cmd.end(), opts.extra_valgrind_args.begin(), opts.extra_valgrind_args.end());
   cmd.push_back(program);
   cmd.insert(cmd.end(), argv.begin() + 1, argv.end());
@@ -192,11 +207,11 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
     std::string entry = *e;
     std::string key = entry.substr(0, entry.find('='));
-    bool replaced = std::any_of(opts.env.begin(), opts.env.end(),
+    bool replaced = std::any_of(env.begin(), env.end(),
                                 [&](const auto& kv) { return kv.first == key; });
     if (!replaced) env_strings.push_back(std::move(entry));
   }
-  for (const auto& [key, value] : opts.env) env_strings.push_back(key + "=" + value);
+  for (const auto& [key, value] : env) env_strings.push_back(key + "=" + value);
   std::vector<char*> child_argv;
   for (std::string& s : cmd) child_argv.push_back(s.data());
   child_argv.push_back(nullptr);
@@ -254,16 +269,20 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
   }
 
   // Collect what valgrind wrote. valgrind runs the program in the process we forked, so its
-  // files carry our child's pid: callgrind.out.<pid>, .<pid>.<dump>, .<pid>-<thread>.
-  const std::string own = "callgrind.out." + std::to_string(pid);
+  // files carry our child's pid: callgrind.out.<pid>, .<pid>.<dump>, .<pid>-<thread>;
+  // rprofsim.out.<pid>, .<pid>.region<N>.
+  const std::string own = out_prefix + std::to_string(pid);
   if (DIR* d = opendir(dir.c_str())) {
     while (struct dirent* ent = readdir(d)) {
       std::string name = ent->d_name;
-      if (StartsWith(name, "callgrind.out.")) {
+      if (StartsWith(name, out_prefix.c_str())) {
         bool mine = StartsWith(name, own.c_str()) &&
                     (name.size() == own.size() || name[own.size()] == '.' ||
                      name[own.size()] == '-');
-        (mine ? out->output_files : out->child_output_files).push_back(dir + "/" + name);
+        bool region = mine && simtool && StartsWith(name.substr(own.size()), ".region");
+        (region ? out->region_output_files
+         : mine ? out->output_files
+                : out->child_output_files).push_back(dir + "/" + name);
       }
       if (StartsWith(name, "valgrind.") && name.size() > 4 &&
           name.compare(name.size() - 4, 4, ".log") == 0) {
@@ -274,6 +293,8 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
   }
   std::sort(out->output_files.begin(), out->output_files.end());
   std::sort(out->child_output_files.begin(), out->child_output_files.end());
+  std::sort(out->region_output_files.begin(), out->region_output_files.end());
+  if (!simtool) out->region_output_files = out->output_files;
   std::sort(out->log_files.begin(), out->log_files.end());
 
   if (!out->exited || out->exit_code != 0) out->log_tail = LogTail(out->log_files, 8);
@@ -285,11 +306,11 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
     }
   }
   if (out->interrupted) {
-    *err = "the callgrind run was stopped: rprof was interrupted";
+    *err = "the " + tool_name + " run was stopped: rprof was interrupted";
     return false;
   }
   if (out->timed_out) {
-    *err = "the callgrind run took longer than " + std::to_string(opts.timeout_s) +
+    *err = "the " + tool_name + " run took longer than " + std::to_string(opts.timeout_s) +
            " s and was stopped";
     return false;
   }
@@ -302,11 +323,11 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
     std::string status_text = out->exited ? "exit status " + std::to_string(out->exit_code)
                                           : "signal " + std::to_string(out->term_signal);
     *err = out->output_files.empty()
-               ? "valgrind wrote no callgrind output (" + status_text + ")" +
+               ? "valgrind wrote no " + tool_name + " output (" + status_text + ")" +
                      (out->log_files.empty() ? std::string(": it did not start; check its "
                                                            "options")
                                              : ("; its log ends:" + LogTail(out->log_files, 8)))
-               : "valgrind's callgrind output is empty (" + status_text +
+               : "valgrind's " + tool_name + " output is empty (" + status_text +
                      "): the program probably replaced itself with exec (a shell script or a "
                      "wrapper?), which valgrind does not follow; run the real executable";
     return false;
@@ -324,6 +345,18 @@ bool RemoveCallgrindRun(const CallgrindRun& run, std::string* err) {
   };
   for (const std::string& f : run.output_files) remove_file(f);
   for (const std::string& f : run.child_output_files) remove_file(f);
+  if (!run.simtool_lib.empty()) {
+    for (const std::string& f : run.region_output_files) remove_file(f);
+    if (DIR* d = opendir(run.simtool_lib.c_str())) {
+      std::vector<std::string> links;
+      while (struct dirent* ent = readdir(d))
+        if (std::strcmp(ent->d_name, ".") != 0 && std::strcmp(ent->d_name, "..") != 0)
+          links.push_back(run.simtool_lib + "/" + ent->d_name);
+      closedir(d);
+      for (const std::string& f : links) remove_file(f);
+    }
+    rmdir(run.simtool_lib.c_str());
+  }
   for (const std::string& f : run.log_files) remove_file(f);
   if (!run.output_dir.empty()) rmdir(run.output_dir.c_str());  // only when empty: ours or not
   return ok;

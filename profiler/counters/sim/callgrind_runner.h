@@ -1,5 +1,6 @@
 // Runs a program under valgrind's callgrind with the cache simulator and per-instruction output,
-// for the sim counter source:
+// for the sim counter source, or under rprofsim, rprof's own tool (CallgrindOptions::simtool),
+// which writes the same format with a write-back hierarchy of every level:
 //
 //   valgrind --tool=callgrind --cache-sim=yes --dump-instr=yes --collect-atstart=no
 //            --callgrind-out-file=<dir>/callgrind.out.%p --log-file=<dir>/valgrind.%p.log
@@ -10,6 +11,11 @@
 // are passed through; valgrind's own messages go to the log file, which is read afterwards to
 // explain failures (an instruction valgrind cannot execute, such as AVX-512, which valgrind 3.19
 // does not support).
+//
+// Under rprofsim: valgrind --tool=rprofsim --collect-atstart=no
+//   --rprofsim-out-file=<dir>/rprofsim.out.%p --log-file=<dir>/valgrind.%p.log [extra] -- argv,
+// with VALGRIND_LIB set to <dir>/vglib (simtool_location.h). It keeps regions apart itself: the
+// whole run in rprofsim.out.<pid>, each marker region in rprofsim.out.<pid>.region<N>.
 #ifndef RPROF_COUNTERS_SIM_CALLGRIND_RUNNER_H_
 #define RPROF_COUNTERS_SIM_CALLGRIND_RUNNER_H_
 
@@ -22,6 +28,9 @@ namespace rprof {
 struct CallgrindOptions {
   // The valgrind executable; empty: the first "valgrind" on PATH.
   std::string valgrind;
+  // rprofsim's path (SimtoolPath()); empty: callgrind. The extra arguments must then be
+  // rprofsim's (--cache=..., --sim-prefetch=...).
+  std::string simtool;
   // Directory for the outputs; empty: a new one inside rprof's scratch directory. An
   // existing directory should be empty: every callgrind.out.* in it is taken as this run's. The
   // caller owns it afterwards (RemoveCallgrindRun deletes what a run wrote).
@@ -39,9 +48,14 @@ struct CallgrindOptions {
 
 struct CallgrindRun {
   std::string output_dir;
+  std::string simtool_lib;  // the VALGRIND_LIB folder made for rprofsim; empty under callgrind
   // Callgrind outputs of the program's process, sorted: the final dump, plus one per
   // CALLGRIND_DUMP_STATS (callgrind.out.<pid>.<n>). Each dump zeroes the counters, so these add up.
   std::vector<std::string> output_files;
+  // Files of marker regions, each named by its "desc: Trigger: Client Request:
+  // rprof-region:<name>". callgrind: output_files again (its dumps at region ends, which add up
+  // to the run); rprofsim: files apart, not part of output_files (regions may overlap).
+  std::vector<std::string> region_output_files;
   // Outputs of processes the program forked. Not to be added to output_files: callgrind copies its
   // counters into a forked child, so a child's output repeats the parent's costs up to the fork.
   std::vector<std::string> child_output_files;

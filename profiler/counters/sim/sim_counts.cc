@@ -50,6 +50,61 @@ std::optional<uint64_t> SumEvents(const CallgrindOutput& out,
   return sum;
 }
 
+
+// rprofsim's hierarchy (callgrind_output.h: CacheGeometry::levels): the traffic across every
+// boundary, from its events Dkmr Dkmw Dkout Dkpf (k = 1..levels) and NTb.
+void AddHierarchyCounts(const CallgrindOutput& output, SimCounts* c) {
+  const std::vector<CacheLevelGeometry>& levels = c->cache.levels;
+  const size_t n = levels.size();
+  auto event = [&](size_t k, const char* what) {
+    return std::optional<uint64_t>(
+        SumEvents(output, {Format("D%zu%s", k, what).c_str()}));
+  };
+  std::optional<uint64_t> nt = SumEvents(output, {"NTb"});
+  // Bytes between level k and k+1 (k+1 = n + 1: DRAM).
+  auto boundary = [&](size_t k, std::string* how) -> std::optional<uint64_t> {
+    std::optional<uint64_t> mr = event(k, "mr"), mw = event(k, "mw"), out = event(k, "out"),
+                            pf = event(k, "pf");
+    if (!mr || !mw || !out || !pf || !nt) return std::nullopt;
+    uint32_t line = levels[k - 1].line_bytes;
+    *how = Format("(D%zu misses %" PRIu64 " + lines D%zu sent down %" PRIu64
+                  " + lines prefetched %" PRIu64 ") x %u B line + non-temporal stores %" PRIu64
+                  " B",
+                  k, *mr + *mw, k, *out, *pf, line, *nt);
+    return (*mr + *mw + *out + *pf) * line + *nt;
+  };
+  auto misses = [&](size_t k) -> std::optional<uint64_t> {
+    std::optional<uint64_t> mr = event(k, "mr"), mw = event(k, "mw");
+    if (!mr || !mw) return std::nullopt;
+    return *mr + *mw;
+  };
+  std::vector<SimCounts::Note>& notes = c->notes;
+  std::string how;
+  c->l1d_misses = misses(1);
+  if (n >= 2) c->l2_misses = misses(2);
+  c->llc_misses = misses(n);
+  if (n >= 2 && (c->bytes_l2 = boundary(1, &how)))
+    notes.push_back({{"bytes_l2"}, "bytes_l2 = L1D<->L2: " + how});
+  if (n >= 3 && (c->bytes_l3 = boundary(2, &how)))
+    notes.push_back({{"bytes_l3"}, "bytes_l3 = L2<->L3: " + how});
+  if (n < 3)
+    notes.push_back({{"bytes_l3"}, "bytes_l3 absent: the simulated hierarchy has no third level"});
+  if ((c->bytes_dram = boundary(n, &how)))
+    notes.push_back({{"bytes_dram"}, Format("bytes_dram = L%zu<->DRAM: ", n) + how});
+  std::string levels_text;
+  for (size_t k = 0; k < n; ++k) {
+    std::string name = k == 0 ? "L1D" : Format("L%zu", k + 1);
+    levels_text += (k ? ", " : "") + DescribeLevel(name.c_str(), levels[k]);
+    if (k > 0 && k < c->cache.policies.size()) levels_text += " " + c->cache.policies[k];
+  }
+  std::string prefetch = c->cache.prefetch.empty() ? "none" : c->cache.prefetch;
+  notes.push_back(
+      {{"l1d_misses", "l2_misses", "llc_misses", "bytes_l2", "bytes_l3", "bytes_dram"},
+       "simulated by rprofsim: " + levels_text +
+           "; LRU, write-allocate, write-back at every level, non-temporal stores bypassing; "
+           "prefetch model: " + prefetch + (prefetch == "none" ? " (--sim-prefetch adds one)" : "")});
+}
+
 }  // namespace
 
 SimAnalyzer::SimAnalyzer() = default;
@@ -217,49 +272,53 @@ bool SimAnalyzer::Analyze(const CallgrindOutput& output, SimCounts* counts, std:
                           " B loaded + %" PRIu64
                           " B stored (stack pushes/pops included; LEA, NOP, prefetch excluded)",
                           c.bytes_l1_loads, c.bytes_l1_stores)});
-  if (!c.l1d_misses || !c.llc_misses) {
-    notes.push_back(
-        {kCaches,
-         "l1d_misses, llc_misses, bytes_l2, bytes_dram absent: the callgrind output has no D1/LL "
-         "miss events; run callgrind with --cache-sim=yes"});
-  }
-  if (c.l1d_misses) {
-    if (c.cache.d1) {
-      c.bytes_l2 = *c.l1d_misses * c.cache.d1->line_bytes;
-      notes.push_back({{"bytes_l2"},
-                       Format("bytes_l2 = simulated D1 misses (D1mr + D1mw) x %u B line: line "
-                              "refills only; write-backs of dirty D1 lines are not simulated",
-                              c.cache.d1->line_bytes)});
-    } else {
+  if (!c.cache.levels.empty()) {
+    AddHierarchyCounts(output, &c);
+  } else {
+    if (!c.l1d_misses || !c.llc_misses) {
       notes.push_back(
-          {{"bytes_l2"}, "bytes_l2 absent: the callgrind output does not describe the D1 cache"});
+          {kCaches,
+           "l1d_misses, llc_misses, bytes_l2, bytes_dram absent: the callgrind output has no D1/LL "
+           "miss events; run callgrind with --cache-sim=yes"});
     }
-  }
-  if (c.llc_misses) {
-    if (c.cache.ll) {
-      uint64_t lines = *c.llc_misses + c.llc_writebacks.value_or(0);
-      c.bytes_dram = lines * c.cache.ll->line_bytes;
+    if (c.l1d_misses) {
+      if (c.cache.d1) {
+        c.bytes_l2 = *c.l1d_misses * c.cache.d1->line_bytes;
+        notes.push_back({{"bytes_l2"},
+                         Format("bytes_l2 = simulated D1 misses (D1mr + D1mw) x %u B line: line "
+                                "refills only; write-backs of dirty D1 lines are not simulated",
+                                c.cache.d1->line_bytes)});
+      } else {
+        notes.push_back(
+            {{"bytes_l2"}, "bytes_l2 absent: the callgrind output does not describe the D1 cache"});
+      }
+    }
+    if (c.llc_misses) {
+      if (c.cache.ll) {
+        uint64_t lines = *c.llc_misses + c.llc_writebacks.value_or(0);
+        c.bytes_dram = lines * c.cache.ll->line_bytes;
+        notes.push_back(
+            {{"bytes_dram"},
+             c.llc_writebacks
+                 ? Format("bytes_dram = (simulated LL data misses + dirty LL evictions) x %u B line; "
+                          "no hardware prefetch simulated",
+                          c.cache.ll->line_bytes)
+                 : Format("bytes_dram = simulated LL data misses (DLmr + DLmw) x %u B line; "
+                          "write-backs not simulated (--simulate-wb=no), no hardware prefetch",
+                          c.cache.ll->line_bytes)});
+      } else {
+        notes.push_back({{"bytes_dram"},
+                         "bytes_dram absent: the callgrind output does not describe the LL cache"});
+      }
+    }
+    if (c.cache.d1 || c.cache.ll) {
       notes.push_back(
-          {{"bytes_dram"},
-           c.llc_writebacks
-               ? Format("bytes_dram = (simulated LL data misses + dirty LL evictions) x %u B line; "
-                        "no hardware prefetch simulated",
-                        c.cache.ll->line_bytes)
-               : Format("bytes_dram = simulated LL data misses (DLmr + DLmw) x %u B line; "
-                        "write-backs not simulated (--simulate-wb=no), no hardware prefetch",
-                        c.cache.ll->line_bytes)});
-    } else {
-      notes.push_back({{"bytes_dram"},
-                       "bytes_dram absent: the callgrind output does not describe the LL cache"});
+          {kCaches,
+           "simulated caches (the geometry rprof gave valgrind, else valgrind's reading of "
+           "cpuid): " +
+               DescribeLevel("D1", c.cache.d1) + ", " + DescribeLevel("LL", c.cache.ll) +
+               "; LL is inclusive, write-allocate, LRU"});
     }
-  }
-  if (c.cache.d1 || c.cache.ll) {
-    notes.push_back(
-        {kCaches,
-         "simulated caches (the geometry rprof gave valgrind, else valgrind's reading of "
-         "cpuid): " +
-             DescribeLevel("D1", c.cache.d1) + ", " + DescribeLevel("LL", c.cache.ll) +
-             "; LL is inclusive, write-allocate, LRU"});
   }
   if (c.undecoded_executions > 0) {
     std::string where;

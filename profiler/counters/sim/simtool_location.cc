@@ -1,0 +1,87 @@
+#include "counters/sim/simtool_location.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "counters/simtool/simtool_config.h"
+
+namespace rprof {
+namespace {
+
+bool IsExecutable(const std::string& path) {
+  struct stat st;
+  return !path.empty() && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+         access(path.c_str(), X_OK) == 0;
+}
+
+// valgrind's own tool folder: where its launcher was configured to look (Debian:
+// /usr/libexec/valgrind), found by its preload library.
+std::string StockToolFolder() {
+  for (const char* dir :
+       {"/usr/libexec/valgrind", "/usr/lib/x86_64-linux-gnu/valgrind", "/usr/lib/valgrind",
+        "/usr/local/libexec/valgrind", "/usr/local/lib/valgrind"}) {
+    std::string preload = std::string(dir) + "/vgpreload_core-amd64-linux.so";
+    if (access(preload.c_str(), R_OK) == 0) return dir;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string SimtoolPath(std::string* why) {
+  if (const char* env = std::getenv("RPROF_SIMTOOL")) {
+    std::string path = env;
+    if (path.empty() || path == "none") {
+      *why = "RPROF_SIMTOOL=" + path + " turns rprofsim off";
+      return "";
+    }
+    if (IsExecutable(path)) return path;
+    *why = "RPROF_SIMTOOL=" + path + ": not an executable file";
+    return "";
+  }
+  for (const char* path : {RPROF_SIMTOOL_INSTALL_PATH, RPROF_SIMTOOL_BUILD_PATH})
+    if (IsExecutable(path)) return path;
+  std::string not_built = RPROF_SIMTOOL_WHY_NOT;
+  *why = not_built.empty() ? std::string("rprofsim not found at ") + RPROF_SIMTOOL_INSTALL_PATH
+                           : "rprofsim was not built: " + not_built;
+  return "";
+}
+
+bool PrepareSimtoolLib(const std::string& tool, const std::string& dir, std::string* err) {
+  std::string stock = StockToolFolder();
+  if (stock.empty()) {
+    *err = "valgrind's tool folder (with vgpreload_core-amd64-linux.so) not found";
+    return false;
+  }
+  if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+    *err = "cannot create " + dir + ": " + std::strerror(errno);
+    return false;
+  }
+  auto link = [&](const std::string& target, const std::string& name) {
+    std::string path = dir + "/" + name;
+    unlink(path.c_str());
+    if (symlink(target.c_str(), path.c_str()) == 0) return true;
+    *err = "cannot link " + path + ": " + std::strerror(errno);
+    return false;
+  };
+  DIR* d = opendir(stock.c_str());
+  if (d == nullptr) {
+    *err = "cannot read " + stock + ": " + std::strerror(errno);
+    return false;
+  }
+  bool ok = true;
+  while (struct dirent* ent = readdir(d)) {
+    std::string name = ent->d_name;
+    if (name == "." || name == ".." || name.rfind("rprofsim-", 0) == 0) continue;
+    if (!(ok = link(stock + "/" + name, name))) break;
+  }
+  closedir(d);
+  return ok && link(tool, "rprofsim-amd64-linux");
+}
+
+}  // namespace rprof

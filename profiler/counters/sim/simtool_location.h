@@ -1,0 +1,26 @@
+// Where rprofsim, rprof's own valgrind tool (counters/simtool/), is, and the folder valgrind
+// loads it from.
+//
+// valgrind finds a tool as $VALGRIND_LIB/<tool>-amd64-linux, with its preload library and
+// default suppressions in the same folder; rprofsim is installed apart from valgrind's own, so
+// each run gets a folder of its own with the stock files linked in and the tool beside them.
+#ifndef RPROF_COUNTERS_SIM_SIMTOOL_LOCATION_H_
+#define RPROF_COUNTERS_SIM_SIMTOOL_LOCATION_H_
+
+#include <string>
+
+namespace rprof {
+
+// The tool's path: $RPROF_SIMTOOL when set ("" there, or "none", turns the tool off: callgrind
+// is used), else the installed one, else this build tree's. Empty when none is usable; *why then
+// says why ("rprofsim was not built: ..."), for `rprof doctor`.
+std::string SimtoolPath(std::string* why);
+
+// Makes `dir` a VALGRIND_LIB folder: links to every file of valgrind's own tool folder (where
+// vgpreload_core-amd64-linux.so is) and to `tool`. Returns false with *err when valgrind's
+// folder cannot be found or a link cannot be made.
+bool PrepareSimtoolLib(const std::string& tool, const std::string& dir, std::string* err);
+
+}  // namespace rprof
+
+#endif  // RPROF_COUNTERS_SIM_SIMTOOL_LOCATION_H_

@@ -1,0 +1,714 @@
+/* rprofsim: rprof's valgrind tool. It counts, per executed instruction, its executions (for
+ * rprof's Zydis decoding of FLOPs and operand bytes, as with callgrind) and the traffic its data
+ * accesses cause at every level of a simulated write-back cache hierarchy (cache_sim.h), and
+ * writes them in callgrind's output format (positions: instr), so rprof reads them with the
+ * parser it uses for callgrind:
+ *
+ *   events: Ir Dr Dw D1mr D1mw D1out D1pf [D2mr ... per level] NTb
+ *
+ * Dr/Dw are data accesses (one per load/store, whatever its size); Dkmr/Dkmw demand misses at
+ * level k, Dkout lines level k sent down, Dkpf lines the prefetch model brought into level k,
+ * NTb bytes of non-temporal stores (cache_sim.h says what each means).
+ *
+ * Collection: on from the start or not (--collect-atstart), switched by CALLGRIND_TOGGLE_COLLECT;
+ * the hierarchy is simulated all the time, so a counted call after a warm-up one starts warm.
+ * Regions: RPROFSIM_REGION_BEGIN/END (rprofsim_requests.h) from any thread; each region's counts
+ * are those of the threads that had it open, kept per region and thread, so overlapping regions
+ * of several threads each get exactly their own. Files: --rprofsim-out-file=BASE (%p: the pid):
+ * BASE holds the whole collected run (a part per thread), BASE.region<N> one region (a part per
+ * thread, "desc: Trigger: Client Request: rprof-region:<name>").
+ *
+ * How counts reach the right region: every instruction's counters are per translated block and
+ * accumulate until the next flush: a region boundary, a collection toggle, a switch to another
+ * thread, the end. A flush adds them to the running thread's total and to each region it has
+ * open, and zeroes them. Blocks executed since the last flush are found through a list that a
+ * block joins (one guarded helper call) the first time it runs after a flush. */
+#include "cache_sim.h"
+#include "pub_tool_basics.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_vki.h"
+#include "rprofsim_requests.h"
+#include "valgrind/callgrind.h"
+
+/* ---- counters -------------------------------------------------------------------------- */
+
+enum { EV_IR = 0, EV_DR = 1, EV_DW = 2, EV_CACHE = 3, EV_COUNT = 3 + CS_EV_COUNT };
+
+typedef struct {
+  const HChar* object; /* the ELF file's path as valgrind knows it, "???" without one */
+  UInt object_id;      /* index into objects[] */
+  Addr address;        /* link-time address inside the object (what callgrind prints) */
+  UInt id;             /* index into instrs[] */
+  UInt segment;        /* its block's segment (whose count is its executions) */
+  uint64_t cost[EV_COUNT];
+} InstrInfo;
+
+/* A translated block. Its instructions run in segments, the runs between side exits: every
+ * instruction of a segment executes as often as the segment is entered, so one counter per
+ * segment (an inline increment at its first instruction) gives every instruction's executions;
+ * Flush turns them into cost[EV_IR]. */
+typedef struct SBInfo {
+  ULong epoch; /* the flush epoch in which it last joined the dirty list */
+  struct SBInfo* next_dirty;
+  UInt n;
+  uint64_t* segments; /* entries of each segment since the last flush */
+  InstrInfo instr[0];
+} SBInfo;
+
+/* Counts of one thread over the whole run (name NULL) or over one region. */
+typedef struct {
+  HChar* name;
+  ThreadId tid;
+  UInt cap;
+  uint64_t** cost; /* by InstrInfo id; NULL where the instruction has nothing here */
+} Bucket;
+
+#define MAX_DEPTH 64
+typedef struct {
+  UInt depth;
+  UInt region[MAX_DEPTH]; /* bucket indexes of the regions open in this thread, innermost last */
+} ThreadRegions;
+
+static CacheSim sim;
+static CsLevelConfig levels_config[CS_MAX_LEVELS];
+static int levels_count = 0;
+static int prefetch = CS_PREFETCH_NONE;
+static Bool collect_at_start = False;
+static const HChar* out_file = "rprofsim.out.%p";
+
+static Bool collecting;
+static ULong epoch = 1;
+static SBInfo* dirty_head = NULL;
+/* The block running now: stored by every block on entry. A client request ends its block, so
+ * when a request is handled this is the block that issued it, executed to its end. */
+static SBInfo* current_sb = NULL;
+static ThreadId current_tid = 1;
+static ThreadRegions* threads; /* VG_N_THREADS of them */
+
+static Bucket* buckets = NULL;
+static UInt bucket_count = 0, bucket_cap = 0;
+
+static InstrInfo** instrs = NULL;
+static UInt instr_count = 0, instr_cap = 0;
+
+static const HChar** objects = NULL;
+static UInt object_count = 0, object_cap = 0;
+
+static UInt Grow(void** array, UInt cap, SizeT elem, const HChar* cc) {
+  UInt next = cap == 0 ? 64 : cap * 2;
+  *array = VG_(realloc)(cc, *array, next * elem);
+  return next;
+}
+
+static UInt ObjectId(const HChar* name) {
+  for (UInt i = 0; i < object_count; ++i)
+    if (VG_(strcmp)(objects[i], name) == 0) return i;
+  if (object_count == object_cap)
+    object_cap = Grow((void**)&objects, object_cap, sizeof(HChar*), "rprofsim.objects");
+  objects[object_count] = VG_(strdup)("rprofsim.objname", name);
+  return object_count++;
+}
+
+static UInt BucketFor(const HChar* name, ThreadId tid) {
+  for (UInt i = 0; i < bucket_count; ++i) {
+    Bucket* b = &buckets[i];
+    if (b->tid != tid) continue;
+    if (name == NULL ? b->name == NULL : b->name != NULL && VG_(strcmp)(b->name, name) == 0)
+      return i;
+  }
+  if (bucket_count == bucket_cap)
+    bucket_cap = Grow((void**)&buckets, bucket_cap, sizeof(Bucket), "rprofsim.buckets");
+  Bucket* b = &buckets[bucket_count];
+  b->name = name == NULL ? NULL : VG_(strdup)("rprofsim.region", name);
+  b->tid = tid;
+  b->cap = 0;
+  b->cost = NULL;
+  return bucket_count++;
+}
+
+static void AddTo(Bucket* b, const InstrInfo* ii) {
+  if (ii->id >= b->cap) {
+    UInt next = b->cap == 0 ? 1024 : b->cap;
+    while (next <= ii->id) next *= 2;
+    b->cost = VG_(realloc)("rprofsim.bucket", b->cost, next * sizeof(uint64_t*));
+    for (UInt i = b->cap; i < next; ++i) b->cost[i] = NULL;
+    b->cap = next;
+  }
+  uint64_t* c = b->cost[ii->id];
+  if (c == NULL) c = b->cost[ii->id] = VG_(calloc)("rprofsim.cost", EV_COUNT, sizeof(uint64_t));
+  for (int e = 0; e < EV_COUNT; ++e) c[e] += ii->cost[e];
+}
+
+/* Moves what the blocks run since the last flush counted to where it belongs: the running
+ * thread's total and its open regions while collecting, nowhere otherwise. With `keep_current`
+ * the block that issued the request being handled keeps its counts for the next flush: they are
+ * the request's own setup (its argument block), which belongs to the context after the switch,
+ * as callgrind's block-wise accounting has it. */
+static void Flush(Bool keep_current) {
+  UInt targets[MAX_DEPTH + 1];
+  UInt n = 0;
+  if (collecting) {
+    targets[n++] = BucketFor(NULL, current_tid);
+    ThreadRegions* t = &threads[current_tid];
+    for (UInt d = 0; d < t->depth; ++d) {
+      Bool seen = False; /* a region open twice (recursion) counts once */
+      for (UInt j = 1; j < n; ++j) seen = seen || targets[j] == t->region[d];
+      if (!seen) targets[n++] = t->region[d];
+    }
+  }
+  SBInfo* kept = keep_current ? current_sb : NULL;
+  for (SBInfo* sb = dirty_head; sb != NULL;) {
+    SBInfo* next = sb->next_dirty;
+    sb->next_dirty = NULL;
+    if (sb != kept) {
+      for (UInt i = 0; i < sb->n; ++i) {
+        InstrInfo* ii = &sb->instr[i];
+        ii->cost[EV_IR] = sb->segments[ii->segment];
+        if (ii->cost[EV_IR] == 0) continue; /* not executed, so no access either */
+        for (UInt t = 0; t < n; ++t) AddTo(&buckets[targets[t]], ii);
+        for (int e = 0; e < EV_COUNT; ++e) ii->cost[e] = 0;
+      }
+      if (sb->n > 0)
+        for (UInt k = 0; k <= sb->instr[sb->n - 1].segment; ++k) sb->segments[k] = 0;
+    }
+    sb = next;
+  }
+  dirty_head = NULL;
+  ++epoch;
+  if (kept != NULL) { /* still dirty, in the new epoch */
+    kept->epoch = epoch;
+    dirty_head = kept;
+  }
+}
+
+/* ---- helpers called by the instrumented code -------------------------------------------- */
+
+static VG_REGPARM(1) void MarkDirty(SBInfo* sb) {
+  sb->epoch = epoch;
+  sb->next_dirty = dirty_head;
+  dirty_head = sb;
+}
+
+static VG_REGPARM(3) void Load(InstrInfo* ii, Addr a, SizeT size) {
+  ii->cost[EV_DR]++;
+  cs_access_inline(&sim, a, size, 0, ii->cost + EV_CACHE);
+}
+
+static VG_REGPARM(3) void Store(InstrInfo* ii, Addr a, SizeT size) {
+  ii->cost[EV_DW]++;
+  cs_access_inline(&sim, a, size, 1, ii->cost + EV_CACHE);
+}
+
+static VG_REGPARM(3) void Modify(InstrInfo* ii, Addr a, SizeT size) {
+  ii->cost[EV_DR]++;
+  ii->cost[EV_DW]++;
+  cs_access(&sim, a, size, 0, ii->cost + EV_CACHE);
+  cs_access_inline(&sim, a, size, 1, ii->cost + EV_CACHE);
+}
+
+static VG_REGPARM(3) void StoreNonTemporal(InstrInfo* ii, Addr a, SizeT size) {
+  ii->cost[EV_DW]++;
+  cs_nt_store(&sim, a, size, ii->cost + EV_CACHE);
+}
+
+/* ---- instrumentation -------------------------------------------------------------------- */
+
+/* Whether the instruction at p is a non-temporal store (MOVNTI, MOVNTPS/PD, MOVNTDQ, MOVNTQ,
+ * MOVNTSS/SD and their VEX forms): VEX IR gives them as plain stores. */
+static Bool IsNonTemporalStore(const UChar* p, UInt len) {
+  UInt i = 0;
+  while (i < len && (p[i] == 0x66 || p[i] == 0x67 || p[i] == 0xF2 || p[i] == 0xF3 || p[i] == 0x2E ||
+                     p[i] == 0x3E || p[i] == 0x26 || p[i] == 0x36 || p[i] == 0x64 || p[i] == 0x65 ||
+                     p[i] == 0xF0))
+    ++i;
+  UChar op;
+  if (i + 2 < len && p[i] == 0xC5) {
+    op = p[i + 2];
+  } else if (i + 3 < len && p[i] == 0xC4) {
+    if ((p[i + 1] & 0x1F) != 1) return False; /* only map 0F holds them */
+    op = p[i + 3];
+  } else {
+    if (i < len && (p[i] & 0xF0) == 0x40) ++i; /* REX */
+    if (i + 1 >= len || p[i] != 0x0F) return False;
+    op = p[i + 1];
+  }
+  return op == 0x2B || op == 0xE7 || op == 0xC3;
+}
+
+static void CallHelper(IRSB* sb, const HChar* name, void* fn, InstrInfo* ii, IRExpr* addr, Int size,
+                       IRExpr* guard) {
+  IRExpr** args = mkIRExprVec_3(mkIRExpr_HWord((HWord)ii), addr, mkIRExpr_HWord((HWord)size));
+  IRDirty* di = unsafeIRDirty_0_N(3, name, VG_(fnptr_to_fnentry)(fn), args);
+  if (guard != NULL) di->guard = guard;
+  addStmtToIRSB(sb, IRStmt_Dirty(di));
+}
+
+static void AddLoad(IRSB* sb, InstrInfo* ii, IRExpr* addr, Int size, IRExpr* guard) {
+  CallHelper(sb, "rprofsim_load", Load, ii, addr, size, guard);
+}
+
+static void AddStore(IRSB* sb, InstrInfo* ii, Bool nt, IRExpr* addr, Int size, IRExpr* guard) {
+  if (nt)
+    CallHelper(sb, "rprofsim_store_nt", StoreNonTemporal, ii, addr, size, guard);
+  else
+    CallHelper(sb, "rprofsim_store", Store, ii, addr, size, guard);
+}
+
+static InstrInfo* NewInstr(InstrInfo* ii, Addr runtime) {
+  DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), runtime);
+  const HChar* name = di != NULL ? VG_(DebugInfo_get_filename)(di) : NULL;
+  ii->object_id = ObjectId(name != NULL ? name : "???");
+  ii->object = objects[ii->object_id];
+  ii->address = di != NULL ? runtime - (Addr)VG_(DebugInfo_get_text_bias)(di) : runtime;
+  if (instr_count == instr_cap)
+    instr_cap = Grow((void**)&instrs, instr_cap, sizeof(InstrInfo*), "rprofsim.instrs");
+  ii->id = instr_count;
+  instrs[instr_count++] = ii;
+  for (int e = 0; e < EV_COUNT; ++e) ii->cost[e] = 0;
+  return ii;
+}
+
+static IRSB* Instrument(VgCallbackClosure* closure, IRSB* in, const VexGuestLayout* layout,
+                        const VexGuestExtents* extents, const VexArchInfo* archinfo, IRType gWordTy,
+                        IRType hWordTy) {
+  (void)closure, (void)layout, (void)extents, (void)archinfo;
+  if (gWordTy != hWordTy) VG_(tool_panic)("host/guest word size mismatch");
+
+  UInt n = 0, exits = 0;
+  for (Int i = 0; i < in->stmts_used; ++i) {
+    if (in->stmts[i]->tag == Ist_IMark) ++n;
+    if (in->stmts[i]->tag == Ist_Exit) ++exits;
+  }
+  SBInfo* info = VG_(malloc)("rprofsim.sb", sizeof(SBInfo) + n * sizeof(InstrInfo));
+  info->epoch = 0;
+  info->next_dirty = NULL;
+  info->n = n;
+  info->segments = VG_(calloc)("rprofsim.segments", exits + 1, sizeof(uint64_t));
+
+  IRSB* out = deepCopyIRSBExceptStmts(in);
+  Int i = 0;
+  for (; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; ++i)
+    addStmtToIRSB(out, in->stmts[i]);
+
+  /* Say which block runs, then join the dirty list when first run after a flush. */
+  addStmtToIRSB(
+      out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&current_sb), mkIRExpr_HWord((HWord)info)));
+  IRTemp own = newIRTemp(out->tyenv, Ity_I64), now = newIRTemp(out->tyenv, Ity_I64);
+  IRTemp stale = newIRTemp(out->tyenv, Ity_I1);
+  addStmtToIRSB(
+      out, IRStmt_WrTmp(own, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&info->epoch))));
+  addStmtToIRSB(out,
+                IRStmt_WrTmp(now, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&epoch))));
+  addStmtToIRSB(
+      out, IRStmt_WrTmp(stale, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(own), IRExpr_RdTmp(now))));
+  IRDirty* mark = unsafeIRDirty_0_N(1, "rprofsim_mark", VG_(fnptr_to_fnentry)(MarkDirty),
+                                    mkIRExprVec_1(mkIRExpr_HWord((HWord)info)));
+  mark->guard = IRExpr_RdTmp(stale);
+  addStmtToIRSB(out, IRStmt_Dirty(mark));
+
+  InstrInfo* ii = NULL;
+  Bool nt = False;
+  UInt k = 0;
+  UInt segment = 0;
+  Bool segment_started = False; /* the current segment's counter is incremented already */
+  for (; i < in->stmts_used; ++i) {
+    IRStmt* st = in->stmts[i];
+    if (st == NULL || st->tag == Ist_NoOp) continue;
+    switch (st->tag) {
+      case Ist_IMark: {
+        Addr pc = (Addr)st->Ist.IMark.addr;
+        ii = NewInstr(&info->instr[k++], pc);
+        ii->segment = segment;
+        nt = IsNonTemporalStore((const UChar*)pc, st->Ist.IMark.len);
+        addStmtToIRSB(out, st);
+        if (!segment_started) { /* info->segments[segment] += 1, inline */
+          IRTemp c = newIRTemp(out->tyenv, Ity_I64), c1 = newIRTemp(out->tyenv, Ity_I64);
+          IRExpr* where = mkIRExpr_HWord((HWord)&info->segments[segment]);
+          addStmtToIRSB(out, IRStmt_WrTmp(c, IRExpr_Load(Iend_LE, Ity_I64, where)));
+          addStmtToIRSB(out, IRStmt_WrTmp(c1, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(c),
+                                                           IRExpr_Const(IRConst_U64(1)))));
+          addStmtToIRSB(out, IRStmt_Store(Iend_LE, where, IRExpr_RdTmp(c1)));
+          segment_started = True;
+        }
+        continue;
+      }
+      case Ist_Exit:
+        /* What follows runs only when the exit is not taken: a segment of its own. */
+        if (segment_started) {
+          ++segment;
+          segment_started = False;
+        }
+        break;
+      case Ist_WrTmp: {
+        IRExpr* data = st->Ist.WrTmp.data;
+        if (data->tag == Iex_Load)
+          AddLoad(out, ii, data->Iex.Load.addr, sizeofIRType(data->Iex.Load.ty), NULL);
+        break;
+      }
+      case Ist_Store: {
+        IRType ty = typeOfIRExpr(in->tyenv, st->Ist.Store.data);
+        AddStore(out, ii, nt, st->Ist.Store.addr, sizeofIRType(ty), NULL);
+        break;
+      }
+      case Ist_StoreG: {
+        IRStoreG* sg = st->Ist.StoreG.details;
+        IRType ty = typeOfIRExpr(in->tyenv, sg->data);
+        AddStore(out, ii, nt, sg->addr, sizeofIRType(ty), sg->guard);
+        break;
+      }
+      case Ist_LoadG: {
+        IRLoadG* lg = st->Ist.LoadG.details;
+        IRType ty = Ity_INVALID, wide = Ity_INVALID;
+        typeOfIRLoadGOp(lg->cvt, &wide, &ty);
+        AddLoad(out, ii, lg->addr, sizeofIRType(ty), lg->guard);
+        break;
+      }
+      case Ist_Dirty: {
+        IRDirty* d = st->Ist.Dirty.details;
+        if (d->mFx == Ifx_None) break;
+        if (d->mFx == Ifx_Modify)
+          CallHelper(out, "rprofsim_modify", Modify, ii, d->mAddr, d->mSize, NULL);
+        else if (d->mFx == Ifx_Read)
+          AddLoad(out, ii, d->mAddr, d->mSize, NULL);
+        else
+          AddStore(out, ii, False, d->mAddr, d->mSize, NULL);
+        break;
+      }
+      case Ist_CAS: {
+        IRCAS* cas = st->Ist.CAS.details;
+        Int size = sizeofIRType(typeOfIRExpr(in->tyenv, cas->dataLo));
+        if (cas->dataHi != NULL) size *= 2;
+        CallHelper(out, "rprofsim_modify", Modify, ii, cas->addr, size, NULL);
+        break;
+      }
+      case Ist_LLSC: {
+        if (st->Ist.LLSC.storedata == NULL)
+          AddLoad(out, ii, st->Ist.LLSC.addr,
+                  sizeofIRType(typeOfIRTemp(in->tyenv, st->Ist.LLSC.result)), NULL);
+        else
+          AddStore(out, ii, False, st->Ist.LLSC.addr,
+                   sizeofIRType(typeOfIRExpr(in->tyenv, st->Ist.LLSC.storedata)), NULL);
+        break;
+      }
+      default:
+        break;
+    }
+    addStmtToIRSB(out, st);
+  }
+  tl_assert(k == n && segment <= exits);
+  return out;
+}
+
+/* ---- client requests, threads ----------------------------------------------------------- */
+
+static void SwitchThread(ThreadId tid, ULong blocks) {
+  (void)blocks;
+  if (tid == current_tid) return;
+  Flush(False);
+  current_tid = tid;
+}
+
+static Bool HandleRequest(ThreadId tid, UWord* args, UWord* ret) {
+  switch (args[0]) {
+    case RPROFSIM_USERREQ_IS_RPROFSIM:
+      *ret = 1;
+      return True;
+    case RPROFSIM_USERREQ_REGION_BEGIN: {
+      const HChar* name = (const HChar*)args[1];
+      ThreadRegions* t = &threads[tid];
+      if (name == NULL || *name == '\0' || t->depth == MAX_DEPTH) break;
+      current_tid = tid;
+      Flush(False);
+      t->region[t->depth++] = BucketFor(name, tid);
+      break;
+    }
+    case RPROFSIM_USERREQ_REGION_END: {
+      const HChar* name = (const HChar*)args[1];
+      ThreadRegions* t = &threads[tid];
+      if (name == NULL) break;
+      for (UInt d = t->depth; d-- > 0;) {
+        if (VG_(strcmp)(buckets[t->region[d]].name, name) != 0) continue;
+        current_tid = tid;
+        Flush(True);
+        for (UInt j = d; j + 1 < t->depth; ++j) t->region[j] = t->region[j + 1];
+        --t->depth;
+        break;
+      }
+      break;
+    }
+    case VG_USERREQ__TOGGLE_COLLECT:
+      current_tid = tid;
+      Flush(collecting);
+      collecting = !collecting;
+      break;
+    case VG_USERREQ__DUMP_STATS:
+    case VG_USERREQ__ZERO_STATS:
+    case VG_USERREQ__DUMP_STATS_AT:
+    case VG_USERREQ__START_INSTRUMENTATION:
+    case VG_USERREQ__STOP_INSTRUMENTATION:
+      break; /* callgrind's: nothing to do here, accepted so they do not warn */
+    default:
+      return False;
+  }
+  *ret = 0;
+  return True;
+}
+
+/* ---- output ----------------------------------------------------------------------------- */
+
+typedef struct {
+  Int fd;
+  UInt used;
+  HChar buf[1 << 16];
+} Writer;
+
+static void WriteFlush(Writer* w) {
+  if (w->used > 0 && w->fd >= 0) VG_(write)(w->fd, w->buf, (Int)w->used);
+  w->used = 0;
+}
+
+static void Put(Writer* w, const HChar* text) {
+  SizeT n = VG_(strlen)(text);
+  if (w->used + n >= sizeof w->buf) WriteFlush(w);
+  VG_(memcpy)(w->buf + w->used, text, n);
+  w->used += (UInt)n;
+}
+
+static const HChar* PolicyName(int policy) {
+  return policy == CS_INCLUSIVE ? "inclusive" : policy == CS_VICTIM ? "victim" : "non-inclusive";
+}
+
+static void WriteHeader(Writer* w) {
+  HChar line[512];
+  Put(w, "version: 1\ncreator: rprofsim-1\n");
+  VG_(sprintf)(line, "pid: %d\n", VG_(getpid)());
+  Put(w, line);
+  for (int k = 0; k < levels_count; ++k) {
+    const CsLevelConfig* c = &levels_config[k];
+    VG_(sprintf)
+    (line, "desc: D%d cache: %llu B, %u B, %u-way associative\ndesc: D%d policy: %s\n", k + 1,
+     (ULong)c->size_bytes, c->line_bytes, c->ways, k + 1,
+     k == 0 ? "non-inclusive" : PolicyName(c->policy));
+    Put(w, line);
+  }
+  const CsLevelConfig* last = &levels_config[levels_count - 1];
+  VG_(sprintf)
+  (line, "desc: LL cache: %llu B, %u B, %u-way associative\n", (ULong)last->size_bytes,
+   last->line_bytes, last->ways);
+  Put(w, line);
+  VG_(sprintf)
+  (line, "desc: Prefetch: %s\n",
+   prefetch == CS_PREFETCH_NEXT_LINE ? "next-line"
+   : prefetch == CS_PREFETCH_STRIDE  ? "stride"
+                                     : "none");
+  Put(w, line);
+}
+
+static int EventColumn(int column) { /* output column -> index into cost[] */
+  if (column < EV_CACHE) return column;
+  int level_events = levels_count * CS_EV_PER_LEVEL;
+  if (column - EV_CACHE < level_events) return column;
+  return EV_CACHE + CS_EV_NT_BYTES;
+}
+
+static void WritePart(Writer* w, const Bucket* b, Bool* object_named) {
+  HChar line[4096];
+  int columns = EV_CACHE + levels_count * CS_EV_PER_LEVEL + 1;
+  VG_(sprintf)(line, "\npart: %u\nthread: %u\n", (UInt)(b - buckets) + 1, (UInt)b->tid);
+  Put(w, line);
+  if (b->name != NULL) {
+    Put(w, "desc: Trigger: Client Request: rprof-region:");
+    Put(w, b->name);
+    Put(w, "\n");
+  } else {
+    Put(w, "desc: Trigger: Program termination\n");
+  }
+  Put(w, "positions: instr\nevents: Ir Dr Dw");
+  static const HChar* kLevelEvents[CS_EV_PER_LEVEL] = {"mr", "mw", "out", "pf"};
+  for (int k = 0; k < levels_count; ++k) {
+    for (int e = 0; e < CS_EV_PER_LEVEL; ++e) {
+      VG_(sprintf)(line, " D%d%s", k + 1, kLevelEvents[e]);
+      Put(w, line);
+    }
+  }
+  Put(w, " NTb\n");
+  ULong totals[EV_COUNT];
+  for (int e = 0; e < EV_COUNT; ++e) totals[e] = 0;
+  Int current_object = -1;
+  for (UInt id = 0; id < b->cap; ++id) {
+    const uint64_t* c = b->cost[id];
+    if (c == NULL) continue;
+    const InstrInfo* ii = instrs[id];
+    if ((Int)ii->object_id != current_object) {
+      current_object = (Int)ii->object_id;
+      if (object_named[current_object]) {
+        VG_(sprintf)(line, "ob=(%u)\n", ii->object_id + 1);
+      } else {
+        VG_(sprintf)(line, "ob=(%u) %s\n", ii->object_id + 1, ii->object);
+        object_named[current_object] = True;
+      }
+      Put(w, line);
+    }
+    Int at = VG_(sprintf)(line, "0x%lx", (UWord)ii->address);
+    for (int col = 0; col < columns; ++col) {
+      ULong v = (ULong)c[EventColumn(col)];
+      totals[EventColumn(col)] += v;
+      at += VG_(sprintf)(line + at, " %llu", v);
+    }
+    line[at++] = '\n';
+    line[at] = '\0';
+    Put(w, line);
+  }
+  Int at = VG_(sprintf)(line, "totals:");
+  for (int col = 0; col < columns; ++col)
+    at += VG_(sprintf)(line + at, " %llu", totals[EventColumn(col)]);
+  line[at++] = '\n';
+  line[at] = '\0';
+  Put(w, line);
+}
+
+static Writer writer;
+
+/* Writes the parts of the buckets with `name` (NULL: the totals) into `path`. */
+static void WriteFile(const HChar* path, const HChar* name) {
+  Writer* w = &writer;
+  SysRes fd = VG_(open)(path, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, 0600);
+  if (sr_isError(fd)) {
+    VG_(umsg)("rprofsim: cannot write %s\n", path);
+    return;
+  }
+  w->fd = (Int)sr_Res(fd);
+  w->used = 0;
+  WriteHeader(w);
+  Bool* named = VG_(calloc)("rprofsim.named", object_count + 1, sizeof(Bool));
+  for (UInt i = 0; i < bucket_count; ++i) {
+    const Bucket* b = &buckets[i];
+    Bool match =
+        name == NULL ? b->name == NULL : b->name != NULL && VG_(strcmp)(b->name, name) == 0;
+    if (match) WritePart(w, b, named);
+  }
+  VG_(free)(named);
+  WriteFlush(w);
+  VG_(close)(w->fd);
+}
+
+static void Fini(Int exitcode) {
+  (void)exitcode;
+  Flush(False);
+  HChar* base = VG_(expand_file_name)("--rprofsim-out-file", out_file);
+  BucketFor(NULL, 1); /* the main thread's total part exists even when nothing was collected */
+  WriteFile(base, NULL);
+  UInt region = 0;
+  for (UInt i = 0; i < bucket_count; ++i) {
+    const Bucket* b = &buckets[i];
+    if (b->name == NULL) continue;
+    Bool first = True; /* one file per name, its threads' parts together */
+    for (UInt j = 0; j < i; ++j)
+      if (buckets[j].name != NULL && VG_(strcmp)(buckets[j].name, b->name) == 0) first = False;
+    if (!first) continue;
+    HChar* path = VG_(malloc)("rprofsim.path", VG_(strlen)(base) + 32);
+    VG_(sprintf)(path, "%s.region%u", base, ++region);
+    WriteFile(path, b->name);
+    VG_(free)(path);
+  }
+}
+
+/* ---- options, start-up ------------------------------------------------------------------ */
+
+/* --cache=SIZE,WAYS,LINE[,non-inclusive|inclusive|victim], once per level from L1D down. */
+static Bool ParseCache(const HChar* text) {
+  if (levels_count == CS_MAX_LEVELS) return False;
+  CsLevelConfig* c = &levels_config[levels_count];
+  HChar* end;
+  c->size_bytes = VG_(strtoull10)(text, &end);
+  if (*end != ',') return False;
+  c->ways = (UInt)VG_(strtoull10)(end + 1, &end);
+  if (*end != ',') return False;
+  c->line_bytes = (UInt)VG_(strtoull10)(end + 1, &end);
+  c->policy = CS_NINE;
+  if (*end == ',') {
+    const HChar* p = end + 1;
+    if (VG_(strcmp)(p, "inclusive") == 0)
+      c->policy = CS_INCLUSIVE;
+    else if (VG_(strcmp)(p, "victim") == 0)
+      c->policy = CS_VICTIM;
+    else if (VG_(strcmp)(p, "non-inclusive") != 0)
+      return False;
+  } else if (*end != '\0') {
+    return False;
+  }
+  ++levels_count;
+  return True;
+}
+
+static Bool ProcessOption(const HChar* arg) {
+  const HChar* value;
+  if VG_STR_CLO (arg, "--cache", value) {
+    if (!ParseCache(value))
+      VG_(fmsg_bad_option)
+      (arg,
+       "expected SIZE,WAYS,LINE[,non-inclusive|inclusive|victim], "
+       "at most 4 levels\n");
+  } else if VG_STR_CLO (arg, "--rprofsim-out-file", out_file) {
+  } else if VG_BOOL_CLO (arg, "--collect-atstart", collect_at_start) {
+  } else if VG_XACT_CLO (arg, "--sim-prefetch=none", prefetch, CS_PREFETCH_NONE) {
+  } else if VG_XACT_CLO (arg, "--sim-prefetch=next-line", prefetch, CS_PREFETCH_NEXT_LINE) {
+  } else if VG_XACT_CLO (arg, "--sim-prefetch=stride", prefetch, CS_PREFETCH_STRIDE) {
+  } else {
+    return False;
+  }
+  return True;
+}
+
+static void PrintUsage(void) {
+  VG_(printf)
+  ("    --cache=SIZE,WAYS,LINE[,non-inclusive|inclusive|victim]  a data cache level, L1D first\n"
+   "                                    (default: 32768,8,64 then 1048576,16,64)\n"
+   "    --collect-atstart=no|yes        count from the start [no]\n"
+   "    --sim-prefetch=none|next-line|stride  prefetch model into L2 [none]\n"
+   "    --rprofsim-out-file=FILE        output file [rprofsim.out.%%p]\n");
+}
+
+static void PrintDebugUsage(void) { VG_(printf)("    (none)\n"); }
+
+static uint64_t* tag_storage;
+
+static void PostCloInit(void) {
+  if (levels_count == 0) {
+    levels_config[0] = (CsLevelConfig){32768, 8, 64, CS_NINE};
+    levels_config[1] = (CsLevelConfig){1048576, 16, 64, CS_NINE};
+    levels_count = 2;
+  }
+  const HChar* why = "";
+  ULong bytes = cs_tag_bytes(levels_config, levels_count, &why);
+  if (bytes == 0) VG_(fmsg_bad_option)("--cache", "%s\n", why);
+  tag_storage = VG_(calloc)("rprofsim.tags", 1, bytes);
+  cs_init(&sim, levels_config, levels_count, prefetch, tag_storage);
+  threads = VG_(calloc)("rprofsim.threads", VG_N_THREADS, sizeof(ThreadRegions));
+  collecting = collect_at_start;
+}
+
+static void PreCloInit(void) {
+  VG_(details_name)("rprofsim");
+  VG_(details_version)("1");
+  VG_(details_description)("rprof's write-back cache hierarchy simulator");
+  VG_(details_copyright_author)("rprof");
+  VG_(details_bug_reports_to)("rprof");
+  VG_(details_avg_translation_sizeB)(500);
+  VG_(basic_tool_funcs)(PostCloInit, Instrument, Fini);
+  VG_(needs_command_line_options)(ProcessOption, PrintUsage, PrintDebugUsage);
+  VG_(needs_client_requests)(HandleRequest);
+  VG_(track_start_client_code)(SwitchThread);
+}
+
+VG_DETERMINE_INTERFACE_VERSION(PreCloInit)

@@ -1,0 +1,231 @@
+// rprofsim's cache hierarchy (profiler/counters/simtool/cache_sim.c) on access patterns whose
+// traffic is counted by hand: the same file valgrind's tool links, here under GoogleTest.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+extern "C" {
+#include "cache_sim.h"
+}
+
+namespace {
+
+constexpr uint64_t kLine = 64;
+
+// A hierarchy with its tag storage and its event counters.
+struct Hierarchy {
+  explicit Hierarchy(std::vector<CsLevelConfig> config, int prefetch = CS_PREFETCH_NONE)
+      : levels(std::move(config)) {
+    const char* why = "";
+    uint64_t bytes = cs_tag_bytes(levels.data(), static_cast<int>(levels.size()), &why);
+    EXPECT_GT(bytes, 0u) << why;
+    tags.assign(bytes / sizeof(uint64_t), 0);
+    cs_init(&sim, levels.data(), static_cast<int>(levels.size()), prefetch, tags.data());
+  }
+  void Read(uint64_t a, uint64_t size = 8) { cs_access(&sim, a, size, 0, ev); }
+  void Write(uint64_t a, uint64_t size = 8) { cs_access(&sim, a, size, 1, ev); }
+  uint64_t Misses(int k) const { return ev[CS_EV_MISS_READ(k)] + ev[CS_EV_MISS_WRITE(k)]; }
+  uint64_t Out(int k) const { return ev[CS_EV_OUT(k)]; }
+  // Bytes between level k and the one below it.
+  uint64_t Bytes(int k) const {
+    return (Misses(k) + Out(k) + ev[CS_EV_PREFETCH(k)]) * kLine + ev[CS_EV_NT_BYTES];
+  }
+  void Clear() {
+    for (uint64_t& e : ev) e = 0;
+  }
+
+  std::vector<CsLevelConfig> levels;
+  std::vector<uint64_t> tags;
+  CacheSim sim{};
+  uint64_t ev[CS_EV_COUNT] = {};
+};
+
+// 4 KiB L1 (8-way), 32 KiB L2, 256 KiB L3, like a real part scaled down.
+std::vector<CsLevelConfig> Small(int l3_policy) {
+  return {{4096, 8, kLine, CS_NINE}, {32768, 8, kLine, CS_NINE}, {262144, 16, kLine, l3_policy}};
+}
+
+// Triad a[i] = b[i] + s*c[i] over n doubles; three arrays apart.
+void Triad(Hierarchy* h, uint64_t n, bool nt = false) {
+  const uint64_t a = 1 << 24, b = 2 << 24, c = 3 << 24;
+  for (uint64_t i = 0; i < n; ++i) {
+    h->Read(b + 8 * i);
+    h->Read(c + 8 * i);
+    if (nt)
+      cs_nt_store(&h->sim, a + 8 * i, 8, h->ev);
+    else
+      h->Write(a + 8 * i);
+  }
+}
+
+TEST(CacheSim, RejectsBadGeometry) {
+  const char* why = "";
+  CsLevelConfig odd[] = {{1000, 8, kLine, CS_NINE}};
+  EXPECT_EQ(cs_tag_bytes(odd, 1, &why), 0u);
+  CsLevelConfig victim_l1[] = {{4096, 8, kLine, CS_VICTIM}};
+  EXPECT_EQ(cs_tag_bytes(victim_l1, 1, &why), 0u);
+  CsLevelConfig mixed_lines[] = {{4096, 8, 64, CS_NINE}, {32768, 8, 128, CS_NINE}};
+  EXPECT_EQ(cs_tag_bytes(mixed_lines, 2, &why), 0u);
+  CsLevelConfig three_sets[] = {{3 * 8 * 64, 8, kLine, CS_NINE}};  // not a power of two: fine
+  EXPECT_EQ(cs_tag_bytes(three_sets, 1, &why), 3u * 8 * 8);
+}
+
+// Set counts that are no power of two (measured sizes: 45 KiB, 12-way = 60 sets) take the
+// remainder by a reciprocal: the same sets as %, for every line an address below 2^47 has.
+TEST(CacheSim, SetIndexWithoutDivisionEqualsTheRemainder) {
+  for (uint64_t sets : {3ull, 60ull, 491520ull, (1ull << 20) - 1, (1ull << 20) + 7}) {
+    CsLevel level{};
+    CsLevelConfig config = {sets * 12 * kLine, 12, kLine, CS_NINE};
+    std::vector<uint64_t> tags(sets * 12);
+    CacheSim sim{};
+    cs_init(&sim, &config, 1, CS_PREFETCH_NONE, tags.data());
+    level = sim.level[0];
+    uint64_t x = 88172645463325252ull;  // xorshift: lines all over [0, 2^41)
+    for (int i = 0; i < 200000; ++i) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      uint64_t line = i < 1000 ? (1ull << 41) - 1 - static_cast<uint64_t>(i) : x >> 23;
+      ASSERT_EQ(cs_set_index(&level, line), line % sets) << sets << " " << line;
+    }
+  }
+}
+
+TEST(CacheSim, AccessesSplitAtLineBoundaries) {
+  Hierarchy h(Small(CS_NINE));
+  h.Read(60, 8);  // bytes 60..67: two lines
+  EXPECT_EQ(h.Misses(0), 2u);
+  h.Read(64, 64);  // one line, already there
+  EXPECT_EQ(h.Misses(0), 2u);
+}
+
+// The textbook figures: with write-allocate, 32 B per element cross every boundary (b, c and a
+// read, a written back); the working set (3 x 8 x 2^16 = 1.5 MiB) is larger than every level.
+TEST(CacheSim, TriadMovesThirtyTwoBytesPerElementAtEveryLevel) {
+  for (int policy : {CS_NINE, CS_INCLUSIVE}) {
+    Hierarchy h(Small(policy));
+    const uint64_t n = 1 << 16;
+    Triad(&h, n);  // warm-up: the state of a second, counted call
+    h.Clear();
+    Triad(&h, n);
+    for (int k = 0; k < 3; ++k) {
+      // Lines still dirty in the caches at the end are not written back yet: at most the
+      // hierarchy's own size over n.
+      double per_element = static_cast<double>(h.Bytes(k)) / n;
+      EXPECT_NEAR(per_element, 32.0, 32.0 * 0.01) << "level " << k << " policy " << policy;
+    }
+    EXPECT_EQ(h.Misses(0), 3 * n / 8);
+  }
+}
+
+TEST(CacheSim, NonTemporalStoresMoveTwentyFourBytesPerElement) {
+  Hierarchy h(Small(CS_NINE));
+  const uint64_t n = 1 << 16;
+  Triad(&h, n, true);
+  h.Clear();
+  Triad(&h, n, true);
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(static_cast<double>(h.Bytes(k)) / n, 24.0, 0.24) << k;
+  EXPECT_EQ(h.ev[CS_EV_NT_BYTES], 8 * n);
+  EXPECT_EQ(h.Misses(0), 2 * n / 8);  // the stores allocate nothing
+}
+
+// A working set that fits L2 but not L1: after a warm-up, L1 misses on every line, L2 on none.
+TEST(CacheSim, ReuseStaysInTheLevelThatHoldsIt) {
+  Hierarchy h(Small(CS_NINE));
+  const uint64_t bytes = 16384;  // 4x L1, half of L2
+  for (int pass = 0; pass < 3; ++pass) {
+    if (pass == 1) h.Clear();
+    for (uint64_t a = 0; a < bytes; a += 8) h.Read(a);
+  }
+  EXPECT_EQ(h.Misses(0), 2 * bytes / kLine);
+  EXPECT_EQ(h.Misses(1), 0u);
+  EXPECT_EQ(h.Out(0), 0u);  // clean lines: nothing written back
+}
+
+// A dirty line leaves L1, then L2, then L3, each eviction a write-back one level down.
+TEST(CacheSim, DirtyLinesAreWrittenBackLevelByLevel) {
+  Hierarchy h({{128, 2, kLine, CS_NINE}, {256, 4, kLine, CS_NINE}, {512, 8, kLine, CS_NINE}});
+  h.Write(0);  // dirty in L1; clean copies in L2 and L3
+  int dirty = 0;
+  ASSERT_TRUE(cs_present(&h.sim, 0, 0, &dirty));
+  EXPECT_EQ(dirty, 1);
+  h.Read(1 * kLine);
+  h.Read(2 * kLine);  // L1 (1 set, 2 ways) evicts line 0: written back into L2
+  EXPECT_EQ(h.Out(0), 1u);
+  ASSERT_TRUE(cs_present(&h.sim, 1, 0, &dirty));
+  EXPECT_EQ(dirty, 1);
+  // The write-back made line 0 L2's most recent: four new lines later L2 (4 ways) evicts it.
+  for (uint64_t l = 3; l <= 6; ++l) h.Read(l * kLine);
+  EXPECT_EQ(h.Out(1), 1u);
+  ASSERT_TRUE(cs_present(&h.sim, 2, 0, &dirty));
+  EXPECT_EQ(dirty, 1);
+  for (uint64_t l = 7; l <= 14; ++l) h.Read(l * kLine);  // L3 (8 ways) evicts it: to DRAM
+  EXPECT_EQ(h.Out(2), 1u);
+  EXPECT_FALSE(cs_present(&h.sim, 2, 0, nullptr));
+}
+
+TEST(CacheSim, InclusiveLevelBackInvalidatesAndWritesBackDirtyCopies) {
+  // L3 as small as L2: evicting from L3 must remove the line from L1 and L2.
+  Hierarchy h({{128, 2, kLine, CS_NINE}, {256, 4, kLine, CS_NINE}, {256, 4, kLine, CS_INCLUSIVE}});
+  h.Write(0);
+  for (uint64_t l = 1; l <= 4; ++l) h.Read(l * 4096);  // same L3 set, line 0 the LRU there
+  EXPECT_FALSE(cs_present(&h.sim, 0, 0, nullptr));
+  EXPECT_FALSE(cs_present(&h.sim, 1, 0, nullptr));
+  EXPECT_FALSE(cs_present(&h.sim, 2, 0, nullptr));
+  EXPECT_EQ(h.Out(2), 1u);  // the dirty L1 copy went to DRAM with it
+}
+
+TEST(CacheSim, VictimL3TakesEveryL2EvictionAndGivesLinesBack) {
+  Hierarchy h({{128, 2, kLine, CS_NINE}, {256, 4, kLine, CS_NINE}, {1024, 16, kLine, CS_VICTIM}});
+  h.Read(0);
+  EXPECT_FALSE(cs_present(&h.sim, 2, 0, nullptr));      // fills bypass a victim cache
+  for (uint64_t l = 1; l <= 4; ++l) h.Read(l * kLine);  // L2 evicts clean line 0
+  EXPECT_EQ(h.Out(1), 1u);                              // clean, but sent to L3
+  EXPECT_TRUE(cs_present(&h.sim, 2, 0, nullptr));
+  h.Clear();
+  h.Read(0);  // misses L1 and L2, hits L3: moved back up
+  EXPECT_EQ(h.Misses(0), 1u);
+  EXPECT_EQ(h.Misses(1), 1u);
+  EXPECT_EQ(h.Misses(2), 0u);
+  EXPECT_FALSE(cs_present(&h.sim, 2, 0, nullptr));
+  EXPECT_TRUE(cs_present(&h.sim, 1, 0, nullptr));
+}
+
+TEST(CacheSim, LruEvictsTheLeastRecentlyUsed) {
+  Hierarchy h({{128, 2, kLine, CS_NINE}});  // one set, two ways
+  h.Read(0);
+  h.Read(kLine);
+  h.Read(0);          // line 0 most recent
+  h.Read(2 * kLine);  // evicts line 1
+  EXPECT_TRUE(cs_present(&h.sim, 0, 0, nullptr));
+  EXPECT_FALSE(cs_present(&h.sim, 0, kLine, nullptr));
+}
+
+TEST(CacheSim, NextLinePrefetchTurnsL2MissesIntoPrefetches) {
+  Hierarchy off(Small(CS_NINE)), on(Small(CS_NINE), CS_PREFETCH_NEXT_LINE);
+  for (uint64_t a = 0; a < (1 << 20); a += 8) {
+    off.Read(a);
+    on.Read(a);
+  }
+  EXPECT_EQ(off.Misses(1), (1u << 20) / kLine);
+  EXPECT_LT(on.Misses(1), off.Misses(1) / 100);  // every L1 miss finds its line prefetched
+  EXPECT_EQ(on.Misses(0), off.Misses(0));        // the model prefetches into L2 only
+  // The same lines cross L2<->L3, earlier, and one past the end.
+  EXPECT_EQ(on.Bytes(1), off.Bytes(1) + kLine);
+}
+
+// The stride model: after two L1D misses the same number of lines apart it fetches the next line
+// of that stride into L2; a stream touching every fourth line then misses L2 only at its start.
+TEST(CacheSim, StridePrefetchFollowsAConstantStride) {
+  Hierarchy off(Small(CS_NINE)), on(Small(CS_NINE), CS_PREFETCH_STRIDE);
+  const uint64_t lines = 4096;
+  for (uint64_t l = 0; l < lines; l += 4) {
+    off.Read(l * kLine);
+    on.Read(l * kLine);
+  }
+  EXPECT_EQ(off.Misses(1), lines / 4);
+  EXPECT_LE(on.Misses(1), 3u);
+  EXPECT_EQ(on.ev[CS_EV_PREFETCH(1)], lines / 4 - 2);
+  EXPECT_EQ(off.ev[CS_EV_PREFETCH(1)], 0u);
+}
+
+}  // namespace
