@@ -45,7 +45,8 @@ bool CreateDir(Error* err) {
                     std::strerror(errno) + "; free space there or set TMPDIR");
   std::string lock = templ + "/" + kLockName;
   int fd = open(lock.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0600);
-  if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
+  // Blocking: a sweeper testing the lock holds it for an instant, and must not make us fail.
+  if (fd < 0 || flock(fd, LOCK_EX) != 0) {
     if (fd >= 0) close(fd);
     RemoveTree(templ);
     return Fail(err, ErrorKind::kEnvironment,
@@ -57,14 +58,15 @@ bool CreateDir(Error* err) {
   return true;
 }
 
-// Whether `dir` (one of rprof's) belongs to a live rprof. Without a lock file it is being
-// created, or is older than the lock: its owner's pid, from the name, decides.
+// Whether `dir` (one of rprof's) belongs to a live rprof. A held lock says so. A free lock, or
+// none, may also be a directory its owner has just created and not yet locked: the owner's pid,
+// from the name, must be gone as well (a reused pid only keeps a dead directory a while longer).
 bool OwnerAlive(const std::string& dir, const std::string& name) {
   int fd = open((dir + "/" + kLockName).c_str(), O_RDWR | O_CLOEXEC);
   if (fd >= 0) {
-    bool alive = flock(fd, LOCK_EX | LOCK_NB) != 0;
+    bool locked = flock(fd, LOCK_EX | LOCK_NB) != 0;
     close(fd);
-    return alive;
+    if (locked) return true;
   }
   pid_t pid = static_cast<pid_t>(std::atol(name.c_str() + std::strlen(kPrefix)));
   return pid <= 0 || kill(pid, 0) == 0 || errno == EPERM;
