@@ -42,6 +42,7 @@
 #include "targets/plugin_loader.h"
 #include "targets/program_target.h"
 #include "targets/rank_identity.h"
+#include "targets/uncore_claim.h"
 #include "targets/target_path.h"
 
 namespace rprof {
@@ -405,6 +406,15 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   if (cl.Has("quiet")) QuietProgress();  // the id alone, on every stream
   if (!Measure(*measured, sources, request, &run, &failed_sources, err)) return false;
   if (!job_note.empty()) run.note += (run.note.empty() ? "" : "; ") + job_note;
+  // Uncore counts a whole socket: one rank per socket counts it for the job.
+  std::string uncore_detail;
+  if (run.job && std::any_of(run.metrics.begin(), run.metrics.end(),
+                             [](const Metric& m) { return m.socket_wide && m.value; })) {
+    std::string socket = SocketOfThisProcess();
+    int holder = run.job->rank;
+    ClaimSocket(access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", *run.job, socket, &holder);
+    uncore_detail = ApplyUncoreClaim(*run.job, socket, holder, &run.metrics);
+  }
   // Placed before storing, so the run and where it stood are stored together.
   RunPlacement placement = PlaceStoredRun(&store, run);
   run.placement = PlacementToStore(placement);
@@ -425,6 +435,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   if (LoadCalibrationPlan(&calibration_plan, &plan_error))
     for (const CalibrationCheck& c : calibration_plan) trust.checked.push_back(c.metric);
   run.trust = RunTrustNotes(run, trust);
+  if (!uncore_detail.empty()) run.trust.push_back({"uncore", uncore_detail});
   EnterPhase(Phase::kStoring);
   // The database could take the run when it was opened; if it no longer can (a full disk, a
   // lock held past the busy timeout), the run goes to a recovery file rather than being lost.

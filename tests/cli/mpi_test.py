@@ -161,7 +161,9 @@ class MpiJobTest(RprofTestCase):
         self.assertIn("the job is incomplete", job["placement"]["reason"])
 
     def test_rprof_mpirun_hands_the_launcher_rprof_as_each_ranks_wrapper(self):
-        result = self.rprof("mpirun", *LAUNCH, "-n", "2", FIXTURE, "--reps", "2")
+        # --mca takes two words: the program is found after them.
+        result = self.rprof("mpirun", *LAUNCH, "--mca", "btl_base_warn_component_unused", "0",
+                            "-n", "2", FIXTURE, "--reps", "2")
         self.assertEqual(result.returncode, 0, result)
         rows = self.query("SELECT target, job_id, job_rank FROM runs ORDER BY job_rank")
         # Two runs of the program, one per rank, not one run of mpirun summing them.

@@ -12,6 +12,8 @@
 #include "store/job_database.h"
 #include "store/network_filesystem.h"
 #include "targets/rank_identity.h"
+#include "targets/uncore_claim.h"
+#include "temp_files.h"
 
 namespace rprof {
 namespace {
@@ -310,6 +312,36 @@ TEST(SumOverRanks, ACountOneRankLacksIsAbsentNotPartial) {
   const Metric* gflops = FindMetric(sum, "gflops", Source::kModel);
   ASSERT_TRUE(gflops);
   EXPECT_NEAR(*gflops->value, 2.0 / 3.0, 1e-12);  // 2e9 FLOP / 3 s
+}
+
+TEST(UncoreClaim, TheFirstRankOnASocketCountsItTheOthersLeaveItOut) {
+  testing_support::TempDir dir;
+  JobRank first{"pmix:9", 2, 4, 0, std::nullopt, "vm", "openmpi"};
+  JobRank second{"pmix:9", 0, 4, 1, std::nullopt, "vm", "openmpi"};
+  int holder = -1;
+  EXPECT_TRUE(ClaimSocket(dir.path(), first, "socket 0", &holder));
+  EXPECT_EQ(holder, 2);
+  EXPECT_TRUE(ClaimSocket(dir.path(), first, "socket 0", &holder));  // held already: still its
+  EXPECT_FALSE(ClaimSocket(dir.path(), second, "socket 0", &holder));
+  EXPECT_EQ(holder, 2);
+  EXPECT_TRUE(ClaimSocket(dir.path(), second, "socket 1", &holder));  // another socket
+  JobRank other_job{"pmix:10", 0, 4, 0, std::nullopt, "vm", "openmpi"};
+  EXPECT_TRUE(ClaimSocket(dir.path(), other_job, "socket 0", &holder));  // another job
+
+  std::vector<Metric> metrics = {{"bytes_dram", 1e9, "B", Source::kPmu, "", ""},
+                                 {"flops", 2e9, "FLOP", Source::kPmu, "", ""}};
+  metrics[0].socket_wide = true;
+  std::vector<Metric> kept = metrics;
+  std::string counted = ApplyUncoreClaim(first, "socket 0", 2, &kept);
+  EXPECT_TRUE(kept[0].value);
+  EXPECT_NE(counted.find("this rank counts socket 0's uncore"), std::string::npos) << counted;
+  std::string left = ApplyUncoreClaim(second, "socket 0", 2, &metrics);
+  EXPECT_FALSE(metrics[0].value);
+  EXPECT_NE(metrics[0].note.find("rank 2 of job pmix:9 counts socket 0"), std::string::npos);
+  EXPECT_TRUE(metrics[1].value);  // the rank's own counts stay
+  EXPECT_NE(left.find("left out, rank 2 counts socket 0"), std::string::npos) << left;
+  std::vector<Metric> none = {{"flops", 2e9, "FLOP", Source::kPmu, "", ""}};
+  EXPECT_EQ(ApplyUncoreClaim(second, "socket 0", 2, &none), "");
 }
 
 }  // namespace
