@@ -202,15 +202,12 @@ bool JobCommand(const GlobalOptions& global, const std::vector<std::string>& arg
     if (!LoadNewestProfile(&store, run->machine.fingerprint, &stored, &found, err)) return false;
     if (found) profiles[run->machine.fingerprint] = {stored.id, stored.profile};
   }
-  JobPlacement job;
-  std::string reason;
-  if (!completeness.complete()) {
+  // Its nodes are said in any case; an incomplete job is not placed.
+  JobPlacement job = PlaceJob(ranks, profiles);
+  std::string reason = job.reason;
+  if (!completeness.complete())
     reason = "the job is incomplete (" + completeness.reason +
              "): its FLOPs and its slowest rank are not known whole";
-  } else {
-    job = PlaceJob(ranks, profiles);
-    reason = job.reason;
-  }
   JsonWriter placement;
   placement.BeginObject();
   placement.Key("placed").Bool(reason.empty());
@@ -245,8 +242,9 @@ bool JobCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   std::set<std::string> region_names;
   for (const RunRecord* run : ranks)
     for (const std::string& r : RegionNames(run->metrics)) region_names.insert(r);
-  if (!region_names.empty()) {
-    report.AddText("\nmarker regions over the ranks:\n");
+  {
+    // Always in the data (an empty list without regions), in the text only when there are some.
+    if (!region_names.empty()) report.AddText("\nmarker regions over the ranks:\n");
     Table& regions = report.AddTable({{"region", "region"},
                                       {"ranks", "ranks", Align::kRight},
                                       {"time_min_s", "min s", Align::kRight},
@@ -254,7 +252,7 @@ bool JobCommand(const GlobalOptions& global, const std::vector<std::string>& arg
                                       {"time_max_s", "max s", Align::kRight},
                                       {"imbalance", "max/mean", Align::kRight},
                                       {"gflops", "job GFLOP/s", Align::kRight}},
-                                     kInAll, "regions");
+                                     region_names.empty() ? kInData : kInAll, "regions");
     for (const std::string& name : region_names) {
       std::vector<double> region_times;
       std::vector<const RunRecord*> with;
