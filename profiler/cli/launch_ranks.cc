@@ -139,7 +139,14 @@ bool LaunchRanks(const GlobalOptions& global, const std::string& launcher_path,
 
   std::vector<std::string> argv = {launcher_typed};
   argv.insert(argv.end(), words.launcher_args.begin(), words.launcher_args.end());
-  if (IsOpenMpi(launcher_path)) argv.insert(argv.end(), {"-x", kJobIdVariable});
+  if (IsOpenMpi(launcher_path)) {
+    argv.insert(argv.end(), {"-x", kJobIdVariable});
+    // When a rank fails, Open MPI stops the others with SIGTERM and kills them a second later
+    // (odls_base_sigkill_timeout): too soon for a rank's rprof to store its interrupted run.
+    bool given = std::find(words.launcher_args.begin(), words.launcher_args.end(),
+                           "odls_base_sigkill_timeout") != words.launcher_args.end();
+    if (!given) argv.insert(argv.end(), {"--mca", "odls_base_sigkill_timeout", "10"});
+  }
   argv.push_back(SelfPath());
   // Absolute: a rank may start in another directory (mpirun --wdir, srun --chdir).
   std::string db = global.db.empty() ? "" : Absolute(global.db);

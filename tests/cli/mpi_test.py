@@ -145,8 +145,10 @@ class MpiJobTest(RprofTestCase):
 
     def test_a_crashing_rank_is_stored_crashed_and_the_job_incomplete(self):
         self.with_profile()
-        proc = self.mpirun(4, rprof_harness.RPROF, "--db", self.db, "-q", *DECLARED, FIXTURE,
-                           "--crash-rank", "1")
+        # The others have ended when rank 1 aborts (a second after MPI_Finalize); a longer
+        # SIGKILL timeout still lets a rank loaded down by a busy machine store its run.
+        proc = self.mpirun(4, "--mca", "odls_base_sigkill_timeout", "10", rprof_harness.RPROF,
+                           "--db", self.db, "-q", *DECLARED, FIXTURE, "--crash-rank", "1")
         self.assertNotEqual(proc.returncode, 0, proc.stderr)
         rows = dict((r[0], r[1:]) for r in self.query(
             "SELECT job_rank, status, signal FROM runs ORDER BY job_rank"))
@@ -176,6 +178,22 @@ class MpiJobTest(RprofTestCase):
         # The fixture's own arguments reached it (--reps 2: 2 calls of the triad region).
         calls = self.scalar("SELECT value FROM metrics WHERE region = 'triad' AND name = 'calls'")
         self.assertEqual(calls, 2)
+
+    def test_ranks_stopped_by_a_failing_rank_are_stored_interrupted(self):
+        # Rank 1 aborts before its work; mpirun stops the others with SIGTERM, which each
+        # rank's rprof passes on to its program, then stores the run it measured.
+        result = self.rprof("-q", "mpirun", *LAUNCH, "-n", "4", FIXTURE, "--reps", "400",
+                            "--crash-early", "1")
+        self.assertExit(result, 1, "mpirun exited with status")
+        rows = dict((r[0], r[1:]) for r in self.query(
+            "SELECT job_rank, status, signal FROM runs ORDER BY job_rank"))
+        self.assertEqual(rows[1], ("crashed", 6), rows)
+        self.assertEqual(sorted(rows), [0, 1, 2, 3], rows)
+        for rank in (0, 2, 3):
+            self.assertIn(rows[rank][0], ("interrupted", "ok"), rows)
+        job = json.loads(self.rprof_ok("job", self.job_ids()[0], "--format", "json").stdout)
+        self.assertFalse(job["complete"])
+        self.assertIn("rank 1 crashed (signal 6)", job["incomplete_reason"])
 
     def test_rprof_mpirun_without_a_program_is_a_usage_error(self):
         result = self.rprof("mpirun", "-n", "2")

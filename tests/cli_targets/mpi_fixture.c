@@ -6,22 +6,26 @@
  *               each of S ranks takes N / S)
  * --reps R      passes over the arrays (default 20)
  * --imbalance   rank r does r + 1 times the work: the slowest rank is the last
- * --crash-rank K  rank K aborts (SIGABRT) after MPI_Finalize: the others end normally */
+ * --crash-rank K  rank K aborts (SIGABRT) a second after MPI_Finalize, once the others have
+ *                 ended normally (mpirun kills the ranks still running when one fails)
+ * --crash-early K rank K aborts before its triad: mpirun then stops the others */
 #include <mpi.h>
 #include <rprof/marker.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int main(int argc, char** argv) {
   long elements = 1000000;
-  int reps = 20, split = 0, imbalance = 0, crash_rank = -1;
+  int reps = 20, split = 0, imbalance = 0, crash_rank = -1, crash_early = -1;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--elements") && i + 1 < argc) elements = atol(argv[++i]);
     else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--split")) split = 1;
     else if (!strcmp(argv[i], "--imbalance")) imbalance = 1;
     else if (!strcmp(argv[i], "--crash-rank") && i + 1 < argc) crash_rank = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--crash-early") && i + 1 < argc) crash_early = atoi(argv[++i]);
     else {
       fprintf(stderr, "mpi_fixture: unknown argument %s\n", argv[i]);
       return 2;
@@ -41,6 +45,7 @@ int main(int argc, char** argv) {
     b[i] = 1.0 + (double)(i % 7);
     c[i] = 2.0;
   }
+  if (rank == crash_early) abort();
   rprof_region_declare("triad", 2.0 * (double)n, 24.0 * (double)n);
   for (int r = 0; r < reps; ++r) {
     rprof_region_begin("triad");
@@ -58,6 +63,9 @@ int main(int argc, char** argv) {
   free(b);
   free(c);
   MPI_Finalize();
-  if (rank == crash_rank) abort();
+  if (rank == crash_rank) {
+    sleep(1);
+    abort();
+  }
   return 0;
 }
