@@ -236,6 +236,18 @@ bool MergeCommand(const GlobalOptions& global, const std::vector<std::string>& a
                 "merge: name the databases to merge, e.g. rprof --db all.db merge node1.db "
                 "node2.db");
   DatabasePath target = ResolveDatabasePath(global.db);
+  // Before the database merged into is opened (and maybe created): a mistyped source costs
+  // nothing.
+  for (const std::string& path : paths) {
+    struct stat st;
+    bool exists = stat(path.c_str(), &st) == 0;
+    if (!exists || !S_ISREG(st.st_mode))
+      return Fail(err, ErrorKind::kUsage,
+                  "merge: " + path + ": " +
+                      (!exists ? (errno == ENOENT ? std::string("no such file") : std::strerror(errno))
+                               : std::string("not a file")) +
+                      "; name rprof databases (a node's rprof.db, a job's rank-N.db)");
+  }
   for (const std::string& path : paths)
     if (SameFile(path, target.path))
       return Fail(err, ErrorKind::kUsage,

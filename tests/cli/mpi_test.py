@@ -296,6 +296,12 @@ class MpiJobTest(RprofTestCase):
         self.assertIn("conflict: run uid", result.stdout)
         self.assertIn("with another ended_at: the stored run is kept", result.stdout)
 
+    def test_a_missing_source_is_refused_before_anything_is_created(self):
+        merged = self.path("merged.db")
+        result = self.rprof("--db", merged, "merge", self.path("nowhere.db"), db=False)
+        self.assertError(result, 2, "nowhere.db: no such file")
+        self.assertFalse(os.path.exists(merged))
+
     def test_merging_the_database_into_itself_is_refused(self):
         self.rprof_ok("run", *rprof_harness.FAST_RUN, "triad")
         self.assertError(self.rprof("merge", self.db), 2, "is the database merged into")
