@@ -30,6 +30,8 @@ bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>&
          "2026-11-29T14:00; UTC unless it ends in Z or +02:00), today or yesterday (local "
          "midnight), or a span back from now (30m, 2h, 3d, 1w)");
   cl.Add("tag,t", po::value(&tags)->composing(), "only runs tagged KEY=VALUE (repeatable)");
+  cl.Add("job", po::value(&filter.job_id),
+         "only the ranks' runs of this MPI job (its whole id; `rprof job ID` shows the job)");
   cl.Add("limit,n", po::value(&filter.limit), "at most N runs, newest first (default 20; 0: all)");
   std::string invocation;
   cl.Add("invocation", po::value(&invocation),

@@ -10,6 +10,7 @@
 #include "calibrate/calibration_plan.h"
 #include "calibrate/run_trust.h"
 #include "cli/command.h"
+#include "cli/launch_ranks.h"
 #include "cli/option_ranges.h"
 #include "cli/options.h"
 #include "cli/output_file.h"
@@ -33,6 +34,8 @@
 #include "report/terminal_width.h"
 #include "roofline/stored_run_placement.h"
 #include "rprof_config.h"
+#include "store/job_database.h"
+#include "store/network_filesystem.h"
 #include "store/profile_store.h"
 #include "store/run_store.h"
 #include "targets/kernel_catalog.h"
@@ -41,6 +44,8 @@
 #include "targets/measure.h"
 #include "targets/plugin_loader.h"
 #include "targets/program_target.h"
+#include "targets/rank_identity.h"
+#include "targets/uncore_claim.h"
 #include "targets/target_path.h"
 
 namespace rprof {
@@ -293,6 +298,10 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   } else {
     // Stored under its canonical path, run under the name typed (argv[0], the run's command).
     if (!ResolveProgram(target, &program_path, err)) return false;
+    // An MPI or Slurm launcher is not measured as one program (its ranks summed, placed
+    // against one thread's roof): rprof wraps each of its ranks instead.
+    if (IsRankLauncher(target) || IsRankLauncher(program_path))
+      return LaunchRanks(global, program_path, target, words.program_args, words.options, err);
     program_argv = {target};
     program_argv.insert(program_argv.end(), words.program_args.begin(), words.program_args.end());
   }
@@ -354,10 +363,21 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   InterruptionScope interruption;
   // Open the store first: a database that cannot take the run should fail before the
   // measurement, not after it.
-  RunStore store;
-  if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
-
+  // One rank of a parallel job: which one, and where its run goes (store/job_database.h).
   run.machine = CurrentMachine();
+  std::string job_note;
+  if (!RankFromEnvironment(ProcessEnvironment(), run.machine.hostname, &run.job, &job_note, err))
+    return false;
+  DatabasePath db_path = ResolveDatabasePath(global.db);
+  if (run.job) {
+    JobDatabase chosen = ChooseJobDatabase(db_path, *run.job, NetworkFilesystemOf(db_path.path));
+    // Said once for the job, by its first rank.
+    if (!chosen.notice.empty() && run.job->rank == 0) std::cerr << "rprof: " << chosen.notice << "\n";
+    db_path = chosen.path;
+  }
+  RunStore store;
+  if (!store.Open(db_path, err)) return false;
+
   run.rprof_version = RPROF_VERSION;
   if (!ChooseSimCacheSizes(&store, run.machine.fingerprint, sim_cache, &request.caches, err))
     return false;
@@ -379,6 +399,16 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   std::vector<SourceFailure> failed_sources;
   if (cl.Has("quiet")) QuietProgress();  // the id alone, on every stream
   if (!Measure(*measured, sources, request, &run, &failed_sources, err)) return false;
+  if (!job_note.empty()) run.note += (run.note.empty() ? "" : "; ") + job_note;
+  // Uncore counts a whole socket: one rank per socket counts it for the job.
+  std::string uncore_detail;
+  if (run.job && std::any_of(run.metrics.begin(), run.metrics.end(),
+                             [](const Metric& m) { return m.socket_wide && m.value; })) {
+    std::string socket = SocketOfThisProcess();
+    int holder = run.job->rank;
+    ClaimSocket(access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", *run.job, socket, &holder);
+    uncore_detail = ApplyUncoreClaim(*run.job, socket, holder, &run.metrics);
+  }
   // Placed before storing, so the run and where it stood are stored together.
   RunPlacement placement = PlaceStoredRun(&store, run);
   run.placement = PlacementToStore(placement);
@@ -399,10 +429,11 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   if (LoadCalibrationPlan(&calibration_plan, &plan_error))
     for (const CalibrationCheck& c : calibration_plan) trust.checked.push_back(c.metric);
   run.trust = RunTrustNotes(run, trust);
+  if (!uncore_detail.empty()) run.trust.push_back({"uncore", uncore_detail});
   EnterPhase(Phase::kStoring);
   // The database could take the run when it was opened; if it no longer can (a full disk, a
   // lock held past the busy timeout), the run goes to a recovery file rather than being lost.
-  if (!store.Insert(&run, err)) return SaveUnstoredRun(run, ResolveDatabasePath(global.db), err);
+  if (!store.Insert(&run, err)) return SaveUnstoredRun(run, db_path, err);
 
   // Where the report goes (--quiet's id too): --output FILE; else standard output for a
   // kernel, which prints nothing of its own; else, for a program, standard error, as perf

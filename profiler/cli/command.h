@@ -46,6 +46,8 @@ bool EventsCommand(const GlobalOptions&, const std::vector<std::string>&, Error*
 bool DoctorCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 bool CalibrateCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 bool ImportCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+bool JobCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
+bool MergeCommand(const GlobalOptions&, const std::vector<std::string>&, Error*);
 
 }  // namespace rprof
 

@@ -52,6 +52,19 @@ struct TrustNote {
   std::string detail;  // one sentence: which values, how much, what to do
 };
 
+// Where a run stood in a parallel (MPI) job: one run per rank, every run of the job under the
+// same job id (targets/rank_identity.h reads it from the launcher's environment).
+struct JobRank {
+  std::string job_id;   // "pmix:1989607425", "slurm:812.0", "rprof:<32 hex digits>"
+  int rank = 0;         // 0-based, in the job's world
+  int size = 0;         // ranks in the job's world
+  std::optional<int> local_rank;  // among the ranks on its node; nullopt: the launcher said not
+  std::optional<int> node;        // the launcher's node index (SLURM_NODEID); nullopt: not said
+  std::string host;               // the node's hostname
+  std::string launcher;           // the environment that named the rank: openmpi, pmix, hydra,
+                                  // slurm
+};
+
 struct RunRecord {
   int64_t id = 0;  // set by the store
   // The run's identity wherever it is stored (NewRunUid): the same run imported twice, or into
@@ -79,6 +92,7 @@ struct RunRecord {
   std::string started_at;  // ISO 8601 UTC
   std::string ended_at;
   std::string rprof_version;
+  std::optional<JobRank> job;  // the run was one rank of a parallel job
 };
 
 // "2026-11-29T23:40:00.123Z" for now.

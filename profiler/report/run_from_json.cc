@@ -107,6 +107,34 @@ bool ReadStringArray(const JsonValue& object, const std::string& path, std::stri
   return true;
 }
 
+// "job": the run's rank in a parallel job; absent or null for a run of no job (and in the JSON
+// of an rprof older than jobs).
+bool ReadJob(const JsonValue& run, std::optional<JobRank>* out, std::string* err) {
+  const JsonValue* j = nullptr;
+  out->reset();
+  if (!Member(run, "", "job", Type::kObject, Need::kNullable, &j, err)) return false;
+  if (!j) return true;
+  JobRank job;
+  std::optional<int> rank, size;
+  if (!ReadString(*j, "job", "job_id", Need::kRequired, &job.job_id, err) ||
+      !ReadSmallInt(*j, "job", "rank", Need::kRequired, &rank, err) ||
+      !ReadSmallInt(*j, "job", "size", Need::kRequired, &size, err) ||
+      !ReadSmallInt(*j, "job", "local_rank", Need::kNullable, &job.local_rank, err) ||
+      !ReadSmallInt(*j, "job", "node", Need::kNullable, &job.node, err) ||
+      !ReadString(*j, "job", "host", Need::kNullable, &job.host, err) ||
+      !ReadString(*j, "job", "launcher", Need::kNullable, &job.launcher, err))
+    return false;
+  if (job.job_id.empty() || *rank < 0 || *size < 1 || *rank >= *size) {
+    *err = "job: rank " + std::to_string(*rank) + " of " + std::to_string(*size) + " in job '" +
+           job.job_id + "' is not a rank (0 <= rank < size, a job id)";
+    return false;
+  }
+  job.rank = *rank;
+  job.size = *size;
+  *out = job;
+  return true;
+}
+
 bool ReadMachine(const JsonValue& run, MachineRecord* machine, std::string* err) {
   const JsonValue* m = nullptr;
   if (!Member(run, "", "machine", Type::kObject, Need::kRequired, &m, err)) return false;
@@ -289,7 +317,7 @@ bool RunFromJson(const JsonValue& json, RunRecord* run, std::string* err) {
       !ReadString(json, "", "started_at", Need::kRequired, &run->started_at, err) ||
       !ReadString(json, "", "ended_at", Need::kRequired, &run->ended_at, err) ||
       !ReadString(json, "", "rprof_version", Need::kNullable, &run->rprof_version, err) ||
-      !ReadMachine(json, &run->machine, err) ||
+      !ReadMachine(json, &run->machine, err) || !ReadJob(json, &run->job, err) ||
       !ReadStringArray(json, "", "sources", Need::kRequired, &run->sources, err) ||
       !ReadSamples(json, &run->samples, err) ||
       !ReadInt(json, "", "calls_per_repetition", Need::kRequired, &calls, err) ||

@@ -101,6 +101,23 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
   w->Key("caches").String(run.machine.caches);
   w->Key("kernel").String(run.machine.kernel);
   w->EndObject();
+  w->Key("job");
+  if (!run.job) {
+    w->Null();
+  } else {
+    const JobRank& job = *run.job;
+    w->BeginObject();
+    w->Key("job_id").String(job.job_id);
+    w->Key("rank").Int(job.rank);
+    w->Key("size").Int(job.size);
+    w->Key("local_rank");
+    if (job.local_rank) w->Int(*job.local_rank); else w->Null();
+    w->Key("node");
+    if (job.node) w->Int(*job.node); else w->Null();
+    w->Key("host").String(job.host);
+    w->Key("launcher").String(job.launcher);
+    w->EndObject();
+  }
   w->Key("sources").BeginArray();
   for (const auto& s : run.sources) w->String(s);
   w->EndArray();
@@ -209,6 +226,11 @@ std::string RunHeading(const RunRecord& run) {
   out += "  " + OutcomeText(run) + "\n";
   if (!run.note.empty()) out += "note: " + EscapeForTerminal(run.note) + "\n";
   if (!run.cpu_list.empty()) out += "pinned to CPU list " + run.cpu_list + " (--cpu-list)\n";
+  if (run.job)
+    out += "rank " + std::to_string(run.job->rank) + " of " + std::to_string(run.job->size) +
+           " of job " + EscapeForTerminal(run.job->job_id) + " on " +
+           EscapeForTerminal(run.job->host) + " (rprof job " + EscapeForTerminal(run.job->job_id) +
+           ")\n";
   SampleStats stats = Summarize(run.samples);
   if (stats.count > 0) {
     char cv[32];

@@ -9,6 +9,7 @@
 
 #include "core/json.h"
 #include "store/migrations.h"
+#include "store/network_filesystem.h"
 #include "store/schema_check.h"
 #include "core/text.h"
 
@@ -104,6 +105,10 @@ bool RunStore::Open(const DatabasePath& path, Error* err) {
     if (err) err->remedy = Remedy::kOtherDatabase;
     return false;
   }
+  // WAL's shared memory is one host's: a file on a network filesystem keeps a rollback
+  // journal (store/network_filesystem.h).
+  if (NetworkFilesystemOf(path.path) && !db_.Exec("PRAGMA journal_mode = DELETE", &why))
+    return DbFail(why, err);
   // Last, as it may wait out the busy timeout: a file that cannot take the run now fails here,
   // before the measurement, not at the insert after it. Its message says what to do.
   if (!db_.CheckWritable(&why)) return DbFail(why, err);
@@ -204,12 +209,19 @@ bool RunStore::FindStored(const RunRecord& run, int64_t* id, std::string* err) {
 
 bool RunStore::Import(std::vector<RunRecord>* runs, std::vector<Imported>* results, Error* err) {
   std::string why;
-  results->clear();
   Transaction txn(&db_);
-  if (!txn.Begin(&why)) return DbFail(why, err);
+  if (!txn.Begin(&why) || !ImportRows(runs, results, &why) || !txn.Commit(&why))
+    return DbFail(why, err);
+  return true;
+}
+
+bool RunStore::ImportRows(std::vector<RunRecord>* runs, std::vector<Imported>* results,
+                          std::string* err) {
+  std::string& why = *err;
+  results->clear();
   for (RunRecord& run : *runs) {
     Imported result;
-    if (!FindStored(run, &result.run_id, &why)) return DbFail(why, err);
+    if (!FindStored(run, &result.run_id, &why)) return false;
     if (result.run_id != 0) {
       result.already_stored = true;
       run.id = result.run_id;
@@ -223,18 +235,17 @@ bool RunStore::Import(std::vector<RunRecord>* runs, std::vector<Imported>* resul
               " WHERE p.id = ? AND m.fingerprint = ?",
               &why, [&](const Statement&) { known = true; }, run.placement->profile_id,
               run.machine.fingerprint))
-        return DbFail(why, err);
+        return false;
       if (!known) {
         run.placement.reset();
         result.placement_dropped = true;
       }
     }
     if (run.uid.empty()) run.uid = NewRunUid();
-    if (!InsertRows(&run, &why)) return DbFail(why, err);
+    if (!InsertRows(&run, &why)) return false;
     result.run_id = run.id;
     results->push_back(result);
   }
-  if (!txn.Commit(&why)) return DbFail(why, err);
   return true;
 }
 
@@ -242,18 +253,26 @@ bool RunStore::InsertRows(RunRecord* run, std::string* err) {
   int64_t machine_id = 0;
   if (!FindOrInsertMachine(run->machine, &machine_id, err)) return false;
 
+  const std::optional<JobRank>& job = run->job;
   std::optional<std::string> command;
   if (!run->command.empty()) command = StringsToJsonArray(run->command);
   if (!db_.Run("INSERT INTO runs (machine_id, target_kind, target, params, command, cwd,"
                " precision, status, exit_code, signal, note, sources, repetitions,"
-               " calls_per_rep, started_at, ended_at, rprof_version, uid, cpu_list)"
-               " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               " calls_per_rep, started_at, ended_at, rprof_version, uid, cpu_list, job_id,"
+               " job_rank, job_size, job_local_rank, job_node, job_host, job_launcher)"
+               " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+               " ?, ?, ?, ?, ?, ?, ?)",
                err, machine_id, run->target_kind, run->target, PairsToJsonObject(run->params),
                command, NullIfEmpty(run->cwd), NullIfEmpty(run->precision),
                RunStatusName(run->status), run->exit_code, run->signal, NullIfEmpty(run->note),
                Join(run->sources, ","), run->samples.size(), run->calls_per_rep, run->started_at,
                run->ended_at, run->rprof_version, run->uid,
-               NullIfEmpty(run->cpu_list)))
+               NullIfEmpty(run->cpu_list), job ? std::optional(job->job_id) : std::nullopt,
+               job ? std::optional(job->rank) : std::nullopt,
+               job ? std::optional(job->size) : std::nullopt,
+               job ? job->local_rank : std::nullopt, job ? job->node : std::nullopt,
+               job ? std::optional(job->host) : std::nullopt,
+               job ? std::optional(job->launcher) : std::nullopt))
     return false;
   int64_t run_id = db_.LastInsertId();
 
@@ -308,7 +327,8 @@ constexpr const char* kRunColumns =
     " r.exit_code, r.signal, r.note, r.sources, r.calls_per_rep, r.started_at, r.ended_at,"
     " r.rprof_version, m.fingerprint, m.cpu_model, m.cores, m.caches, m.kernel, m.hostname,"
     " p.profile_id, p.compute_ceiling, p.peak_gflops, p.binding, p.attainable_gflops,"
-    " p.percent_of_roof, p.verdict, p.bound, p.bytes_compulsory_only, p.note, r.uid, r.cpu_list"
+    " p.percent_of_roof, p.verdict, p.bound, p.bytes_compulsory_only, p.note, r.uid, r.cpu_list,"
+    " r.job_id, r.job_rank, r.job_size, r.job_local_rank, r.job_node, r.job_host, r.job_launcher"
     " FROM runs r JOIN machines m ON m.id = r.machine_id"
     " LEFT JOIN placements p ON p.run_id = r.id";
 
@@ -333,6 +353,17 @@ void ReadRunRow(const Statement& s, RunRecord* run) {
   run->machine = {s.Text(16), s.Text(17), static_cast<int>(s.Int(18)), s.Text(19), s.Text(20),
                   s.Text(21)};
   run->cpu_list = s.Text(33);
+  if (!s.IsNull(34)) {
+    JobRank job;
+    job.job_id = s.Text(34);
+    job.rank = static_cast<int>(s.Int(35));
+    job.size = static_cast<int>(s.Int(36));
+    if (!s.IsNull(37)) job.local_rank = static_cast<int>(s.Int(37));
+    if (!s.IsNull(38)) job.node = static_cast<int>(s.Int(38));
+    job.host = s.Text(39);
+    job.launcher = s.Text(40);
+    run->job = job;
+  }
   if (!s.IsNull(22)) {
     PlacementRecord p;
     p.profile_id = s.Int(22);
@@ -410,6 +441,7 @@ bool RunStore::List(const RunFilter& filter, std::vector<RunRecord>* out, Error*
         " AND r.cwd || '/' || (CASE WHEN substr(r.target, 1, 2) = './'"
         " THEN substr(r.target, 3) ELSE r.target END) = :target))";
   }
+  if (!filter.job_id.empty()) sql += " AND r.job_id = :job";
   if (!filter.status.empty()) sql += " AND r.status = :status";
   if (!filter.since.empty()) sql += " AND r.started_at >= :since";
   for (size_t i = 0; i < filter.tags.size(); ++i) {
@@ -429,6 +461,7 @@ bool RunStore::List(const RunFilter& filter, std::vector<RunRecord>* out, Error*
     stmt.Bind(index++, filter.target);
     for (const std::string& name : filter.also_targets) stmt.Bind(index++, name);
   }
+  if (!filter.job_id.empty()) stmt.Bind(index++, filter.job_id);
   if (!filter.status.empty()) stmt.Bind(index++, filter.status);
   if (!filter.since.empty()) stmt.Bind(index++, filter.since);
   for (const auto& [key, value] : filter.tags) {

@@ -28,6 +28,7 @@ struct RunFilter {
   // path as typed, from before targets were stored canonical. With an absolute `target`, runs
   // whose stored relative path names it from their own cwd (`./app` run in /home/u) match too.
   std::vector<std::string> also_targets;
+  std::string job_id;  // only the ranks of this job (runs.job_id); "" for all
   std::string status;  // "" for all
   std::string since;   // ISO 8601 prefix compared as text; "" for all
   KeyValues tags;      // every tag must match
@@ -75,6 +76,9 @@ class RunStore {
   // profile, for the run's machine (the profile ids of another database mean nothing here):
   // `rprof show` places the run against this database's profiles in any case.
   bool Import(std::vector<RunRecord>* runs, std::vector<Imported>* results, Error* err);
+  // Import's work inside the caller's transaction (rprof merge: a source database's profiles,
+  // calibrations and runs in one), failing with the cause alone in *err.
+  bool ImportRows(std::vector<RunRecord>* runs, std::vector<Imported>* results, std::string* err);
 
   // Reads one run back, whole. A missing id fails with kUsage.
   bool Load(int64_t id, RunRecord* out, Error* err);
