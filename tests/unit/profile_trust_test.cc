@@ -66,7 +66,7 @@ MachineProfile QuietProfile() {
   p.levels = {{"l1", 32 * kKiB, 32 * kKiB, 1.4, 200},
               {"l2", 512 * kKiB, 256 * kKiB, 4, 100},
               {"l3", 32 << 20, 4 << 20, 20, 60},
-              {"dram", 0, 0, 120, 20}};
+              {"dram", 0, 0, 120, 20, 0, ""}};
   return p;
 }
 
