@@ -20,6 +20,11 @@ inline std::string_view Trim(std::string_view text) {
   return text.substr(begin, end - begin);
 }
 
+// Appends `more` to a note, "; " between clauses; nothing when `more` is empty.
+inline void AddNote(std::string* note, const std::string& more) {
+  if (!more.empty()) *note += (note->empty() ? "" : "; ") + more;
+}
+
 // The items with `separator` between them: Join({"a", "b"}, ",") is "a,b".
 inline std::string Join(const std::vector<std::string>& items, std::string_view separator) {
   std::string out;

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/file_text.h"
 #include "counters/time_adaptive.h"
 #include "process/child_process.h"
 #include "process/scratch_dir.h"
@@ -18,13 +19,6 @@ extern char** environ;
 namespace rprof {
 
 namespace {
-
-std::string ReadWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // Runs the binary with `args`, its standard output into a scratch file, standard error
 // discarded. The exit status, or -1 when it could not start or was killed.
@@ -56,7 +50,7 @@ int RunCaptured(const std::string& path, const std::vector<std::string>& args, s
   }
   TrackChild(pid, launch);
   ChildEnd end = WaitChild(pid, 60);
-  *out = ReadWholeFile(file);
+  *out = ReadFileText(file);
   unlink(file.c_str());
   if (!WIFEXITED(end.wait_status)) return -1;
   return WEXITSTATUS(end.wait_status);
@@ -74,7 +68,7 @@ bool IsBenchmarkName(const std::string& line) {
 bool LooksLikeBenchmarkBinary(const std::string& path) { return IsGoogleBenchmarkBinary(path); }
 
 bool LinksSharedBenchmarkLibrary(const std::string& path) {
-  std::string text = ReadWholeFile(path);
+  std::string text = ReadFileText(path);
   return text.find("libbenchmark.so") != std::string::npos;
 }
 

@@ -10,25 +10,16 @@
 #include <sstream>
 
 #include "core/derived_metrics.h"
+#include "core/file_text.h"
 #include "core/stats.h"
-#include "marker/marker_backend_layout.h"
+#include "core/text.h"
+#include "marker/marker_backend_path.h"
 #include "process/scratch_dir.h"
 #include "targets/program_target.h"
 
 namespace rprof {
 
 namespace {
-
-std::string ReadWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void AddNote(std::string* note, const std::string& more) {
-  if (!more.empty()) *note += (note->empty() ? "" : "; ") + more;
-}
 
 // A counter named like FLOPs (FLOPs, flops, FLOP, Flops...), but not a GFLOP/s-like name.
 bool NamesFlops(const std::string& name) {
@@ -72,24 +63,11 @@ BenchmarkEnvironment::~BenchmarkEnvironment() {
 }
 
 std::string GbenchShimPath() {
-  char self[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0) return "";
-  self[n] = '\0';
-  std::string folder(self);
-  folder.resize(folder.rfind('/'));
-  std::string installed = RPROF_MARKER_BACKEND_FROM_INSTALLED_RPROF;
-  for (std::string path : {folder + "/gbench/librprof-gbench-shim.so",
-                           (installed[0] == '/' ? installed : folder + "/" + installed) +
-                               "/librprof-gbench-shim.so"}) {
-    char real[PATH_MAX];
-    if (realpath(path.c_str(), real) != nullptr) return real;
-  }
-  return "";
+  return CompanionLibraryPath("gbench", "librprof-gbench-shim.so");
 }
 
 std::optional<double> ReadShimIterations(const std::string& path) {
-  std::istringstream lines(ReadWholeFile(path));
+  std::istringstream lines(ReadFileText(path));
   std::string key;
   double value = 0;
   std::optional<double> iterations;
@@ -172,7 +150,7 @@ bool BenchmarkTarget::Execute(const LiveCounters& counters, Execution* out, Erro
 
   BenchmarkReport report;
   std::string why;
-  std::string text = ReadWholeFile(json_file_);
+  std::string text = ReadFileText(json_file_);
   unlink(json_file_.c_str());
   if (text.empty() || !ParseBenchmarkJson(text, &report, &why)) {
     if (out->status == RunStatus::kOk) out->status = RunStatus::kFailed;

@@ -5,6 +5,7 @@
 
 #include "core/derived_metrics.h"
 #include "core/stats.h"
+#include "core/text.h"
 #include "process/interruption.h"
 
 namespace rprof {
@@ -32,10 +33,6 @@ int FinishOrder(CounterScope scope) {
       return 2;
   }
   return 2;
-}
-
-void AddNote(std::string* note, const std::string& more) {
-  if (!more.empty()) *note += (note->empty() ? "" : "; ") + more;
 }
 
 // A signal ended the replay (or came before it): the run is interrupted, with what the native

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/file_text.h"
 #include "core/stats.h"
 #include "core/text.h"
 #include "marker/marker_backend_path.h"  // issue 15: the static marker library's backend
@@ -31,13 +32,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double Seconds(const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; }
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 struct OneExecution {
   double seconds = 0;
@@ -140,7 +134,7 @@ bool ExecuteOnce(const CountedTarget& program, double timeout_s,
   out->cpu_seconds = Seconds(end.usage.ru_utime) + Seconds(end.usage.ru_stime);
 
   for (ProcessCounting* c : counters) c->Collect();
-  std::string text = ReadFile(marker_file);
+  std::string text = ReadFileText(marker_file);
   unlink(marker_path);
   if (!text.empty()) {
     MarkerResults results;
