@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 
@@ -31,6 +32,16 @@ std::string StockToolFolder() {
   return "";
 }
 
+// Whether this process is a binary of the build tree rprof was configured in.
+bool RunningFromBuildTree() {
+  char self[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return false;
+  self[n] = '\0';
+  std::string root = std::string(RPROF_BUILD_ROOT) + "/";
+  return std::string(self).rfind(root, 0) == 0;
+}
+
 }  // namespace
 
 std::string SimtoolPath(std::string* why) {
@@ -44,7 +55,9 @@ std::string SimtoolPath(std::string* why) {
     *why = "RPROF_SIMTOOL=" + path + ": not an executable file";
     return "";
   }
-  for (const char* path : {RPROF_SIMTOOL_INSTALL_PATH, RPROF_SIMTOOL_BUILD_PATH})
+  bool built = RunningFromBuildTree();
+  for (const char* path : {built ? RPROF_SIMTOOL_BUILD_PATH : RPROF_SIMTOOL_INSTALL_PATH,
+                           built ? RPROF_SIMTOOL_INSTALL_PATH : RPROF_SIMTOOL_BUILD_PATH})
     if (IsExecutable(path)) return path;
   std::string not_built = RPROF_SIMTOOL_WHY_NOT;
   *why = not_built.empty() ? std::string("rprofsim not found at ") + RPROF_SIMTOOL_INSTALL_PATH

@@ -12,8 +12,9 @@
 namespace rprof {
 
 // The tool's path: $RPROF_SIMTOOL when set ("" there, or "none", turns the tool off: callgrind
-// is used), else the installed one, else this build tree's. Empty when none is usable; *why then
-// says why ("rprofsim was not built: ..."), for `rprof doctor`.
+// is used), else this build tree's when rprof runs from it, the installed one otherwise, each
+// falling back on the other. Empty when none is usable; *why then says why ("rprofsim was not
+// built: ..."), for `rprof doctor`.
 std::string SimtoolPath(std::string* why);
 
 // Makes `dir` a VALGRIND_LIB folder: links to every file of valgrind's own tool folder (where
