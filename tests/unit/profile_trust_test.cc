@@ -63,9 +63,9 @@ MachineProfile QuietProfile() {
                 Compute("fp64", "avx2", "add", 1, 25),  Compute("fp32", "avx2", "fma", 1, 100),
                 Compute("fp64", "avx2", "fma", 2, 100), Bandwidth("l1", "load", 200),
                 Bandwidth("l2", "load", 100),           Bandwidth("dram", "triad", 20)};
-  p.levels = {{"l1", 32 * kKiB, 32 * kKiB, 1.4, 200},
-              {"l2", 512 * kKiB, 256 * kKiB, 4, 100},
-              {"l3", 32 << 20, 4 << 20, 20, 60},
+  p.levels = {{"l1", 32 * kKiB, 32 * kKiB, 1.4, 200, 0, ""},
+              {"l2", 512 * kKiB, 256 * kKiB, 4, 100, 0, ""},
+              {"l3", 32 << 20, 4 << 20, 20, 60, 0, ""},
               {"dram", 0, 0, 120, 20, 0, ""}};
   return p;
 }
