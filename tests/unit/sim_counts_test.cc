@@ -161,7 +161,7 @@ TEST_F(SimCountsTest, SumsEveryExecutedInstruction) {
             std::string::npos)
       << c.undecoded[0].reason;
   EXPECT_EQ(c.undecoded[1].object, "???");
-  EXPECT_EQ(c.undecoded[1].reason, "callgrind did not know the object file");
+  EXPECT_EQ(c.undecoded[1].reason, "valgrind did not know the object file");
   EXPECT_EQ(c.undecoded[2].reason,
             "/nonexistent/libgone.so: cannot open: No such file or directory");
 

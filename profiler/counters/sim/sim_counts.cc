@@ -115,7 +115,7 @@ SimAnalyzer::Object* SimAnalyzer::FindObject(const std::string& path) {
   if (it != objects_.end()) return it->second.get();
   auto obj = std::make_unique<Object>();
   if (path.empty() || path == "???") {
-    obj->open_error = "callgrind did not know the object file";
+    obj->open_error = "valgrind did not know the object file";
   } else if (path[0] == '[') {
     obj->open_error = "not a file (" + path + ")";  // [vdso] and the like
   } else {
