@@ -193,6 +193,18 @@ bool BenchmarkTarget::Execute(const LiveCounters& counters, Execution* out, Erro
                       std::to_string(out->samples.size()) + " repetitions";
   const BenchmarkRow& first = *reps.front();
   threads_ = std::max<int64_t>(1, first.threads);
+  // The shim reads the iterations from benchmark::State's layout (gbench_shim.cc): a count
+  // below Google Benchmark's own for the final loop alone means another layout, not a count.
+  if (native_iterations_ && (*native_iterations_ < static_cast<double>(first.iterations) ||
+                             *native_iterations_ > 1e15)) {
+    char mismatch[240];
+    std::snprintf(mismatch, sizeof mismatch,
+                  "the shim counted %.0f iterations where Google Benchmark reports %lld: this "
+                  "libbenchmark lays out benchmark::State unlike 1.5-1.9, which the shim reads",
+                  *native_iterations_, static_cast<long long>(first.iterations));
+    no_iterations_reason_ = mismatch;
+    native_iterations_.reset();
+  }
   out->calls_per_repetition = first.iterations;
   out->timed_calls = first.iterations;
   out->metrics.push_back({"iterations", static_cast<double>(first.iterations), "count",
@@ -233,6 +245,7 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
   for (Metric& m : run->metrics) {
     if (IsDerived(m.name)) continue;  // computed again below, from what is kept
     if (m.region == instance_) {
+      if (!no_iterations_reason_.empty()) continue;  // said in the run's note below
       // The timed loop's totals, per iteration.
       std::optional<double> divisor;
       std::string counted;
