@@ -171,7 +171,7 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
   }
 
   // Series: the points of one run joined, each at its level's marker, the binding one larger.
-  std::string series_svg, run_labels;
+  std::string series_svg, run_labels, leaders;
   for (const SceneSeries& s : scene.series) {
     const Placement& p = s.placement;
     std::string colour = PrecisionColour(s.precision);
@@ -234,6 +234,16 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
       std::vector<Box> candidates = CandidatesAround(bx, by, w, lh, 10, 6);
       int at = placer.Place(candidates);
       if (at < 0) continue;
+      const Box& box = candidates[at];
+      // A label pushed past the first ring around its point gets a thin leader line back to
+      // it (drawn under every label): far from its point, a label alone does not say which
+      // point it names.
+      if (at >= 8) {
+        double lx = std::clamp(bx, box.x, box.right()), ly = std::clamp(by, box.y, box.bottom());
+        leaders += "<line class=\"leader\" data-run=\"" + std::to_string(s.run_id) +
+                      "\" x1=\"" + Num(bx) + "\" y1=\"" + Num(by) + "\" x2=\"" + Num(lx) +
+                      "\" y2=\"" + Num(ly) + "\" stroke=\"#888888\" stroke-width=\"0.8\"/>\n";
+      }
       run_labels += Text("run-label", candidates[at].x, BaselineForTop(candidates[at].y, kFont),
                          kFont, text, " data-run=\"" + std::to_string(s.run_id) + "\"");
       break;
@@ -388,7 +398,7 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
   s += "<g clip-path=\"url(#frame-clip)\">\n" + series_svg + arrows + "</g>\n";
   s += "<g class=\"labels\" style=\"paint-order:stroke\" stroke=\"#ffffff\" "
        "stroke-width=\"3\" stroke-linejoin=\"round\">\n" +
-       roof_labels + run_labels + "</g>\n";
+       leaders + roof_labels + run_labels + "</g>\n";
   s += legend + below + "</svg>\n";
   return s;
 }

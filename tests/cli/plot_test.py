@@ -240,6 +240,8 @@ class Rendering(PlotTestCase):
         self.assertEqual(svg_boxes.overlapping_texts(root), [])
         self.assertEqual(svg_boxes.labels_outside_frame(root), [])
         self.assertGreaterEqual(len(svg_boxes.series(root)), 10)
+        # Labels pushed away from their points are joined to them by a leader line.
+        self.assertEqual(svg_boxes.leaders_off_their_label(root), [])
 
     def test_png_and_pdf(self):
         for name, magic in [("x.png", b"\x89PNG\r\n\x1a\n"), ("x.pdf", b"%PDF-")]:

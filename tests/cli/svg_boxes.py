@@ -98,3 +98,23 @@ def series(root):
                               and p.get("class") == "point"]
             out.append(item)
     return out
+
+
+def leaders_off_their_label(root):
+    """Leader lines (a label placed away from its point) whose end is not on the box of the
+    label of the same run: [run]."""
+    boxes = {}
+    for e in root.iter():
+        if local(e.tag) == "text" and e.get("class") == "run-label" and e.get("data-run"):
+            font = float(e.get("font-size"))
+            x, baseline = float(e.get("x")), float(e.get("y"))
+            boxes[e.get("data-run")] = (x, baseline - ASCENT_EM * font,
+                                        len(text_of(e)) * CHAR_WIDTH_EM * font, LINE_EM * font)
+    bad = []
+    for e in root.iter():
+        if local(e.tag) == "line" and e.get("class") == "leader":
+            run = e.get("data-run")
+            end = (float(e.get("x2")), float(e.get("y2")), 0, 0)
+            if run not in boxes or not inside(end, boxes[run]):
+                bad.append(run)
+    return bad
