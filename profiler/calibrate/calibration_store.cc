@@ -5,7 +5,8 @@
 
 namespace rprof {
 
-bool StoreCalibration(RunStore* store, const MachineRecord& machine, const std::string& pmu,
+bool StoreCalibration(RunStore* store, const MachineRecord& machine,
+                      const std::string& counter_set,
                       const CalibrationResult& result, int64_t* id, Error* err) {
   std::string why;
   Database* db = store->db();
@@ -16,7 +17,7 @@ bool StoreCalibration(RunStore* store, const MachineRecord& machine, const std::
 
   if (!db->Run("INSERT INTO calibrations (machine_id, source, pmu, tolerance_pct, created_at,"
                " rprof_version) VALUES (?, ?, ?, ?, ?, ?)",
-               &why, machine_id, SourceName(result.source), pmu, result.tolerance_pct, UtcNow(),
+               &why, machine_id, SourceName(result.source), counter_set, result.tolerance_pct, UtcNow(),
                std::string_view(RPROF_VERSION)))
     return store->DbFail(why, err);
   int64_t calibration_id = db->LastInsertId();
@@ -50,14 +51,15 @@ bool LoadMetricTrust(RunStore* store, const std::string& fingerprint,
     t.measured_points = static_cast<int>(s.Int(6));
     t.tolerance_pct = s.Double(7);
     t.created_at = s.Text(8);
+    t.counter_set = s.Text(9);
     out->push_back(std::move(t));
   };
   std::string why;
   if (!store->db()->ForEachRow(
           "SELECT t.source, t.metric, t.trusted, t.min_ratio, t.max_ratio, t.points,"
-          " t.measured_points, t.tolerance_pct, t.created_at FROM metric_trust t"
+           " t.measured_points, t.tolerance_pct, t.created_at, t.counter_set FROM metric_trust t"
           " JOIN machines m ON m.id = t.machine_id WHERE m.fingerprint = ?"
-          " ORDER BY t.source, t.metric",
+          " ORDER BY t.source, t.counter_set, t.metric",
           &why, add_trust, fingerprint))
     return store->DbFail(why, err);
   return true;

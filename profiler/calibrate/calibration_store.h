@@ -12,13 +12,17 @@
 
 namespace rprof {
 
-// `pmu` is the group set used ("icx", "generic"), "" for sim. Sets *id.
-bool StoreCalibration(RunStore* store, const MachineRecord& machine, const std::string& pmu,
+// `counter_set` is what was checked: the group set used ("icx", "generic") for pmu, the
+// simulator ("rprofsim", "callgrind": SimulatorName()) for sim. Sets *id.
+bool StoreCalibration(RunStore* store, const MachineRecord& machine,
+                      const std::string& counter_set,
                       const CalibrationResult& result, int64_t* id, Error* err);
 
-// One row of metric_trust: the newest calibration's verdict on a metric of a source.
+// One row of metric_trust: the newest calibration's verdict on a metric of a source and counter
+// set (the pmu's group set, or the simulator).
 struct MetricTrust {
   Source source = Source::kPmu;
+  std::string counter_set;
   std::string metric;
   bool trusted = false;
   std::optional<double> min_ratio, max_ratio;

@@ -117,7 +117,9 @@ std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& c
       continue;
     auto t = std::find_if(context.calibration.begin(), context.calibration.end(),
                           [&](const MetricTrust& verdict) {
-                            return verdict.source == m.source && verdict.metric == m.name;
+                            return verdict.source == m.source && verdict.metric == m.name &&
+                                   (m.source != Source::kSim || context.simulator.empty() ||
+                                    verdict.counter_set == context.simulator);
                           });
     if (t == context.calibration.end()) {
       if (m.source == Source::kPmu) AddOnce(&uncalibrated, m.name);

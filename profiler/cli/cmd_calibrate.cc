@@ -161,6 +161,7 @@ bool ShowStored(RunStore* store, OutputFormat format, size_t text_width, Error* 
         "this machine was never calibrated: rprof calibrate (pmu) or rprof calibrate "
         "--counters sim\n");
   Table& table = report.AddTable({{"source", "source"},
+                                  {"counter_set", "checked with"},
                                   {"metric", "metric"},
                                   {"trusted", "", Align::kLeft, kInData},
                                   {"min_ratio", "", Align::kLeft, kInData},
@@ -171,7 +172,8 @@ bool ShowStored(RunStore* store, OutputFormat format, size_t text_width, Error* 
                                   {"calibrated_at", "calibrated"}},
                                  trust.empty() ? kInData : kInAll);
   for (const MetricTrust& t : trust)
-    table.AddRow({Cell::Text(SourceName(t.source)), Cell::Text(t.metric), Cell::Bool(t.trusted),
+    table.AddRow({Cell::Text(SourceName(t.source)), Cell::Text(t.counter_set),
+                  Cell::Text(t.metric), Cell::Bool(t.trusted),
                   Cell::Number(t.min_ratio), Cell::Number(t.max_ratio), Cell::Int(t.points),
                   Cell::Text(RangeText(t.min_ratio, t.max_ratio)),
                   Cell::Text(t.trusted ? "trusted" : "UNTRUSTED"), Cell::Text(t.created_at)});
@@ -299,8 +301,8 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
                     (result.skipped.empty() ? std::string("no checks") : result.skipped[0]) +
                     "); nothing stored");
   int64_t id = 0;
-  if (!StoreCalibration(&store, CurrentMachine(), counters == "pmu" ? pmu.pmu : "", result, &id,
-                        err))
+  std::string counter_set = counters == "pmu" ? pmu.pmu : SimulatorName();
+  if (!StoreCalibration(&store, CurrentMachine(), counter_set, result, &id, err))
     return false;
   PrintResult(result, id, format, cl.text_width());
   return true;

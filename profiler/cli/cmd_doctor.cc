@@ -609,19 +609,22 @@ Check CalibrationStateCheck(const DatabasePath& db, bool db_exists, const PmuDia
   }
   std::string pmu_untrusted, sim_untrusted;
   bool pmu_done = false, sim_done = false;
+  // The sim source's verdicts are its simulator's: another one's calibration says nothing here.
+  const std::string simulator = SimulatorName();
   for (const MetricTrust& t : trust) {
     bool is_pmu = t.source == Source::kPmu;
+    if (!is_pmu && t.counter_set != simulator) continue;
     (is_pmu ? pmu_done : sim_done) = true;
     std::string& list = is_pmu ? pmu_untrusted : sim_untrusted;
     if (!t.trusted) list += (list.empty() ? "" : ", ") + t.metric;
   }
-  auto summary = [](const char* source, bool done, const std::string& untrusted) {
+  auto summary = [](const std::string& source, bool done, const std::string& untrusted) {
     if (!done) return std::string(source) + " never calibrated";
     return std::string(source) + (untrusted.empty() ? ": every calibrated metric within tolerance"
                                                     : " untrusted: " + untrusted);
   };
   c.detail = summary("pmu", pmu_done, pmu_untrusted) + "; " +
-             summary("sim", sim_done, sim_untrusted);
+             summary("sim (" + simulator + ")", sim_done, sim_untrusted);
   bool relevant_done = pmu.hardware_counters ? pmu_done : sim_done;
   const std::string& relevant_untrusted = pmu.hardware_counters ? pmu_untrusted : sim_untrusted;
   if (relevant_done) {

@@ -24,6 +24,7 @@
 #include "counters/group_session.h"
 #include "counters/pmu_diagnosis.h"
 #include "counters/sim_cache_sizes.h"
+#include "counters/sim_source.h"
 #include "counters/source_registry.h"
 #include "machine/current_machine.h"
 #include "process/cpu_list.h"
@@ -416,6 +417,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   TrustContext trust;
   trust.groups = plan;
   trust.virtual_machine = DiagnosePmu().virtual_machine;
+  trust.simulator = SimulatorName();
   trust.profile_id = placement.profile_id;
   trust.profile_noisy_reasons = placement.profile_noisy_reasons;
   // The target has run: a calibration that cannot be read costs its trust notes, not the run.

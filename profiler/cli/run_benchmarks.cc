@@ -11,6 +11,7 @@
 #include "cli/standard_streams.h"
 #include "cli/unstored_run.h"
 #include "counters/pmu_diagnosis.h"
+#include "counters/sim_source.h"
 #include "process/interruption.h"
 #include "process/scratch_dir.h"
 #include "report/run_report.h"
@@ -31,6 +32,7 @@ bool PlaceAndStore(RunStore* store, const DatabasePath& db, RunRecord* run,
   run->placement = PlacementToStore(*placement);
   TrustContext trust;
   trust.virtual_machine = DiagnosePmu().virtual_machine;
+  trust.simulator = SimulatorName();
   trust.profile_id = placement->profile_id;
   trust.profile_noisy_reasons = placement->profile_noisy_reasons;
   Error calibration_err;

@@ -118,6 +118,11 @@ std::string SimBackend(bool* simtool) {
   return *simtool ? "rprofsim (" + path + ")" : "callgrind (fallback: " + why + ")";
 }
 
+std::string SimulatorName() {
+  std::string why;
+  return SimtoolPath(&why).empty() ? "callgrind" : "rprofsim";
+}
+
 bool ShouldRunSim(SimMode mode, double expected_s, double budget_s, const std::string& what_fits,
                   std::string* why) {
   if (mode == SimMode::kNever) return false;

@@ -69,6 +69,10 @@ std::vector<std::string> SimHierarchy(const CacheSizes& sizes);
 // Which valgrind tool RunSim uses: "rprofsim (PATH)" when rprof's own tool is there, else
 // "callgrind (fallback: WHY)"; *simtool says which.
 std::string SimBackend(bool* simtool);
+// The simulator the sim source runs here, by name: "rprofsim" or "callgrind" ("" in a build
+// without the sim source). Calibrations are kept per simulator: one's verdicts are not the
+// other's.
+std::string SimulatorName();
 
 // How --counters chooses the sim source.
 enum class SimMode { kNever, kAuto, kAlways };

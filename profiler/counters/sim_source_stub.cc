@@ -26,6 +26,8 @@ std::string SimBackend(bool* simtool) {
   return "none (no sim source in this build)";
 }
 
+std::string SimulatorName() { return ""; }
+
 bool ShouldRunSim(SimMode mode, double, double, const std::string&, std::string* why) {
   if (mode == SimMode::kNever) return false;
   *why = SimAvailability().Text();

@@ -114,11 +114,13 @@ class CalibrateSim(RprofTestCase):
                                     "and metric = 'bytes_l2'"), [(0,)])
 
         shown = self.rprof_ok("calibrate", "--show").stdout
-        self.assertRegex(shown, r"sim\s+bytes_l2\s+\d+\s+0\.75\d* to 1\.0\d*\s+UNTRUSTED")
+        self.assertRegex(shown,
+                         r"sim\s+callgrind\s+bytes_l2\s+\d+\s+0\.75\d* to 1\.0\d*\s+UNTRUSTED")
+        self.assertEqual(self.query("select pmu from calibrations"), [("callgrind",)])
 
         doctor = json.loads(self.rprof_ok("doctor", "--format", "json").stdout)
         check = next(c for c in doctor["checks"] if c["name"] == "calibration")
-        self.assertIn("sim untrusted: bytes_l2", check["detail"])
+        self.assertIn("sim (callgrind) untrusted: bytes_l2", check["detail"])
         if not has_pmu(self):
             self.assertEqual(check["status"], "limited")
 
@@ -133,6 +135,13 @@ class CalibrateSim(RprofTestCase):
         table = self.rprof_ok("show", str(run["run_id"])).stdout
         self.assertIn("trust:\n", table)
         self.assertIn("untrusted: bytes_l2 (sim)", table)
+
+        # callgrind's verdict is not rprofsim's: a run rprofsim counted does not carry it.
+        del self.env["RPROF_SIMTOOL"]
+        doctor = json.loads(self.rprof_ok("doctor", "--format", "json").stdout)
+        if "tool: rprofsim" in next(c for c in doctor["checks"] if c["name"] == "sim")["detail"]:
+            run = self.run_json("triad", "-p", "n=20000", "--repeat", "1", "--counters", "sim")
+            self.assertNotIn("untrusted", {note["kind"] for note in run["trust"]}, run["trust"])
 
 
 if __name__ == "__main__":

@@ -250,8 +250,8 @@ TEST(CalibrationStoreTest, NewestCalibrationPerSourceDecides) {
       << err.message;
   ASSERT_TRUE(StoreCalibration(&store, Machine("m1"), "icx", Recorded(Source::kPmu, 1.0, 0.75),
                                &second, &err));
-  ASSERT_TRUE(StoreCalibration(&store, Machine("m1"), "", Recorded(Source::kSim, 1.0, 1.0), &sim,
-                               &err));
+  ASSERT_TRUE(StoreCalibration(&store, Machine("m1"), "rprofsim", Recorded(Source::kSim, 1.0, 1.0),
+                               &sim, &err));
   ASSERT_TRUE(StoreCalibration(&store, Machine("m2"), "icx", Recorded(Source::kPmu, 0.5, 0.5),
                                &other, &err));
   EXPECT_LT(first, second);
@@ -272,6 +272,41 @@ TEST(CalibrationStoreTest, NewestCalibrationPerSourceDecides) {
   std::vector<MetricTrust> none;
   ASSERT_TRUE(LoadMetricTrust(&store, "never-calibrated", &none, &err));
   EXPECT_TRUE(none.empty());
+}
+
+// rprofsim and callgrind count bytes_l2 differently: the newest calibration of one simulator
+// does not replace the other's verdicts, and a run takes only its own simulator's.
+TEST(CalibrationStoreTest, SimVerdictsArePerSimulator) {
+  TempDir dir;
+  RunStore store;
+  Error err;
+  ASSERT_TRUE(store.Open({dir.File("runs.db"), false}, &err)) << err.message;
+  int64_t id = 0;
+  ASSERT_TRUE(StoreCalibration(&store, Machine("m1"), "rprofsim", Recorded(Source::kSim, 1.0, 1.0),
+                               &id, &err));
+  ASSERT_TRUE(StoreCalibration(&store, Machine("m1"), "callgrind",
+                               Recorded(Source::kSim, 1.0, 0.75), &id, &err));
+  std::vector<MetricTrust> trust;
+  ASSERT_TRUE(LoadMetricTrust(&store, "m1", &trust, &err)) << err.message;
+  std::map<std::string, MetricTrust> by;  // "set metric"
+  for (const MetricTrust& t : trust) by[t.counter_set + " " + t.metric] = t;
+  ASSERT_EQ(by.size(), 4u);
+  EXPECT_TRUE(by["rprofsim bytes_l2"].trusted);
+  EXPECT_FALSE(by["callgrind bytes_l2"].trusted);
+
+  RunRecord run;
+  run.metrics = {{"bytes_l2", 3000, "B", Source::kSim, "", ""}};
+  TrustContext context;
+  context.checked = {"bytes_l2"};
+  context.calibration = trust;
+  auto untrusted = [&](const std::string& simulator) {
+    context.simulator = simulator;
+    for (const TrustNote& n : RunTrustNotes(run, context))
+      if (n.kind == "untrusted") return true;
+    return false;
+  };
+  EXPECT_FALSE(untrusted("rprofsim"));
+  EXPECT_TRUE(untrusted("callgrind"));
 }
 
 MetricGroup Group(const std::string& text, const std::string& name) {
