@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "core/embedded_file.h"
+#include "store/network_filesystem.h"
 
 namespace rprof {
 
@@ -88,8 +89,14 @@ bool Migrate(Database* db, const std::vector<Migration>& migrations, std::string
     if (!txn.Commit(err)) return false;
   }
   // WAL only now that the file is known to be ours and current: a refused file is never
-  // touched, and parallel rprof processes then read while one writes.
-  return db->Exec("PRAGMA journal_mode = WAL", err);
+  // touched, and parallel rprof processes then read while one writes. Never on a network
+  // filesystem, not even for a moment: WAL's shared memory is one host's, so there the file
+  // keeps a rollback journal (store/network_filesystem.h). In-memory databases have no path.
+  bool shared_between_hosts = !db->path().empty() && db->path() != ":memory:" &&
+                              NetworkFilesystemOf(db->path()).has_value();
+  return db->Exec(shared_between_hosts ? "PRAGMA journal_mode = DELETE"
+                                       : "PRAGMA journal_mode = WAL",
+                  err);
 }
 
 }  // namespace rprof

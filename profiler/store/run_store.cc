@@ -105,10 +105,6 @@ bool RunStore::Open(const DatabasePath& path, Error* err) {
     if (err) err->remedy = Remedy::kOtherDatabase;
     return false;
   }
-  // WAL's shared memory is one host's: a file on a network filesystem keeps a rollback
-  // journal (store/network_filesystem.h).
-  if (NetworkFilesystemOf(path.path) && !db_.Exec("PRAGMA journal_mode = DELETE", &why))
-    return DbFail(why, err);
   // Last, as it may wait out the busy timeout: a file that cannot take the run now fails here,
   // before the measurement, not at the insert after it. Its message says what to do.
   if (!db_.CheckWritable(&why)) return DbFail(why, err);
