@@ -45,9 +45,11 @@ bool RunningFromBuildTree() {
 }  // namespace
 
 std::string SimtoolPath(std::string* why) {
-  if (const char* env = std::getenv("RPROF_SIMTOOL")) {
+  // Set and empty is unset, as for most variables: `RPROF_SIMTOOL= rprof ...` must not
+  // switch simulators behind the user's back.
+  if (const char* env = std::getenv("RPROF_SIMTOOL"); env != nullptr && *env != '\0') {
     std::string path = env;
-    if (path.empty() || path == "none") {
+    if (path == "none") {
       *why = "RPROF_SIMTOOL=" + path + " turns rprofsim off";
       return "";
     }

@@ -11,7 +11,7 @@
 
 namespace rprof {
 
-// The tool's path: $RPROF_SIMTOOL when set ("" there, or "none", turns the tool off: callgrind
+// The tool's path: $RPROF_SIMTOOL when set and not empty ("none" turns the tool off: callgrind
 // is used), else this build tree's when rprof runs from it, the installed one otherwise, each
 // falling back on the other. Empty when none is usable; *why then says why ("rprofsim was not
 // built: ..."), for `rprof doctor`.
