@@ -22,7 +22,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rprof_harness  # noqa: E402
-from rprof_harness import RprofTestCase  # noqa: E402
+from rprof_harness import RprofTestCase, copy_database  # noqa: E402
 
 COUNTERS = ["--counters", "model", "--repeat", "2", "-q"]
 FORMATS = ["table", "csv", "json"]
@@ -57,14 +57,7 @@ class SeededTestCase(RprofTestCase):
 
     def setUp(self):
         super().setUp()
-        # A consistent copy through SQLite's backup API, whatever the journal mode.
-        src = sqlite3.connect(f"file:{self.seeded_db}?mode=ro", uri=True)
-        dst = sqlite3.connect(self.db)
-        try:
-            src.backup(dst)
-        finally:
-            dst.close()
-            src.close()
+        copy_database(self.seeded_db, self.db)
 
 
 def csv_rows(text):

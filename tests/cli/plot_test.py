@@ -24,7 +24,7 @@ import xml.etree.ElementTree as ET
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rprof_harness  # noqa: E402
 import svg_boxes  # noqa: E402
-from rprof_harness import RprofTestCase  # noqa: E402
+from rprof_harness import RprofTestCase, copy_database  # noqa: E402
 
 RUN = ["--counters", "model", "--repeat", "2", "-q"]
 
@@ -117,14 +117,7 @@ class PlotTestCase(RprofTestCase):
 
     def setUp(self):
         super().setUp()
-        # A consistent copy through SQLite's backup API, whatever the journal mode.
-        src = sqlite3.connect(f"file:{self.seeded_db}?mode=ro", uri=True)
-        dst = sqlite3.connect(self.db)
-        try:
-            src.backup(dst)
-        finally:
-            dst.close()
-            src.close()
+        copy_database(self.seeded_db, self.db)
 
     def script(self, *args):
         """The gnuplot script `rprof plot ARGS --gnuplot FILE` writes."""

@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp_client  # noqa: E402
 import rprof_harness  # noqa: E402
 from plot_test import insert_profile  # noqa: E402
-from rprof_harness import RprofTestCase  # noqa: E402
+from rprof_harness import RprofTestCase, copy_database  # noqa: E402
 
 MODEL = ["--counters", "model", "--repeat", "2", "-q"]
 # Twelve runs, as `rprof report --last 12` shows them: kernels of both precisions, a sweep, a
@@ -85,13 +85,7 @@ class ReportInChromium(RprofTestCase):
                       self.start_error)
         super().setUp()
         # Each test on its own copy: one adds runs.
-        src = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True)
-        dst = sqlite3.connect(self.db)
-        try:
-            src.backup(dst)
-        finally:
-            dst.close()
-            src.close()
+        copy_database(self.db_path, self.db)
         self.b = self.browser
         self.b.events.clear()
 

@@ -164,6 +164,18 @@ def make_database(path, before=None):
         con.close()
 
 
+def copy_database(source, destination):
+    """A consistent copy of an SQLite database through SQLite's backup API, whatever its journal
+    mode: a class seeds one database, and each test works on its own copy."""
+    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    dst = sqlite3.connect(destination)
+    try:
+        src.backup(dst)
+    finally:
+        dst.close()
+        src.close()
+
+
 def table_rows(text):
     """The rows of the metric table `rprof run` and `rprof show` print, as
     {(metric, source): (value, unit)}; value is the text shown ("-" when absent). The spread
