@@ -12,7 +12,6 @@ path printed. Exit 77 with the reason when Chromium cannot start here.
 import json
 import os
 import shutil
-import sqlite3
 import subprocess
 import sys
 import tempfile
