@@ -11,25 +11,12 @@
 
 #include "report/roofline_svg.h"
 #include "roofline/placement.h"
+#include "test_ceilings.h"
 
 namespace rprof {
 namespace {
 
-Ceiling MakeCeiling(const std::string& kind, const std::string& level, const std::string& isa,
-                    const std::string& precision, const std::string& pattern, int threads,
-                    double value) {
-  Ceiling c;
-  c.kind = kind;
-  c.level = level;
-  c.isa = isa;
-  c.precision = precision;
-  c.pattern = pattern;
-  c.threads = threads;
-  c.name = kind == "compute" ? precision + "_" + isa + "_" + pattern : level + "_" + pattern;
-  c.value = value;
-  c.unit = kind == "compute" ? "GFLOP/s" : "GB/s";
-  return c;
-}
+using testing_support::MakeCeiling;
 
 MachineProfile TestProfile() {
   MachineProfile p;
