@@ -6,12 +6,11 @@ and later runs carrying the verdict in their trust notes."""
 
 import json
 import os
-import sqlite3
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rprof_harness import RprofTestCase, main, make_database  # noqa: E402
-from plot_test import insert_profile  # noqa: E402
+from plot_test import insert_memory_levels, insert_profile  # noqa: E402
 
 
 def has_pmu(test):
@@ -59,13 +58,8 @@ class CalibrateSim(RprofTestCase):
         # simulate (DRAM: 64 MiB); calibrate simulates the very sizes it sizes the kernels by.
         self.rprof_ok("run", "triad", "-p", "n=1000", "-r", "1", "--counters", "model", "-q")
         profile = insert_profile(self.db)
-        con = sqlite3.connect(self.db)
-        with con:
-            con.executemany("insert into memory_levels (profile_id, level, reported_size,"
-                            " effective_size) values (?, ?, ?, ?)",
-                            [(profile, "l1", 49152, 32768), (profile, "l2", 2 << 20, 256 << 10),
-                             (profile, "l3", 32 << 20, 2 << 20), (profile, "dram", 0, 0)])
-        con.close()
+        insert_memory_levels(self.db, profile, l1=(49152, 32768), l2=(2 << 20, 256 << 10),
+                             l3=(32 << 20, 2 << 20))
         out = self.rprof("calibrate", "--counters", "sim", "-f", "json", timeout=600)
         self.assertEqual(out.returncode, 0, out)
         result = json.loads(out.stdout)

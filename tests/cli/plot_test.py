@@ -87,6 +87,18 @@ def insert_profile(db, ceilings=None, threads=2, noisy_reasons=None):
         con.close()
 
 
+def insert_memory_levels(db, profile, l1, l2, l3):
+    """The profile's memory levels, each (reported_size, effective_size) in bytes: the effective
+    sizes the sim source simulates once a profile exists."""
+    con = sqlite3.connect(db)
+    with con:
+        con.executemany("insert into memory_levels (profile_id, level, reported_size,"
+                        " effective_size) values (?, ?, ?, ?)",
+                        [(profile, "l1", *l1), (profile, "l2", *l2), (profile, "l3", *l3),
+                         (profile, "dram", 0, 0)])
+    con.close()
+
+
 def svg_texts(path):
     """Every <text> element's text in an SVG file, which must parse as XML."""
     root = ET.parse(path).getroot()

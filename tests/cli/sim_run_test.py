@@ -2,14 +2,13 @@
 for built-in kernels, a plugin and a whole program, stored with source 'sim'; rprof validate."""
 
 import json
-import sqlite3
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rprof_harness import SANITIZED, SANITIZED_SKIP, RprofTestCase, main  # noqa: E402
-from plot_test import insert_profile  # noqa: E402
+from plot_test import insert_memory_levels, insert_profile  # noqa: E402
 
 
 class SimCounts(RprofTestCase):
@@ -70,13 +69,8 @@ class SimCounts(RprofTestCase):
         # sizes were simulated.
         self.rprof_ok("run", "triad", "-p", "n=1000", "-r", "1", "--counters", "model", "-q")
         profile = insert_profile(self.db)
-        con = sqlite3.connect(self.db)
-        with con:
-            con.executemany("insert into memory_levels (profile_id, level, reported_size,"
-                            " effective_size) values (?, ?, ?, ?)",
-                            [(profile, "l1", 49152, 32768), (profile, "l2", 2 << 20, 1 << 20),
-                             (profile, "l3", 32 << 20, 2 << 20), (profile, "dram", 0, 0)])
-        con.close()
+        insert_memory_levels(self.db, profile, l1=(49152, 32768), l2=(2 << 20, 1 << 20),
+                             l3=(32 << 20, 2 << 20))
         out = self.run_json("triad", "-p", "n=1000000", "-r", "1", "--counters", "sim")
         dram = out["metrics"]["bytes_dram"]["sim"]
         self.assertGreater(dram["value"], 24e6 * 0.9, dram)
