@@ -176,11 +176,17 @@ TEST(CacheSim, InclusiveLevelBackInvalidatesAndWritesBackDirtyCopies) {
 
 TEST(CacheSim, VictimL3TakesEveryL2EvictionAndGivesLinesBack) {
   Hierarchy h({{128, 2, kLine, CS_NINE}, {256, 4, kLine, CS_NINE}, {1024, 16, kLine, CS_VICTIM}});
+  int dirty = 0;
   h.Read(0);
   EXPECT_FALSE(cs_present(&h.sim, 2, 0, nullptr));      // fills bypass a victim cache
   for (uint64_t l = 1; l <= 4; ++l) h.Read(l * kLine);  // L2 evicts clean line 0
-  EXPECT_EQ(h.Out(1), 1u);                              // clean, but sent to L3
-  EXPECT_TRUE(cs_present(&h.sim, 2, 0, nullptr));
+  EXPECT_TRUE(cs_present(&h.sim, 2, 0, nullptr));       // sent to L3 ...
+  EXPECT_EQ(h.Out(1), 0u);  // ... but a clean victim is no write-back: not counted as traffic
+  h.Write(5 * kLine);       // a dirty line, pushed out of L1 and L2 by new lines ...
+  for (uint64_t l = 6; l <= 12; ++l) h.Read(l * kLine);
+  EXPECT_EQ(h.Out(1), 1u);  // ... is written back into L3 and counted
+  ASSERT_TRUE(cs_present(&h.sim, 2, 5 * kLine, &dirty));
+  EXPECT_EQ(dirty, 1);
   h.Clear();
   h.Read(0);  // misses L1 and L2, hits L3: moved back up
   EXPECT_EQ(h.Misses(0), 1u);

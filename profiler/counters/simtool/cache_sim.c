@@ -138,7 +138,10 @@ static void evict(CacheSim* sim, int k, uint64_t tag, uint64_t* ev) {
   }
   int below_is_victim = k + 1 < sim->levels && sim->level[k + 1].policy == CS_VICTIM;
   if (!dirty && !below_is_victim) return;
-  ev[CS_EV_OUT(k)]++;
+  /* A clean victim a victim cache takes in is simulated (it fills that level) but not counted:
+   * the bytes between two levels are line fills plus dirty write-backs on every vendor, the
+   * convention of Intel's counters, of the L3 ceilings and of calibration (cache_sim.h). */
+  if (dirty) ev[CS_EV_OUT(k)]++;
   if (k + 1 < sim->levels) receive(sim, k + 1, line, dirty, ev);
 }
 

@@ -16,8 +16,12 @@
  * Events, per level k (0 = L1D), counted into the caller's array at the CS_EV_* offsets:
  *   miss_read / miss_write  demand misses at level k (a store's read-for-ownership is a write
  *                           miss at every level it misses in);
- *   out                     lines level k sent to level k+1 (dirty write-backs; every victim
- *                           when k+1 is a victim cache);
+ *   out                     dirty lines level k wrote back to level k+1. A victim cache below
+ *                           also takes in level k's clean victims (AMD's L3): simulated, not
+ *                           counted, so that one convention holds on every vendor: the bytes
+ *                           across a boundary are the lines filled across it plus the dirty
+ *                           lines written back (Intel's L2_LINES_IN + L2_TRANS.L2_WB; triad
+ *                           moves 32 B per element past L1 on Intel and AMD alike);
  *   prefetch                lines the prefetch model brought into level k (0 when it is off).
  * so the bytes between level k and k+1 are (miss_read + miss_write + out + prefetch) x line.
  * Non-temporal stores bypass the hierarchy: their bytes are counted once (CS_EV_NT_BYTES) and
