@@ -399,7 +399,7 @@ std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat forma
     BindingAi ai = BindingAiOf(run);
     if (ai.metric) {
       row.push_back(Cell::Number(ai.metric->value,
-                                 Format("%.3g %s", *ai.metric->value, Upper(ai.level).c_str())));
+                                 FormatValue(ai.metric->value) + " " + Upper(ai.level)));
       row.push_back(Cell::Text(ai.level));
       row.push_back(Cell::Text(SourceName(ai.metric->source)));
       std::string s(SourceName(ai.metric->source));

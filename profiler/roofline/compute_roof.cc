@@ -186,7 +186,7 @@ bool ChooseComputeRoof(const std::vector<Metric>& metrics, const RunShape& shape
     const IsaShare& s = measured.mix.front();
     measured.isa_note = Format("%s (100 %% of FLOPs, %s): the %s %s roof is %.3g GFLOP/s",
                                CodeDescription(measured).c_str(), source.c_str(),
-                               s.precision.c_str(), s.isa.c_str(), s.roof);
+                               s.precision.c_str(), IsaLabel(s.isa).c_str(), s.roof);
   } else {
     measured.isa_note =
         Format("%s, %s: its roof weighted by FLOP share: %s give %.3g GFLOP/s",
