@@ -83,7 +83,7 @@ bool MeasuredMix(const std::vector<Metric>& metrics, const RunShape& shape,
         const Metric* m = FindMetric(metrics, prefix + kWidths[w], source);
         if (!m || !m->value || *m->value <= 0) continue;
         total += *m->value;
-        parts.push_back({precision, kIsas[w], *m->value, 0, ""});
+        parts.push_back({precision, kIsas[w], *m->value, kIsas[w], 0, ""});
       }
     }
     if (total <= 0) continue;
@@ -160,14 +160,31 @@ bool ChooseComputeRoof(const std::vector<Metric>& metrics, const RunShape& shape
   measured.isa_measured = true;
   double seconds_per_flop = 0;
   std::string names, parts;
+  // Sim replayed another build than the one timed (a built-in kernel: AVX2 under valgrind,
+  // -march=native when timed): its scalar code is scalar in both, but its vectors may be wider
+  // in the timed build, so the vector shares are held against the widest vector roof, said.
+  std::string other_build;
+  if (from == Source::kSim && !shape.sim_build_isa.empty()) {
+    for (IsaShare& s : measured.mix) {
+      if (s.isa == "scalar") continue;
+      const Ceiling* widest = BestCompute(profile, s.precision, "", shape.threads);
+      if (widest && widest->isa != s.isa && widest->isa != "scalar") {
+        s.roof_isa = widest->isa;
+        other_build = Format(
+            "; sim counted the %s build of the kernel, the timed build may use "
+            "wider vectors: its vector code is held against the %s roof",
+            IsaLabel(shape.sim_build_isa).c_str(), IsaLabel(widest->isa).c_str());
+      }
+    }
+  }
   for (IsaShare& s : measured.mix) {
-    const Ceiling* c = BestCompute(profile, s.precision, s.isa, shape.threads);
+    const Ceiling* c = BestCompute(profile, s.precision, s.roof_isa, shape.threads);
     if (!c || c->value <= 0) {
       // A roof the profile lacks is not made up: the widest is assumed, and said.
       out->isa_note =
           Format("%s (%s of FLOPs, %s), but the profile has no %s %s ceiling at %s: ",
                  CodeDescription(measured).c_str(), Percent(s.share).c_str(), source.c_str(),
-                 s.precision.c_str(), IsaLabel(s.isa).c_str(), threads.c_str()) +
+                 s.precision.c_str(), IsaLabel(s.roof_isa).c_str(), threads.c_str()) +
           assumed;
       return true;
     }
@@ -186,12 +203,13 @@ bool ChooseComputeRoof(const std::vector<Metric>& metrics, const RunShape& shape
     const IsaShare& s = measured.mix.front();
     measured.isa_note = Format("%s (100 %% of FLOPs, %s): the %s %s roof is %.3g GFLOP/s",
                                CodeDescription(measured).c_str(), source.c_str(),
-                               s.precision.c_str(), IsaLabel(s.isa).c_str(), s.roof);
+                               s.precision.c_str(), IsaLabel(s.roof_isa).c_str(), s.roof);
   } else {
     measured.isa_note =
         Format("%s, %s: its roof weighted by FLOP share: %s give %.3g GFLOP/s",
                CodeDescription(measured).c_str(), source.c_str(), parts.c_str(), measured.value);
   }
+  measured.isa_note += other_build;
   if (measured.value < measured.widest * 0.99)
     measured.isa_note += Format("; the widest vector code (%s) could reach %.3g",
                                 measured.widest_name.c_str(), measured.widest);

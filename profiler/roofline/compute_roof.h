@@ -22,8 +22,11 @@ struct IsaShare {
   std::string precision;  // "fp64", "fp32"
   std::string isa;        // "scalar", "sse", "avx2", "avx512" (the ceilings' names)
   double share = 0;       // of the run's FLOPs counted by width, 0..1
-  double roof = 0;        // GFLOP/s: the best ceiling of that precision and ISA, 0 when none
-  std::string ceiling;    // its name, e.g. "fp64_scalar_fma"
+  // The ISA whose ceiling holds this share: `isa`, except vector code sim counted in another
+  // build than the one timed (RunShape::sim_build_isa), held against the widest vector roof.
+  std::string roof_isa;
+  double roof = 0;      // GFLOP/s: the best ceiling of that precision and roof_isa
+  std::string ceiling;  // its name, e.g. "fp64_scalar_fma"
 };
 
 struct ComputeRoofChoice {

@@ -71,6 +71,7 @@ RunShape RunShapeOf(const RunRecord& run, const MachineProfile& profile) {
     shape.precision_note = "not known (no per-precision FLOP count): the best of fp64 and fp32";
   }
 
+  if (run.target_kind == "builtin") shape.sim_build_isa = "avx2";
   if (run.target_kind != "executable") {
     shape.threads_note = "1 thread (the kernel has no threads parameter)";
     for (const auto& [key, value] : run.params)
@@ -185,10 +186,10 @@ std::string ComputeBoundVerdict(const Placement& p, const ComputeRoofChoice& roo
     return verdict + "; roof assumed: " + roof.widest_name +
            ", the widest (the instruction mix is not measured)";
   }
-  std::string of_roof =
-      roof.mix.size() == 1
-          ? "the " + roof.mix.front().precision + " " + IsaLabel(roof.mix.front().isa) + " roof"
-          : "its roof weighted by FLOP share (" + roof.name + ")";
+  std::string of_roof = roof.mix.size() == 1
+                            ? "the " + roof.mix.front().precision + " " +
+                                  IsaLabel(roof.mix.front().roof_isa) + " roof"
+                            : "its roof weighted by FLOP share (" + roof.name + ")";
   std::string verdict = "compute-bound by " + p.code;
   verdict += p.percent_of_roof ? " at " + percent + " of " + of_roof + " (" + rate + ")"
                                : " against " + of_roof + "; " + rate;

@@ -27,6 +27,11 @@ struct RunShape {
   std::string precision_note;  // how it was found: "fp64 (100 % of FLOPs, sim)"
   int threads = 1;
   std::string threads_note;  // how it was found: "2 threads (CPU time / wall time = 1.96)"
+  // The ISA of the build sim replays when it is not the build that was timed: "avx2" for a
+  // built-in kernel (the sim runner links an AVX2+FMA build, valgrind cannot run AVX-512, while
+  // the timed build is -march=native). "" when sim runs the timed code itself (programs,
+  // plugins). Then sim's vector shares do not say how wide the timed code's vectors were.
+  std::string sim_build_isa;
 };
 
 // The shape of a stored or just-measured run against `profile`. Precision: the run's declared

@@ -958,6 +958,41 @@ TEST_F(PlacementTest, HalfScalarHalfAvx2CodeGetsTheWeightedRoofAndIsCalledMixed)
   EXPECT_DOUBLE_EQ(avx.peak, 100);
 }
 
+// A built-in kernel: sim replays its AVX2 build (valgrind cannot run AVX-512) while the timed
+// build is -march=native. Its 256-bit share under sim may be 512-bit when timed: held against
+// the widest vector roof (AVX-512, 180 here), said; a program's (sim runs the timed code) is not.
+TEST_F(PlacementTest, KernelVectorCodeCountedInItsAvx2BuildIsHeldAgainstTheWidestVectorRoof) {
+  profile_.ceilings.push_back(Compute("fp64", "avx512", "fma", 1, 180));
+  std::vector<Metric> metrics = {
+      M("flops", 1e9, Source::kSim),      M("flops_dp", 1e9, Source::kSim),
+      M("flops_sp", 0, Source::kSim),     M("flops_dp_256", 1e9, Source::kSim),
+      M("bytes_dram", 1e6, Source::kSim), M("gflops", 90, Source::kSim)};
+  RunRecord kernel;
+  kernel.target_kind = "builtin";
+  kernel.precision = "fp64";
+  kernel.metrics = metrics;
+  RunShape shape = RunShapeOf(kernel, profile_);
+  EXPECT_EQ(shape.sim_build_isa, "avx2");
+  Placement p = PlaceRun(metrics, shape, profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_EQ(p.compute_ceiling, "fp64_avx512_fma");
+  EXPECT_DOUBLE_EQ(p.peak, 180);
+  EXPECT_EQ(p.code, "AVX2 code");
+  EXPECT_TRUE(Contains(p.verdict, "compute-bound by AVX2 code at 50 % of the fp64 AVX-512 roof"))
+      << p.verdict;
+  EXPECT_TRUE(Contains(p.isa_note, "sim counted the AVX2 build of the kernel")) << p.isa_note;
+  // A program: sim ran the very code that was timed, 256-bit: the AVX2 roof.
+  Placement program = PlaceRun(metrics, RunShapeOf(Program(metrics), profile_), profile_);
+  EXPECT_EQ(program.compute_ceiling, "fp64_avx2_fma");
+  EXPECT_TRUE(Contains(program.verdict, "AVX-512 would allow 180")) << program.verdict;
+  // Scalar code is scalar in both builds.
+  kernel.metrics = {M("flops", 1e9, Source::kSim), M("flops_dp", 1e9, Source::kSim),
+                    M("flops_sp", 0, Source::kSim), M("flops_dp_scalar", 1e9, Source::kSim),
+                    M("bytes_dram", 1e6, Source::kSim)};
+  EXPECT_EQ(PlaceRun(kernel.metrics, RunShapeOf(kernel, profile_), profile_).compute_ceiling,
+            "fp64_scalar_fma");
+}
+
 // Where nothing split the FLOPs by width (declared FLOPs, a PMU without such events), the widest
 // roof of the precision is assumed, and said, in the note and in a compute-bound verdict.
 TEST_F(PlacementTest, UnmeasuredInstructionMixAssumesTheWidestRoofAndSaysSo) {
