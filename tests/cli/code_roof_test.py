@@ -120,14 +120,16 @@ class DeclaredPrecision(CodeRoofTestCase):
     def test_a_region_declared_fp64_is_placed_on_fp64_roofs(self):
         # No FLOP is counted by precision here (pmu: software events at most), so without the
         # declaration a region would stand under the best of both roofs, fp32's 100.
-        out = self.json_run(*PMU, self.target, str(N), str(REPS))
+        out = self.json_run(*PMU, self.target, str(N), str(REPS), "bytes")
         dot = out["regions"]["dot"]
         self.assertEqual(dot["flops_dp"]["model"]["value"], FLOPS)
         self.assertEqual(dot["flops_sp"]["model"]["value"], 0)
         p = dot["placement"]
+        self.assertTrue(p["placed"], p)  # on its declared FLOPs and bytes
         self.assertEqual(p["precision"], "fp64", p)
         self.assertEqual(p["precision_note"], "fp64 (100 % of FLOPs, model), the region's own")
-        self.assertEqual(p["peak_gflops"], 50)
+        self.assertEqual((p["compute_ceiling"], p["peak_gflops"]), ("fp64_avx2_fma", 50))
+        self.assertIn("not measured", p["isa_note"])  # the widest fp64 roof, assumed and said
         # The region declared without a precision: the best of both.
         self.assertEqual(out["regions"]["twice"]["placement"]["peak_gflops"], 100)
         # Declared for the program: its regions inherit it.
