@@ -12,6 +12,7 @@
 #include "cli/command.h"
 #include "cli/options.h"
 #include "machine/current_machine.h"
+#include "machine/level_sizes.h"
 #include "machine/machine_measure.h"
 #include "machine/profile_trust.h"
 #include "process/interruption.h"
@@ -94,6 +95,9 @@ bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, 
         std::max(SizeResolution(profile.mode), SizeResolution(previous.profile.mode)), &profile);
   else
     ReconcileLevelSizes(MachineProfile(), 0, SizeResolution(profile.mode), &profile);
+  // The size each level is given: the reported prior unless a sound, repeated measurement
+  // replaces it (level_sizes.h); what sim simulates by default.
+  DecideLevelSizes(have_previous ? &previous.profile : nullptr, previous.id, &profile);
 
   StoredProfile stored;
   if (!InsertProfile(&store, CurrentMachine(), profile, &stored.id, err)) return false;

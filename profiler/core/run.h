@@ -65,6 +65,19 @@ struct JobRank {
                                   // slurm
 };
 
+// One cache level as the sim source simulated it for a run (the run_sim_caches table): the same
+// binary on the same machine gives the same counts only under the same geometry, so the run
+// keeps it.
+struct SimCacheRecord {
+  int level = 0;            // 1, 2, 3, 4
+  uint64_t size_bytes = 0;  // sets x ways x line, as simulated
+  int ways = 0;
+  int line_bytes = 0;
+  std::string inclusion;    // "non-inclusive", "inclusive", "victim" (relative to the levels above)
+  std::string size_origin;  // "reported" (CPUID/sysfs) or "measured" (a machine profile's
+                            // decided size, level_sizes.h)
+};
+
 struct RunRecord {
   int64_t id = 0;  // set by the store
   // The run's identity wherever it is stored (NewRunUid): the same run imported twice, or into
@@ -93,6 +106,8 @@ struct RunRecord {
   std::string ended_at;
   std::string rprof_version;
   std::optional<JobRank> job;  // the run was one rank of a parallel job
+  // The cache hierarchy the sim source simulated, L1 first; empty when sim did not count.
+  std::vector<SimCacheRecord> sim_caches;
 };
 
 // "2026-11-29T23:40:00.123Z" for now.

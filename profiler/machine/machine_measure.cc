@@ -21,6 +21,7 @@
 #include "machine/huge_buffer.h"
 #include "machine/isa.h"
 #include "machine/latency.h"
+#include "machine/level_sizes.h"
 #include "machine/profile_trust.h"
 #include "machine/system_load.h"
 #include "machine/thread_team.h"
@@ -601,6 +602,7 @@ void Measurer::Levels() {
       s.effective_size = lat != nullptr ? lat->effective_size : b->effective_size;
     }
     if (lat != nullptr) s.latency_ns = lat->median;
+    if (b != nullptr) s.bandwidth_size = b->effective_size;
     for (const Ceiling& c : out_->ceilings) {
       if (c.kind == "bandwidth" && c.threads == 1 && c.level == name && c.pattern == "load") {
         s.bandwidth_gbs = c.value;
@@ -608,6 +610,7 @@ void Measurer::Levels() {
     }
     out_->levels.push_back(s);
   }
+  DropDramLikeLevels(out_);
   NoteLevelContradictions(out_);
 }
 

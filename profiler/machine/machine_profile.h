@@ -101,6 +101,15 @@ struct LevelSummary {
   // What is not a plain fact about this level, in words: a size kept from the previous profile,
   // a size that contradicts it, a latency not above the level before. "" when nothing.
   std::string note;
+  // The size this level is given (DecideLevelSizes, level_sizes.h): the reported prior, or a
+  // measured plateau end when the measurement is sound and repeated; what sim simulates by
+  // default. 0 for DRAM, and for profiles stored before rprof decided sizes.
+  uint64_t size_bytes = 0;
+  std::string size_rule;    // which rule decided size_bytes (level_sizes.h's kRule*); "": none
+  std::string size_reason;  // why that rule, in words
+  // The 1-thread bandwidth sweep's plateau end for this level (0: that sweep did not find it).
+  // Read by DecideLevelSizes while the profile is measured; not stored.
+  uint64_t bandwidth_size = 0;
 };
 
 struct MachineProfile {
