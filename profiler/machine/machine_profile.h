@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "machine/topology.h"
@@ -125,6 +126,11 @@ struct MachineProfile {
   std::string mode;               // "quick" | "full"
   double load_average_before = 0; // 1-minute load average before measuring
   double seconds = 0;             // how long the measurement took
+  // Where those seconds went, phase by phase ("settle", "clock", "compute", "bandwidth 1
+  // thread", "bandwidth 2 threads", "latency"), in order; `machine measure` prints them. Not
+  // stored.
+  std::vector<std::pair<std::string, double>> phase_seconds;
+  std::vector<double> phase_cpu_seconds;  // CPU seconds of this process in each of those phases
   // Anything that makes the numbers less trustworthy or differ from sysfs: competing load,
   // large spreads, a capped working set, sysfs sizes the measurement contradicts.
   std::vector<std::string> warnings;
