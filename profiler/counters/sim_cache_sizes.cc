@@ -1,5 +1,7 @@
 #include "counters/sim_cache_sizes.h"
 
+#include <cstdlib>
+
 #include "machine/level_sizes.h"
 #include "store/profile_store.h"
 
