@@ -15,7 +15,8 @@ struct MachineMeasureOptions {
   // "quick": 2 points per octave (1 for the all-threads bandwidth sweep), short repetitions,
   // the non-load patterns only on the plateaus the load sweep found, sweeps capped at 512 MiB or
   // 2x the reported last-level cache, whichever is larger.
-  // "full": 4 points per octave, every pattern over the whole sweep, longer repetitions.
+  // "full": 4 points per octave (2 for the all-threads bandwidth sweep), every pattern over the
+  // whole sweep, longer repetitions.
   std::string mode = "quick";
   // N of the all-threads ceilings; 0: one per physical core this process may run on. Must be
   // 1..the CPUs this process may run on (MeasureMachine fails otherwise).
