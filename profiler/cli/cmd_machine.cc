@@ -12,6 +12,7 @@
 #include "cli/command.h"
 #include "cli/options.h"
 #include "machine/current_machine.h"
+#include "machine/level_sizes.h"
 #include "machine/machine_measure.h"
 #include "machine/profile_trust.h"
 #include "process/interruption.h"
@@ -25,18 +26,18 @@ namespace {
 
 
 bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
-  CommandLine cl("machine measure", "[--quick|--full] [--threads N] [--wait S]",
+  CommandLine cl("machine measure", "[--quick|--full] [--threads N] [--wait S] [--timings]",
                  "Measures this machine's roofline: peak FLOP/s per precision and ISA, bandwidth "
                  "per memory level (load, copy, triad), the latency ladder and the clock, on 1 "
                  "thread and all cores, and stores the profile. Close other programs first: a "
                  "busy machine halves ceilings.");
   int threads = 0;
   double wait_s = 30;
-  cl.Add("quick",
-         "a quick profile: fewer points, short repetitions (default; under 15 s on 2 cores)");
+  cl.Add("quick", "a quick profile: fewer points, short repetitions (default)");
   cl.Add("full", "a full profile: every pattern over the whole sweep (about a minute)");
   cl.Add("threads", po::value(&threads),
          "threads of the all-threads ceilings (default: one per core this process may use)");
+  cl.Add("timings", "print on stderr how long each phase of the measurement took");
   cl.Add("wait", po::value(&wait_s),
          "wait at most S seconds for other processes (a build) to quiet down before measuring "
          "(default 30; 0: measure at once)");
@@ -81,6 +82,17 @@ bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, 
                 "machine measure interrupted by " + SignalName(InterruptingSignal()) + ": no profile stored (the earlier profiles, if "
                 "any, are untouched)");
   if (!ok) return Fail(err, ErrorKind::kEnvironment, "machine measure: " + why);
+  // Where the time went, phase by phase (--timings), on stderr.
+  std::string phases;
+  for (size_t i = 0; i < profile.phase_seconds.size(); ++i) {
+    char part[128];
+    std::snprintf(part, sizeof part, "%s%s %.2f s (CPU %.2f s)", phases.empty() ? "" : ", ",
+                  profile.phase_seconds[i].first.c_str(), profile.phase_seconds[i].second,
+                  i < profile.phase_cpu_seconds.size() ? profile.phase_cpu_seconds[i] : 0.0);
+    phases += part;
+  }
+  if (cl.Has("timings"))
+    std::fprintf(stderr, "rprof: measured in %.2f s: %s\n", profile.seconds, phases.c_str());
 
   // Level sizes consistent with this machine's newest profile: the same size within the
   // sweeps' resolution is kept, and counted, rather than a new size every time.
@@ -94,6 +106,9 @@ bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, 
         std::max(SizeResolution(profile.mode), SizeResolution(previous.profile.mode)), &profile);
   else
     ReconcileLevelSizes(MachineProfile(), 0, SizeResolution(profile.mode), &profile);
+  // The size each level is given: the reported prior unless a sound, repeated measurement
+  // replaces it (level_sizes.h); what sim simulates by default.
+  DecideLevelSizes(have_previous ? &previous.profile : nullptr, previous.id, &profile);
 
   StoredProfile stored;
   if (!InsertProfile(&store, CurrentMachine(), profile, &stored.id, err)) return false;

@@ -410,6 +410,11 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   if (!Measure(*measured, sources, request, &run, &failed_sources, err)) return false;
   // Declared for the program: the roof of its precision, before the measured split of FLOPs.
   if (cl.Has("precision")) run.precision = precision;
+  // The geometry rprofsim simulated is stored with the run (callgrind's two levels are in the
+  // notes of its metrics).
+  if (std::find(run.sources.begin(), run.sources.end(), "sim") != run.sources.end() &&
+      SimulatorName() == "rprofsim")
+    run.sim_caches = SimCacheGeometry(ReadTopology(), request.caches);
   if (!job_note.empty()) run.note += (run.note.empty() ? "" : "; ") + job_note;
   // Uncore counts a whole socket: one rank per socket counts it for the job.
   std::string uncore_detail;

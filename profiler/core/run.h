@@ -44,7 +44,7 @@ struct PlacementRecord {
   std::string note;     // why it stood above its roof; "" when it did not
   // Where the verdict binds: the level ("l1" … "dram") whose roof binds (compute-bound: the
   // level whose memory roof is nearest) and the source of its bytes, so that tables show that
-  // level's AI. "" when not placed or not known (stored before schema 17 by a compute bound).
+  // level's AI. "" when not placed or not known (stored before schema 16 by a compute bound).
   std::string binding_level;
   std::string binding_source;
   // What tables print for the bound (BoundText, roofline/placement.h): "l3 bandwidth",
@@ -71,6 +71,19 @@ struct JobRank {
   std::string host;               // the node's hostname
   std::string launcher;           // the environment that named the rank: openmpi, pmix, hydra,
                                   // slurm
+};
+
+// One cache level as the sim source simulated it for a run (the run_sim_caches table): the same
+// binary on the same machine gives the same counts only under the same geometry, so the run
+// keeps it.
+struct SimCacheRecord {
+  int level = 0;            // 1, 2, 3, 4
+  uint64_t size_bytes = 0;  // sets x ways x line, as simulated
+  int ways = 0;
+  int line_bytes = 0;
+  std::string inclusion;    // "non-inclusive", "inclusive", "victim" (relative to the levels above)
+  std::string size_origin;  // "reported" (CPUID/sysfs) or "measured" (a machine profile's
+                            // decided size, level_sizes.h)
 };
 
 struct RunRecord {
@@ -101,6 +114,8 @@ struct RunRecord {
   std::string ended_at;
   std::string rprof_version;
   std::optional<JobRank> job;  // the run was one rank of a parallel job
+  // The cache hierarchy the sim source simulated, L1 first; empty when sim did not count.
+  std::vector<SimCacheRecord> sim_caches;
 };
 
 // "2026-11-29T23:40:00.123Z" for now.

@@ -3,15 +3,15 @@
 #include <unistd.h>
 
 #include <algorithm>
-
 #include <climits>
 #include <cstdio>
 
+#include "counters/pmu_diagnosis.h"
 #include "counters/sim/callgrind_output.h"
 #include "counters/sim/callgrind_runner.h"
 #include "counters/sim/sim_counts.h"
 #include "counters/sim/simtool_location.h"
-#include "counters/pmu_diagnosis.h"
+#include "counters/sim_cache_sizes.h"
 #include "machine/topology.h"
 
 namespace rprof {
@@ -69,45 +69,11 @@ void SimGeometry(const CacheSizes& sizes, std::string* d1, std::string* ll) {
   if (last.level > 1) *ll = Geometry(last, 16, sizes.llc_bytes > 0);
 }
 
-namespace {
-
-// The inclusion policy of level `level` (2, 3, ...) on this CPU (cache_sim.h's CS_*).
-std::string LevelPolicy(const Topology& t, int level) {
-  if (level < 3) return "non-inclusive";
-  if (t.vendor == "AuthenticAMD" || t.vendor == "HygonGenuine") return "victim";
-  if (t.vendor != "GenuineIntel" || t.family != 6) return "non-inclusive";
-  // Intel parts whose L3 does not include L2: Skylake-SP and later servers, Ice Lake client
-  // and later clients; every earlier model's L3 is inclusive.
-  static const int kNonInclusive[] = {85,  106, 108, 143, 207, 173, 174, 175, 125, 126, 140,
-                                      141, 167, 151, 154, 183, 186, 191, 170, 172, 189, 197, 198};
-  for (int m : kNonInclusive)
-    if (t.model == m) return "non-inclusive";
-  return "inclusive";
-}
-
-}  // namespace
-
 std::vector<std::string> SimHierarchy(const CacheSizes& sizes) {
-  Topology topology = ReadTopology();
-  std::vector<CacheLevel> caches = DataCaches(topology);
   std::vector<std::string> out;
-  for (size_t i = 0; i < caches.size() && i < 4; ++i) {
-    CacheLevel c = caches[i];
-    bool measured = false;
-    if (i == 0 && sizes.l1d_bytes > 0) c.size_bytes = sizes.l1d_bytes, measured = true;
-    if (i + 1 == caches.size() && i > 0 && sizes.llc_bytes > 0)
-      c.size_bytes = sizes.llc_bytes, measured = true;
-    else if (i == 1 && c.level == 2 && sizes.l2_bytes > 0)
-      c.size_bytes = sizes.l2_bytes, measured = true;
-    uint64_t line = c.line_bytes > 0 ? static_cast<uint64_t>(c.line_bytes) : 64;
-    uint64_t ways = c.ways > 0 ? static_cast<uint64_t>(c.ways) : (i == 0 ? 8 : 16);
-    double exact = static_cast<double>(c.size_bytes) / static_cast<double>(line * ways);
-    uint64_t sets = measured ? static_cast<uint64_t>(exact + 0.5) : static_cast<uint64_t>(exact);
-    if (sets == 0) sets = 1;
-    std::string policy = i == 0 ? "non-inclusive" : LevelPolicy(topology, c.level);
-    out.push_back(std::to_string(sets * ways * line) + "," + std::to_string(ways) + "," +
-                  std::to_string(line) + "," + policy);
-  }
+  for (const SimCacheRecord& c : SimCacheGeometry(ReadTopology(), sizes))
+    out.push_back(std::to_string(c.size_bytes) + "," + std::to_string(c.ways) + "," +
+                  std::to_string(c.line_bytes) + "," + c.inclusion);
   return out;
 }
 

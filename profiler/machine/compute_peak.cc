@@ -38,14 +38,19 @@ bool MeasureComputePeak(ThreadTeam& team, const IsaFlags& flags, const ComputePe
   }
   // Calibrate: grow until a run takes a measurable time, then scale to the target. The first
   // runs also wake the wide units up (AVX-512 on Intel starts at reduced throughput).
-  uint64_t iterations = 1024;
-  double target = std::max(1e-3, opts.seconds_per_rep);
-  double t = TimedRun(team, opts.threads, *k, iterations);
-  while (t < target / 8) {
-    iterations *= t < target / 64 ? 8 : 2;
-    t = TimedRun(team, opts.threads, *k, iterations);
+  uint64_t iterations = opts.iterations;
+  if (iterations == 0) {
+    iterations = 1024;
+    double target = std::max(1e-3, opts.seconds_per_rep);
+    double t = TimedRun(team, opts.threads, *k, iterations);
+    while (t < target / 8) {
+      iterations *= t < target / 64 ? 8 : 2;
+      t = TimedRun(team, opts.threads, *k, iterations);
+    }
+    iterations = std::max<uint64_t>(1, static_cast<uint64_t>(iterations * (target / t)));
+  } else {
+    TimedRun(team, opts.threads, *k, iterations / 8 + 1);  // wakes the wide units up
   }
-  iterations = std::max<uint64_t>(1, static_cast<uint64_t>(iterations * (target / t)));
 
   uint64_t flops = FlopsPerIteration(*k) * iterations * static_cast<uint64_t>(opts.threads);
   std::vector<double> rates;

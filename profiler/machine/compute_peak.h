@@ -22,6 +22,10 @@ struct ComputePeakOptions {
   int threads = 1;               // workers 0..threads-1 of the team
   double seconds_per_rep = 0.02; // each thread's iteration count is calibrated to this
   int repetitions = 5;
+  // Iterations per thread and repetition, as an earlier measurement of the same kernel
+  // calibrated them (ComputePeakResult::iterations_per_thread); 0: calibrate here. A second
+  // round of repetitions need not calibrate again.
+  uint64_t iterations = 0;
 };
 
 struct ComputePeakResult {

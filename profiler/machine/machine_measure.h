@@ -12,10 +12,11 @@
 namespace rprof {
 
 struct MachineMeasureOptions {
-  // "quick": 2 points per octave, short repetitions, the non-load patterns only on the plateaus
-  // the load sweep found, sweeps capped at 512 MiB or 2x the reported last-level cache,
-  // whichever is larger (under 15 s on a 2-core machine).
-  // "full": 4 points per octave, every pattern over the whole sweep, longer repetitions.
+  // "quick": 2 points per octave (1 for the all-threads bandwidth sweep), short repetitions,
+  // the non-load patterns only on the plateaus the load sweep found, sweeps capped at 512 MiB or
+  // 2x the reported last-level cache, whichever is larger.
+  // "full": 4 points per octave (2 for the all-threads bandwidth sweep), every pattern over the
+  // whole sweep, longer repetitions.
   std::string mode = "quick";
   // N of the all-threads ceilings; 0: one per physical core this process may run on. Must be
   // 1..the CPUs this process may run on (MeasureMachine fails otherwise).
@@ -47,12 +48,14 @@ struct MachineMeasureOptions {
 //    rounds over the whole set (half the repetitions each, so each ceiling's repetitions are
 //    seconds apart); an N-thread ceiling under 0.6 x N x its 1-thread value is measured again,
 //    twice at most, and a warning says when it stays there;
+//  - every sweep stops early once DRAM's plateau is established: its last three points within
+//    10 % of each other, past 4x the reported last-level cache and 128 MiB;
 //  - bandwidth: for 1 and N threads, a load sweep from 16 KiB per thread to 4x the last-level
 //    cache (at least 256 MiB; at most a third of MemAvailable, and in quick mode 512 MiB or 2x the
 //    last-level cache — a warning says when a cap applies), levels found on it (hierarchy.h), and
 //    per level the load, copy and triad ceilings (the best point on the level's plateau; for
-//    DRAM, the best of its three largest working sets), plus copy_nt for DRAM; all with the
-//    widest vector ISA;
+//    DRAM, the best of its three largest working sets at twice the last-level cache or more),
+//    plus copy_nt for DRAM; all with the widest vector ISA;
 //  - latency: pointer chase over the same range, levels found on it;
 //  - every compute ceiling, bandwidth ceiling point and latency point whose repetitions spread
 //    more than kLargeSpreadPct is measured once more, and the steadier set kept (a warning

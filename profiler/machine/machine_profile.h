@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "machine/topology.h"
@@ -101,6 +102,15 @@ struct LevelSummary {
   // What is not a plain fact about this level, in words: a size kept from the previous profile,
   // a size that contradicts it, a latency not above the level before. "" when nothing.
   std::string note;
+  // The size this level is given (DecideLevelSizes, level_sizes.h): the reported prior, or a
+  // measured plateau end when the measurement is sound and repeated; what sim simulates by
+  // default. 0 for DRAM, and for profiles stored before rprof decided sizes.
+  uint64_t size_bytes = 0;
+  std::string size_rule;    // which rule decided size_bytes (level_sizes.h's kRule*); "": none
+  std::string size_reason;  // why that rule, in words
+  // The 1-thread bandwidth sweep's plateau end for this level (0: that sweep did not find it).
+  // Read by DecideLevelSizes while the profile is measured; not stored.
+  uint64_t bandwidth_size = 0;
 };
 
 struct MachineProfile {
@@ -116,6 +126,11 @@ struct MachineProfile {
   std::string mode;               // "quick" | "full"
   double load_average_before = 0; // 1-minute load average before measuring
   double seconds = 0;             // how long the measurement took
+  // Where those seconds went, phase by phase ("settle", "clock", "compute", "bandwidth 1
+  // thread", "bandwidth 2 threads", "latency"), in order; `machine measure` prints them. Not
+  // stored.
+  std::vector<std::pair<std::string, double>> phase_seconds;
+  std::vector<double> phase_cpu_seconds;  // CPU seconds of this process in each of those phases
   // Anything that makes the numbers less trustworthy or differ from sysfs: competing load,
   // large spreads, a capped working set, sysfs sizes the measurement contradicts.
   std::vector<std::string> warnings;

@@ -121,6 +121,24 @@ void WriteProfileJson(const StoredProfile& sp, JsonWriter* w, bool with_points) 
         w->String(l.note);
       else
         w->Null();
+      // The size the level is given (what sim simulates) and the rule that decided it
+      // (level_sizes.h); null in profiles stored before rprof decided sizes.
+      w->Key("reported_size").Int(static_cast<long long>(l.reported_size));
+      w->Key("size_bytes");
+      if (!l.size_rule.empty())
+        w->Int(static_cast<long long>(l.size_bytes));
+      else
+        w->Null();
+      w->Key("rule");
+      if (!l.size_rule.empty())
+        w->String(l.size_rule);
+      else
+        w->Null();
+      w->Key("reason");
+      if (!l.size_reason.empty())
+        w->String(l.size_reason);
+      else
+        w->Null();
       w->EndObject();
     }
     w->EndArray();
@@ -235,6 +253,17 @@ std::string FormatProfile(const StoredProfile& profile, OutputFormat format, siz
                    MeasuredOr(l.latency_ns, 1), MeasuredOr(l.bandwidth_gbs, 1)});
   // The confidence in each effective size, and what is not a plain fact about a level.
   std::string sizes;
+  for (const LevelSummary& l : p.levels) {
+    if (l.size_rule.empty()) continue;
+    sizes += "  " + l.level + " " + FormatBytes(l.size_bytes) + " (" + l.size_rule +
+             "): " + l.size_reason + "\n";
+  }
+  if (!sizes.empty())
+    report.AddText(
+        "\nsize of each level (what sim simulates: the reported size unless a sound, "
+        "repeated measurement replaces it)\n" +
+        sizes);
+  sizes.clear();
   for (const LevelSummary& l : p.levels) {
     if (l.size_agreement <= 0 && l.note.empty()) continue;
     sizes += "  " + l.level + " " + (l.effective_size ? FormatBytes(l.effective_size) : "-");

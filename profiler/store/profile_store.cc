@@ -84,7 +84,9 @@ bool LoadPoints(Database* db, StoredProfile* out, std::string* why) {
   auto add_level = [&](const Statement& s) {
     p.levels.push_back({s.Text(0), static_cast<uint64_t>(s.Int(1)), static_cast<uint64_t>(s.Int(2)),
                         s.OptionalDouble(3).value_or(0), s.OptionalDouble(4).value_or(0),
-                        static_cast<int>(s.OptionalDouble(5).value_or(0)), s.Text(6)});
+                        static_cast<int>(s.OptionalDouble(5).value_or(0)), s.Text(6),
+                        static_cast<uint64_t>(s.OptionalDouble(7).value_or(0)), s.Text(8),
+                        s.Text(9)});
   };
   return db->ForEachRow(
              "SELECT working_set_bytes, ns, spread_pct FROM latency_points"
@@ -97,7 +99,8 @@ bool LoadPoints(Database* db, StoredProfile* out, std::string* why) {
              why, add_bandwidth, out->id) &&
          db->ForEachRow(
              "SELECT level, reported_size, effective_size, latency_ns, bandwidth_gbs,"
-             " size_agreement, note FROM memory_levels WHERE profile_id = ? ORDER BY rowid",
+             " size_agreement, note, size_bytes, size_rule, size_reason FROM memory_levels"
+             " WHERE profile_id = ? ORDER BY rowid",
              why, add_level, out->id);
 }
 
@@ -188,15 +191,18 @@ bool InsertProfile(RunStore* store, const MachineRecord& machine, const MachineP
       return store->DbFail(why, err);
   Statement v;
   if (!db->Prepare("INSERT INTO memory_levels (profile_id, level, reported_size, effective_size,"
-                   " latency_ns, bandwidth_gbs, size_agreement, note)"
-                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                   " latency_ns, bandwidth_gbs, size_agreement, note, size_bytes, size_rule,"
+                   " size_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    &v, &why))
     return store->DbFail(why, err);
   for (const LevelSummary& x : profile.levels)
     if (!v.Run(&why, profile_id, x.level, x.reported_size, x.effective_size, NonZero(x.latency_ns),
                NonZero(x.bandwidth_gbs),
                x.size_agreement > 0 ? std::optional<int>(x.size_agreement) : std::nullopt,
-               x.note.empty() ? std::nullopt : std::optional<std::string>(x.note)))
+               x.note.empty() ? std::nullopt : std::optional<std::string>(x.note),
+               x.size_rule.empty() ? std::nullopt : std::optional<uint64_t>(x.size_bytes),
+               x.size_rule.empty() ? std::nullopt : std::optional<std::string>(x.size_rule),
+               x.size_reason.empty() ? std::nullopt : std::optional<std::string>(x.size_reason)))
       return store->DbFail(why, err);
   if (!txn.Commit(&why)) return store->DbFail(why, err);
   *id = profile_id;

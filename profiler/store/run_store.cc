@@ -296,6 +296,18 @@ bool RunStore::InsertRows(RunRecord* run, std::string* err) {
   for (const TrustNote& note : run->trust)
     if (!trust.Run(err, run_id, note.kind, note.detail)) return false;
 
+  if (!run->sim_caches.empty()) {
+    Statement cache;
+    if (!db_.Prepare("INSERT INTO run_sim_caches (run_id, level, size_bytes, ways, line_bytes,"
+                     " inclusion, size_origin) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                     &cache, err))
+      return false;
+    for (const SimCacheRecord& c : run->sim_caches)
+      if (!cache.Run(err, run_id, c.level, c.size_bytes, c.ways, c.line_bytes, c.inclusion,
+                     c.size_origin))
+        return false;
+  }
+
   Statement tag;
   if (!db_.Prepare("INSERT INTO tags (run_id, key, value) VALUES (?, ?, ?)", &tag, err))
     return false;

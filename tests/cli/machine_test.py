@@ -531,6 +531,29 @@ class MeasuredMachine(RprofTestCase, InterruptMixin):
                     self.assertTrue(p["note"], p)
                 else:
                     self.assertIsNone(p["note"], p)
+    def test_each_level_is_given_a_size_by_a_rule(self):
+        # The reported size is the prior: one profile alone never replaces it with a measured
+        # one unless the reported size is impossible (issue 25). sim simulates the given sizes.
+        profile = self.profile_json()
+        given = [lv for lv in profile["level_sizes"] if lv["rule"] is not None]
+        self.assertTrue(given, profile["level_sizes"])
+        for lv in given:
+            with self.subTest(level=lv["level"]):
+                self.assertIn(lv["rule"], ("reported", "reported_impossible"), lv)
+                self.assertTrue(lv["reason"], lv)
+                if lv["rule"] == "reported" and lv["reported_size"]:
+                    self.assertEqual(lv["size_bytes"], lv["reported_size"], lv)
+        self.assertEqual(self.query("select level, size_bytes, size_rule from memory_levels"
+                                    " where profile_id = 1 and size_rule is not null"),
+                         [(lv["level"], lv["size_bytes"], lv["rule"]) for lv in given])
+        self.assertIn("size of each level", self.rprof_ok("machine", "show").stdout)
+        # A cache level with DRAM's latency is not stored.
+        levels = {lv["level"]: lv for lv in profile["levels"]}
+        dram = levels["dram"]["latency_ns"]
+        for name, lv in levels.items():
+            if name != "dram" and lv["latency_ns"] and dram:
+                self.assertLess(lv["latency_ns"], 0.75 * dram, lv)
+
     def test_a_second_profile_keeps_level_sizes_consistent(self):
         # Whatever the second measurement finds, each cache level either keeps profile 1's size
         # (within the sweep's resolution: agreed by 2 profiles now) or is a new size, agreed by

@@ -87,15 +87,21 @@ def insert_profile(db, ceilings=None, threads=2, noisy_reasons=None):
         con.close()
 
 
-def insert_memory_levels(db, profile, l1, l2, l3):
-    """The profile's memory levels, each (reported_size, effective_size) in bytes: the effective
-    sizes the sim source simulates once a profile exists."""
+def insert_memory_levels(db, profile, l1, l2, l3, rule="measured"):
+    """The profile's memory levels, each (reported_size, effective_size) in bytes. With a
+    measured `rule` (the default: as if repeated sound profiles had measured them) each level is
+    given its effective size, which the sim source then simulates; with rule "reported" (or None:
+    a profile stored before rprof decided sizes) sim simulates the reported sizes."""
+    def given(sizes):
+        if rule is None:
+            return (None, None)
+        return (sizes[0] if rule == "reported" else sizes[1], rule)
     con = sqlite3.connect(db)
     with con:
         con.executemany("insert into memory_levels (profile_id, level, reported_size,"
-                        " effective_size) values (?, ?, ?, ?)",
-                        [(profile, "l1", *l1), (profile, "l2", *l2), (profile, "l3", *l3),
-                         (profile, "dram", 0, 0)])
+                        " effective_size, size_bytes, size_rule) values (?, ?, ?, ?, ?, ?)",
+                        [(profile, "l1", *l1, *given(l1)), (profile, "l2", *l2, *given(l2)),
+                         (profile, "l3", *l3, *given(l3)), (profile, "dram", 0, 0, None, None)])
     con.close()
 
 

@@ -83,6 +83,36 @@ class SimCounts(RprofTestCase):
                       reported["metrics"]["bytes_l2"]["sim"]["note"])
         self.assertError(self.rprof("run", "triad", "--sim-cache", "huge"), 2,
                          "--sim-cache huge: use measured or reported")
+        # The geometry rprofsim simulated is stored with the run: the profile's L3, sysfs's ways.
+        if "rprofsim" in self.rprof_ok("doctor", db=False).stdout:
+            caches = {level: (size, origin) for level, size, origin in self.query(
+                "select level, size_bytes, size_origin from run_sim_caches where run_id = ?",
+                (out["run_id"],))}
+            self.assertEqual(caches.get(3), (2 << 20, "measured"), caches)
+            self.assertEqual(self.query("select distinct size_origin from run_sim_caches"
+                                        " where run_id = ?", (reported["run_id"],)),
+                             [("reported",)])
+
+    def test_sim_keeps_the_reported_sizes_a_profile_did_not_replace(self):
+        # One profile's effective sizes (2 MiB of L3) are no geometry: a profile that kept the
+        # reported sizes (or one stored before rprof decided sizes) leaves sim on sysfs's, and
+        # the same run gives the same counts whichever was measured last.
+        self.rprof_ok("run", "triad", "-p", "n=1000", "-r", "1", "--counters", "model", "-q")
+        args = ("triad", "-p", "n=150000", "-r", "1", "--counters", "sim")
+        names = ("bytes_l2", "bytes_l3", "bytes_dram")
+        before = self.run_json(*args)["metrics"]
+        for rule in ("reported", None):
+            profile = insert_profile(self.db)
+            insert_memory_levels(self.db, profile, l1=(49152, 16384), l2=(1 << 20, 128 << 10),
+                                 l3=(32 << 20, 2 << 20), rule=rule)
+            after = self.run_json(*args)["metrics"]
+            for name in names:
+                if name not in before:
+                    continue  # callgrind has no bytes_l3
+                a, b = before[name]["sim"]["value"], after[name]["sim"]["value"]
+                # The same to a few cache lines (the arrays' addresses may move between runs).
+                self.assertLessEqual(abs(a - b), 0.001 * max(a, b) + 16 * 64, (rule, name, a, b))
+                self.assertIn("reported", after[name]["sim"]["note"], (rule, name))
 
     def test_a_benchmark_harness_is_divided_by_the_iterations_it_replayed(self):
         # A Google Benchmark binary repeats each benchmark until its time is up: under valgrind

@@ -1,11 +1,13 @@
 // Hierarchy detection on hand-made curves: deterministic, so every case is exact.
-#include "machine/hierarchy.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
+
+#include "machine/hierarchy.h"
+#include "machine/level_sizes.h"
+#include "machine/profile_trust.h"
 
 namespace rprof {
 namespace {
@@ -415,6 +417,214 @@ TEST(HierarchyTest, FormatBytes) {
   EXPECT_EQ(FormatBytes(1280 * kKiB), "1.25 MiB");
   EXPECT_EQ(FormatBytes(32 * kMiB), "32 MiB");
   EXPECT_EQ(FormatBytes(2 * kGiB), "2 GiB");
+}
+
+// ---- Level sizes with a prior (level_sizes.h) on profiles built from synthetic sweeps. ----
+
+// One cache level of a synthetic machine: what sysfs reports, where its latency and bandwidth
+// plateaus end on this profile's sweeps, and its values there.
+struct SweptCache {
+  uint64_t reported;
+  uint64_t latency_end;
+  uint64_t bandwidth_end;
+  double ns;
+  double gbs;
+};
+
+// A profile as MeasureMachine builds it: latency and 1-thread load sweeps (2 points an octave,
+// 16 KiB to 512 MiB), the levels DetectHierarchy finds on them, a level's effective size from
+// the latency sweep and its bandwidth_size from the bandwidth sweep.
+MachineProfile SweptProfile(const std::vector<SweptCache>& caches, double dram_ns, double dram_gbs,
+                            bool noisy = false) {
+  std::vector<uint64_t> grid = Grid(16 * kKiB, 512 * kMiB, 2);
+  std::vector<Level> lat, bw;
+  std::vector<uint64_t> reported;
+  for (const SweptCache& c : caches) {
+    lat.push_back({c.latency_end, c.ns});
+    bw.push_back({c.bandwidth_end, c.gbs});
+    reported.push_back(c.reported);
+  }
+  lat.push_back({0, dram_ns});
+  bw.push_back({0, dram_gbs});
+  MachineProfile p;
+  p.mode = "quick";
+  std::vector<CurvePoint> lat_curve = Curve(lat, grid), bw_curve = Curve(bw, grid);
+  for (const CurvePoint& c : lat_curve) p.latency.push_back({c.working_set_bytes, c.value, 1});
+  HierarchyOptions lo, bo;
+  lo.higher_is_better = false;
+  lo.reported_sizes = bo.reported_sizes = reported;
+  std::vector<DetectedLevel> lat_levels, bw_levels;
+  std::string err;
+  EXPECT_TRUE(DetectHierarchy(lat_curve, lo, &lat_levels, &err)) << err;
+  EXPECT_TRUE(DetectHierarchy(bw_curve, bo, &bw_levels, &err)) << err;
+  for (const DetectedLevel& d : lat_levels) {
+    LevelSummary s;
+    s.level = d.name;
+    s.reported_size = d.reported_size;
+    s.effective_size = d.effective_size;
+    s.latency_ns = d.median;
+    for (const DetectedLevel& b : bw_levels)
+      if (b.name == d.name) s.bandwidth_size = b.effective_size;
+    p.levels.push_back(s);
+  }
+  if (noisy) p.noisy_reasons.push_back("measured under load: other processes used 1.00 CPUs");
+  return p;
+}
+
+// Each profile in turn against the one before it, as `machine measure` stores them.
+std::vector<MachineProfile> Measured(std::vector<MachineProfile> profiles) {
+  for (size_t i = 0; i < profiles.size(); ++i) {
+    MachineProfile* now = &profiles[i];
+    DropDramLikeLevels(now);
+    if (i == 0) {
+      ReconcileLevelSizes(MachineProfile(), 0, std::sqrt(2.0), now);
+      DecideLevelSizes(nullptr, 0, now);
+    } else {
+      ReconcileLevelSizes(profiles[i - 1], static_cast<int64_t>(i), std::sqrt(2.0), now);
+      DecideLevelSizes(&profiles[i - 1], static_cast<int64_t>(i), now);
+    }
+  }
+  return profiles;
+}
+
+// A level as MeasureMachine stores it: name, reported and effective size, latency, bandwidth.
+LevelSummary Rung(const char* name, uint64_t reported, uint64_t effective, double ns, double gbs) {
+  LevelSummary l;
+  l.level = name;
+  l.reported_size = reported;
+  l.effective_size = effective;
+  l.latency_ns = ns;
+  l.bandwidth_gbs = gbs;
+  return l;
+}
+
+const LevelSummary& LevelOf(const MachineProfile& p, const std::string& name) {
+  for (const LevelSummary& l : p.levels)
+    if (l.level == name) return l;
+  static LevelSummary none;
+  ADD_FAILURE() << "no level " << name;
+  return none;
+}
+
+bool HasLevel(const MachineProfile& p, const std::string& name) {
+  return std::any_of(p.levels.begin(), p.levels.end(),
+                     [&](const LevelSummary& l) { return l.level == name; });
+}
+
+// The VM: sysfs says L1D 32 KiB, L2 512 KiB, L3 16 MiB; the sweeps' plateaus end
+// elsewhere on every profile (L1 16-32 KiB, L2 128-304 KiB, L3 2.8-5.7 MiB), one of them under
+// load. The sizes given stay the reported ones: neither a plateau end seen once nor a noisy
+// profile moves them.
+TEST(LevelSizesTest, ThreeProfilesOfOneMachineGiveTheSameSizes) {
+  auto vm = [](uint64_t l1, uint64_t l2, uint64_t l3, bool noisy) {
+    return SweptProfile(
+        {{32 * kKiB, l1, l1, 1.2, 200}, {512 * kKiB, l2, l2, 4, 90}, {16 * kMiB, l3, l3, 20, 40}},
+        110, 12, noisy);
+  };
+  std::vector<MachineProfile> p = Measured({vm(32 * kKiB, 256 * kKiB, 4 * kMiB, false),
+                                            vm(32 * kKiB, 128 * kKiB, 11 * kMiB / 2, true),
+                                            vm(16 * kKiB, 256 * kKiB, 8 * kMiB / 3, false)});
+  for (const MachineProfile& profile : p) {
+    EXPECT_EQ(LevelOf(profile, "l1").size_bytes, 32 * kKiB);
+    EXPECT_EQ(LevelOf(profile, "l2").size_bytes, 512 * kKiB);
+    EXPECT_EQ(LevelOf(profile, "l3").size_bytes, 16 * kMiB);
+    for (const char* name : {"l1", "l2", "l3"})
+      EXPECT_EQ(LevelOf(profile, name).size_rule, kRuleReported) << name;
+  }
+  EXPECT_NE(LevelOf(p[1], "l2").size_reason.find("the profile is noisy"), std::string::npos)
+      << LevelOf(p[1], "l2").size_reason;
+  // A smaller effective L3 (a VM's neighbours) is said beside the level, not taken as its size.
+  EXPECT_NE(LevelOf(p[2], "l3").note.find("measured plateau ends at"), std::string::npos)
+      << LevelOf(p[2], "l3").note;
+}
+
+// One noisy profile stored an "L3" of 128 MiB at 164.5 ns with DRAM at 175.7 ns: that level has
+// DRAM's latency and is not stored; its reported size stands for sim.
+TEST(LevelSizesTest, AnL3WithDramsLatencyIsNotStored) {
+  MachineProfile p;
+  p.levels = {Rung("l1", 32 * kKiB, 32 * kKiB, 1.2, 200),
+              Rung("l2", 512 * kKiB, 256 * kKiB, 4.1, 90),
+              Rung("l3", 16 * kMiB, 128 * kMiB, 164.5, 14), Rung("dram", 0, 0, 175.7, 12)};
+  DropDramLikeLevels(&p);
+  EXPECT_FALSE(HasLevel(p, "l3"));
+  EXPECT_TRUE(HasLevel(p, "l2"));
+  EXPECT_TRUE(HasLevel(p, "dram"));
+  ASSERT_EQ(p.warnings.size(), 1u);
+  EXPECT_NE(p.warnings[0].find("DRAM's latency"), std::string::npos) << p.warnings[0];
+
+  // The same from sweeps: an "L3" plateau at 150 ns that ends at 128 MiB, DRAM at 190 ns.
+  MachineProfile swept = Measured({SweptProfile({{32 * kKiB, 32 * kKiB, 32 * kKiB, 1.2, 200},
+                                                 {512 * kKiB, 512 * kKiB, 512 * kKiB, 4, 90},
+                                                 {16 * kMiB, 128 * kMiB, 128 * kMiB, 150, 14}},
+                                                190, 10)})[0];
+  EXPECT_FALSE(HasLevel(swept, "l3"));
+  EXPECT_EQ(LevelOf(swept, "l2").size_bytes, 512 * kKiB);
+}
+
+// A sound plateau end an octave or more under the reported size replaces it once two profiles
+// in a row measured it; a noisy profile after that keeps it (sim does not move).
+TEST(LevelSizesTest, ASoundRepeatedMeasurementReplacesThePrior) {
+  auto machine = [](uint64_t l2, bool noisy) {
+    return SweptProfile({{48 * kKiB, 32 * kKiB, 32 * kKiB, 1.0, 200},
+                         {1 * kMiB, l2, l2, 3.5, 90},
+                         {32 * kMiB, 16 * kMiB, 16 * kMiB, 12, 40}},
+                        100, 12, noisy);
+  };
+  std::vector<MachineProfile> p = Measured({machine(256 * kKiB, false), machine(256 * kKiB, false),
+                                            machine(128 * kKiB, true), machine(1 * kMiB, false)});
+  EXPECT_EQ(LevelOf(p[0], "l2").size_rule, kRuleReported);
+  EXPECT_EQ(LevelOf(p[0], "l2").size_bytes, 1 * kMiB);
+  EXPECT_EQ(LevelOf(p[1], "l2").size_rule, kRuleMeasured);
+  EXPECT_EQ(LevelOf(p[1], "l2").size_bytes, 256 * kKiB);
+  EXPECT_EQ(LevelOf(p[2], "l2").size_rule, kRuleKept);
+  EXPECT_EQ(LevelOf(p[2], "l2").size_bytes, 256 * kKiB);
+  // A sound measurement that agrees with the report brings the reported size back.
+  EXPECT_EQ(LevelOf(p[3], "l2").size_rule, kRuleReported);
+  EXPECT_EQ(LevelOf(p[3], "l2").size_bytes, 1 * kMiB);
+  // L1 (32 of 48 KiB) and L3 (16 of 32 MiB) agree with the reported sizes within an octave.
+  for (const MachineProfile& profile : p) {
+    EXPECT_EQ(LevelOf(profile, "l1").size_bytes, 48 * kKiB);
+    EXPECT_EQ(LevelOf(profile, "l3").size_bytes, 32 * kMiB);
+  }
+}
+
+// A VM that reports its host's 480 MiB L3 for 2 vCPUs, DRAM's latency from 64 MiB on: the
+// reported size cannot be, and one sound profile's measured size replaces it.
+TEST(LevelSizesTest, AnImpossibleReportedSizeGivesWayAtOnce) {
+  MachineProfile p = Measured({SweptProfile({{48 * kKiB, 32 * kKiB, 32 * kKiB, 1.0, 200},
+                                             {1 * kMiB, 1 * kMiB, 1 * kMiB, 3.5, 90},
+                                             {480 * kMiB, 32 * kMiB, 32 * kMiB, 14, 40}},
+                                            110, 12)})[0];
+  EXPECT_EQ(LevelOf(p, "l3").size_rule, kRuleReportedImpossible);
+  EXPECT_EQ(LevelOf(p, "l3").size_bytes, LevelOf(p, "l3").effective_size);
+  EXPECT_LE(LevelOf(p, "l3").size_bytes, 32 * kMiB);
+  EXPECT_GE(LevelOf(p, "l3").size_bytes, 16 * kMiB);
+}
+
+// A plateau longer than the reported cache, or a latency not above the level before, is no
+// sound measurement: the reported size stays, and the reason says which rule failed.
+TEST(LevelSizesTest, UnsoundMeasurementsKeepThePrior) {
+  MachineProfile p;
+  p.levels = {Rung("l1", 32 * kKiB, 32 * kKiB, 1.2, 200),
+              Rung("l2", 512 * kKiB, 128 * kKiB, 1.1, 90), Rung("l3", 16 * kMiB, 64 * kMiB, 20, 40),
+              Rung("dram", 0, 0, 110, 12)};
+  for (LevelSummary& l : p.levels) l.bandwidth_size = l.effective_size;
+  for (LevelSummary& l : p.levels) l.size_agreement = 3;
+  DecideLevelSizes(nullptr, 0, &p);
+  EXPECT_EQ(LevelOf(p, "l2").size_rule, kRuleReported);
+  EXPECT_NE(LevelOf(p, "l2").size_reason.find("not above L1's"), std::string::npos)
+      << LevelOf(p, "l2").size_reason;
+  EXPECT_EQ(LevelOf(p, "l3").size_rule, kRuleReported);
+  EXPECT_EQ(LevelOf(p, "l3").size_bytes, 16 * kMiB);
+  EXPECT_NE(LevelOf(p, "l3").size_reason.find("larger than the reported"), std::string::npos)
+      << LevelOf(p, "l3").size_reason;
+  // The two sweeps must agree: a bandwidth plateau two octaves off is one sweep's word.
+  p.levels[1].latency_ns = 4;
+  p.levels[1].bandwidth_size = 512 * kKiB;
+  DecideLevelSizes(nullptr, 0, &p);
+  EXPECT_EQ(LevelOf(p, "l2").size_rule, kRuleReported);
+  EXPECT_NE(LevelOf(p, "l2").size_reason.find("bandwidth sweep"), std::string::npos)
+      << LevelOf(p, "l2").size_reason;
 }
 
 }  // namespace

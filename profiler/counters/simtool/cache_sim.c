@@ -153,7 +153,21 @@ static int fetch(CacheSim* sim, int k, uint64_t line, int is_write, uint64_t* ev
   uint64_t* set = set_of(l, line);
   if (l->policy == CS_VICTIM) {
     int w = find(set, l->ways, line);
-    if (w >= 0) return (int)TAG_DIRTY(take(set, l->ways, w));
+    if (w >= 0 && TAG_DIRTY(set[w])) {
+      /* A dirty line stays here, the most recent, and a clean copy goes up: it was written back
+       * into this level once, and crosses the boundary again only if the core modifies it.
+       * Handed up dirty, a line that fits in L2 + L3 but is never written again (an array the
+       * kernel's set-up wrote, then only read) would be written back on every L2 eviction:
+       * 48 B per triad element at L3 where Intel's L3, which keeps the dirty copy, moves 32. */
+      uint64_t tag = take(set, l->ways, w);
+      for (uint32_t i = l->ways - 1; i > 0; --i) set[i] = set[i - 1];
+      set[0] = tag;
+      return 0;
+    }
+    if (w >= 0) {
+      take(set, l->ways, w); /* a clean line moves up: the victim cache is exclusive */
+      return 0;
+    }
     ev[is_write ? CS_EV_MISS_WRITE(k) : CS_EV_MISS_READ(k)]++;
     return fetch(sim, k + 1, line, is_write, ev);
   }

@@ -10,8 +10,10 @@
  *   CS_INCLUSIVE  as NINE, and evicting a line removes it from every level above (a dirty copy
  *                 there makes the eviction a write-back: Intel client and pre-Skylake server L3);
  *   CS_VICTIM     exclusive: never filled from below; receives every line the level above
- *                 evicts, clean or dirty, and gives a line up (with its dirty bit) when the level
- *                 above misses on it (AMD's L3).
+ *                 evicts, clean or dirty, and gives a clean line up when the level above misses
+ *                 on it (AMD's L3); a dirty line it keeps, giving a clean copy up, so that a line
+ *                 written back once is written back again only when the core modifies it again
+ *                 (as with Intel's L3, which keeps the dirty copy under a clean one in L2).
  *
  * Events, per level k (0 = L1D), counted into the caller's array at the CS_EV_* offsets:
  *   miss_read / miss_write  demand misses at level k (a store's read-for-ownership is a write
