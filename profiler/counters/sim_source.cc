@@ -201,10 +201,11 @@ bool Analyze(SimAnalyzer* analyzer, const std::vector<std::string>& files, SimCo
 
 constexpr std::string_view kRegionTrigger = "Client Request: rprof-region:";
 
-// A thread whose share of a region is at least this fraction of the region's FLOPs (of its
-// instructions, when it has none) did the region's work: it counts for the region's roof. Below
-// it: a thread that only waited (a spinning OpenMP worker, the main thread joining a pool).
-constexpr double kWorkingShare = 0.05;
+// A thread whose share of a region's FLOPs (of its instructions, when it has none) is at least
+// this fraction of the busiest thread's did the region's work: it counts for the region's roof.
+// Below it: a thread that only waited (a spinning OpenMP worker, the main thread joining a
+// pool). Relative to the busiest, not to the whole: 64 threads sharing evenly all count.
+constexpr double kWorkingShare = 0.1;
 
 std::string Percent(double fraction) {
   char text[32];
@@ -240,23 +241,24 @@ bool AddThreadShares(SimAnalyzer* analyzer, const std::string& region,
   auto work = [&](const SimCounts& c) {
     return static_cast<double>(by_flops ? c.flops() : c.instructions);
   };
-  double total = work(whole);
+  double total = work(whole), busiest = 0;
+  for (const Share& share : shares) busiest = std::max(busiest, work(share.counts));
   int working = 0;
   double outside = 0;  // the share of threads that never entered the region
   std::string listed;
   for (const Share& share : shares) {
     double fraction = total > 0 ? work(share.counts) / total : 0;
-    if (fraction >= kWorkingShare) ++working;
+    if (busiest > 0 && work(share.counts) >= kWorkingShare * busiest) ++working;
     if (!share.entered) outside += fraction;
     listed += (listed.empty() ? "" : ", ") + std::string("thread ") + share.thread + " " +
               Percent(fraction) + (share.entered ? "" : " (never entered the region)");
   }
   if (shares.empty()) return true;
-  out->push_back({"threads", static_cast<double>(std::max(1, working)), "count", Source::kSim,
-                  region,
-                  std::string("threads that did the region's work (at least ") +
-                      Percent(kWorkingShare) + " of its " + (by_flops ? "FLOPs" : "instructions") +
-                      ", counted on every thread while the region was open in any): " + listed});
+  std::string note = "threads that did the region's work (each at least " + Percent(kWorkingShare) +
+                     " of the busiest one's " + (by_flops ? "FLOPs" : "instructions") +
+                     "; every thread counted while the region was open in any): " + listed;
+  out->push_back(
+      {"threads", static_cast<double>(std::max(1, working)), "count", Source::kSim, region, note});
   if (outside > 0)
     for (Metric& m : *out)
       if (m.region == region && m.source == Source::kSim && m.name == "flops")
