@@ -115,6 +115,10 @@ static UInt bucket_count = 0, bucket_cap = 0;
 
 static Region* regions = NULL;
 static UInt region_count = 0, region_cap = 0;
+/* The regions open in some thread now (open > 0), each once: what a flush walks, however many
+ * regions the program has named. Its capacity follows region_cap. */
+static UInt* open_regions = NULL;
+static UInt open_count = 0;
 
 static InstrInfo** instrs = NULL;
 static UInt instr_count = 0, instr_cap = 0;
@@ -158,8 +162,11 @@ static UInt BucketFor(const HChar* name, ThreadId tid) {
 static UInt RegionFor(const HChar* name) {
   for (UInt i = 0; i < region_count; ++i)
     if (VG_(strcmp)(regions[i].name, name) == 0) return i;
-  if (region_count == region_cap)
-    region_cap = Grow((void**)&regions, region_cap, sizeof(Region), "rprofsim.regions");
+  if (region_count == region_cap) {
+    UInt cap = region_cap;
+    region_cap = Grow((void**)&regions, cap, sizeof(Region), "rprofsim.regions");
+    Grow((void**)&open_regions, cap, sizeof(UInt), "rprofsim.open");
+  }
   Region* r = &regions[region_count];
   r->name = VG_(strdup)("rprofsim.region", name);
   r->open = 0;
@@ -196,16 +203,15 @@ static void AddTo(Bucket* b, const InstrInfo* ii) {
 static void Flush(Bool keep_current) {
   static UInt* targets = NULL;
   static UInt targets_cap = 0;
-  if (targets_cap < region_count + 1) {
-    targets_cap = region_count + 64;
+  if (targets_cap < open_count + 1) {
+    targets_cap = open_count + 64;
     targets = VG_(realloc)("rprofsim.targets", targets, targets_cap * sizeof(UInt));
   }
   UInt n = 0;
   if (collecting) {
     targets[n++] = BucketFor(NULL, current_tid);
     /* Each open region once, however many threads (or recursive calls) have it open. */
-    for (UInt r = 0; r < region_count; ++r)
-      if (regions[r].open > 0) targets[n++] = ShareOf(r, current_tid);
+    for (UInt k = 0; k < open_count; ++k) targets[n++] = ShareOf(open_regions[k], current_tid);
   }
   SBInfo* kept = keep_current ? current_sb : NULL;
   for (SBInfo* sb = dirty_head; sb != NULL;) {
@@ -472,7 +478,7 @@ static Bool HandleRequest(ThreadId tid, UWord* args, UWord* ret) {
       Flush(False);
       UInt r = RegionFor(name);
       t->region[t->depth++] = r;
-      ++regions[r].open;
+      if (regions[r].open++ == 0) open_regions[open_count++] = r;
       UInt share = ShareOf(r, tid); /* may move buckets[] */
       buckets[share].entered = True;
       break;
@@ -485,7 +491,12 @@ static Bool HandleRequest(ThreadId tid, UWord* args, UWord* ret) {
         if (VG_(strcmp)(regions[t->region[d]].name, name) != 0) continue;
         current_tid = tid;
         Flush(True);
-        --regions[t->region[d]].open;
+        UInt r = t->region[d];
+        if (--regions[r].open == 0) {
+          UInt k = 0;
+          while (open_regions[k] != r) ++k;
+          open_regions[k] = open_regions[--open_count];
+        }
         for (UInt j = d; j + 1 < t->depth; ++j) t->region[j] = t->region[j + 1];
         --t->depth;
         break;
