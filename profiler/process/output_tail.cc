@@ -83,7 +83,10 @@ void OutputTail::Copy() {
     if (got <= 0) return;  // EOF: every writer is gone
     WriteAll(STDERR_FILENO, buf, static_cast<size_t>(got));
     tail_.append(buf, static_cast<size_t>(got));
-    if (tail_.size() > 2 * keep_) tail_.erase(0, tail_.size() - keep_);
+    if (tail_.size() > 2 * keep_) {
+      tail_.erase(0, tail_.size() - keep_);
+      cut_ = true;
+    }
   }
 }
 
@@ -95,7 +98,7 @@ std::string OutputTail::Finish() {
   }
   CloseFd(&read_fd_);
   std::string text = tail_.size() > keep_ ? tail_.substr(tail_.size() - keep_) : tail_;
-  if (text.size() < tail_.size()) {
+  if (cut_ || text.size() < tail_.size()) {
     // Cut where a line starts, when one starts in the first half; else after any UTF-8
     // continuation bytes the cut split.
     size_t newline = text.find('\n');

@@ -44,6 +44,7 @@ class OutputTail {
   int read_fd_ = -1, write_fd_ = -1, stop_read_ = -1, stop_write_ = -1;
   std::thread copier_;
   std::string tail_;
+  bool cut_ = false;  // bytes before tail_ were dropped: its start may be mid-line
 };
 
 }  // namespace rprof
