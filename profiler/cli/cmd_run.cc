@@ -376,6 +376,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   std::string job_note;
   if (!RankFromEnvironment(ProcessEnvironment(), run.machine.hostname, &run.job, &job_note, err))
     return false;
+  if (run.job) request.job_launcher = run.job->launcher.empty() ? "a launcher" : run.job->launcher;
   DatabasePath db_path = ResolveDatabasePath(global.db);
   if (run.job) {
     JobDatabase chosen = ChooseJobDatabase(db_path, *run.job, NetworkFilesystemOf(db_path.path));

@@ -82,6 +82,10 @@ struct CounterRequest {
   double replay_budget_s = 20;
   // Simulating sources: the hierarchy to simulate.
   CacheSizes caches;
+  // A rank of a parallel job: the launcher that started it ("openmpi", "pmix", "hydra",
+  // "slurm"; JobRank::launcher); "" outside a job. A replayed source cannot execute a rank a
+  // second time outside its launcher.
+  std::string job_launcher;
 };
 
 // What the driver knows once the target has run natively, for the sources to finish with.

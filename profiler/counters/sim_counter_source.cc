@@ -235,6 +235,22 @@ class SimSource : public CounterSource {
       Fail(err, ErrorKind::kUsage, "sim: " + refused + "; count it with the pmu source");
       return nullptr;
     }
+    // A rank of an MPI job: its second execution, under valgrind, would start outside the job
+    // (the launcher served the native one, which finalized) and die in MPI_Init; what an aborted
+    // replay counted is not the rank's work. Refused before anything runs: nothing is lost.
+    if (target.kind == CountedTarget::Kind::kProgram && !request.job_launcher.empty()) {
+      refused = target.argv[0] + " runs as a rank of a parallel job (" + request.job_launcher +
+                "): sim replays a program after it ran, and a rank cannot be executed again "
+                "outside its launcher (its MPI_Init fails there)";
+      if (chosen) {
+        Fail(err, ErrorKind::kEnvironment,
+             "sim: " + refused +
+                 "; count the job with --counters pmu (or model), or count one process alone "
+                 "with sim, without the launcher: `rprof --counters sim " +
+                 target.argv[0] + "` (an MPI program runs as a one-rank job)");
+        return nullptr;
+      }
+    }
     // A user's program is executed as many times as the command says: under auto, counting it
     // with sim would execute it a second time, so that takes asking for sim by name.
     if (!chosen && refused.empty() && target.kind == CountedTarget::Kind::kProgram &&
@@ -262,12 +278,8 @@ bool SimulateKernel(const CountedTarget& kernel, const CacheSizes& caches,
   sim.levels = SimHierarchy(caches);
   sim.prefetch = caches.prefetch;
   SimResult result;
+  // A runner that fails (its check, a crash) fails RunSim: its counts are not the kernel's.
   if (!RunSim(sim, &result, err)) return false;
-  if (result.exit_code != 0)
-    return Fail(err, ErrorKind::kEnvironment,
-                std::string("sim: the kernel runner failed under valgrind (exit ") +
-                    std::to_string(result.exit_code) + "); valgrind's log ends:" +
-                    (result.log_tail.empty() ? " (empty)" : result.log_tail));
   NoteCaches(caches, &result.metrics);
   for (Metric& m : result.metrics) {
     if (m.name == "flops") m.note += "; AVX2 build of the kernel (valgrind cannot run AVX-512)";

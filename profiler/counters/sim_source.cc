@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
+#include <cstring>
 
 #include "counters/pmu_diagnosis.h"
 #include "counters/sim/callgrind_output.h"
@@ -156,9 +157,12 @@ void AddSimMetrics(const SimCounts& counts, const std::string& region, std::vect
   add("bytes_dram", opt(counts.bytes_dram), "B", "");
 }
 
-bool Analyze(const std::vector<std::string>& files, SimCounts* counts, std::string* why) {
+// `analyzer` keeps what it decoded: a run's parts (whole run, regions, threads' shares) decode
+// each instruction once.
+bool Analyze(SimAnalyzer* analyzer, const std::vector<std::string>& files, SimCounts* counts,
+             std::string* why) {
   CallgrindOutput output;
-  return ReadCallgrindOutputFiles(files, &output, why) && ComputeSimCounts(output, counts, why);
+  return ReadCallgrindOutputFiles(files, &output, why) && analyzer->Analyze(output, counts, why);
 }
 
 constexpr std::string_view kRegionTrigger = "Client Request: rprof-region:";
@@ -173,7 +177,106 @@ bool IsScript(const std::string& path) {
   return n == 2 && magic[0] == '#' && magic[1] == '!';
 }
 
+// A thread whose share of a region's FLOPs (of its instructions, when it has none) is at least
+// this fraction of the busiest thread's did the region's work: it counts for the region's roof.
+// Below it: a thread that only waited (a spinning OpenMP worker, the main thread joining a
+// pool). Relative to the busiest, not to the whole: 64 threads sharing evenly all count.
+constexpr double kWorkingShare = 0.1;
+
+std::string Percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f %%", 100 * fraction);
+  return text;
+}
+
+// rprofsim keeps each thread's share of a region in a file of its own: the threads that did the
+// region's work (metric `threads`, source sim, which chooses the region's roof), every share in
+// its note, and on `flops` the share of threads that never entered the region.
+bool AddThreadShares(SimAnalyzer* analyzer, const std::string& region,
+                     const std::vector<std::string>& files, const SimCounts& whole,
+                     std::vector<Metric>* out, std::string* why) {
+  struct Share {
+    std::string thread;
+    bool entered = true;
+    SimCounts counts;
+  };
+  std::vector<Share> shares;
+  for (const std::string& file : files) {
+    CallgrindOutput output;
+    Share share;
+    if (!ReadCallgrindOutputFiles({file}, &output, why) ||
+        !analyzer->Analyze(output, &share.counts, why))
+      return false;
+    if (output.region_threads.size() != 1) return true;  // not rprofsim's per-thread files
+    const std::string& text = output.region_threads.front();
+    share.thread = text.substr(0, text.find(' '));
+    share.entered = text.find("did not enter") == std::string::npos;
+    shares.push_back(std::move(share));
+  }
+  bool by_flops = whole.flops() > 0;
+  auto work = [&](const SimCounts& c) {
+    return static_cast<double>(by_flops ? c.flops() : c.instructions);
+  };
+  double total = work(whole), busiest = 0;
+  for (const Share& share : shares) busiest = std::max(busiest, work(share.counts));
+  int working = 0;
+  double outside = 0;  // the share of threads that never entered the region
+  std::string listed;
+  for (const Share& share : shares) {
+    double fraction = total > 0 ? work(share.counts) / total : 0;
+    if (busiest > 0 && work(share.counts) >= kWorkingShare * busiest) ++working;
+    if (!share.entered) outside += fraction;
+    listed += (listed.empty() ? "" : ", ") + std::string("thread ") + share.thread + " " +
+              Percent(fraction) + (share.entered ? "" : " (never entered the region)");
+  }
+  if (shares.empty()) return true;
+  std::string note = "threads that did the region's work (each at least " + Percent(kWorkingShare) +
+                     " of the busiest one's " + (by_flops ? "FLOPs" : "instructions") +
+                     "; every thread counted while the region was open in any): " + listed;
+  out->push_back(
+      {"threads", static_cast<double>(std::max(1, working)), "count", Source::kSim, region, note});
+  if (outside > 0)
+    for (Metric& m : *out)
+      if (m.region == region && m.source == Source::kSim && m.name == "flops")
+        m.note += (m.note.empty() ? "" : "; ") + Percent(outside) +
+                  " ran on threads that never entered the region (counted: the region was open)";
+  return true;
+}
+
 }  // namespace
+
+std::string ReplayFailure(const SimResult& result) {
+  std::string what;
+  if (!result.valgrind_error.empty())
+    what = "valgrind failed: " + result.valgrind_error;
+  else if (result.term_signal != 0)
+    what = "the replay under valgrind was killed by signal " + std::to_string(result.term_signal) +
+           " (" + strsignal(result.term_signal) + ")";
+  else if (result.exit_code != 0)
+    what = "the replay under valgrind exited with status " + std::to_string(result.exit_code);
+  if (what.empty()) return "";
+  what += ", so its counts are not the program's and none are kept";
+  // The program's last words, else valgrind's (a crash report, its own message).
+  std::string tail = result.output_tail;
+  std::string from = "its standard error";
+  if (tail.empty() && !result.log_tail.empty()) {
+    tail = result.log_tail;
+    from = "valgrind's log";
+    if (tail.size() > kOutputTailBytes) tail.erase(0, tail.size() - kOutputTailBytes);
+  }
+  // One line in the run's note: the lines joined with " | ".
+  std::string joined;
+  for (size_t start = 0; start < tail.size();) {
+    size_t end = tail.find('\n', start);
+    std::string line = tail.substr(start, end == std::string::npos ? end : end - start);
+    size_t first = line.find_first_not_of(" \t\r"), last = line.find_last_not_of(" \t\r");
+    if (first != std::string::npos)
+      joined += (joined.empty() ? "" : " | ") + line.substr(first, last - first + 1);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return what + (joined.empty() ? "; it wrote nothing" : "; " + from + " ends: " + joined);
+}
 
 bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
   CallgrindOptions options;
@@ -225,10 +328,19 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
   }
   result->wall_s = run.wall_s;
   result->exit_code = run.exited ? run.exit_code : 128 + run.term_signal;
+  result->term_signal = run.exited ? 0 : run.term_signal;
   result->log_tail = run.log_tail;
+  result->valgrind_error = run.valgrind_error;
+  result->output_tail = run.output_tail;
+  // A replay that failed gives no counts: what it counted is not the program's work.
+  if (std::string failure = ReplayFailure(*result); !failure.empty()) {
+    cleanup();
+    return Fail(err, ErrorKind::kEnvironment, "sim: " + failure);
+  }
 
+  SimAnalyzer analyzer;
   SimCounts counts;
-  if (!Analyze(run.output_files, &counts, &why)) {
+  if (!Analyze(&analyzer, run.output_files, &counts, &why)) {
     cleanup();
     return Fail(err, ErrorKind::kEnvironment, "sim: valgrind output: " + why);
   }
@@ -253,12 +365,25 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
     }
     for (const auto& [name, files] : regions) {
       SimCounts region_counts;
-      if (!Analyze(files, &region_counts, &why)) {
+      if (!Analyze(&analyzer, files, &region_counts, &why)) {
         cleanup();
         return Fail(err, ErrorKind::kEnvironment,
                     "sim: callgrind output of region " + name + ": " + why);
       }
       AddSimMetrics(region_counts, name, &result->metrics);
+      if (options.simtool.empty())
+        for (Metric& m : result->metrics)
+          if (m.region == name && m.name == "flops")
+            m.note += std::string(m.note.empty() ? "" : "; ") +
+                      "callgrind (the fallback) counts every thread between region boundaries "
+                      "but keeps no thread's share: the threads that did the work are not known, "
+                      "the region's roof is that of the threads that entered it";
+      if (!options.simtool.empty() &&
+          !AddThreadShares(&analyzer, name, files, region_counts, &result->metrics, &why)) {
+        cleanup();
+        return Fail(err, ErrorKind::kEnvironment,
+                    "sim: rprofsim output of region " + name + ": " + why);
+      }
     }
   }
   cleanup();

@@ -37,13 +37,20 @@ struct SimRequest {
 struct SimResult {
   std::vector<Metric> metrics;  // totals of the collected part, source sim; per marker region too
   double wall_s = 0;            // how long valgrind took
-  int exit_code = 0;            // the program's
+  int exit_code = 0;            // the program's (128 + the signal's number when one ended it)
+  int term_signal = 0;          // the signal that ended the program, 0 when it exited
   std::string log_tail;         // the end of valgrind's log when the program did not exit 0
+  std::string valgrind_error;   // valgrind's own fatal complaint in its log; "" when none
+  std::string output_tail;      // the end of the program's standard error (a few hundred bytes)
   std::string fp_mix;           // "scalar code: 100 % of FP instructions are scalar"
 };
 
 // Whether sim can run here; when not, the cause and the package to install.
 Availability SimAvailability();
+
+// Why a replay's counts are not the program's: it exited non-zero, a signal ended it, or
+// valgrind itself failed; with the end of its output. "" when it ran to a clean end.
+std::string ReplayFailure(const SimResult& result);
 
 // Runs the request. kEnvironment when valgrind is missing, stops on an instruction it cannot
 // execute (AVX-512: the message explains the AVX2 build), or its output cannot be parsed (the

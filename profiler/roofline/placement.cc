@@ -462,10 +462,19 @@ Placement PlaceRegion(const std::vector<Metric>& metrics, const std::string& reg
     own.push_back(m);
     own.back().region.clear();
     // Work of several threads side by side over one wall time: their roof, not one thread's.
-    // (A mean over executions may be fractional: the nearest whole count.)
-    if (m.name == "threads" && m.source == Source::kClock && m.value &&
-        std::lround(*m.value) > shape.threads)
-      region_shape.threads = static_cast<int>(std::lround(*m.value));
+    // (A mean over executions may be fractional: the nearest whole count.) The marker library
+    // counts the threads that entered the region (clock); sim, those that did its work.
+    if (m.name != "threads" || !m.value) continue;
+    long count = std::lround(*m.value);
+    bool more = count > region_shape.threads;
+    // Sim's count says who did the work: it names an equal count too.
+    bool said = m.source == Source::kSim && count == region_shape.threads;
+    if ((m.source == Source::kClock || m.source == Source::kSim) && (more || said)) {
+      region_shape.threads = static_cast<int>(count);
+      region_shape.threads_note =
+          ThreadsText(region_shape.threads) +
+          (m.source == Source::kSim ? " (did the region's work: sim)" : " (entered the region)");
+    }
   }
   // The region's own precision, where its FLOPs are split by precision (measured, or declared
   // with rprof_region_declare_fp64/fp32), before the run's: a region of fp64 work in a program

@@ -253,6 +253,12 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
         continue;  // the region's clock: Google Benchmark's time is the run's
       }
       if (!divisor) continue;
+      // Sim's count of the threads that did the loop's work is a count, not a total.
+      if (m.name == "threads") {
+        m.region = "";
+        kept.push_back(std::move(m));
+        continue;
+      }
       char note[200];
       if (threads_ == 1)
         std::snprintf(note, sizeof note, "the timed loop only, per iteration (%.0f iterations in "

@@ -87,6 +87,22 @@ class MpiJobTest(RprofTestCase):
         return [r[0] for r in self.query(
             "SELECT DISTINCT job_id FROM runs WHERE job_id IS NOT NULL", db=db)]
 
+    def test_sim_on_ranks_is_refused_never_counted_from_an_aborted_replay(self):
+        # Issue 24: each rank's sim replay ran outside the launcher and died in MPI_Init, yet
+        # every rank was stored ok with flops 2 (sim) and the job placed at 0 %. A rank cannot
+        # be executed again outside its job: --counters sim refuses before anything runs.
+        proc = self.mpirun(2, rprof_harness.RPROF, "--db", self.db, "--counters", "sim",
+                           FIXTURE, "--elements", "1000", "--reps", "1")
+        self.assertNotEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("runs as a rank of a parallel job (openmpi)", proc.stderr)
+        self.assertIn("cannot be executed again outside its launcher", proc.stderr)
+        self.assertIn("count the job with --counters pmu", proc.stderr)
+        self.assertNotIn("a second time, under valgrind", proc.stderr)
+        if os.path.exists(self.db):
+            self.assertEqual(self.query("SELECT count(*) FROM runs")[0][0], 0)
+        # Each rank's rprof exits 3 (environment), which mpirun passes on.
+        self.assertEqual(proc.returncode, 3, proc.stderr)
+
     def test_four_ranks_store_four_runs_of_one_job_and_the_job_view(self):
         self.with_profile()
         proc = self.mpirun(4, rprof_harness.RPROF, "--db", self.db, "-q", *DECLARED, FIXTURE)

@@ -1,7 +1,9 @@
 /* Two threads, each in a region of its own, open at the same time (a barrier holds both open
- * while they work): thread "a" does triad over n doubles, thread "b" over 2n. Under rprofsim each
- * region counts its own thread's work only (2n and 4n FLOPs). Uses rprofsim's client requests
- * directly (the marker library sends the same). Usage: regions_threads N */
+ * while they work): thread "a" does triad over n doubles, thread "b" over 2n. Under rprofsim a
+ * region counts what every thread executes while it is open, so each region holds both triads
+ * (6n FLOPs): thread a's share of region "a" 2n (it entered), thread b's 4n (it never entered
+ * "a"), and the other way round for "b". Uses rprofsim's client requests directly (the marker
+ * library sends the same). Usage: regions_threads N */
 /* clang-format off: sim_target.h comes first (it sets _POSIX_C_SOURCE) */
 #include "sim_target.h"
 

@@ -3,7 +3,7 @@
 // parser and sums. Checks that it counts instructions, FLOPs and bytes_l1 exactly as callgrind
 // does, moves the textbook bytes per element across every level (triad: 32 B with
 // write-allocate, 24 B with non-temporal stores), shows reuse in a tiled matmul as a hand count
-// says, and keeps overlapping regions of two threads apart.
+// says, and counts in a region every thread's work while it is open, each thread's share apart.
 //
 // Needs RPROF_SIM_TARGETS, RPROF_SIM_RUNNER (set by meson), valgrind and the built tool (its
 // path from SimtoolPath); without them it prints why and exits 77 (meson: SKIP).
@@ -34,7 +34,13 @@ const std::vector<std::string> kHierarchy = {"--cache=49152,12,64", "--cache=209
 struct Counts {
   CallgrindRun run;
   SimCounts total;
-  std::vector<std::pair<std::string, SimCounts>> regions;  // by trigger name
+  // One per region file (a region's share of one thread): its trigger name, its
+  // "Region thread:" ("2 entered", "3 did not enter") and its counts.
+  struct Share {
+    std::string trigger, thread;
+    SimCounts counts;
+  };
+  std::vector<Share> regions;
 };
 
 ::testing::AssertionResult RunTool(const std::vector<std::string>& argv, bool simtool,
@@ -55,7 +61,8 @@ struct Counts {
       SimCounts counts;
       ok = ReadCallgrindOutputFiles({file}, &part, &err) && ComputeSimCounts(part, &counts, &err);
       if (!ok) break;
-      out->regions.push_back({part.triggers.empty() ? "" : part.triggers[0], counts});
+      out->regions.push_back({part.triggers.empty() ? "" : part.triggers[0],
+                              part.region_threads.empty() ? "" : part.region_threads[0], counts});
     }
   }
   std::string cleanup;
@@ -169,21 +176,39 @@ TEST(SimtoolEndToEnd, TiledMatmulReusesWhatTheHandCountSays) {
   EXPECT_LE(*rs.total.bytes_dram, *rs.total.bytes_l3);
 }
 
-TEST(SimtoolEndToEnd, OverlappingRegionsOfTwoThreadsEachCountTheirOwn) {
+// Issue 24: a region counts every thread's work while it is open in any thread (before, each
+// region held only the threads that had opened it, and work handed to a pool thread vanished).
+TEST(SimtoolEndToEnd, ARegionCountsEveryThreadsWorkWhileOpenWithEachThreadsShare) {
   const uint64_t n = 20000;
   Counts rs;
   ASSERT_TRUE(RunTool({Target("regions_threads"), std::to_string(n)}, true,
                       {"--collect-atstart=yes", "--cache=49152,12,64", "--cache=2097152,16,64"},
                       &rs));
-  ASSERT_EQ(rs.regions.size(), 2u);
-  for (const auto& [trigger, counts] : rs.regions) {
-    SCOPED_TRACE(trigger);
-    uint64_t elements = trigger == "Client Request: rprof-region:a" ? n : 2 * n;
-    EXPECT_TRUE(trigger == "Client Request: rprof-region:a" ||
-                trigger == "Client Request: rprof-region:b");
-    EXPECT_EQ(counts.flops_dp, 2 * elements);
+  uint64_t region_flops[2] = {0, 0};
+  int entered[2] = {0, 0}, joined[2] = {0, 0};
+  for (const Counts::Share& share : rs.regions) {
+    SCOPED_TRACE(share.trigger + " / thread " + share.thread);
+    ASSERT_TRUE(share.trigger == "Client Request: rprof-region:a" ||
+                share.trigger == "Client Request: rprof-region:b");
+    int region = share.trigger == "Client Request: rprof-region:a" ? 0 : 1;
+    region_flops[region] += share.counts.flops_dp;
+    // The main thread, starting the second worker or joining, may run while a region is open:
+    // its share has no FP work.
+    if (share.thread.rfind("1 ", 0) == 0 && share.counts.flops_dp == 0) continue;
+    bool in = share.thread.find("did not enter") == std::string::npos;
+    ++(in ? entered : joined)[region];
+    // The thread that opened "a" runs n elements, the one that opened "b" 2n: the share of a
+    // thread that never entered a region is the other region's triad.
+    uint64_t elements = (region == 0) == in ? n : 2 * n;
+    EXPECT_EQ(share.counts.flops_dp, 2 * elements);
     // Its triad (24 B per element) plus what the barrier and the requests touch.
-    EXPECT_NEAR(static_cast<double>(counts.bytes_l1()), 24.0 * elements, 0.02 * 24 * elements);
+    EXPECT_NEAR(static_cast<double>(share.counts.bytes_l1()), 24.0 * elements,
+                0.02 * 24 * elements);
+  }
+  for (int region = 0; region < 2; ++region) {
+    EXPECT_EQ(region_flops[region], 6 * n) << "region " << region;  // both triads, once each
+    EXPECT_EQ(entered[region], 1) << "region " << region;
+    EXPECT_EQ(joined[region], 1) << "region " << region;
   }
   EXPECT_GE(rs.total.flops_dp, 6 * n);  // the whole run holds both
 }

@@ -329,6 +329,7 @@ bool Reader::HandleHeader(std::string_view key, std::string_view value) {
       if (name == "LL cache" || name == "L2 cache") level = &out_->cache.ll;
       if (level != nullptr && !level->has_value()) *level = ParseCacheDescription(text);
       if (name == "Trigger") out_->triggers.emplace_back(text);
+      if (name == "Region thread") out_->region_threads.emplace_back(text);
       if (name == "Prefetch" && out_->cache.prefetch.empty()) out_->cache.prefetch = text;
       // rprofsim's "D<k> cache" / "D<k> policy", k = 1, 2, ...: kept from the first part.
       if (out_->creator.rfind("rprofsim", 0) == 0 && name.size() > 7 && name[0] == 'D' &&

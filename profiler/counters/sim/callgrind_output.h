@@ -94,7 +94,10 @@ struct CallgrindOutput {
   std::string command;                // cmd: line of the first part
   std::vector<int64_t> pids;          // pid: lines, one per file
   std::vector<std::string> triggers;  // "desc: Trigger:" per part ("Program termination", ...)
-  int parts = 0;                      // parts read over all files
+  // rprofsim's "desc: Region thread:" per region part: the thread whose share of the region it
+  // is and whether that thread opened the region ("3 entered", "4 did not enter").
+  std::vector<std::string> region_threads;
+  int parts = 0;  // parts read over all files
 
   // Column of an event, or -1 when the file did not list it.
   int EventIndex(std::string_view name) const;

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "process/child_process.h"
+#include "process/output_tail.h"
 #include "counters/sim/simtool_location.h"
 #include "process/scratch_dir.h"
 
@@ -114,6 +115,28 @@ std::string LogTail(const std::vector<std::string>& logs, size_t max_lines) {
   std::string tail;
   for (size_t k = start; k < lines.size(); ++k) tail += "\n  " + lines[k];
   return tail;
+}
+
+// The first line of valgrind's own fatal complaint in the logs, "" when none: a run that ends
+// with one did not run the program as natively (or not to its end).
+std::string ValgrindError(const std::vector<std::string>& logs) {
+  static const char* const kFatal[] = {"the 'impossible' happened",
+                                       "VALGRIND INTERNAL ERROR",
+                                       "Valgrind's memory management: out of memory",
+                                       "Fatal error at startup",
+                                       "The maximum number of threads",
+                                       "valgrind: m_"};
+  for (const std::string& path : logs) {
+    std::ifstream in(path);
+    std::string line;
+    while (std::getline(in, line))
+      for (const char* fatal : kFatal)
+        if (line.find(fatal) != std::string::npos) {
+          size_t text = line.find("== ");  // after the "==<pid>== " prefix
+          return text == std::string::npos ? line : line.substr(text + 3);
+        }
+  }
+  return "";
 }
 
 }  // namespace
@@ -224,6 +247,13 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
     *err = std::string("pipe: ") + std::strerror(errno);
     return false;
   }
+  // The program's standard error, passed through, its end kept to say why a replay failed.
+  OutputTail stderr_tail(kOutputTailBytes);
+  if (!stderr_tail.Open(err)) {
+    close(exec_pipe[0]);
+    close(exec_pipe[1]);
+    return false;
+  }
   ChildLaunch launch = PrepareChildLaunch();
   double start = Now();
   pid_t pid = fork();
@@ -235,6 +265,7 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
   }
   if (pid == 0) {
     SetUpChild(launch);
+    stderr_tail.AttachChild();
     close(exec_pipe[0]);
     execve(child_argv[0], child_argv.data(), child_env.data());
     int e = errno;
@@ -243,6 +274,7 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
     _exit(127);
   }
   TrackChild(pid, launch);
+  stderr_tail.Start();
   close(exec_pipe[1]);
   int exec_errno = 0;
   ssize_t n;
@@ -252,6 +284,7 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
   close(exec_pipe[0]);
 
   ChildEnd end = WaitChild(pid, opts.timeout_s);
+  out->output_tail = stderr_tail.Finish();
   int status = end.wait_status;
   out->timed_out = end.timed_out;
   out->interrupted = end.interrupted;
@@ -298,6 +331,7 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
   std::sort(out->log_files.begin(), out->log_files.end());
 
   if (!out->exited || out->exit_code != 0) out->log_tail = LogTail(out->log_files, 8);
+  out->valgrind_error = ValgrindError(out->log_files);
   for (const std::string& log : out->log_files) {
     std::string unhandled = DescribeUnhandledInstruction(log);
     if (!unhandled.empty()) {

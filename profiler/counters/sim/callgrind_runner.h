@@ -46,6 +46,9 @@ struct CallgrindOptions {
   double timeout_s = 0;
 };
 
+// How much of the end of a run's standard error CallgrindRun keeps.
+inline constexpr size_t kOutputTailBytes = 320;
+
 struct CallgrindRun {
   std::string output_dir;
   std::string simtool_lib;  // the VALGRIND_LIB folder made for rprofsim; empty under callgrind
@@ -61,6 +64,12 @@ struct CallgrindRun {
   std::vector<std::string> child_output_files;
   std::vector<std::string> log_files;  // valgrind's messages, one per process
   std::string log_tail;  // their last lines, when the program did not exit with status 0
+  // valgrind's own fatal complaint in its logs (an internal error, out of memory, too many
+  // threads), its first line; "" when there is none. The program's counts are then not its own.
+  std::string valgrind_error;
+  // The last lines the program wrote to its standard error (passed through as it ran), at most
+  // kOutputTailBytes; "" when it wrote nothing.
+  std::string output_tail;
   std::vector<std::string> command;    // what was executed: valgrind and all its arguments
   bool exited = false;  // true: exit_code is valid; false: term_signal is (or it timed out)
   int exit_code = -1;   // the program's exit status (valgrind passes it on)

@@ -12,17 +12,23 @@
  *
  * Collection: on from the start or not (--collect-atstart), switched by CALLGRIND_TOGGLE_COLLECT;
  * the hierarchy is simulated all the time, so a counted call after a warm-up one starts warm.
- * Regions: RPROFSIM_REGION_BEGIN/END (rprofsim_requests.h) from any thread; each region's counts
- * are those of the threads that had it open, kept per region and thread, so overlapping regions
- * of several threads each get exactly their own. Files: --rprofsim-out-file=BASE (%p: the pid):
- * BASE holds the whole collected run (a part per thread), BASE.region<N> one region (a part per
- * thread, "desc: Trigger: Client Request: rprof-region:<name>").
+ * Regions: RPROFSIM_REGION_BEGIN/END (rprofsim_requests.h) from any thread. A region counts what
+ * EVERY thread of the process executes while the region is open in at least one thread: the
+ * union of its spans, each instruction once (a region each OpenMP thread opens itself is not
+ * counted twice), so work handed to a pool thread that never entered it (OpenBLAS, an OpenMP
+ * team) is the region's too. Its counts are kept per executing thread, the threads that never
+ * entered it included. Files: --rprofsim-out-file=BASE (%p: the pid): BASE holds the whole
+ * collected run (a part per thread); BASE.region<N>.t<T> region N's share of thread T (one part,
+ * "desc: Trigger: Client Request: rprof-region:<name>", "desc: Region thread: <T> entered" or
+ * "... <T> did not enter"), so rprof can sum a region's files and still read each thread's share.
  *
  * How counts reach the right region: every instruction's counters are per translated block and
- * accumulate until the next flush: a region boundary, a collection toggle, a switch to another
- * thread, the end. A flush adds them to the running thread's total and to each region it has
- * open, and zeroes them. Blocks executed since the last flush are found through a list that a
- * block joins (one guarded helper call) the first time it runs after a flush. */
+ * accumulate until the next flush: a region boundary in any thread, a collection toggle, a
+ * switch to another thread, the end. valgrind runs one thread at a time, so between two flushes
+ * one thread ran and the set of open regions stayed the same: a flush adds the counts to the
+ * running thread's total and to its share of every region open anywhere, and zeroes them. Blocks
+ * executed since the last flush are found through a list that a block joins (one guarded helper
+ * call) the first time it runs after a flush. */
 #include "cache_sim.h"
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
@@ -65,18 +71,27 @@ typedef struct SBInfo {
   InstrInfo instr[0];
 } SBInfo;
 
-/* Counts of one thread over the whole run (name NULL) or over one region. */
+/* Counts of one thread over the whole run (name NULL) or its share of one region. */
 typedef struct {
   HChar* name;
   ThreadId tid;
+  Bool entered; /* a region's share: the thread opened the region at least once */
   UInt cap;
   uint64_t** cost; /* by InstrInfo id; NULL where the instruction has nothing here */
 } Bucket;
 
+/* A region by name: how many opens are pending over all threads (0: closed), and which bucket
+ * holds each thread's share (index + 1; 0: none yet). */
+typedef struct {
+  HChar* name;
+  UInt open;
+  UInt* share; /* VG_N_THREADS entries */
+} Region;
+
 #define MAX_DEPTH 64
 typedef struct {
   UInt depth;
-  UInt region[MAX_DEPTH]; /* bucket indexes of the regions open in this thread, innermost last */
+  UInt region[MAX_DEPTH]; /* indexes into regions[] of those this thread opened, innermost last */
 } ThreadRegions;
 
 static CacheSim sim;
@@ -97,6 +112,13 @@ static ThreadRegions* threads; /* VG_N_THREADS of them */
 
 static Bucket* buckets = NULL;
 static UInt bucket_count = 0, bucket_cap = 0;
+
+static Region* regions = NULL;
+static UInt region_count = 0, region_cap = 0;
+/* The regions open in some thread now (open > 0), each once: what a flush walks, however many
+ * regions the program has named. Its capacity follows region_cap. */
+static UInt* open_regions = NULL;
+static UInt open_count = 0;
 
 static InstrInfo** instrs = NULL;
 static UInt instr_count = 0, instr_cap = 0;
@@ -131,9 +153,32 @@ static UInt BucketFor(const HChar* name, ThreadId tid) {
   Bucket* b = &buckets[bucket_count];
   b->name = name == NULL ? NULL : VG_(strdup)("rprofsim.region", name);
   b->tid = tid;
+  b->entered = False;
   b->cap = 0;
   b->cost = NULL;
   return bucket_count++;
+}
+
+static UInt RegionFor(const HChar* name) {
+  for (UInt i = 0; i < region_count; ++i)
+    if (VG_(strcmp)(regions[i].name, name) == 0) return i;
+  if (region_count == region_cap) {
+    UInt cap = region_cap;
+    region_cap = Grow((void**)&regions, cap, sizeof(Region), "rprofsim.regions");
+    Grow((void**)&open_regions, cap, sizeof(UInt), "rprofsim.open");
+  }
+  Region* r = &regions[region_count];
+  r->name = VG_(strdup)("rprofsim.region", name);
+  r->open = 0;
+  r->share = VG_(calloc)("rprofsim.shares", VG_N_THREADS, sizeof(UInt));
+  return region_count++;
+}
+
+/* The bucket of thread `tid`'s share of region `region`. */
+static UInt ShareOf(UInt region, ThreadId tid) {
+  Region* r = &regions[region];
+  if (r->share[tid] == 0) r->share[tid] = BucketFor(r->name, tid) + 1;
+  return r->share[tid] - 1;
 }
 
 static void AddTo(Bucket* b, const InstrInfo* ii) {
@@ -150,21 +195,23 @@ static void AddTo(Bucket* b, const InstrInfo* ii) {
 }
 
 /* Moves what the blocks run since the last flush counted to where it belongs: the running
- * thread's total and its open regions while collecting, nowhere otherwise. With `keep_current`
+ * thread's total and its share of every region open in any thread while collecting, nowhere
+ * otherwise. With `keep_current`
  * the block that issued the request being handled keeps its counts for the next flush: they are
  * the request's own setup (its argument block), which belongs to the context after the switch,
  * as callgrind's block-wise accounting has it. */
 static void Flush(Bool keep_current) {
-  UInt targets[MAX_DEPTH + 1];
+  static UInt* targets = NULL;
+  static UInt targets_cap = 0;
+  if (targets_cap < open_count + 1) {
+    targets_cap = open_count + 64;
+    targets = VG_(realloc)("rprofsim.targets", targets, targets_cap * sizeof(UInt));
+  }
   UInt n = 0;
   if (collecting) {
     targets[n++] = BucketFor(NULL, current_tid);
-    ThreadRegions* t = &threads[current_tid];
-    for (UInt d = 0; d < t->depth; ++d) {
-      Bool seen = False; /* a region open twice (recursion) counts once */
-      for (UInt j = 1; j < n; ++j) seen = seen || targets[j] == t->region[d];
-      if (!seen) targets[n++] = t->region[d];
-    }
+    /* Each open region once, however many threads (or recursive calls) have it open. */
+    for (UInt k = 0; k < open_count; ++k) targets[n++] = ShareOf(open_regions[k], current_tid);
   }
   SBInfo* kept = keep_current ? current_sb : NULL;
   for (SBInfo* sb = dirty_head; sb != NULL;) {
@@ -429,7 +476,11 @@ static Bool HandleRequest(ThreadId tid, UWord* args, UWord* ret) {
       if (name == NULL || *name == '\0' || t->depth == MAX_DEPTH) break;
       current_tid = tid;
       Flush(False);
-      t->region[t->depth++] = BucketFor(name, tid);
+      UInt r = RegionFor(name);
+      t->region[t->depth++] = r;
+      if (regions[r].open++ == 0) open_regions[open_count++] = r;
+      UInt share = ShareOf(r, tid); /* may move buckets[] */
+      buckets[share].entered = True;
       break;
     }
     case RPROFSIM_USERREQ_REGION_END: {
@@ -437,9 +488,15 @@ static Bool HandleRequest(ThreadId tid, UWord* args, UWord* ret) {
       ThreadRegions* t = &threads[tid];
       if (name == NULL) break;
       for (UInt d = t->depth; d-- > 0;) {
-        if (VG_(strcmp)(buckets[t->region[d]].name, name) != 0) continue;
+        if (VG_(strcmp)(regions[t->region[d]].name, name) != 0) continue;
         current_tid = tid;
         Flush(True);
+        UInt r = t->region[d];
+        if (--regions[r].open == 0) {
+          UInt k = 0;
+          while (open_regions[k] != r) ++k;
+          open_regions[k] = open_regions[--open_count];
+        }
         for (UInt j = d; j + 1 < t->depth; ++j) t->region[j] = t->region[j + 1];
         --t->depth;
         break;
@@ -529,7 +586,10 @@ static void WritePart(Writer* w, const Bucket* b, Bool* object_named) {
   if (b->name != NULL) {
     Put(w, "desc: Trigger: Client Request: rprof-region:");
     Put(w, b->name);
-    Put(w, "\n");
+    VG_(sprintf)
+    (line, "\ndesc: Region thread: %u %s\n", (UInt)b->tid,
+     b->entered ? "entered" : "did not enter");
+    Put(w, line);
   } else {
     Put(w, "desc: Trigger: Program termination\n");
   }
@@ -579,8 +639,9 @@ static void WritePart(Writer* w, const Bucket* b, Bool* object_named) {
 
 static Writer writer;
 
-/* Writes the parts of the buckets with `name` (NULL: the totals) into `path`. */
-static void WriteFile(const HChar* path, const HChar* name) {
+/* Writes the parts of the buckets with `name` (NULL: the totals) into `path`; with `only` set,
+ * only that bucket's. */
+static void WriteFile(const HChar* path, const HChar* name, const Bucket* only) {
   Writer* w = &writer;
   SysRes fd = VG_(open)(path, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, 0600);
   if (sr_isError(fd)) {
@@ -595,7 +656,7 @@ static void WriteFile(const HChar* path, const HChar* name) {
     const Bucket* b = &buckets[i];
     Bool match =
         name == NULL ? b->name == NULL : b->name != NULL && VG_(strcmp)(b->name, name) == 0;
-    if (match) WritePart(w, b, named);
+    if (match && (only == NULL || only == b)) WritePart(w, b, named);
   }
   VG_(free)(named);
   WriteFlush(w);
@@ -607,20 +668,16 @@ static void Fini(Int exitcode) {
   Flush(False);
   HChar* base = VG_(expand_file_name)("--rprofsim-out-file", out_file);
   BucketFor(NULL, 1); /* the main thread's total part exists even when nothing was collected */
-  WriteFile(base, NULL);
-  UInt region = 0;
-  for (UInt i = 0; i < bucket_count; ++i) {
-    const Bucket* b = &buckets[i];
-    if (b->name == NULL) continue;
-    Bool first = True; /* one file per name, its threads' parts together */
-    for (UInt j = 0; j < i; ++j)
-      if (buckets[j].name != NULL && VG_(strcmp)(buckets[j].name, b->name) == 0) first = False;
-    if (!first) continue;
-    HChar* path = VG_(malloc)("rprofsim.path", VG_(strlen)(base) + 32);
-    VG_(sprintf)(path, "%s.region%u", base, ++region);
-    WriteFile(path, b->name);
-    VG_(free)(path);
+  WriteFile(base, NULL, NULL);
+  HChar* path = VG_(malloc)("rprofsim.path", VG_(strlen)(base) + 48);
+  for (UInt r = 0; r < region_count; ++r) {
+    for (ThreadId tid = 0; tid < VG_N_THREADS; ++tid) {
+      if (regions[r].share[tid] == 0) continue;
+      VG_(sprintf)(path, "%s.region%u.t%u", base, r + 1, (UInt)tid);
+      WriteFile(path, regions[r].name, &buckets[regions[r].share[tid] - 1]);
+    }
   }
+  VG_(free)(path);
 }
 
 /* ---- options, start-up ------------------------------------------------------------------ */
