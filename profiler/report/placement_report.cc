@@ -21,8 +21,8 @@ void AddPlacementText(const Placement& p, int64_t profile_id, Report* report) {
   if (!p.placed) return report->AddText(out + "not placed: " + p.reason + "\n");
   out += p.verdict + "\n";
   if (!p.note.empty()) out += "note: " + p.note + "\n";
-  out += "compute roof: " + p.compute_ceiling + " " + Num(p.peak) + " GFLOP/s; binding: " +
-         p.binding + "\n";
+  out += "compute roof: " + p.compute_ceiling + " " + Num(p.peak) +
+         " GFLOP/s; binding: " + p.binding + "\n";
   out += "roof of: " + p.precision_note + "; " + p.threads_note + "\n";
   if (!p.isa_note.empty()) out += "instruction mix: " + p.isa_note + "\n";
   report->AddText(out);
@@ -77,7 +77,7 @@ void WritePlacementJson(const Placement& p, int64_t profile_id, JsonWriter* w) {
   w->Key("achieved_source").String(SourceName(p.achieved_source));
   w->Key("binding").String(p.binding);
   w->Key("bound").StringOrNull(p.bound);
-  w->Key("bound_text").StringOrNull(BoundText(p.bound, p.bytes_compulsory_only));
+  w->Key("bound_text").StringOrNull(BoundText(p));
   w->Key("binding_level").StringOrNull(p.binding_level);
   w->Key("binding_source");
   if (!p.binding_level.empty())
@@ -91,7 +91,10 @@ void WritePlacementJson(const Placement& p, int64_t profile_id, JsonWriter* w) {
   w->Key("note").StringOrNull(p.note);
   w->Key("isa_roof_ceiling").StringOrNull(p.isa_roof_ceiling);
   w->Key("isa_roof_gflops");
-  if (p.isa_roof > 0) w->Number(p.isa_roof); else w->Null();
+  if (p.isa_roof > 0)
+    w->Number(p.isa_roof);
+  else
+    w->Null();
   w->Key("isa_note").StringOrNull(p.isa_note);
   w->Key("isa_measured").Bool(p.isa_measured);
   w->Key("code").StringOrNull(p.code);
@@ -101,6 +104,16 @@ void WritePlacementJson(const Placement& p, int64_t profile_id, JsonWriter* w) {
     w->Number(p.widest_roof);
   else
     w->Null();
+  w->Key("overhead");
+  if (p.overhead) {
+    w->BeginObject();
+    w->Key("instructions_per_flop").Number(p.overhead->instructions_per_flop);
+    w->Key("source").String(SourceName(p.overhead->source));
+    w->Key("threshold").Number(kOverheadInstructionsPerFlop);
+    w->EndObject();
+  } else {
+    w->Null();
+  }
   w->Key("levels").BeginArray();
   for (const LevelPlacement& l : p.levels) {
     w->BeginObject();

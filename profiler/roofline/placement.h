@@ -46,17 +46,17 @@ RunShape RunShapeOf(const RunRecord& run, const MachineProfile& profile);
 
 // One level's view of the run, for one source of bytes (model, sim, pmu).
 struct LevelPlacement {
-  std::string level;        // "l1", "l2", "l3", "dram"
-  Source source;            // where the run's bytes (and FLOPs) came from
-  double ai = 0;            // FLOP/byte
+  std::string level;  // "l1", "l2", "l3", "dram"
+  Source source;      // where the run's bytes (and FLOPs) came from
+  double ai = 0;      // FLOP/byte
   // How `source` counts bytes (model: compulsory; sim, pmu: actual traffic), and so the
   // convention the level's ceiling is taken in: like with like.
   ByteConvention convention = ByteConvention::kCompulsory;
   double bandwidth = 0;           // GB/s, the level's ceiling, in `convention`
   std::string bandwidth_ceiling;  // e.g. "dram_triad"
-  double attainable = 0;    // GFLOP/s = min(peak, ai × bandwidth)
-  double ridge_ai = 0;      // peak / bandwidth: where the level's roof meets the compute roof
-  bool memory_bound = false;  // ai < ridge_ai
+  double attainable = 0;          // GFLOP/s = min(peak, ai × bandwidth)
+  double ridge_ai = 0;            // peak / bandwidth: where the level's roof meets the compute roof
+  bool memory_bound = false;      // ai < ridge_ai
 };
 
 struct Placement {
@@ -70,13 +70,13 @@ struct Placement {
   // e.g. "fp64_avx2_fma"; mixed work: both precisions' ceilings, "fp64_avx2_fma+fp32_avx2_fma",
   // combined as precision_note says.
   std::string compute_ceiling;
-  double peak = 0;              // GFLOP/s at the run's precision and threads
+  double peak = 0;                 // GFLOP/s at the run's precision and threads
   std::optional<double> achieved;  // GFLOP/s
   Source achieved_source = Source::kModel;
   std::vector<LevelPlacement> levels;  // every level with bytes, for every source
   // The binding ceiling: the lowest attainable among the preferred source's levels.
-  std::string binding;          // "dram bandwidth (dram_triad)", "compute (fp64_avx2_fma)"
-  std::string bound;            // the binding ceiling's kind alone: "dram bandwidth", "compute"
+  std::string binding;  // "dram bandwidth (dram_triad)", "compute (fp64_avx2_fma)"
+  std::string bound;    // the binding ceiling's kind alone: "dram bandwidth", "compute"
   // The level whose roof binds (the lowest attainable of the preferred source's levels, also
   // when that roof is the compute roof) and its source: the point a plot emphasises. A run with
   // no FLOPs: the level whose roof its bytes come closest to (placed by bandwidth alone, with no
@@ -85,7 +85,7 @@ struct Placement {
   Source binding_source = Source::kModel;
   double attainable = 0;
   std::optional<double> percent_of_roof;  // achieved / attainable × 100
-  std::string verdict;          // "DRAM-bandwidth-bound at 71 % of its roof"
+  std::string verdict;                    // "DRAM-bandwidth-bound at 71 % of its roof"
   // The binding level's bytes are the model's alone (compulsory: each input read once, each
   // output written once), no source measured any: they are a lower bound on the traffic, so the
   // AI is an upper bound and the roof may be lower. The verdict then never claims a compute
@@ -109,7 +109,21 @@ struct Placement {
   // The best roof of the run's precision whatever the code: what the widest vectors allow.
   std::string widest_ceiling;
   double widest_roof = 0;  // GFLOP/s
+  // Bound by instruction overhead before memory or compute: the measured instructions per
+  // FLOP are far above what any compiled loop needs (an interpreter, scalar bookkeeping), so
+  // neither roof is what holds the code back. nullopt when not, or not measured (instructions
+  // and FLOPs of one measuring source: sim, or a pmu that counts both).
+  struct Overhead {
+    double instructions_per_flop = 0;
+    Source source = Source::kSim;
+  };
+  std::optional<Overhead> overhead;
 };
+
+// Above this many instructions per FLOP a run is overhead-bound: compiled loops need from well
+// under 1 (vectors, FMA) to a few (scalar code with its loads, stores and loop control);
+// CPython's naive matmul takes about 1,000.
+inline constexpr double kOverheadInstructionsPerFlop = 50;
 
 // One marker region of a run, placed as the run is.
 struct RegionPlacement {
@@ -155,6 +169,9 @@ Placement PlaceRegion(const std::vector<Metric>& metrics, const std::string& reg
 // so and never reads as a measured bound: "≥ compute side (model bytes only)", "dram bandwidth
 // (model bytes only)". "" for "" (not placed).
 std::string BoundText(const std::string& bound, bool bytes_compulsory_only);
+// The same for a placement, led by its instruction overhead when it has one:
+// "overhead (1040 instructions/FLOP), l1 bandwidth".
+std::string BoundText(const Placement& p);
 
 // The names of the run's marker regions (every non-empty Metric::region), sorted.
 std::vector<std::string> RegionNames(const std::vector<Metric>& metrics);

@@ -10,6 +10,7 @@ import sys
 import textwrap
 import unittest
 
+from plot_test import CEILINGS, insert_profile
 from rprof_harness import RprofTestCase, SANITIZED, main
 
 MODULE_DIR = os.environ.get("RPROF_PYTHON_MODULE_DIR", "")
@@ -142,6 +143,75 @@ class Module(PythonCase):
         self.assertEqual(regions["twice"]["calls"]["clock"]["value"], 3)
         self.assertEqual(regions["loop"]["flops"]["model"]["value"], 2000)
         self.assertEqual(regions["loop"]["bytes_dram"]["model"]["value"], 24000)
+
+
+
+class UnderSim(PythonCase):
+    """The curriculum's lab 00 in Python, under sim: counts from every thread, and the verdict
+    of an interpreter's loop names its overhead."""
+
+    def setUp(self):
+        super().setUp()
+        if SANITIZED:
+            self.skipTest("the sanitizer build's marker library cannot load into python3")
+        # A profile with 1- and 2-thread roofs of both precisions, so that placement is judged.
+        self.rprof_ok("run", "triad", "-p", "n=1000", "-r", "1", "--counters", "model", "-q")
+        insert_profile(self.db, CEILINGS + [
+            ("compute", "fp32_avx2_fma", "", "avx2", "fp32", "fma", 2, 222),
+            ("bandwidth", "l2_load", "l2", "avx2", "fp64", "load", 2, 300),
+            ("bandwidth", "l3_load", "l3", "avx2", "fp64", "load", 2, 160),
+            ("bandwidth", "dram_load", "dram", "avx2", "fp64", "load", 2, 26)])
+
+    def test_pure_python_matmul_is_bound_by_instruction_overhead(self):
+        self.write("naive.py", """\
+            import sys
+            import rprof
+            n = int(sys.argv[1])
+            a = [[1.0 + i + j for j in range(n)] for i in range(n)]
+            b = [[2.0 - i + j for j in range(n)] for i in range(n)]
+            with rprof.region("matmul", flops=2 * n**3, precision="fp64"):
+                c = [[sum(a[i][k] * b[k][j] for k in range(n)) for j in range(n)]
+                     for i in range(n)]
+            """)
+        run = self.rprof_here("--counters", "sim", SYSTEM_PYTHON, "naive.py", "24")
+        self.assertEqual(run.returncode, 0, run)
+        region = self.last_run()["regions"]["matmul"]
+        self.assertEqual(region["flops"]["sim"]["value"], 2 * 24 ** 3)
+        placement = region["placement"]
+        overhead = placement["overhead"]
+        self.assertIsNotNone(overhead, placement)
+        self.assertEqual(overhead["source"], "sim")
+        self.assertGreater(overhead["instructions_per_flop"], 100, overhead)
+        self.assertTrue(placement["verdict"].startswith("overhead-bound: "), placement["verdict"])
+        self.assertIn("instructions per FLOP", placement["verdict"])
+
+    def test_numpy_matmul_region_counts_every_blas_thread(self):
+        if not has_numpy():
+            self.skipTest("Debian's python3-numpy is not installed (scripts/bootstrap installs it)")
+        self.write("np_mm.py", """\
+            import numpy as np
+            import rprof
+            n = 256
+            a = np.ones((n, n), dtype=np.float32)
+            b = np.ones((n, n), dtype=np.float32)
+            a @ b  # OpenBLAS starts its threads outside the region
+            with rprof.region("matmul", flops=2 * n**3, precision="fp32"):
+                c = a @ b
+            """)
+        # OpenBLAS's AVX2 kernels natively and under valgrind (which runs no AVX-512).
+        self.env.update(OPENBLAS_NUM_THREADS="2", OPENBLAS_CORETYPE="Haswell")
+        run = self.rprof_here("--counters", "sim", SYSTEM_PYTHON, "np_mm.py", timeout=600)
+        self.assertEqual(run.returncode, 0, run)
+        region = self.last_run()["regions"]["matmul"]
+        flops = region["flops"]["sim"]["value"]
+        self.assertAlmostEqual(flops / (2 * 256 ** 3), 1, delta=0.02, msg=region["flops"])
+        self.assertAlmostEqual(region["flops_sp"]["sim"]["value"] / flops, 1, delta=0.01)
+        placement = region["placement"]
+        self.assertEqual(placement["precision"], "fp32", placement)
+        if "rprofsim" in json.dumps(region["flops"]["sim"]) or region.get("threads", {}).get("sim"):
+            self.assertEqual(region["threads"]["sim"]["value"], 2, region["threads"])
+            self.assertEqual(placement["threads"], 2, placement)
+        self.assertIsNone(placement["overhead"], placement)
 
 
 if __name__ == "__main__":
