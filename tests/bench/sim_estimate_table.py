@@ -20,6 +20,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -50,6 +51,8 @@ def main():
     ap.add_argument("--history", choices=["half", "none"], default="half")
     ap.add_argument("kernels", nargs="*")
     opts = ap.parse_args()
+    # Stopped early (kill, Ctrl-C), it still removes its temporary database.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     tmp = tempfile.mkdtemp(prefix="rprof-sim-estimate-")
     db = os.path.join(tmp, "runs.db")
     if opts.db:
