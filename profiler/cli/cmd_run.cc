@@ -25,6 +25,7 @@
 #include "counters/pmu_diagnosis.h"
 #include "counters/sim_cache_sizes.h"
 #include "counters/sim_source.h"
+#include "counters/sim_time_fit.h"
 #include "counters/source_registry.h"
 #include "machine/current_machine.h"
 #include "process/cpu_list.h"
@@ -391,6 +392,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   if (!ChooseSimCacheSizes(&store, run.machine.fingerprint, sim_cache, &request.caches, err))
     return false;
   if (sim_prefetch != "none") request.caches.prefetch = sim_prefetch;
+  // What replays under this simulator took on this machine before: the sim time estimate's fit.
+  if (!LoadSimTimeFit(&store, run.machine.fingerprint, SimulatorName(), &request.sim_time, err))
+    return false;
   // A Google Benchmark binary: one run per benchmark instance (cli/run_benchmarks.h).
   if (!kernel && (cl.Has("gbench") || LooksLikeBenchmarkBinary(program_path))) {
     for (const char* option : {"repeat", "flops", "bytes", "threads"})

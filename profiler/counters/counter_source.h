@@ -17,6 +17,7 @@
 #include "core/error.h"
 #include "core/metric.h"
 #include "counters/counter_session.h"
+#include "counters/sim_time_fit.h"
 #include "rprof/kernel.h"
 
 namespace rprof {
@@ -78,8 +79,10 @@ struct CounterRequest {
   bool events_given = false;
   bool allow_missing_events = false;
   const GroupPlan* groups = nullptr;  // metric groups: their events counted, formulas applied
-  // Replayed sources: the longest the replay may be expected to take when not chosen outright.
+  // Replayed sources: the longest the replay may be expected to take when not chosen outright,
+  // and what replays took on this machine before (the expectation's history).
   double replay_budget_s = 20;
+  SimTimeFit sim_time;
   // Simulating sources: the hierarchy to simulate.
   CacheSizes caches;
   // A rank of a parallel job: the launcher that started it ("openmpi", "pmix", "hydra",

@@ -37,7 +37,7 @@ void NoteCaches(const CacheSizes& caches, std::vector<Metric>* metrics) {
 // the kernel runner (set-up, warm-up and counted call) for copy n=1e3-2e7, triad n=1e6-2e7 and
 // matmul-naive n=128-512, 0.3-13 s. Streaming kernels cost about 5 ns per compulsory byte
 // (copy and triad alike: their FLOPs come nearly free), scalar matmul 25 ns per FLOP.
-constexpr double kSimStartupSeconds = 0.4;
+// (Start-up: kSimStartupSeconds, counters/sim_time_fit.h.)
 constexpr double kSimSecondsPerByte = 5e-9;
 constexpr double kSimSecondsPerFlop = 2.5e-8;
 // Never expected faster than this many times the native time (the least measured: 17x, naive
@@ -75,7 +75,7 @@ int64_t RoundDown2(int64_t v) {
 
 // One execution of the whole program under valgrind, counted from its start and per region.
 bool SimulateProgram(const CountedTarget& program, const CacheSizes& caches,
-                     std::vector<Metric>* out, Error* err) {
+                     std::vector<Metric>* out, Error* err, double* wall_s) {
   // The program runs a second time, its output and side effects again: said every time, to a
   // terminal or a log alike (the run's note says it too).
   std::fprintf(stderr,
@@ -92,6 +92,7 @@ bool SimulateProgram(const CountedTarget& program, const CacheSizes& caches,
   sim.prefetch = caches.prefetch;
   SimResult result;
   if (!RunSim(sim, &result, err)) return false;
+  *wall_s = result.wall_s;
   NoteCaches(caches, &result.metrics);
   for (Metric& m : result.metrics) out->push_back(std::move(m));
   return true;
@@ -105,7 +106,13 @@ double EstimateSimSeconds(const SimWork& work) {
   return kSimStartupSeconds + std::max(model, work.native_s * slowdown);
 }
 
-std::string KernelSizeThatFits(const CountedTarget& kernel, double native_s, double budget_s) {
+double SimWorkSeconds(const SimWork& work) {
+  double model = ModelSeconds(work);
+  return kSimStartupSeconds + (model > 0 ? model : work.native_s * kSimSlowdown);
+}
+
+std::string KernelSizeThatFits(const CountedTarget& kernel, double native_s, double budget_s,
+                               const SimTimeFit& fit) {
   if (kernel.kind != CountedTarget::Kind::kKernel || !kernel.kernel ||
       kernel.kernel->param_count == 0)
     return "";
@@ -121,7 +128,7 @@ std::string KernelSizeThatFits(const CountedTarget& kernel, double native_s, dou
     SimWork work;
     if (!KernelWork(k, args, 0, &work)) return false;
     if (given_model > 0) work.native_s = native_s * ModelSeconds(work) / given_model;
-    *seconds = EstimateSimSeconds(work);
+    *seconds = fit.Expect(k.name, SimWorkSeconds(work), EstimateSimSeconds(work)).seconds;
     return true;
   };
   // The largest v in [min, given) that fits, by bisection (the estimate grows with the size).
@@ -143,10 +150,11 @@ namespace {
 class PreparedSim : public PreparedSource {
  public:
   // `refused`: why this target is never replayed ("" when it may be).
-  PreparedSim(bool chosen, double budget_s, CacheSizes caches, std::string refused)
+  PreparedSim(bool chosen, double budget_s, CacheSizes caches, SimTimeFit fit, std::string refused)
       : chosen_(chosen),
         budget_s_(budget_s),
         caches_(std::move(caches)),
+        fit_(std::move(fit)),
         refused_(std::move(refused)) {}
 
   // Replays only a target that succeeded natively: a failed one has nothing worth simulating.
@@ -167,30 +175,37 @@ class PreparedSim : public PreparedSource {
       work.flops = flops && flops->value ? *flops->value : 0;
       work.bytes = bytes && bytes->value ? *bytes->value : 0;
     }
-    double expected = EstimateSimSeconds(work);
+    // The reference cost of the work, and what replays took here before, make the expectation.
+    double work_s = SimWorkSeconds(work);
+    SimTimeExpectation expected = fit_.Expect(
+        kernel ? std::string(target.kernel->name) : target.path, work_s, EstimateSimSeconds(work));
     std::string fits;
-    if (!chosen_ && expected > budget_s_ && kernel)
-      fits = KernelSizeThatFits(target, work.native_s, budget_s_);
+    if (!chosen_ && expected.seconds > budget_s_ && kernel)
+      fits = KernelSizeThatFits(target, work.native_s, budget_s_, fit_);
     std::string why;
-    if (!ShouldRunSim(chosen_ ? SimMode::kAlways : SimMode::kAuto, expected, budget_s_, fits,
-                      &why)) {
+    if (!ShouldRunSim(chosen_ ? SimMode::kAlways : SimMode::kAuto, expected.seconds, budget_s_,
+                      fits, &why)) {
       if (chosen_) return Fail(err, ErrorKind::kEnvironment, "sim: " + why);
       *note = why;
       return true;
     }
+    double wall_s = 0;
     if (kernel) {
       // valgrind's wait says nothing of itself: its time against the estimate, on a terminal
       // (never for a program, whose own output shares the terminal).
       ElapsedProgress progress(std::string("sim: ") + target.kernel->name + " under valgrind",
-                               expected);
-      return SimulateKernel(target, caches_, metrics, err);
+                               expected.seconds);
+      if (!SimulateKernel(target, caches_, metrics, err, &wall_s)) return false;
+      AddReplayTime(work_s, expected, wall_s, metrics);
+      return true;
     }
     *note = target.replay_argv.empty()
                 ? "executed once more after its timed executions, under valgrind, for the sim "
                   "counts"
                 : "executed once more, for the fewest iterations, under valgrind, for the sim "
                   "counts";
-    if (!SimulateProgram(target, caches_, metrics, err)) return false;
+    if (!SimulateProgram(target, caches_, metrics, err, &wall_s)) return false;
+    AddReplayTime(work_s, expected, wall_s, metrics);
     // A program whose work depends on time did other work under valgrind: its counts do not go
     // with the native time, so none is kept. (A replay of its own, replay_argv, does other
     // work by design: its target divides the counts by the replay's own work.)
@@ -204,9 +219,20 @@ class PreparedSim : public PreparedSource {
   }
 
  private:
+  // The replay's time, measured, and its work in reference seconds: what the next expectation
+  // on this machine is fitted to (counters/sim_time_fit.h).
+  void AddReplayTime(double work_s, const SimTimeExpectation& expected, double wall_s,
+                     std::vector<Metric>* metrics) const {
+    metrics->push_back({kSimReplayMetric, wall_s, "s", Source::kClock, "",
+                        SimReplayMeasuredNote(SimulatorName(), expected)});
+    metrics->push_back(
+        {kSimReplayMetric, work_s, "s", Source::kModel, "", SimReplayReferenceNote()});
+  }
+
   bool chosen_;
   double budget_s_;
   CacheSizes caches_;
+  SimTimeFit fit_;
   std::string refused_;
 };
 
@@ -259,14 +285,14 @@ class SimSource : public CounterSource {
                 " with sim executes it a second time, under valgrind; --counters sim asks "
                 "for that";
     return std::make_unique<PreparedSim>(chosen, request.replay_budget_s, request.caches,
-                                         std::move(refused));
+                                         request.sim_time, std::move(refused));
   }
 };
 
 }  // namespace
 
-bool SimulateKernel(const CountedTarget& kernel, const CacheSizes& caches,
-                    std::vector<Metric>* out, Error* err) {
+bool SimulateKernel(const CountedTarget& kernel, const CacheSizes& caches, std::vector<Metric>* out,
+                    Error* err, double* wall_s) {
   const rprof_kernel& k = *kernel.kernel;
   SimRequest sim;
   sim.argv = {SimRunnerPath()};
@@ -280,6 +306,7 @@ bool SimulateKernel(const CountedTarget& kernel, const CacheSizes& caches,
   SimResult result;
   // A runner that fails (its check, a crash) fails RunSim: its counts are not the kernel's.
   if (!RunSim(sim, &result, err)) return false;
+  if (wall_s) *wall_s = result.wall_s;
   NoteCaches(caches, &result.metrics);
   for (Metric& m : result.metrics) {
     if (m.name == "flops") m.note += "; AVX2 build of the kernel (valgrind cannot run AVX-512)";

@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/metric.h"
 #include "counters/counter_source.h"
+#include "counters/sim_time_fit.h"
 
 namespace rprof {
 
@@ -91,26 +92,34 @@ struct SimWork {
   double bytes = 0;     // the model's compulsory bytes over the replay; 0 when unknown
 };
 
-// Seconds valgrind (callgrind with its cache simulator) is expected to take for `work`: its
-// start-up, plus a cost per model FLOP and per compulsory byte fitted on the built-in kernels
-// (issue 13: copy, triad, matmul-naive within 1.6x on this project's Xeon VM), or not less than
-// the native time at a low slowdown; without a model, the native time at callgrind's typical
-// slowdown. Vectorised fp64 loops (matmul-ikj, matmul-tiled) take about 2.5x the estimate.
+// The reference cost of `work` under valgrind [s]: what callgrind with its cache simulator took
+// on this project's Xeon VM, its start-up plus a cost per model FLOP and per compulsory byte
+// fitted on the built-in kernels (issue 13: copy, triad, matmul-naive within 1.6x there), or not
+// less than the native time at a low slowdown; without a model, the native time at callgrind's
+// typical slowdown. Not this machine's nor this simulator's time: the expectation when no replay
+// is stored here yet (counters/sim_time_fit.h).
 double EstimateSimSeconds(const SimWork& work);
 
+// The replay's work, in the same reference seconds, from the model alone where there is one
+// (start-up, 25 ns per model FLOP, 5 ns per compulsory byte), else from the native time (50x):
+// the same for every replay of the same kernel and size, whatever the load, so that what the
+// stored replays took per reference second (SimTimeFit) carries over to the next one.
+double SimWorkSeconds(const SimWork& work);
+
 // Whether to run sim: kAlways yes (when available), kNever no; kAuto when this machine cannot
-// count FLOPs in hardware, valgrind is here, and `expected_s` (EstimateSimSeconds) fits
+// count FLOPs in hardware, valgrind is here, and `expected_s` (SimTimeFit::Expect) fits
 // `budget_s`. *why says why not, and how to get sim counts anyway: `what_fits` ("n <= 256
 // would fit"; "" when no smaller size is known to fit) is said when over budget.
 bool ShouldRunSim(SimMode mode, double expected_s, double budget_s, const std::string& what_fits,
                   std::string* why);
 
 // For a kernel that does not fit `budget_s`: "n <= 250 would fit", its first parameter (its
-// size: n, m, rows, seq) at the largest value whose replay EstimateSimSeconds puts within the
-// budget, the other parameters as given, rounded down to two significant digits; "" when even
-// its smallest value does not fit, or the model does not shrink with it. `native_s`: the native
-// seconds of the replay at the kernel's own arguments, scaled with the model's work.
-std::string KernelSizeThatFits(const CountedTarget& kernel, double native_s, double budget_s);
+// size: n, m, rows, seq) at the largest value whose replay `fit` expects within the budget, the
+// other parameters as given, rounded down to two significant digits; "" when even its smallest
+// value does not fit, or the model does not shrink with it. `native_s`: the native seconds of
+// the replay at the kernel's own arguments, scaled with the model's work.
+std::string KernelSizeThatFits(const CountedTarget& kernel, double native_s, double budget_s,
+                               const SimTimeFit& fit = SimTimeFit());
 
 // The sim counter source: the target replayed under valgrind after its native runs (kernels
 // through rprof-sim-runner, one warm-up and one counted call of their AVX2 build; programs whole,
@@ -118,9 +127,10 @@ std::string KernelSizeThatFits(const CountedTarget& kernel, double native_s, dou
 const CounterSource& SimCounterSource();
 
 // Counts one call of the kernel under valgrind (after one warm-up call): the sim metrics of one
-// run() call. kEnvironment when sim cannot run or the runner fails.
+// run() call; *wall_s, when given, how long valgrind took. kEnvironment when sim cannot run or
+// the runner fails.
 bool SimulateKernel(const CountedTarget& kernel, const CacheSizes& caches,
-                    std::vector<Metric>* out, Error* err);
+                    std::vector<Metric>* out, Error* err, double* wall_s = nullptr);
 
 }  // namespace rprof
 
