@@ -66,5 +66,29 @@ class Lab00Test(RprofTestCase):
             " where r.target = 'matmul-naive-fp32'"), [(0,)])
 
 
+class Lab00PythonTest(RprofTestCase):
+    def test_the_interpreter_is_named_numpy_placed_on_the_roofs(self):
+        if rprof_harness.SANITIZED:
+            self.skipTest("the sanitizer build's marker library cannot load into python3")
+        if subprocess.run(["/usr/bin/python3", "-c", "import numpy"]).returncode != 0:
+            self.skipTest("Debian's python3-numpy is not installed (scripts/bootstrap installs it)")
+        self.rprof_ok("run", "copy", "-p", "n=1000", "--counters", "model", "-q")
+        insert_profile(self.db, ceilings=CEILINGS, threads=1)
+        env = dict(self.env, RPROF=rprof_harness.RPROF, RPROF_DB=self.db)
+        lab = subprocess.run([LAB00, "--python", "48"], env=env, capture_output=True, text=True,
+                             timeout=600)
+        self.assertEqual(lab.returncode, 0, lab.stderr)
+        rows = {line.split()[0]: line for line in lab.stdout.splitlines()
+                if line.split() and line.split()[0].endswith(".py")}
+        self.assertEqual(sorted(rows), ["naive.py", "numpy_matmul.py"], lab.stdout)
+        # Same FLOPs (2n^3), counted; the loop's instructions per FLOP name the interpreter.
+        for line in rows.values():
+            self.assertEqual(float(line.split()[3]), 2 * 48 ** 3, line)
+            self.assertEqual(line.split()[5], "sim", line)
+        self.assertIn("overhead-bound", rows["naive.py"])
+        self.assertGreater(float(rows["naive.py"].split()[4]), 50, rows["naive.py"])
+        self.assertNotIn("overhead-bound", rows["numpy_matmul.py"])
+
+
 if __name__ == "__main__":
     rprof_harness.main()
