@@ -71,6 +71,24 @@ class Scripts(PythonCase):
         self.assertEqual(shown["target"], os.path.realpath(self.path("script.py")))
         self.assertEqual(shown["command"], ["./shim/python3", "script.py", "a", "b"])
 
+    def test_sim_follows_the_shims_exec_into_the_interpreter(self):
+        if SANITIZED:
+            self.skipTest("the sanitizer build's marker library cannot load into python3")
+        self.write("shim/python3", '#!/bin/sh\nexec %s "$@"\n' % SYSTEM_PYTHON, executable=True)
+        self.write("work.py", """\
+            import rprof
+            with rprof.region("work"):
+                s = 0.0
+                for i in range(1000):
+                    s += i * 0.5
+            """)
+        run = self.rprof_here("--counters", "sim", "./shim/python3", "work.py")
+        self.assertEqual(run.returncode, 0, run)
+        shown = self.last_run()
+        self.assertEqual(shown["target"], os.path.realpath(self.path("work.py")))
+        # The interpreter's work, not the shell's: at least the loop's 1000 multiplies and adds.
+        self.assertGreaterEqual(shown["regions"]["work"]["flops"]["sim"]["value"], 2000)
+
     def test_a_shell_script_runs_as_the_kernel_runs_it(self):
         self.write("run.sh", "#!/bin/sh\necho ran \"$1\"\n", executable=True)
         run = self.rprof_here("--counters", "pmu", "./run.sh", "x")
