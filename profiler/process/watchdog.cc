@@ -7,6 +7,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,7 +24,6 @@ namespace rprof {
 namespace {
 
 std::atomic<int> g_watchdog_fd{-1};  // rprof's end: closing it (by dying) wakes the watchdog
-std::atomic<pid_t> g_watchdog_pid{0};
 
 struct Record {
   int32_t pid;    // > 0: track; < 0: forget -pid
@@ -107,31 +107,37 @@ bool Alive(pid_t pid) { return kill(pid, 0) == 0 || errno == EPERM; }
 void StartWatchdog() {
   static std::atomic<bool> started{false};
   if (started.exchange(true)) return;
-  prctl(PR_SET_CHILD_SUBREAPER, 1);
   int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) return;  // no watchdog: the parent-death signal still holds
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    return;
-  }
-  if (pid == 0) {
-    // Holds nothing of rprof's: no standard stream a reader waits on, no database file.
-    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-    if (null >= 0) {
-      dup2(null, STDIN_FILENO);
-      dup2(null, STDOUT_FILENO);
-      dup2(null, STDERR_FILENO);
+  if (pipe2(fds, O_CLOEXEC) == 0) {
+    // Forked twice, so that the watchdog is nobody's child rprof sees (tools and tests that list
+    // rprof's children find its targets only), and before rprof becomes a subreaper, so that
+    // it is re-parented away from rprof rather than to it.
+    pid_t middle = fork();
+    if (middle == 0) {
+      if (fork() != 0) _exit(0);
+      // Holds nothing of rprof's: no standard stream a reader waits on, no database file.
+      int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+      if (null >= 0) {
+        dup2(null, STDIN_FILENO);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+      }
+      int keep = fds[0];
+      for (int fd = 3; fd < 1024; ++fd)
+        if (fd != keep) close(fd);
+      Watch(keep);
     }
-    int keep = fds[0];
-    for (int fd = 3; fd < 1024; ++fd)
-      if (fd != keep) close(fd);
-    Watch(keep);
+    close(fds[0]);
+    if (middle > 0) {
+      int status = 0;
+      while (waitpid(middle, &status, 0) < 0 && errno == EINTR) {
+      }
+      g_watchdog_fd.store(fds[1]);
+    } else {
+      close(fds[1]);  // no watchdog: the parent-death signal still holds for direct children
+    }
   }
-  close(fds[0]);
-  g_watchdog_pid.store(pid);
-  g_watchdog_fd.store(fds[1]);
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
 
 void WatchdogTrack(pid_t pid, bool own_group) {
@@ -151,11 +157,10 @@ void WatchdogForget(pid_t pid) {
 }
 
 void KillOrphans() {
-  pid_t self = getpid(), watchdog = g_watchdog_pid.load();
+  pid_t self = getpid();
   ForEachProcess([&](pid_t pid) {
     pid_t parent = 0, group = 0;
-    if (pid != watchdog && ParentAndGroup(pid, &parent, &group) && parent == self)
-      kill(pid, SIGKILL);
+    if (ParentAndGroup(pid, &parent, &group) && parent == self) kill(pid, SIGKILL);
   });
 }
 

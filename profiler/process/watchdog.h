@@ -27,7 +27,8 @@ void StartWatchdog();
 void WatchdogTrack(pid_t pid, bool own_group);
 void WatchdogForget(pid_t pid);
 
-// SIGKILL to every process re-parented to rprof (orphans of its targets; never the watchdog).
+// SIGKILL to every process re-parented to rprof (orphans of its targets; the watchdog is not
+// rprof's child).
 // Async-signal-safe enough for an exit path: reads /proc with open/read only.
 void KillOrphans();
 

@@ -212,6 +212,7 @@ bool RunKernelInWorker(const CatalogEntry& entry, const rprof_args& args,
     close(down[1]);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != launch.parent) _exit(127);
+    prctl(PR_SET_NAME, "rprof-worker");  // what ps and top show for the kernel's process
     if (!options.interrupted) options.interrupted = &InterruptedFlag();
     Work(entry, args, min_repetitions, std::move(options), up[1], down[0]);
   }

@@ -46,6 +46,7 @@ std::string FileToOpen(const std::string& path) {
 // The probing child: load, ask for the table, write it, leave without running rprof's exit
 // handlers (they belong to the parent).
 [[noreturn]] void Probe(const std::string& file, int out) {
+  prctl(PR_SET_NAME, "rprof-probe");
   // Whatever the plugin prints belongs on stderr: stdout may be a JSON listing.
   dup2(STDERR_FILENO, STDOUT_FILENO);
   void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
