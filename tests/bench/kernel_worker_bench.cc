@@ -74,24 +74,24 @@ int main(int argc, char** argv) {
     rprof_args args{};
     args.values[0] = n;
     for (bool counted : {false, true}) {
-      rprof::Error err;
-      std::unique_ptr<rprof::CounterSession> session;
-      std::vector<rprof::CounterSession*> counters;
-      if (counted) {
-        session = rprof::CreatePapiSession(rprof::DefaultPmuEvents(), true, &err);
-        if (!session) {
-          std::printf("(no counters: %s)\n", err.message.c_str());
-          continue;
-        }
-        counters.push_back(session.get());
-      }
+      // A fresh session for each measurement: one attached to a worker counts that worker.
+      auto sessions = [&](std::unique_ptr<rprof::CounterSession>* session) {
+        std::vector<rprof::CounterSession*> counters;
+        if (!counted) return counters;
+        rprof::Error err;
+        *session = rprof::CreatePapiSession(rprof::DefaultPmuEvents(), true, &err);
+        if (*session) counters.push_back(session->get());
+        return counters;
+      };
       std::vector<double> in, worker, wall_in, wall_worker;
       for (int r = 0; r < rounds; ++r) {
         // Alternated, so that drift in the machine's load falls on both alike.
+        std::unique_ptr<rprof::CounterSession> s1, s2;
+        std::vector<rprof::CounterSession*> c1 = sessions(&s1), c2 = sessions(&s2);
         auto t0 = Clock::now();
-        in.push_back(InProcess(*triad->kernel, args, counters, options));
+        in.push_back(InProcess(*triad->kernel, args, c1, options));
         auto t1 = Clock::now();
-        worker.push_back(InWorker(*triad, args, counters, options));
+        worker.push_back(InWorker(*triad, args, c2, options));
         auto t2 = Clock::now();
         wall_in.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
         wall_worker.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());

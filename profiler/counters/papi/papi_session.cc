@@ -106,12 +106,16 @@ class PapiEventSets : public EventSetProbe {
           socket_wide_sets_.end())
         continue;
       if (PAPI_num_events(set) <= 0) continue;
+      // PAPI refuses a second attach (PAPI_EINVAL): a session used for a second worker leaves
+      // the first one's process first.
+      if (attached_ != 0) PAPI_detach(set);
       int code = PAPI_attach(set, static_cast<unsigned long>(pid));
       if (code != PAPI_OK) {
         *why = std::string("PAPI_attach to the measuring worker: ") + PAPI_strerror(code);
         return false;
       }
     }
+    attached_ = pid;
     return true;
   }
 
@@ -156,6 +160,7 @@ class PapiEventSets : public EventSetProbe {
 
   std::vector<int> sets_;
   std::vector<int> socket_wide_sets_;
+  pid_t attached_ = 0;  // the process the per-thread sets count, 0: the calling thread
 };
 
 // Counts the events of a schedule: each repetition starts, in every component, the pass whose
