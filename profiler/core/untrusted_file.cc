@@ -82,6 +82,13 @@ UntrustedRead ReadUntrustedFile(const std::string& path, size_t max_bytes, std::
   return UntrustedRead::kRead;
 }
 
+std::string Excerpt(std::string_view text, size_t max_bytes) {
+  size_t kept = CharacterBoundary(text, max_bytes);
+  std::string out(text.substr(0, kept));
+  if (kept < text.size()) out += "… (" + std::to_string(text.size()) + " bytes)";
+  return out;
+}
+
 std::string QuotedExcerpt(std::string_view text, size_t max_bytes) {
   size_t kept = CharacterBoundary(text, max_bytes);
   std::string out = "'";

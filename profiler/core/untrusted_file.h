@@ -27,6 +27,10 @@ enum class UntrustedRead {
 UntrustedRead ReadUntrustedFile(const std::string& path, size_t max_bytes, std::string* text,
                                 std::string* why);
 
+// At most `max_bytes` of `text` (cut at a character boundary), "…" and its full size after
+// when cut; unchanged when it fits.
+std::string Excerpt(std::string_view text, size_t max_bytes);
+
 // `text` for a note: at most `max_bytes` of it (cut at a character boundary), "…" and its full
 // size after when cut, in single quotes.
 std::string QuotedExcerpt(std::string_view text, size_t max_bytes = 200);

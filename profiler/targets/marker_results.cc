@@ -316,8 +316,8 @@ void Merge(const std::vector<Block>& blocks, MarkerResults* out) {
     // The program wrote these: a few hundred bytes of each at most.
     for (const auto& [region, message] : block.problems)
       out->problems.push_back(
-          (region == "*" ? std::string("markers") : QuotedExcerpt(region, 100)) + ": " +
-          QuotedExcerpt(message, 300) + " (" + ProcessText(block.pid) + ")");
+          (region == "*" ? std::string("markers") : Excerpt(region, 100)) + ": " +
+          Excerpt(message, 300) + " (" + ProcessText(block.pid) + ")");
   }
   for (size_t r = 0; r < out->regions.size(); ++r)
     for (size_t e = 0; e < out->events.size(); ++e)
