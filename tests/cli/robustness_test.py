@@ -6,6 +6,7 @@ Started by meson as `python3 robustness_test.py PATH/TO/rprof`; the misbehaving 
 programs come from RPROF_CLI_TARGETS (tests/cli_targets).
 """
 
+import json
 import os
 import resource
 import shutil
@@ -245,6 +246,45 @@ class OutputTest(RobustnessTestCase):
         self.assertEqual(r.returncode, 0, r)
         ElementTree.parse(svg)  # raises on invalid XML
         self.assertNotIn("\x1b", r.stderr)
+
+
+class InputTest(RobustnessTestCase):
+    """Inputs that were accepted and meant something nobody asked for: a clear error, exit 2,
+    nothing stored."""
+
+    def test_empty_lists_and_ranges_are_usage_errors(self):
+        for args, why in ((["run", "-e", "", "triad"], "names nothing"),
+                          (["run", "-e", ",,,", "triad"], "names nothing"),
+                          (["run", "-e", "task-clock,,page-faults", "triad"], "empty name"),
+                          (["run", "--group", "", "triad"], "names nothing"),
+                          (["history", "--since", ""], "empty"),
+                          (["history", "--limit", "-1"], "negative")):
+            with self.subTest(args=args):
+                r = self.rprof(*args)
+                self.assertError(r, 2, why)
+        self.assertEqual(self.runs_stored(), 0)
+
+    def test_import_refuses_impossible_times_and_signals(self):
+        self.rprof_ok("run", "triad", "-p", "n=1000", "--repeat", "1", "--counters", "model",
+                      "--quiet")
+        run = json.loads(self.rprof_ok("show", "1", "--format", "json").stdout)
+        other = self.path("other.db")
+        for key, value, why in (("started_at", "not a date", "started_at"),
+                                ("signal", -1, "signal"),
+                                ("exit_code", 256, "exit_code")):
+            with self.subTest(key=key):
+                path = self.path(f"{key}.json")
+                with open(path, "w") as f:
+                    json.dump(dict(run, **{key: value}), f)
+                r = self.rprof("import", path, db=other)
+                self.assertError(r, 2, why)
+        self.assertFalse(os.path.exists(other) and
+                         self.scalar("select count(*) from runs", db=other))
+
+    def test_a_benchmark_binary_that_crashes_while_listing_says_so(self):
+        r = self.rprof("run", "--gbench", cli_target("crasher"))
+        self.assertError(r, 1, "killed by SIGSEGV while listing its benchmarks")
+        self.assertNotIn("(exit -1)", r.stderr)
 
 
 if __name__ == "__main__":
