@@ -11,6 +11,7 @@ import os
 import resource
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -280,6 +281,19 @@ class InputTest(RobustnessTestCase):
                 self.assertError(r, 2, why)
         self.assertFalse(os.path.exists(other) and
                          self.scalar("select count(*) from runs", db=other))
+
+    def test_merge_refuses_a_status_the_schema_does_not_know(self):
+        source = self.path("source.db")
+        self.rprof_ok("run", "triad", "-p", "n=1000", "--repeat", "1", "--counters", "model",
+                      "--quiet", db=source)
+        con = sqlite3.connect(source)
+        con.execute("pragma ignore_check_constraints = 1")
+        con.execute("update runs set status = 'weird'")
+        con.commit()
+        con.close()
+        r = self.rprof("merge", source)
+        self.assertError(r, 3, "unknown status 'weird'", "nothing of it was merged")
+        self.assertEqual(self.runs_stored(), 0)
 
     def test_a_benchmark_binary_that_crashes_while_listing_says_so(self):
         r = self.rprof("run", "--gbench", cli_target("crasher"))
