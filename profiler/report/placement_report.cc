@@ -77,7 +77,7 @@ void WritePlacementJson(const Placement& p, int64_t profile_id, JsonWriter* w) {
   w->Key("achieved_source").String(SourceName(p.achieved_source));
   w->Key("binding").String(p.binding);
   w->Key("bound").StringOrNull(p.bound);
-  w->Key("bound_text").StringOrNull(BoundText(p.bound, p.bytes_compulsory_only));
+  w->Key("bound_text").StringOrNull(BoundText(p));
   w->Key("binding_level").StringOrNull(p.binding_level);
   w->Key("binding_source");
   if (!p.binding_level.empty())
@@ -101,6 +101,16 @@ void WritePlacementJson(const Placement& p, int64_t profile_id, JsonWriter* w) {
     w->Number(p.widest_roof);
   else
     w->Null();
+  w->Key("overhead");
+  if (p.overhead) {
+    w->BeginObject();
+    w->Key("instructions_per_flop").Number(p.overhead->instructions_per_flop);
+    w->Key("source").String(SourceName(p.overhead->source));
+    w->Key("threshold").Number(kOverheadInstructionsPerFlop);
+    w->EndObject();
+  } else {
+    w->Null();
+  }
   w->Key("levels").BeginArray();
   for (const LevelPlacement& l : p.levels) {
     w->BeginObject();

@@ -264,10 +264,9 @@ const Ceiling* FindCeiling(const MachineProfile& profile, const std::string& nam
   return nullptr;
 }
 
-}  // namespace
-
-Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
-                   const MachineProfile& profile) {
+// The run on its roofs alone: memory or compute, whatever the instructions around the FLOPs.
+Placement PlaceOnRoofs(const std::vector<Metric>& metrics, const RunShape& shape,
+                       const MachineProfile& profile) {
   Placement p;
   p.precision = shape.precision;
   p.precision_note = shape.precision_note;
@@ -435,6 +434,45 @@ Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
   // but the roof it is held against may be lower still.
   if (p.bytes_compulsory_only) p.verdict += "; " + std::string(kCompulsoryCaveat);
   return p;
+}
+
+// Instructions per FLOP, from the first source that counts both (sim, else pmu).
+std::optional<Placement::Overhead> InstructionOverhead(const std::vector<Metric>& metrics) {
+  for (Source source : CountingSources()) {
+    if (source == Source::kModel) continue;
+    auto flops = Value(metrics, "flops", source);
+    auto instructions = Value(metrics, "instructions", source);
+    if (!instructions && source == Source::kPmu)
+      instructions = Value(metrics, "PAPI_TOT_INS", source);
+    if (!flops || !instructions || *flops <= 0) continue;
+    return Placement::Overhead{*instructions / *flops, source};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
+                   const MachineProfile& profile) {
+  Placement p = PlaceOnRoofs(metrics, shape, profile);
+  std::optional<Placement::Overhead> overhead = InstructionOverhead(metrics);
+  if (!p.placed || !overhead || overhead->instructions_per_flop <= kOverheadInstructionsPerFlop)
+    return p;
+  // Neither roof is what holds such code back: say so first, the roofs' verdict after it.
+  p.overhead = overhead;
+  p.verdict = Format("overhead-bound: %.0f instructions per FLOP (%s; compiled loops need a "
+                     "few: an interpreter, or scalar bookkeeping?); on the roofs: ",
+                     overhead->instructions_per_flop,
+                     std::string(SourceName(overhead->source)).c_str()) +
+              p.verdict;
+  return p;
+}
+
+std::string BoundText(const Placement& p) {
+  std::string bound = BoundText(p.bound, p.bytes_compulsory_only);
+  if (!p.overhead) return bound;
+  return Format("overhead (%.0f instructions/FLOP)", p.overhead->instructions_per_flop) +
+         (bound.empty() ? "" : ", " + bound);
 }
 
 std::string BoundText(const std::string& bound, bool bytes_compulsory_only) {

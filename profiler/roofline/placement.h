@@ -109,7 +109,21 @@ struct Placement {
   // The best roof of the run's precision whatever the code: what the widest vectors allow.
   std::string widest_ceiling;
   double widest_roof = 0;  // GFLOP/s
+  // Bound by instruction overhead before memory or compute: the measured instructions per
+  // FLOP are far above what any compiled loop needs (an interpreter, scalar bookkeeping), so
+  // neither roof is what holds the code back. nullopt when not, or not measured (instructions
+  // and FLOPs of one measuring source: sim, or a pmu that counts both).
+  struct Overhead {
+    double instructions_per_flop = 0;
+    Source source = Source::kSim;
+  };
+  std::optional<Overhead> overhead;
 };
+
+// Above this many instructions per FLOP a run is overhead-bound: compiled loops need from well
+// under 1 (vectors, FMA) to a few (scalar code with its loads, stores and loop control);
+// CPython's naive matmul takes about 1,000.
+inline constexpr double kOverheadInstructionsPerFlop = 50;
 
 // One marker region of a run, placed as the run is.
 struct RegionPlacement {
@@ -155,6 +169,9 @@ Placement PlaceRegion(const std::vector<Metric>& metrics, const std::string& reg
 // so and never reads as a measured bound: "≥ compute side (model bytes only)", "dram bandwidth
 // (model bytes only)". "" for "" (not placed).
 std::string BoundText(const std::string& bound, bool bytes_compulsory_only);
+// The same for a placement, led by its instruction overhead when it has one:
+// "overhead (1040 instructions/FLOP), l1 bandwidth".
+std::string BoundText(const Placement& p);
 
 // The names of the run's marker regions (every non-empty Metric::region), sorted.
 std::vector<std::string> RegionNames(const std::vector<Metric>& metrics);

@@ -41,7 +41,7 @@ std::optional<PlacementRecord> PlacementToStore(const RunPlacement& placement) {
     if (p.attainable > 0) record.attainable_gflops = p.attainable;
     record.binding_level = p.binding_level;
     if (!p.binding_level.empty()) record.binding_source = std::string(SourceName(p.binding_source));
-    record.bound_text = BoundText(p.bound, p.bytes_compulsory_only);
+    record.bound_text = BoundText(p);
   }
   record.percent_of_roof = p.percent_of_roof;
   record.verdict = p.placed ? p.verdict : p.reason;

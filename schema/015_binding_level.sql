@@ -1,4 +1,4 @@
--- rprof store, schema version 17: where a verdict binds, so that tables show the AI of that
+-- rprof store, schema version 15: where a verdict binds, so that tables show the AI of that
 -- level beside it (not always DRAM's), and the bound as tables print it, which never shortens a
 -- side found on the model's compulsory bytes alone to "compute".
 
