@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "calibrate/declared_work.h"
 
 namespace rprof {
 
@@ -151,6 +152,9 @@ std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& c
                               ? ": not checked by this machine's newest pmu calibration"
                               : ": this machine's counters were never calibrated; rprof "
                                 "calibrate checks them against kernels of known counts")});
+  // Declared work that the counts contradict (one check for kernels, programs, regions and
+  // benchmarks alike).
+  for (TrustNote& n : DeclaredWorkNotes(run)) notes.push_back(std::move(n));
   if (!context.profile_noisy_reasons.empty()) {
     std::string reasons;
     for (size_t i = 0; i < context.profile_noisy_reasons.size() && i < 3; ++i)

@@ -377,6 +377,15 @@ Check PapiCheck() {
     c.detail += "; perf_event is disabled" +
                 (perf_event_why.empty() ? std::string() : " (" + perf_event_why + ")");
     c.remedy = "see perf_event_paranoid and container; papi_component_avail shows PAPI's view";
+    // PAPI switches its CPU component off when libpfm4 does not know the CPU (a CPU newer than
+    // the distribution's libpfm4): the kernel still counts, and rprof opens the events itself.
+    if (perf_event_why.find("libpfm4") != std::string::npos) {
+      c.status = Status::kLimited;
+      c.detail +=
+          ": this libpfm4 does not know this CPU; rprof counts through perf_event_open itself "
+          "(software events, and the perf:: generic hardware events where a PMU exists)";
+      c.remedy = "a newer libpfm4 and PAPI bring this CPU's own events and metric groups";
+    }
   }
   return c;
 }
@@ -386,7 +395,7 @@ Check SoftwareEventsCheck(const PmuDiagnosis& pmu, bool* works) {
   Check c{"software_events", Status::kOk, "", ""};
   *works = false;
   Error err;
-  std::unique_ptr<CounterSession> session = CreatePapiSession({"perf::TASK-CLOCK"}, false, &err);
+  std::unique_ptr<CounterSession> session = CreatePmuSession({"perf::TASK-CLOCK"}, false, &err);
   std::string why;
   if (session && session->Start(&why)) {
     volatile double sink = 0;

@@ -1,7 +1,7 @@
 // rprof events: the counter events of this CPU — PAPI presets, perf software events, the events
 // of this CPU's metric groups, and with --all every native event libpfm4 lists — each marked
 // available here or not, with the reason. "Available" is decided by adding the event to a real
-// PAPI event set (CreatePapiSession), never by the event table; native hardware events are not
+// PAPI event set (CreatePmuSession), never by the event table; native hardware events are not
 // tried when the PMU probe (DiagnosePmu) already found no hardware counters, and events of PMUs
 // that are not on this machine are never tried.
 #include <algorithm>
@@ -148,7 +148,7 @@ class Prober {
   // "" when the event can be added to a PAPI event set, else the reason.
   static std::string Try(const std::string& name) {
     Error err;
-    std::unique_ptr<CounterSession> session = CreatePapiSession({name}, true, &err);
+    std::unique_ptr<CounterSession> session = CreatePmuSession({name}, true, &err);
     if (!session) return err.message;
     for (const Metric& m : session->Results(1))
       if (m.name == name && !m.value) return m.note.empty() ? "cannot be added" : m.note;

@@ -146,6 +146,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   int repeat = 0, threads = 0;
   double min_time = 0.5, timeout = 0, flops = 0, bytes = 0, sim_budget = 20;
   std::string counters = "auto", sim_cache = "measured", sim_prefetch = "none";
+  std::string precision;
   CommandLine cl("run", "[options] [--] KERNEL|PLUGIN.so|PROGRAM [PROGRAM ARGS...]",
                  "Measures a built-in kernel, a kernel from a plugin, or a whole program, "
                  "stores the run, then prints it.\nrprof's options come before the program; "
@@ -192,6 +193,10 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
          "programs: kill the program after S seconds; the run is stored as interrupted");
   cl.Add("flops", po::value(&flops), "programs: declare the FLOPs of one execution (model source)");
   cl.Add("bytes", po::value(&bytes), "programs: declare the bytes one execution must move (model)");
+  cl.Add("precision", po::value(&precision),
+         "programs: the precision it computes in, fp64 or fp32, which chooses its roof "
+         "(default: the measured split of its FLOPs, else the best of both); its marker "
+         "regions inherit it unless they declare their own");
   cl.Add("threads", po::value(&threads),
          "programs: the threads (or processes) it computes on, which choose its roof (default: "
          "its CPU time / wall time, rounded); a kernel takes -p threads=N where it has one");
@@ -232,6 +237,8 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
     return false;
   if (cl.Has("threads") && threads < 1)
     return Fail(err, ErrorKind::kUsage, "--threads must be at least 1");
+  if (cl.Has("precision") && precision != "fp64" && precision != "fp32")
+    return Fail(err, ErrorKind::kUsage, "--precision " + precision + ": use fp64 or fp32");
   CpuList cpus;
   if (cl.Has("cpu-list")) {
     std::string why;
@@ -309,7 +316,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   if (!kernel_name.empty() && !LooksLikePlugin(target))
     return Fail(err, ErrorKind::kUsage, "--kernel chooses a kernel inside a plugin (.so)");
   if (kernel)
-    for (const char* option : {"flops", "bytes", "timeout"})
+    for (const char* option : {"flops", "bytes", "timeout", "precision"})
       if (cl.Has(option))
         return Fail(err, ErrorKind::kUsage,
                     std::string("--") + option +
@@ -393,6 +400,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
                         "--benchmark_repetitions=N after its name, and declares its work and "
                         "threads itself");
     if (cl.Has("quiet")) QuietProgress();
+    if (cl.Has("precision")) run.precision = precision;
     BenchmarkRunPlan benchmarks{program_path, program_argv, timeout, output, format,
                                 cl.Has("quiet") > 0, ResolveDatabasePath(global.db)};
     return RunBenchmarks(&store, benchmarks, sources, request, run, err);
@@ -400,6 +408,8 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   std::vector<SourceFailure> failed_sources;
   if (cl.Has("quiet")) QuietProgress();  // the id alone, on every stream
   if (!Measure(*measured, sources, request, &run, &failed_sources, err)) return false;
+  // Declared for the program: the roof of its precision, before the measured split of FLOPs.
+  if (cl.Has("precision")) run.precision = precision;
   if (!job_note.empty()) run.note += (run.note.empty() ? "" : "; ") + job_note;
   // Uncore counts a whole socket: one rank per socket counts it for the job.
   std::string uncore_detail;

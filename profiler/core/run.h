@@ -42,6 +42,14 @@ struct PlacementRecord {
   std::optional<double> percent_of_roof;
   std::string verdict;  // or why it was not placed
   std::string note;     // why it stood above its roof; "" when it did not
+  // Where the verdict binds: the level ("l1" … "dram") whose roof binds (compute-bound: the
+  // level whose memory roof is nearest) and the source of its bytes, so that tables show that
+  // level's AI. "" when not placed or not known (stored before schema 17 by a compute bound).
+  std::string binding_level;
+  std::string binding_source;
+  // What tables print for the bound (BoundText, roofline/placement.h): "l3 bandwidth",
+  // "compute", "≥ compute side (model bytes only)". "" when not placed.
+  std::string bound_text;
 };
 
 // Why some of a run's numbers may be less than exact (the run_trust table). Kinds:

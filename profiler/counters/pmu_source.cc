@@ -119,7 +119,7 @@ class PmuSource : public CounterSource {
   }
   Availability Probe() const override {
     Error err;
-    if (CreatePapiSession({"perf::TASK-CLOCK"}, false, &err)) return {};
+    if (CreatePmuSession({"perf::TASK-CLOCK"}, false, &err)) return {};
     return {false, err.message, ""};
   }
   std::unique_ptr<PreparedSource> Prepare(const CountedTarget& target,
@@ -130,7 +130,7 @@ class PmuSource : public CounterSource {
       return std::make_unique<PreparedProgramPmu>(request, std::move(events));
     std::unique_ptr<CounterSession> session;
     if (!events.empty()) {
-      session = CreatePapiSession(events, MayMiss(request), err);
+      session = CreatePmuSession(events, MayMiss(request), err);
       if (!session || !CheckOpened(request, session->Results(1), err)) return nullptr;
     }
     return std::make_unique<PreparedKernelPmu>(request, std::move(session));

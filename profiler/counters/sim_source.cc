@@ -197,6 +197,16 @@ bool Analyze(const std::vector<std::string>& files, SimCounts* counts, std::stri
 
 constexpr std::string_view kRegionTrigger = "Client Request: rprof-region:";
 
+// Whether `path` is a file whose first bytes are "#!".
+bool IsScript(const std::string& path) {
+  char magic[2] = {};
+  FILE* f = path.empty() ? nullptr : std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return false;
+  size_t n = std::fread(magic, 1, sizeof magic, f);
+  std::fclose(f);
+  return n == 2 && magic[0] == '#' && magic[1] == '!';
+}
+
 }  // namespace
 
 bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
@@ -224,6 +234,12 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
     options.extra_valgrind_args.push_back("--simulate-wb=yes");
   }
   if (request.collect_from_start) options.extra_valgrind_args.push_back("--collect-atstart=yes");
+  // A script (pyenv's python3, ./run.sh) is its interpreter's process: valgrind must follow the
+  // exec the kernel makes for it, and the exec'd program's counts replace the wrapper's (same
+  // pid, same output file). The program's own children are then followed too: their outputs
+  // are kept apart, never added to the run's.
+  if (IsScript(request.argv.empty() ? "" : FindExecutable(request.argv[0])))
+    options.extra_valgrind_args.push_back("--trace-children=yes");
   if (request.per_region) {
     // The marker library must be active (its results file is not needed: /dev/null) and tell
     // valgrind where regions begin and end.

@@ -85,6 +85,18 @@ void rprof_region_declare(const char* name, double flops, double bytes) {
   if (current_mode() == kBackend) backend->region_declare(name, flops, bytes);
 }
 
+static void declare_precision(const char* name, double flops, double bytes, int precision) {
+  if (current_mode() == kBackend) backend->region_declare_precision(name, flops, bytes, precision);
+}
+
+void rprof_region_declare_fp64(const char* name, double flops, double bytes) {
+  declare_precision(name, flops, bytes, 64);
+}
+
+void rprof_region_declare_fp32(const char* name, double flops, double bytes) {
+  declare_precision(name, flops, bytes, 32);
+}
+
 int rprof_markers_active(void) {
   int now = current_mode();
   if (now == kBackend) return backend->markers_active();

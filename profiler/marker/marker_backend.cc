@@ -136,6 +136,7 @@ struct RegionTotals {
 struct Declaration {
   double flops = -1;  // negative: not declared
   double bytes = -1;
+  const char* precision = nullptr;  // "fp64", "fp32"; nullptr: not declared
   uint64_t conflicts = 0;
   double conflict_flops = -1;  // the last differing declaration
   double conflict_bytes = -1;
@@ -309,6 +310,10 @@ std::string FormatBlock() {
     auto declared = g->declared.find(name);
     AppendDeclared(&out, declared == g->declared.end() ? -1 : declared->second.flops);
     AppendDeclared(&out, declared == g->declared.end() ? -1 : declared->second.bytes);
+    // Version 3: the precision of the declared FLOPs.
+    AppendField(&out, declared == g->declared.end() || !declared->second.precision
+                          ? "-"
+                          : declared->second.precision);
     size_t k = 0;
     for (const EventStatus& event : g->events) {
       out.push_back('\t');
@@ -716,7 +721,8 @@ inline void End(const char* name) {
   region->calls.Add(1);
 }
 
-void Declare(const char* name, double flops, double bytes) {
+// `precision`: "fp64", "fp32" (rprof_region_declare_fp64/fp32), or nullptr (not said).
+void Declare(const char* name, double flops, double bytes, const char* precision) {
   if (name == nullptr || *name == '\0') {
     (name == nullptr ? g->null_names : g->empty_names).fetch_add(1, std::memory_order_relaxed);
     return;
@@ -738,6 +744,12 @@ void Declare(const char* name, double flops, double bytes) {
     };
     keep(&declaration.flops, flops);
     keep(&declaration.bytes, bytes);
+    if (precision != nullptr) {
+      if (declaration.precision == nullptr)
+        declaration.precision = precision;
+      else if (std::string_view(declaration.precision) != precision)
+        differs = true;
+    }
     if (differs) {
       ++declaration.conflicts;
       declaration.conflict_flops = flops;
@@ -765,7 +777,14 @@ void RegionDeclare(const char* name, double flops, double bytes) noexcept {
   int mode = g_mode.load(std::memory_order_acquire);
   if (mode == kOff) return;
   if (mode == kUnknown && InitOnce() != kOn) return;
-  Declare(name, flops, bytes);
+  Declare(name, flops, bytes, nullptr);
+}
+
+void RegionDeclarePrecision(const char* name, double flops, double bytes, int precision) noexcept {
+  int mode = g_mode.load(std::memory_order_acquire);
+  if (mode == kOff) return;
+  if (mode == kUnknown && InitOnce() != kOn) return;
+  Declare(name, flops, bytes, precision == 64 ? "fp64" : precision == 32 ? "fp32" : nullptr);
 }
 
 int MarkersActive() noexcept {
@@ -774,13 +793,21 @@ int MarkersActive() noexcept {
   return mode == kOn;
 }
 
-constexpr rprof_marker_backend kBackend = {RegionBegin, RegionEnd, RegionDeclare, MarkersActive};
+constexpr rprof_marker_backend kBackend = {RegionBegin, RegionEnd, RegionDeclare, MarkersActive,
+                                           RegionDeclarePrecision};
 
 }  // namespace
 
 }  // namespace rprof::marker
 
-// The one symbol the backend exports (rprof-marker-backend.map).
+// The symbols the backend exports (rprof-marker-backend.map). Version 2's table is version 1's
+// with one function more at its end: a static archive of an older rprof linked into a program
+// asks for version 1 and reads only the first four.
+extern "C" __attribute__((visibility("default"))) const rprof_marker_backend*
+rprof_marker_backend_2() {
+  return &rprof::marker::kBackend;
+}
+
 extern "C" __attribute__((visibility("default"))) const rprof_marker_backend*
 rprof_marker_backend_1() {
   return &rprof::marker::kBackend;

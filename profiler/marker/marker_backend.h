@@ -20,7 +20,7 @@ extern "C" {
  * read by the static archive librprof-marker.a only (marker_backend_loader.h). */
 #define RPROF_MARKER_BACKEND_VARIABLE "RPROF_MARKER_BACKEND"
 /* The backend's one exported symbol: const struct rprof_marker_backend* (*)(void). */
-#define RPROF_MARKER_BACKEND_ENTRY "rprof_marker_backend_1"
+#define RPROF_MARKER_BACKEND_ENTRY "rprof_marker_backend_2"
 
 /* The functions of rprof/marker.h, with the same contract. The backend reads RPROF_MARKER_OUT
  * and RPROF_MARKER_EVENTS itself, at its first call. */
@@ -29,9 +29,15 @@ struct rprof_marker_backend {
   void (*region_end)(const char* name);
   void (*region_declare)(const char* name, double flops, double bytes);
   int (*markers_active)(void);
+  /* Version 2: rprof_region_declare_fp64 (precision 64) and _fp32 (32). Appended, so that the
+   * table of version 1 is this table's beginning. */
+  void (*region_declare_precision)(const char* name, double flops, double bytes, int precision);
 };
 
-/* The entry point: the backend's table, never null. Its name is RPROF_MARKER_BACKEND_ENTRY. */
+/* The entry point: the backend's table, never null. Its name is RPROF_MARKER_BACKEND_ENTRY.
+ * The backend also exports rprof_marker_backend_1, the same table, for the static archive of
+ * an older rprof (which reads only version 1's functions). */
+const struct rprof_marker_backend* rprof_marker_backend_2(void);
 const struct rprof_marker_backend* rprof_marker_backend_1(void);
 typedef const struct rprof_marker_backend* (*rprof_marker_backend_entry)(void);
 

@@ -1,6 +1,7 @@
 // The counters a marker region reads at its begin and its end, behind one small interface: PAPI
-// (marker_counters_papi.cc) when meson finds it, else none (marker_counters_none.cc), so the
-// rest of the library has no #ifdef and counts time only without PAPI.
+// (marker_counters_papi.cc, falling back on perf_event_open itself in marker_counters_perf.cc
+// where PAPI's CPU component is off) when meson finds it, else none (marker_counters_none.cc), so
+// the rest of the library has no #ifdef and counts time only without PAPI.
 #ifndef RPROF_MARKER_MARKER_COUNTERS_H_
 #define RPROF_MARKER_MARKER_COUNTERS_H_
 
@@ -50,6 +51,10 @@ class CounterBackend {
 
 // The backend this library was built with.
 std::unique_ptr<CounterBackend> CreateCounterBackend();
+
+// perf_event_open itself (marker_counters_perf.cc): what the PAPI backend falls back on where
+// PAPI cannot count (`papi_off` says why, for the presets it leaves missing).
+std::unique_ptr<CounterBackend> CreatePerfEventBackend(const std::string& papi_off);
 
 }  // namespace rprof::marker
 

@@ -123,7 +123,7 @@ class PapiBackend : public CounterBackend {
     return nullptr;
   }
 
- private:
+ public:
   static bool StartPapi(std::string* why) {
     if (PAPI_is_initialized() == PAPI_NOT_INITED) {
       int version = PAPI_library_init(PAPI_VER_CURRENT);
@@ -141,11 +141,24 @@ class PapiBackend : public CounterBackend {
     return true;
   }
 
+ private:
   std::vector<std::string> counted_;
 };
 
 }  // namespace
 
-std::unique_ptr<CounterBackend> CreateCounterBackend() { return std::make_unique<PapiBackend>(); }
+std::unique_ptr<CounterBackend> CreateCounterBackend() {
+  // PAPI turns its whole CPU component off when libpfm4 does not know this CPU; the kernel still
+  // counts, through perf_event_open.
+  std::string why;
+  if (PapiBackend::StartPapi(&why)) {
+    int cidx = PAPI_get_component_index("perf_event");
+    const PAPI_component_info_t* cpu = PAPI_get_component_info(cidx < 0 ? 0 : cidx);
+    if (cpu != nullptr && cpu->disabled)
+      return CreatePerfEventBackend("PAPI's perf_event component is disabled: " +
+                                    std::string(cpu->disabled_reason));
+  }
+  return std::make_unique<PapiBackend>();
+}
 
 }  // namespace rprof::marker

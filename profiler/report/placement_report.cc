@@ -77,6 +77,13 @@ void WritePlacementJson(const Placement& p, int64_t profile_id, JsonWriter* w) {
   w->Key("achieved_source").String(SourceName(p.achieved_source));
   w->Key("binding").String(p.binding);
   w->Key("bound").StringOrNull(p.bound);
+  w->Key("bound_text").StringOrNull(BoundText(p));
+  w->Key("binding_level").StringOrNull(p.binding_level);
+  w->Key("binding_source");
+  if (!p.binding_level.empty())
+    w->String(SourceName(p.binding_source));
+  else
+    w->Null();
   w->Key("attainable_gflops").Number(p.attainable);
   w->Key("percent_of_roof").OptionalNumber(p.percent_of_roof);
   w->Key("verdict").String(p.verdict);
@@ -86,6 +93,24 @@ void WritePlacementJson(const Placement& p, int64_t profile_id, JsonWriter* w) {
   w->Key("isa_roof_gflops");
   if (p.isa_roof > 0) w->Number(p.isa_roof); else w->Null();
   w->Key("isa_note").StringOrNull(p.isa_note);
+  w->Key("isa_measured").Bool(p.isa_measured);
+  w->Key("code").StringOrNull(p.code);
+  w->Key("widest_roof_ceiling").StringOrNull(p.widest_ceiling);
+  w->Key("widest_roof_gflops");
+  if (p.widest_roof > 0)
+    w->Number(p.widest_roof);
+  else
+    w->Null();
+  w->Key("overhead");
+  if (p.overhead) {
+    w->BeginObject();
+    w->Key("instructions_per_flop").Number(p.overhead->instructions_per_flop);
+    w->Key("source").String(SourceName(p.overhead->source));
+    w->Key("threshold").Number(kOverheadInstructionsPerFlop);
+    w->EndObject();
+  } else {
+    w->Null();
+  }
   w->Key("levels").BeginArray();
   for (const LevelPlacement& l : p.levels) {
     w->BeginObject();

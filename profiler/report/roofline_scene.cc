@@ -164,7 +164,7 @@ RooflineScene BuildRooflineScene(const MachineProfile& profile, const std::vecto
         scene.left_out.push_back({run.id, part_name, p.reason});
         continue;
       }
-      if (p.binding_level.empty()) {  // no FLOPs: judged by its bandwidth alone
+      if (p.levels.empty()) {  // no FLOPs: judged by its bandwidth alone
         scene.left_out.push_back({run.id, part_name, p.verdict});
         continue;
       }

@@ -286,7 +286,10 @@ bool ReadStoredPlacement(const JsonValue& run, std::optional<PlacementRecord>* o
       !ReadString(*p, at, "verdict", Need::kRequired, &record.verdict, err) ||
       !ReadString(*p, at, "bound", Need::kNullable, &record.bound, err) ||
       !Member(*p, at, "bytes_compulsory_only", Type::kBool, Need::kNullable, &compulsory, err) ||
-      !ReadString(*p, at, "note", Need::kNullable, &record.note, err))
+      !ReadString(*p, at, "note", Need::kNullable, &record.note, err) ||
+      !ReadString(*p, at, "binding_level", Need::kNullable, &record.binding_level, err) ||
+      !ReadString(*p, at, "binding_source", Need::kNullable, &record.binding_source, err) ||
+      !ReadString(*p, at, "bound_text", Need::kNullable, &record.bound_text, err))
     return false;
   record.profile_id = *profile_id;
   record.peak_gflops = peak.value_or(0);

@@ -4,11 +4,13 @@
 
 #include "core/json.h"
 #include "core/stats.h"
+#include "core/text.h"
 #include "report/footnotes.h"
 #include "report/placement_report.h"
 #include "report/render.h"
 #include "report/table.h"
 #include "report/text_table.h"
+#include "roofline/placement.h"
 
 namespace rprof {
 
@@ -59,6 +61,27 @@ Cell SpreadCell(std::optional<double> spread) {
   char text[32];
   std::snprintf(text, sizeof text, "\u00b1%.2f%%", *spread);
   return Cell::Number(spread, text);
+}
+
+// The AI beside a stored verdict: the binding level's, from the source whose bytes bound it,
+// with the level named ("4.1 L3"). A run stored before rprof kept its binding level (a compute
+// bound) or not placed: DRAM's, named too. The level is "" when no AI is known.
+struct BindingAi {
+  const Metric* metric = nullptr;
+  std::string level;
+};
+
+BindingAi BindingAiOf(const RunRecord& run) {
+  BindingAi out;
+  std::string level = run.placement ? run.placement->binding_level : "";
+  if (level.empty()) level = "dram";
+  const Metric* m = nullptr;
+  if (run.placement && !run.placement->binding_source.empty())
+    if (std::optional<Source> source = ParseSource(run.placement->binding_source))
+      m = FindMetric(run.metrics, "ai_" + level, *source);
+  if (!m || !m->value) m = PreferredMetric(run.metrics, "ai_" + level);
+  if (m && m->value) out = {m, level};
+  return out;
 }
 
 std::string OutcomeText(const RunRecord& run) {
@@ -212,6 +235,9 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
     w->Key("bytes_compulsory_only");
     if (p.bytes_compulsory_only) w->Bool(*p.bytes_compulsory_only); else w->Null();
     w->Key("note").StringOrNull(p.note);
+    w->Key("binding_level").StringOrNull(p.binding_level);
+    w->Key("binding_source").StringOrNull(p.binding_source);
+    w->Key("bound_text").StringOrNull(p.bound_text);
     w->EndObject();
   }
   if (placement) write_placement(&placement->placement);
@@ -340,11 +366,17 @@ std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat forma
                                  {"time_s", "time/call", Align::kRight}};
   const char* const titles[] = {"GFLOP/s", "GB/s (DRAM)", "AI (FLOP/B)"};
   for (size_t i = 0; i < std::size(kHeadline); ++i) {
-    columns.emplace_back(kHeadline[i], titles[i], Align::kRight);
+    // People read the AI of the level the verdict binds at (ai_binding, below); ai_dram stays
+    // in CSV, the classic roofline's.
+    bool ai = std::string(kHeadline[i]) == "ai_dram";
+    columns.emplace_back(kHeadline[i], titles[i], Align::kRight, ai ? kInCsv : kInAll);
     // On a narrow terminal the bandwidth goes first: GFLOP/s / AI gives it.
     if (std::string(kHeadline[i]) == "gbs_dram") columns.back().Optional();
     columns.emplace_back(std::string(kHeadline[i]) + "_source", "", Align::kLeft, kInData);
   }
+  columns.emplace_back("ai_binding", "AI (FLOP/B)", Align::kRight, kInText | kInCsv);
+  columns.emplace_back("ai_binding_level", "", Align::kLeft, kInCsv);
+  columns.emplace_back("ai_binding_source", "", Align::kLeft, kInCsv);
   columns.push_back(Column("sources", "sources", Align::kLeft, kInText).Optional());
   columns.emplace_back("bound", "bound, % of roof (when measured)", Align::kLeft, kInText);
   Table& table = report.AddTable(std::move(columns), kInText | kInCsv);
@@ -368,12 +400,27 @@ std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat forma
       if (!s.empty() && sources.find(s) == std::string::npos)
         sources += (sources.empty() ? "" : ",") + s;
     }
+    BindingAi ai = BindingAiOf(run);
+    if (ai.metric) {
+      row.push_back(Cell::Number(ai.metric->value,
+                                 FormatValue(ai.metric->value) + " " + Upper(ai.level)));
+      row.push_back(Cell::Text(ai.level));
+      row.push_back(Cell::Text(SourceName(ai.metric->source)));
+      std::string s(SourceName(ai.metric->source));
+      if (sources.find(s) == std::string::npos) sources += (sources.empty() ? "" : ",") + s;
+    } else {
+      row.push_back(Cell());
+      row.push_back(Cell());
+      row.push_back(Cell());
+    }
     row.push_back(Cell::Text(sources));
     std::string bound = "-";
     if (run.placement && !run.placement->bound.empty()) {
-      bound = run.placement->bound;
-      // A side found on compulsory bytes alone is a lower bound, not a measured bound.
-      if (run.placement->bytes_compulsory_only.value_or(false)) bound += " (compulsory bytes)";
+      // A side found on compulsory bytes alone is not a measured bound: said as what it is.
+      bound = !run.placement->bound_text.empty()
+                  ? run.placement->bound_text
+                  : BoundText(run.placement->bound,
+                              run.placement->bytes_compulsory_only.value_or(false));
       if (run.placement->percent_of_roof) {
         char text[32];
         std::snprintf(text, sizeof text, ", %.0f %%", *run.placement->percent_of_roof);

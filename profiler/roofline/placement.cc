@@ -9,65 +9,13 @@
 
 #include "core/text.h"
 #include "machine/profile_trust.h"
+#include "roofline/compute_roof.h"
 
 namespace rprof {
 
 namespace {
 
 const char* const kLevels[] = {"l1", "l2", "l3", "dram"};
-
-// The best compute ceiling of the precision ("": of any) at exactly this thread count. A
-// mul+add above its FMA is noise (ImplausibleCeiling), never the roof.
-const Ceiling* BestCompute(const MachineProfile& profile, const std::string& precision,
-                           int threads) {
-  const Ceiling* best = nullptr;
-  for (const Ceiling& c : profile.ceilings) {
-    if (c.kind != "compute" || c.threads != threads || ImplausibleCeiling(profile, c)) continue;
-    if (!precision.empty() && c.precision != precision) continue;
-    if (!best || c.value > best->value) best = &c;
-  }
-  return best;
-}
-
-struct ComputePeak {
-  std::string name;  // the ceiling's, or "fp64_…+fp32_…" for mixed work
-  double value = 0;  // GFLOP/s
-  std::string note;  // mixed work: how the two were combined
-};
-
-// The compute roof of the shape at exactly its thread count. Mixed work: the time-weighted
-// harmonic combination of the two precisions' best roofs by FLOP share, because at best a run
-// spends share / peak seconds per FLOP of each: 1 / (s64 / P64 + s32 / P32). False, with the
-// precision it lacks ("" when any), when the profile has no ceiling the shape needs.
-bool ComputeRoof(const MachineProfile& profile, const RunShape& shape, ComputePeak* out,
-                 std::string* lacking) {
-  if (shape.precision != "mixed") {
-    const Ceiling* best = BestCompute(profile, shape.precision, shape.threads);
-    if (!best) {
-      *lacking = shape.precision;
-      return false;
-    }
-    out->name = best->name;
-    out->value = best->value;
-    return true;
-  }
-  const Ceiling* fp64 = BestCompute(profile, "fp64", shape.threads);
-  const Ceiling* fp32 = BestCompute(profile, "fp32", shape.threads);
-  if (!fp64 || !fp32 || fp64->value <= 0 || fp32->value <= 0) {
-    *lacking = !fp64 || fp64->value <= 0 ? "fp64" : "fp32";
-    return false;
-  }
-  double s64 = std::clamp(shape.fp64_share, 0.0, 1.0);
-  out->name = fp64->name + "+" + fp32->name;
-  out->value = 1 / (s64 / fp64->value + (1 - s64) / fp32->value);
-  char text[200];
-  std::snprintf(text, sizeof text,
-                "a roof of both precisions, weighted by FLOP share: %s %.3g and %s %.3g give "
-                "%.3g GFLOP/s",
-                fp64->name.c_str(), fp64->value, fp32->name.c_str(), fp32->value, out->value);
-  out->note = text;
-  return true;
-}
 
 // The thread counts the profile has compute ceilings for, ascending.
 std::vector<int> ProfileThreadCounts(const MachineProfile& profile) {
@@ -115,11 +63,15 @@ RunShape RunShapeOf(const RunRecord& run, const MachineProfile& profile) {
   RunShape shape;
   if (!run.precision.empty()) {
     shape.precision = run.precision;
-    shape.precision_note = run.precision + " (declared by the kernel)";
+    shape.precision_note =
+        run.precision + (run.target_kind == "executable" || run.target_kind == "benchmark"
+                             ? " (declared: --precision)"
+                             : " (declared by the kernel)");
   } else if (!PrecisionFromFlops(run.metrics, &shape)) {
     shape.precision_note = "not known (no per-precision FLOP count): the best of fp64 and fp32";
   }
 
+  if (run.target_kind == "builtin") shape.sim_build_isa = "avx2";
   if (run.target_kind != "executable") {
     shape.threads_note = "1 thread (the kernel has no threads parameter)";
     for (const auto& [key, value] : run.params)
@@ -198,52 +150,6 @@ void SetBinding(const std::string& bound, const std::string& ceiling, Placement*
   p->binding = bound + " (" + ceiling + ")";
 }
 
-// The compute roof of the vector width that did most of the run's FLOPs (flops_<p>_<width>
-// metrics, measured), next to the best roof of the run's precision.
-void AddIsaRoof(const std::vector<Metric>& metrics, const RunShape& shape,
-                const MachineProfile& profile, Placement* p) {
-  const char* widths[] = {"scalar", "128", "256", "512"};
-  const char* isas[] = {"scalar", "sse", "avx2", "avx512"};
-  const char* names[] = {"scalar code", "128-bit vector code", "256-bit vector code",
-                         "512-bit vector code"};
-  for (const char* precision : {"fp64", "fp32"}) {
-    if (!shape.precision.empty() && shape.precision != precision) continue;
-    std::string prefix = std::string("flops_") + (precision == std::string("fp64") ? "dp" : "sp");
-    for (Source source : CountingSources()) {
-      if (!IsMeasured(source)) continue;  // the instruction mix is known only when measured
-      double total = 0, best = 0;
-      int dominant = -1;
-      for (int w = 0; w < 4; ++w) {
-        const Metric* m = FindMetric(metrics, prefix + "_" + widths[w], source);
-        if (!m || !m->value) continue;
-        total += *m->value;
-        if (*m->value > best) best = *m->value, dominant = w;
-      }
-      if (dominant < 0 || total <= 0) continue;
-      const Ceiling* roof = nullptr;
-      for (const Ceiling& c : profile.ceilings)
-        if (c.kind == "compute" && c.threads == shape.threads && c.precision == precision &&
-            c.isa == isas[dominant] && !ImplausibleCeiling(profile, c) &&
-            (!roof || c.value > roof->value))
-          roof = &c;
-      if (!roof) return;
-      p->isa_roof_ceiling = roof->name;
-      p->isa_roof = roof->value;
-      char text[240];
-      std::snprintf(text, sizeof text, "%s (%.0f %% of FLOPs, %s): the %s %s roof is %.3g GFLOP/s",
-                    names[dominant], best / total * 100, std::string(SourceName(source)).c_str(),
-                    precision, isas[dominant], roof->value);
-      p->isa_note = text;
-      if (roof->value < p->peak * 0.99) {
-        std::snprintf(text, sizeof text, "; the widest vector code could lift it to %.3g",
-                      p->peak);
-        p->isa_note += text;
-      }
-      return;
-    }
-  }
-}
-
 // What a verdict on model bytes alone must say: they are the least the run can move.
 constexpr const char* kCompulsoryCaveat =
     "model bytes are a lower bound on traffic; measured traffic unknown: run --counters sim";
@@ -264,6 +170,35 @@ std::string CompulsoryComputeVerdict(const Placement& p, const LevelPlacement& b
   else
     std::snprintf(text + n, sizeof text - n, "; no measured rate to compare with the roof");
   return text;
+}
+
+// A compute bound names the code's own roof: "compute-bound by scalar code at 83 % of the fp64
+// scalar roof (9.8 of 11.8 GFLOP/s); AVX2 would allow 46.9". Where the instruction mix is not
+// measured the roof is the widest of the run's precision, and the verdict says it was assumed.
+std::string ComputeBoundVerdict(const Placement& p, const ComputeRoofChoice& roof) {
+  std::string rate = p.percent_of_roof ? Format("%.3g of %.3g GFLOP/s", *p.achieved, p.attainable)
+                                       : "no measured rate to compare with the roof";
+  std::string percent = p.percent_of_roof ? Format("%.0f %%", *p.percent_of_roof) : "";
+  if (!roof.isa_measured) {
+    std::string verdict = p.percent_of_roof
+                              ? "compute-bound at " + percent + " of its roof (" + rate + ")"
+                              : "compute-bound; " + rate;
+    return verdict + "; roof assumed: " + roof.widest_name +
+           ", the widest (the instruction mix is not measured)";
+  }
+  std::string of_roof = roof.mix.size() == 1
+                            ? "the " + roof.mix.front().precision + " " +
+                                  IsaLabel(roof.mix.front().roof_isa) + " roof"
+                            : "its roof weighted by FLOP share (" + roof.name + ")";
+  std::string verdict = "compute-bound by " + p.code;
+  verdict += p.percent_of_roof ? " at " + percent + " of " + of_roof + " (" + rate + ")"
+                               : " against " + of_roof + "; " + rate;
+  if (roof.widest > roof.value * 1.01)
+    verdict += Format(
+        "; %s would allow %.3g",
+        roof.widest_isa.empty() ? "the widest vector code" : IsaLabel(roof.widest_isa).c_str(),
+        roof.widest);
+  return verdict;
 }
 
 std::string Bytes(double bytes) {
@@ -329,18 +264,17 @@ const Ceiling* FindCeiling(const MachineProfile& profile, const std::string& nam
   return nullptr;
 }
 
-}  // namespace
-
-Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
-                   const MachineProfile& profile) {
+// The run on its roofs alone: memory or compute, whatever the instructions around the FLOPs.
+Placement PlaceOnRoofs(const std::vector<Metric>& metrics, const RunShape& shape,
+                       const MachineProfile& profile) {
   Placement p;
   p.precision = shape.precision;
   p.precision_note = shape.precision_note;
   p.threads = shape.threads;
   p.threads_note = shape.threads_note;
-  ComputePeak roof;
+  ComputeRoofChoice roof;
   std::string lacking;
-  if (!ComputeRoof(profile, shape, &roof, &lacking)) {
+  if (!ChooseComputeRoof(metrics, shape, profile, &roof, &lacking)) {
     p.reason = "the machine profile has no " + (lacking.empty() ? "" : lacking + " ") +
                "compute ceiling for " + std::to_string(shape.threads) +
                " thread(s); measure with `rprof machine measure --threads " +
@@ -350,7 +284,15 @@ Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
   p.compute_ceiling = roof.name;
   p.peak = roof.value;
   if (!roof.note.empty()) p.precision_note += ": " + roof.note;
-  AddIsaRoof(metrics, shape, profile, &p);
+  p.isa_measured = roof.isa_measured;
+  p.isa_note = roof.isa_note;
+  if (roof.isa_measured) {
+    p.isa_roof_ceiling = roof.name;
+    p.isa_roof = roof.value;
+    p.code = CodeDescription(roof);
+  }
+  p.widest_ceiling = roof.widest_name;
+  p.widest_roof = roof.widest;
 
   const Metric* gflops = PreferredMetric(metrics, "gflops");
   if (gflops) {
@@ -358,28 +300,46 @@ Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
     p.achieved_source = gflops->source;
   }
 
-  // Pure data movement (copy): no FLOP roofline to stand on; judge it by its bandwidth.
+  // Pure data movement (copy): no FLOP roofline to stand on; judge it by its bandwidth, at the
+  // level its bytes came from: of the best source's levels, the one it drives closest to that
+  // level's roof (a copy inside L3 moves bytes at every level, but L3's roof is what binds it),
+  // never DRAM by default.
   const Metric* flops_metric = PreferredMetric(metrics, "flops");
   if (flops_metric && *flops_metric->value == 0) {
-    for (const char* level : {"dram", "l3", "l2", "l1"}) {
-      const Metric* gbs = PreferredMetric(metrics, std::string("gbs_") + level);
-      if (!gbs) continue;
-      // The rate against the ceiling of its own bytes' convention.
-      ByteConvention convention = ConventionOf(gbs->source);
-      const Ceiling* bw = BandwidthRoof(profile, level, shape.threads, convention);
-      if (!bw || CeilingValue(*bw, convention) <= 0) continue;
-      double roof_gbs = CeilingValue(*bw, convention);
+    const Metric* best_gbs = nullptr;
+    const Ceiling* best_bw = nullptr;
+    double best_fraction = -1;
+    std::string best_level;
+    for (Source source : CountingSources()) {
+      for (const char* level : kLevels) {
+        const Metric* gbs = FindMetric(metrics, std::string("gbs_") + level, source);
+        if (!gbs || !gbs->value) continue;
+        // The rate against the ceiling of its own bytes' convention.
+        ByteConvention convention = ConventionOf(source);
+        const Ceiling* bw = BandwidthRoof(profile, level, shape.threads, convention);
+        if (!bw || CeilingValue(*bw, convention) <= 0) continue;
+        double fraction = *gbs->value / CeilingValue(*bw, convention);
+        if (fraction > best_fraction)
+          best_fraction = fraction, best_gbs = gbs, best_bw = bw, best_level = level;
+      }
+      if (best_gbs) break;
+    }
+    if (best_gbs) {
+      ByteConvention convention = ConventionOf(best_gbs->source);
+      double roof_gbs = CeilingValue(*best_bw, convention);
       p.placed = true;
-      SetBinding(std::string(level) + " bandwidth", bw->name, &p);
-      p.percent_of_roof = *gbs->value / roof_gbs * 100;
-      p.note = AboveRoofNote(metrics, profile, level, bw->name, bw->spread_pct, shape.threads,
-                             *p.percent_of_roof);
-      char text[200];
-      std::snprintf(text, sizeof text,
-                    "no floating-point work: moves %.3g GB/s, %.0f %% of the %s bandwidth roof "
-                    "(%.3g GB/s)",
-                    *gbs->value, *p.percent_of_roof, Upper(level).c_str(), roof_gbs);
-      p.verdict = text;
+      p.binding_level = best_level;
+      p.binding_source = best_gbs->source;
+      p.bytes_compulsory_only = best_gbs->source == Source::kModel;
+      SetBinding(best_level + " bandwidth", best_bw->name, &p);
+      p.percent_of_roof = *best_gbs->value / roof_gbs * 100;
+      p.note = AboveRoofNote(metrics, profile, best_level, best_bw->name, best_bw->spread_pct,
+                             shape.threads, *p.percent_of_roof);
+      p.verdict = Format(
+          "no floating-point work: moves %.3g GB/s (%s bytes), %.0f %% of the %s bandwidth roof "
+          "(%.3g GB/s)",
+          *best_gbs->value, std::string(SourceName(best_gbs->source)).c_str(), *p.percent_of_roof,
+          Upper(best_level).c_str(), roof_gbs);
       return p;
     }
   }
@@ -407,9 +367,14 @@ Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
     }
   }
   // The binding ceiling comes from the best source that has bytes: measured before model.
+  // Compute-bound, every level attains the compute roof: the binding level is then the one
+  // whose memory roof is nearest (the least AI x bandwidth), the one the run would meet first.
   for (Source source : CountingSources()) {
     for (const LevelPlacement& lp : p.levels)
-      if (lp.source == source && (!binding || lp.attainable < binding->attainable)) binding = &lp;
+      if (lp.source == source && (!binding || lp.attainable < binding->attainable ||
+                                  (lp.attainable == binding->attainable &&
+                                   lp.ai * lp.bandwidth < binding->ai * binding->bandwidth)))
+        binding = &lp;
     if (binding) break;
   }
   if (!binding) {
@@ -441,6 +406,10 @@ Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
     p.verdict = CompulsoryComputeVerdict(p, *binding);
     return p;
   }
+  if (compute_bound) {
+    p.verdict = ComputeBoundVerdict(p, roof);
+    return p;
+  }
   char text[200];
   if (p.percent_of_roof) {
     std::snprintf(text, sizeof text, "%s-bound at %.0f %% of its roof (%.3g of %.3g GFLOP/s)",
@@ -467,6 +436,53 @@ Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
   return p;
 }
 
+// Instructions per FLOP, from the first source that counts both (sim, else pmu).
+std::optional<Placement::Overhead> InstructionOverhead(const std::vector<Metric>& metrics) {
+  for (Source source : CountingSources()) {
+    if (source == Source::kModel) continue;
+    auto flops = Value(metrics, "flops", source);
+    auto instructions = Value(metrics, "instructions", source);
+    if (!instructions && source == Source::kPmu)
+      instructions = Value(metrics, "PAPI_TOT_INS", source);
+    if (!flops || !instructions || *flops <= 0) continue;
+    return Placement::Overhead{*instructions / *flops, source};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
+                   const MachineProfile& profile) {
+  Placement p = PlaceOnRoofs(metrics, shape, profile);
+  std::optional<Placement::Overhead> overhead = InstructionOverhead(metrics);
+  if (!p.placed || !overhead || overhead->instructions_per_flop <= kOverheadInstructionsPerFlop)
+    return p;
+  // Neither roof is what holds such code back: say so first, the roofs' verdict after it.
+  p.overhead = overhead;
+  p.verdict = Format("overhead-bound: %.0f instructions per FLOP (%s; compiled loops need a "
+                     "few: an interpreter, or scalar bookkeeping?); on the roofs: ",
+                     overhead->instructions_per_flop,
+                     std::string(SourceName(overhead->source)).c_str()) +
+              p.verdict;
+  return p;
+}
+
+std::string BoundText(const Placement& p) {
+  std::string bound = BoundText(p.bound, p.bytes_compulsory_only);
+  if (!p.overhead) return bound;
+  return Format("overhead (%.0f instructions/FLOP)", p.overhead->instructions_per_flop) +
+         (bound.empty() ? "" : ", " + bound);
+}
+
+std::string BoundText(const std::string& bound, bool bytes_compulsory_only) {
+  if (bound.empty() || !bytes_compulsory_only) return bound;
+  // Compulsory bytes give an upper bound on the AI: the compute side they find is only where
+  // the run would stand if it moved no more than the model says.
+  if (bound == "compute") return "≥ compute side (model bytes only)";
+  return bound + " (model bytes only)";
+}
+
 std::vector<std::string> RegionNames(const std::vector<Metric>& metrics) {
   std::set<std::string> names;
   for (const Metric& m : metrics)
@@ -488,6 +504,15 @@ Placement PlaceRegion(const std::vector<Metric>& metrics, const std::string& reg
     if (m.name == "threads" && m.source == Source::kClock && m.value &&
         std::lround(*m.value) > shape.threads)
       region_shape.threads = static_cast<int>(std::lround(*m.value));
+  }
+  // The region's own precision, where its FLOPs are split by precision (measured, or declared
+  // with rprof_region_declare_fp64/fp32), before the run's: a region of fp64 work in a program
+  // that also computes in fp32 is held against fp64's roofs.
+  RunShape own_precision;
+  if (PrecisionFromFlops(own, &own_precision)) {
+    region_shape.precision = own_precision.precision;
+    region_shape.fp64_share = own_precision.fp64_share;
+    region_shape.precision_note = own_precision.precision_note + ", the region's own";
   }
   Placement p = PlaceRun(own, region_shape, profile);
   if (!p.placed && !p.compute_ceiling.empty() && !PreferredMetric(own, "flops"))

@@ -27,6 +27,11 @@ struct RunShape {
   std::string precision_note;  // how it was found: "fp64 (100 % of FLOPs, sim)"
   int threads = 1;
   std::string threads_note;  // how it was found: "2 threads (CPU time / wall time = 1.96)"
+  // The ISA of the build sim replays when it is not the build that was timed: "avx2" for a
+  // built-in kernel (the sim runner links an AVX2+FMA build, valgrind cannot run AVX-512, while
+  // the timed build is -march=native). "" when sim runs the timed code itself (programs,
+  // plugins). Then sim's vector shares do not say how wide the timed code's vectors were.
+  std::string sim_build_isa;
 };
 
 // The shape of a stored or just-measured run against `profile`. Precision: the run's declared
@@ -73,8 +78,9 @@ struct Placement {
   std::string binding;          // "dram bandwidth (dram_triad)", "compute (fp64_avx2_fma)"
   std::string bound;            // the binding ceiling's kind alone: "dram bandwidth", "compute"
   // The level whose roof binds (the lowest attainable of the preferred source's levels, also
-  // when that roof is the compute roof) and its source: the point a plot emphasises. "" when
-  // not placed, or placed by bandwidth alone (no FLOPs).
+  // when that roof is the compute roof) and its source: the point a plot emphasises. A run with
+  // no FLOPs: the level whose roof its bytes come closest to (placed by bandwidth alone, with no
+  // `levels`). "" when not placed.
   std::string binding_level;
   Source binding_source = Source::kModel;
   double attainable = 0;
@@ -89,12 +95,35 @@ struct Placement {
   // working set (2.4 MB) fits in L3 (6 MiB measured): held against DRAM, its bytes came from a
   // cache". Empty otherwise.
   std::string note;
-  // Where the instruction mix is known (sim, or PMU FLOP events split by width): the compute roof
-  // of the ISA the run actually used, as Intel Advisor draws several roofs. Empty otherwise.
-  std::string isa_roof_ceiling;  // e.g. "fp64_scalar_fma"
+  // The compute roof is the code's own (roofline/compute_roof.h): where a measured source split
+  // the FLOPs by vector width (sim; PMUs with such events), each ISA's share is held against
+  // that ISA's ceiling, so scalar code is compute-bound under the scalar roof, never measured
+  // against AVX2's. Then `compute_ceiling` and `peak` are that roof, also given here; else these
+  // are empty and the widest roof of the precision was assumed (isa_note says so).
+  bool isa_measured = false;
+  std::string isa_roof_ceiling;  // e.g. "fp64_scalar_fma", "fp64_scalar_fma+fp64_avx2_fma"
   double isa_roof = 0;           // GFLOP/s
-  std::string isa_note;          // "scalar code (100 % of FLOPs): the fp64 scalar roof is …"
+  std::string code;              // "scalar code", "mixed code (52 % scalar, 48 % AVX2)"
+  // "scalar code (100 % of FLOPs, sim): the fp64 scalar roof is …", or which roof was assumed
+  std::string isa_note;
+  // The best roof of the run's precision whatever the code: what the widest vectors allow.
+  std::string widest_ceiling;
+  double widest_roof = 0;  // GFLOP/s
+  // Bound by instruction overhead before memory or compute: the measured instructions per
+  // FLOP are far above what any compiled loop needs (an interpreter, scalar bookkeeping), so
+  // neither roof is what holds the code back. nullopt when not, or not measured (instructions
+  // and FLOPs of one measuring source: sim, or a pmu that counts both).
+  struct Overhead {
+    double instructions_per_flop = 0;
+    Source source = Source::kSim;
+  };
+  std::optional<Overhead> overhead;
 };
+
+// Above this many instructions per FLOP a run is overhead-bound: compiled loops need from well
+// under 1 (vectors, FMA) to a few (scalar code with its loads, stores and loop control);
+// CPython's naive matmul takes about 1,000.
+inline constexpr double kOverheadInstructionsPerFlop = 50;
 
 // One marker region of a run, placed as the run is.
 struct RegionPlacement {
@@ -134,6 +163,15 @@ Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
 // metric) when more. Never fails, as PlaceRun.
 Placement PlaceRegion(const std::vector<Metric>& metrics, const std::string& region,
                       const RunShape& shape, const MachineProfile& profile);
+
+// The bound as tables print it (history, run_summary.bound_text, the labs): `bound` ("l3
+// bandwidth", "compute"), except that a side found on the model's compulsory bytes alone says
+// so and never reads as a measured bound: "≥ compute side (model bytes only)", "dram bandwidth
+// (model bytes only)". "" for "" (not placed).
+std::string BoundText(const std::string& bound, bool bytes_compulsory_only);
+// The same for a placement, led by its instruction overhead when it has one:
+// "overhead (1040 instructions/FLOP), l1 bandwidth".
+std::string BoundText(const Placement& p);
 
 // The names of the run's marker regions (every non-empty Metric::region), sorted.
 std::vector<std::string> RegionNames(const std::vector<Metric>& metrics);

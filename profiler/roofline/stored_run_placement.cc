@@ -39,6 +39,9 @@ std::optional<PlacementRecord> PlacementToStore(const RunPlacement& placement) {
     record.bound = p.bound;
     record.bytes_compulsory_only = p.bytes_compulsory_only;
     if (p.attainable > 0) record.attainable_gflops = p.attainable;
+    record.binding_level = p.binding_level;
+    if (!p.binding_level.empty()) record.binding_source = std::string(SourceName(p.binding_source));
+    record.bound_text = BoundText(p);
   }
   record.percent_of_roof = p.percent_of_roof;
   record.verdict = p.placed ? p.verdict : p.reason;

@@ -306,10 +306,13 @@ bool RunStore::InsertRows(RunRecord* run, std::string* err) {
     const PlacementRecord& p = *run->placement;
     if (!db_.Run("INSERT INTO placements (run_id, profile_id, compute_ceiling, peak_gflops,"
                  " binding, bound, bytes_compulsory_only, attainable_gflops, percent_of_roof,"
-                 " verdict, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 " verdict, note, binding_level, binding_source, bound_text)"
+                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                  err, run_id, p.profile_id, p.compute_ceiling, p.peak_gflops,
                  NullIfEmpty(p.binding), NullIfEmpty(p.bound), p.bytes_compulsory_only,
-                 p.attainable_gflops, p.percent_of_roof, p.verdict, NullIfEmpty(p.note)))
+                 p.attainable_gflops, p.percent_of_roof, p.verdict, NullIfEmpty(p.note),
+                 NullIfEmpty(p.binding_level), NullIfEmpty(p.binding_source),
+                 NullIfEmpty(p.bound_text)))
       return false;
   }
   run->id = run_id;
@@ -324,7 +327,8 @@ constexpr const char* kRunColumns =
     " r.rprof_version, m.fingerprint, m.cpu_model, m.cores, m.caches, m.kernel, m.hostname,"
     " p.profile_id, p.compute_ceiling, p.peak_gflops, p.binding, p.attainable_gflops,"
     " p.percent_of_roof, p.verdict, p.bound, p.bytes_compulsory_only, p.note, r.uid, r.cpu_list,"
-    " r.job_id, r.job_rank, r.job_size, r.job_local_rank, r.job_node, r.job_host, r.job_launcher"
+    " r.job_id, r.job_rank, r.job_size, r.job_local_rank, r.job_node, r.job_host, r.job_launcher,"
+    " p.binding_level, p.binding_source, p.bound_text"
     " FROM runs r JOIN machines m ON m.id = r.machine_id"
     " LEFT JOIN placements p ON p.run_id = r.id";
 
@@ -372,6 +376,9 @@ void ReadRunRow(const Statement& s, RunRecord* run) {
     p.percent_of_roof = s.OptionalDouble(27);
     p.verdict = s.Text(28);
     p.note = s.Text(31);
+    p.binding_level = s.Text(41);
+    p.binding_source = s.Text(42);
+    p.bound_text = s.Text(43);
     run->placement = p;
   }
 }

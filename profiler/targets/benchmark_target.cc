@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -32,12 +31,6 @@ bool IsDerived(const std::string& name) {
   for (const DerivedMetricDef& d : DerivedMetricDefs())
     if (d.name == name) return true;
   return false;
-}
-
-std::string Percent(double ratio) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f %%", 100 * ratio);
-  return text;
 }
 
 }  // namespace
@@ -304,22 +297,6 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
     if (std::any_of(run->metrics.begin(), run->metrics.end(),
                     [&](const Metric& m) { return m.source == s && m.value; }))
       run->sources.push_back(std::string(SourceName(s)));
-  // Declared against counted.
-  const Metric* declared = FindMetric(run->metrics, "flops", Source::kModel);
-  const Metric* counted = FindMetric(run->metrics, "flops", Source::kSim);
-  if (declared && counted && declared->value && counted->value && *counted->value > 0) {
-    double gap = std::fabs(*declared->value / *counted->value - 1);
-    if (gap > 0.05) {
-      char detail[320];
-      std::snprintf(detail, sizeof detail,
-                    "the benchmark's declared FLOPs per iteration (%.6g) differ from sim's "
-                    "count of its timed loop (%.6g) by %s; a rate counter set from one "
-                    "iteration's work (kIsRate instead of kIsIterationInvariantRate), or a "
-                    "formula that misses work, is the usual cause",
-                    *declared->value, *counted->value, Percent(gap).c_str());
-      run->trust.push_back({"untrusted", detail});
-    }
-  }
 }
 
 }  // namespace rprof

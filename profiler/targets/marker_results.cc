@@ -17,9 +17,10 @@ namespace rprof {
 namespace {
 
 // The version the library writes in each block's header line. rprof also reads version 1,
-// which had no per-thread time columns.
+// which had no per-thread time columns, and version 2, which had no declared precision.
 std::string FormatVersion() { return std::to_string(RPROF_MARKER_FORMAT_VERSION); }
 const char kVersion1[] = "1";
+const char kVersion2[] = "2";
 
 // One process's block, as written by librprof-marker.
 struct BlockEvent {
@@ -36,12 +37,14 @@ struct BlockRegion {
   std::optional<uint64_t> threads;           // version 2 on
   std::optional<double> flops_per_call;
   std::optional<double> bytes_per_call;
+  std::string precision;                        // version 3 on: "fp64", "fp32", "" (not declared)
   std::vector<std::optional<uint64_t>> counts;  // one per block event; nullopt for "-"
 };
 
 struct Block {
   long pid = 0;
   bool version1 = false;
+  bool version2 = false;
   std::vector<BlockEvent> events;
   std::vector<BlockRegion> regions;
   std::vector<std::pair<std::string, std::string>> problems;  // region, message
@@ -108,13 +111,14 @@ class Parser {
       if (fields.size() != 3)
         return Fail("header has " + std::to_string(fields.size()) +
                     " fields, expected 3 (rprof-markers, version, pid)");
-      if (fields[1] != FormatVersion() && fields[1] != kVersion1)
+      if (fields[1] != FormatVersion() && fields[1] != kVersion1 && fields[1] != kVersion2)
         return Fail("marker results format version " + Quoted(fields[1]) +
                     "; this rprof reads version " + FormatVersion() +
                     " (rprof and librprof-marker differ: rebuild the program against this "
                     "rprof's rprof-marker)");
       Block block;
       block.version1 = fields[1] == kVersion1;
+      block.version2 = fields[1] == kVersion2;
       if (!ParseInteger(fields[2], &block.pid) || block.pid <= 0)
         return Fail("process id " + Quoted(fields[2]) + " is not a positive integer");
       blocks->push_back(std::move(block));
@@ -156,14 +160,17 @@ class Parser {
 
   bool ParseRegion(const std::vector<std::string_view>& fields, Block* block) {
     // Version 2 added two columns after the total seconds: the most in one thread, threads.
+    // Version 3 added the declared precision after the declared bytes.
     size_t first_declared = block->version1 ? 4 : 6;
-    size_t first_count = first_declared + 2;
+    bool has_precision = !block->version1 && !block->version2;
+    size_t first_count = first_declared + (has_precision ? 3 : 2);
     size_t expected = first_count + block->events.size();
     if (fields.size() != expected)
       return Fail("region line has " + std::to_string(fields.size()) + " fields, expected " +
                   std::to_string(expected) + " (region, name, calls, seconds, " +
                   (block->version1 ? "" : "seconds in one thread, threads, ") +
-                  "flops, bytes and " + std::to_string(block->events.size()) + " event totals)");
+                  (has_precision ? "flops, bytes, precision and " : "flops, bytes and ") +
+                  std::to_string(block->events.size()) + " event totals)");
     BlockRegion region;
     region.name = fields[1];
     if (region.name.empty()) return Fail("region with an empty name");
@@ -192,6 +199,12 @@ class Parser {
         return Fail("declared value " + Quoted(field) +
                     " is neither '-' nor a non-negative number");
       *value = number;
+    }
+    if (has_precision) {
+      std::string_view precision = fields[first_declared + 2];
+      if (precision != "-" && precision != "fp64" && precision != "fp32")
+        return Fail("declared precision " + Quoted(precision) + " is not fp64, fp32 or '-'");
+      if (precision != "-") region.precision = precision;
     }
     for (size_t i = first_count; i < fields.size(); ++i) {
       uint64_t count = 0;
@@ -296,6 +309,14 @@ void Merge(const std::vector<Block>& blocks, MarkerResults* out) {
                     &declared[r].flops_pid, &out->problems);
       MergeDeclared(region.name, "bytes", block.pid, region.bytes_per_call, &merged.bytes_per_call,
                     &declared[r].bytes_pid, &out->problems);
+      if (!region.precision.empty()) {
+        if (merged.precision.empty())
+          merged.precision = region.precision;
+        else if (merged.precision != region.precision)
+          out->problems.push_back(region.name + ": declared precision differs between processes (" +
+                                  merged.precision + ", then " + region.precision + " in " +
+                                  ProcessText(block.pid) + "); the first is kept");
+      }
       for (size_t e = 0; e < out->events.size(); ++e) {
         size_t column = column_of[e];
         std::string why;
@@ -356,9 +377,20 @@ std::vector<Metric> MarkerMetrics(const MarkerResults& results) {
       metrics.push_back({results.events[e].name, region.counts[e],
                          EventUnit(results.events[e].name), Source::kPmu, region.name,
                          region.count_notes[e]});
-    if (region.flops_per_call)
+    if (region.flops_per_call) {
       metrics.push_back({"flops", *region.flops_per_call * calls, "FLOP", Source::kModel,
                          region.name, "declared by rprof_region_declare"});
+      // A declared precision is the split of the declared FLOPs: all of them in one precision,
+      // which chooses the region's roof where nothing measured the split.
+      if (!region.precision.empty()) {
+        std::string note = "declared by rprof_region_declare_" + region.precision;
+        bool fp64 = region.precision == "fp64";
+        metrics.push_back({"flops_dp", fp64 ? *region.flops_per_call * calls : 0, "FLOP",
+                           Source::kModel, region.name, note});
+        metrics.push_back({"flops_sp", fp64 ? 0 : *region.flops_per_call * calls, "FLOP",
+                           Source::kModel, region.name, note});
+      }
+    }
     if (region.bytes_per_call)
       metrics.push_back({"bytes_dram", *region.bytes_per_call * calls, "B", Source::kModel,
                          region.name, "declared by rprof_region_declare"});

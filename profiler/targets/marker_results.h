@@ -1,5 +1,5 @@
 // What a program using the marker API hands back to rprof: the file named by RPROF_MARKER_OUT,
-// one block per process that exited normally (format: rprof/marker.h, versions 1 and 2), parsed and
+// one block per process that exited normally (format: rprof/marker.h, versions 1 to 3), parsed and
 // merged over processes by region name, then turned into per-region metrics.
 #ifndef RPROF_TARGETS_MARKER_RESULTS_H_
 #define RPROF_TARGETS_MARKER_RESULTS_H_
@@ -32,6 +32,8 @@ struct MarkerRegion {
   // declared different values (a problem says so).
   std::optional<double> flops_per_call;
   std::optional<double> bytes_per_call;
+  // From rprof_region_declare_fp64/fp32 (format version 3): "fp64", "fp32"; "" not declared.
+  std::string precision;
   // One per MarkerResults::events, in that order: the total over calls, threads and processes,
   // or nullopt when some of the region's calls were not counted; count_notes says why.
   std::vector<std::optional<double>> counts;
@@ -47,14 +49,15 @@ struct MarkerResults {
 
 // Parses the whole file (empty text: no process reported; true with empty results) and merges
 // its blocks into *out. False with *err = "line N: <what is wrong>" on malformed or unknown input,
-// including a format version other than 1 and 2.
+// including a format version other than 1, 2 and 3.
 bool ParseMarkerResults(const std::string& text, MarkerResults* out, std::string* err);
 
 // Per region (Metric::region = its name): time_s (the region's wall time, thread_max_seconds;
 // `seconds` when that is unknown, with a note), thread_time_s (`seconds`), threads when known
 // and calls (source clock), every event under its own name (source pmu; absent with the reason
 // when not counted), and when declared flops and bytes_dram (source model: declared per call x
-// calls).
+// calls), and with a declared precision flops_dp and flops_sp (model: all the declared FLOPs in
+// that precision).
 std::vector<Metric> MarkerMetrics(const MarkerResults& results);
 
 }  // namespace rprof

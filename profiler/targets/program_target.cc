@@ -23,6 +23,7 @@
 #include "process/interruption.h"
 #include "process/scratch_dir.h"
 #include "targets/marker_results.h"
+#include "targets/target_path.h"
 
 extern char** environ;
 
@@ -192,8 +193,9 @@ ProgramTarget::ProgramTarget(std::string path, std::vector<std::string> argv,
 void ProgramTarget::Describe(RunRecord* run) const {
   run->target_kind = "executable";
   // The file executed, canonical (cli: CanonicalProgramPath), so that `./app` and its absolute
-  // path are one target; the name typed stays the command's argv[0].
-  run->target = counted_.path;
+  // path are one target; for an interpreter, the script it runs. The name typed stays the
+  // command's argv[0], the interpreter and its arguments the command.
+  run->target = ProgramRunTarget(counted_.path, counted_.argv);
   run->command = counted_.argv;
   if (char* cwd = getcwd(nullptr, 0)) {
     run->cwd = cwd;

@@ -107,6 +107,8 @@ std::string CanonicalProgramPath(const std::string& path) {
 std::vector<std::string> StoredTargetNames(const std::string& typed) {
   if (BuiltinCatalog().Find(typed)) return {typed};
   std::string path = LooksLikePath(typed) ? typed : FindOnPath(typed);
+  // A script in this folder, named as an interpreter was given it (`python3 naive.py`).
+  if (path.empty()) path = ScriptIfFile(typed);
   if (path.empty()) return {typed};  // a plugin's kernel, or a program no longer on PATH
   std::string canonical = CanonicalProgramPath(path);
   if (canonical == typed) return {typed};
@@ -131,22 +133,87 @@ bool ResolveExecutable(const std::string& target, std::string* path, Error* err)
     return Fail(err, ErrorKind::kUsage,
                 *path + ": not executable (" + std::strerror(errno) + "); chmod +x it");
   std::ifstream file(*path, std::ios::binary);
-  std::string first_line;
-  std::getline(file, first_line);
-  if (first_line.compare(0, 4, "\x7f" "ELF") != 0) {
-    std::string hint = "rprof runs ELF programs";
-    if (first_line.rfind("#!", 0) == 0) {
-      // Name the script's own interpreter: "#!/usr/bin/env python3" -> "/usr/bin/env python3".
-      std::string interpreter = first_line.substr(2);
-      while (!interpreter.empty() && (interpreter.front() == ' ' || interpreter.front() == '\t'))
-        interpreter.erase(interpreter.begin());
-      while (!interpreter.empty() && std::isspace(static_cast<unsigned char>(interpreter.back())))
-        interpreter.pop_back();
-      hint = "a script: run its interpreter, rprof " + interpreter + " " + *path;
-    }
-    return Fail(err, ErrorKind::kUsage, *path + ": not an ELF executable; " + hint);
+  char magic[4] = {};
+  file.read(magic, sizeof magic);
+  // A script with a #! line runs as the kernel runs it (execve starts its interpreter), as it
+  // does under perf stat or time: pyenv's and conda's python3 are such scripts.
+  if (file.gcount() >= 2 && magic[0] == '#' && magic[1] == '!') return true;
+  if (file.gcount() < 4 || std::string(magic, 4) != "\x7f" "ELF") {
+    // Text without a #! line is what a shell would run with /bin/sh: say so, and only then.
+    bool text = true;
+    for (std::streamsize i = 0; i < file.gcount(); ++i)
+      text = text && (std::isprint(static_cast<unsigned char>(magic[i])) ||
+                      std::isspace(static_cast<unsigned char>(magic[i])));
+    return Fail(err, ErrorKind::kUsage,
+                *path + ": neither an ELF executable nor a script with a #! line" +
+                    (text ? "; run it with its interpreter (rprof /bin/sh " + *path + ")" : ""));
   }
   return CheckElfMachine(*path, err);
+}
+
+namespace {
+
+// Programs that run a script named among their arguments: a run of `python3 naive.py` is a run
+// of naive.py. By base name, version suffixes allowed (python3.11, lua5.4): a wrapper script
+// called python3 (pyenv's shim) is an interpreter for this as much as /usr/bin/python3 is.
+bool IsInterpreter(const std::string& path) {
+  std::string base = std::filesystem::path(path).filename().string();
+  while (!base.empty() && (std::isdigit(static_cast<unsigned char>(base.back())) ||
+                           base.back() == '.'))
+    base.pop_back();
+  static const char* const kInterpreters[] = {
+      "python", "pypy", "perl", "ruby", "node", "nodejs", "bash", "sh", "dash", "zsh", "ksh",
+      "Rscript", "julia", "lua", "luajit", "php", "tclsh", "octave-cli"};
+  for (const char* name : kInterpreters)
+    if (base == name) return true;
+  return false;
+}
+
+// Interpreter options that take the next word as their value (python -m mod, -c code: no
+// script; -W arg, -X opt: a value), so that the script is the first other word.
+bool TakesValue(const std::string& option) {
+  return option == "-W" || option == "-X" || option == "-I" || option == "-e" ||
+         option == "--require" || option == "-r";
+}
+
+}  // namespace
+
+std::string ScriptOfInterpreter(const std::vector<std::string>& argv) {
+  size_t i = 0;
+  // `env python3 x.py`, `/usr/bin/env -S python3 x.py`: the interpreter is env's command.
+  if (!argv.empty() && std::filesystem::path(argv[0]).filename() == "env") {
+    for (i = 1; i < argv.size() && (argv[i].rfind("-", 0) == 0 || argv[i].find('=') !=
+                                                                        std::string::npos);
+         ++i) {
+    }
+  }
+  if (i >= argv.size() || !IsInterpreter(argv[i])) return "";
+  for (size_t k = i + 1; k < argv.size(); ++k) {
+    const std::string& word = argv[k];
+    if (word == "-m" || word == "-c" || word == "-") return "";  // a module or inline code
+    if (word == "--") {
+      if (k + 1 < argv.size()) return ScriptIfFile(argv[k + 1]);
+      return "";
+    }
+    if (word.rfind("-", 0) == 0) {
+      if (TakesValue(word)) ++k;
+      continue;
+    }
+    return ScriptIfFile(word);
+  }
+  return "";
+}
+
+std::string ScriptIfFile(const std::string& word) {
+  struct stat st;
+  if (stat(word.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return "";
+  return CanonicalProgramPath(word);
+}
+
+std::string ProgramRunTarget(const std::string& program_path,
+                             const std::vector<std::string>& argv) {
+  std::string script = ScriptOfInterpreter(argv);
+  return script.empty() ? program_path : script;
 }
 
 }  // namespace rprof

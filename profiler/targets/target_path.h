@@ -16,9 +16,21 @@ bool LooksLikePlugin(const std::string& target);
 bool LooksLikePath(const std::string& target);
 
 // Finds the file to execute: `target` itself when it holds a '/', else the first match on PATH.
-// kUsage, with the reason, when it is missing, a directory, not executable, or not an ELF file
-// (scripts are run through their interpreter: rprof /bin/sh script.sh).
+// kUsage, with the reason, when it is missing, a directory, not executable, or neither an ELF
+// file of this machine nor a script with a #! line (which execve runs through its interpreter).
 bool ResolveExecutable(const std::string& target, std::string* path, Error* err);
+
+// The name a program's run is stored under: the canonical `program_path`, except for an
+// interpreter (python3, perl, bash, ..., by base name, so wrappers like pyenv's shims count; or
+// `env` naming one) whose arguments name a script file: then that script's canonical path, so
+// that `rprof python3 naive.py` is found by `history --kernel naive.py`. `argv` as typed.
+std::string ProgramRunTarget(const std::string& program_path,
+                             const std::vector<std::string>& argv);
+// The script an interpreter's command line runs (the first word that is no option or option
+// value, when it is a regular file), canonical; "" for none (python3 -m mod, -c code).
+std::string ScriptOfInterpreter(const std::vector<std::string>& argv);
+// `word`'s canonical path when it names a regular file, else "".
+std::string ScriptIfFile(const std::string& word);
 
 // True when `name` is an executable file on PATH (for `rprof ls`-style invocations).
 bool OnPath(const std::string& name);

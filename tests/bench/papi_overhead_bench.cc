@@ -12,7 +12,7 @@ namespace {
 void BM_PapiStartReadStop(benchmark::State& state) {
   rprof::Error err;
   auto session =
-      rprof::CreatePapiSession({"perf::TASK-CLOCK", "perf::PAGE-FAULTS"}, false, &err);
+      rprof::CreatePmuSession({"perf::TASK-CLOCK", "perf::PAGE-FAULTS"}, false, &err);
   if (!session) {
     state.SkipWithError(err.message.c_str());
     return;

@@ -350,7 +350,8 @@ class QueryRunSummary(SeededTestCase):
         self.assertEqual(list(rows[0]), [
             "run_id", "started_at", "target", "params", "status", "precision", "time_s",
             "gflops", "gflops_source", "gbs_dram", "ai_l1", "ai_l2", "ai_l3", "ai_dram",
-            "binding", "percent_of_roof", "verdict", "tags", "hostname", "fingerprint"])
+            "binding", "percent_of_roof", "verdict", "tags", "hostname", "fingerprint",
+            "binding_level", "ai_binding", "bound_text"])
         row = rows[0]
         self.assertGreater(row["time_s"], 0)
         self.assertGreater(row["gflops"], 0)

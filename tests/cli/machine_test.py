@@ -429,12 +429,14 @@ class MeasuredMachine(RprofTestCase, InterruptMixin):
         self.assertIn("measured traffic unknown", placement["verdict"])
         # The table says the same.
         self.assertIn(placement["verdict"], self.rprof_ok("show", str(out["run_id"])).stdout)
-        # And so does what is stored: history's bound column is no plain "compute".
+        # And so does what is stored: history's bound column is no plain "compute", nor
+        # "compute (compulsory bytes)", which students read as the answer (issue 24).
         self.assertEqual(self.query("select bytes_compulsory_only from placements where run_id = ?",
                                     (out["run_id"],)), [(1,)])
         history = self.rprof_ok("history", "--limit", "1").stdout
         if placement["binding"].startswith("compute"):
-            self.assertIn("compute (compulsory bytes)", history)
+            self.assertIn("≥ compute side (model bytes only)", history)
+            self.assertNotIn("compute (compulsory bytes)", history)
 
     def test_a_model_only_memory_bound_run_keeps_its_side(self):
         # Compulsory bytes are a lower bound: with more traffic a memory-bound run only moves

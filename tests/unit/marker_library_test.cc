@@ -208,6 +208,34 @@ TEST(MarkerLibrary, DeclaredWorkReachesTheMetrics) {
   ASSERT_NE(FindMetric(metrics, "bytes_dram", Source::kModel, "bytes-only"), nullptr);
 }
 
+// rprof_region_declare_fp64/fp32 (symbol version RPROF_MARKER_2) reach the metrics as the
+// split of the declared FLOPs; declaring the other precision again is a conflict, said.
+TEST(MarkerLibrary, DeclaredPrecisionReachesTheMetrics) {
+  ChildRun run = RunChild(true, nullptr, [] {
+    rprof_region_declare_fp64("dgemm", 2e6, 2.4e7);
+    rprof_region_declare_fp32("sgemm", 1e6, -1);
+    for (const char* name : {"dgemm", "sgemm"}) {
+      rprof_region_begin(name);
+      rprof_region_end(name);
+    }
+    rprof_region_declare_fp32("dgemm", 2e6, 2.4e7);  // another precision: the first is kept
+    return 0;
+  });
+  ASSERT_TRUE(run.file_written);
+  EXPECT_TRUE(run.parse_error.empty()) << run.parse_error;
+  std::vector<Metric> metrics = MarkerMetrics(run.results);
+  const Metric* dp = FindMetric(metrics, "flops_dp", Source::kModel, "dgemm");
+  const Metric* sp = FindMetric(metrics, "flops_sp", Source::kModel, "sgemm");
+  ASSERT_NE(dp, nullptr);
+  ASSERT_NE(sp, nullptr);
+  EXPECT_DOUBLE_EQ(*dp->value, 2e6);
+  EXPECT_DOUBLE_EQ(*sp->value, 1e6);
+  EXPECT_DOUBLE_EQ(*FindMetric(metrics, "flops_sp", Source::kModel, "dgemm")->value, 0);
+  ASSERT_EQ(run.results.problems.size(), 1u) << Problems(run.results);
+  EXPECT_NE(run.results.problems[0].find("declared again with different values"), std::string::npos)
+      << Problems(run.results);
+}
+
 TEST(MarkerLibrary, CountsSoftwareEventsPerRegion) {
   if (std::string why = WhySoftwareEventsMissing(); !why.empty())
     GTEST_SKIP() << "software events cannot be counted here: " << why;

@@ -1,4 +1,4 @@
-// The parser of the marker results file (format: rprof/marker.h, versions 1 and 2) on hand-written
+// The parser of the marker results file (format: rprof/marker.h, versions 1 to 3) on hand-written
 // files: merging processes, missing events, problems, declarations, malformed input.
 #include "targets/marker_results.h"
 
@@ -248,6 +248,45 @@ TEST(MarkerResults, RegionTimeIsTheMostOneThreadSpentInsideAndRatesUseIt) {
   EXPECT_DOUBLE_EQ(*gflops->value, 1.2e8 / 0.8 / 1e9);
 }
 
+// Version 3: a region declared with rprof_region_declare_fp64 carries its precision, which
+// becomes the split of its declared FLOPs (model flops_dp = all of them, flops_sp = 0): the
+// region is then placed on the fp64 roofs. A region declared without one has no split.
+TEST(MarkerResults, DeclaredPrecisionBecomesTheSplitOfTheDeclaredFlops) {
+  const char text[] =
+      "rprof-markers\t3\t100\n"
+      "region\tsolve\t4\t1.000000000\t1.000000000\t1\t2e+06\t24000\tfp64\n"
+      "region\tplain\t1\t0.100000000\t0.100000000\t1\t100\t-\t-\n";
+  MarkerResults results;
+  std::string err;
+  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err;
+  ASSERT_EQ(results.regions.size(), 2u);
+  EXPECT_EQ(results.regions[0].precision, "fp64");
+  EXPECT_EQ(results.regions[1].precision, "");
+  std::vector<Metric> metrics = MarkerMetrics(results);
+  const Metric* dp = FindMetric(metrics, "flops_dp", Source::kModel, "solve");
+  const Metric* sp = FindMetric(metrics, "flops_sp", Source::kModel, "solve");
+  ASSERT_NE(dp, nullptr);
+  ASSERT_NE(sp, nullptr);
+  EXPECT_DOUBLE_EQ(*dp->value, 8e6);  // 2e6 per call x 4 calls
+  EXPECT_DOUBLE_EQ(*sp->value, 0);
+  EXPECT_EQ(FindMetric(metrics, "flops_dp", Source::kModel, "plain"), nullptr);
+
+  // Another process declaring the other precision: the first is kept, and said.
+  const char two[] =
+      "rprof-markers\t3\t100\n"
+      "region\tsolve\t1\t1.000000000\t1.000000000\t1\t2\t-\tfp64\n"
+      "rprof-markers\t3\t101\n"
+      "region\tsolve\t1\t1.000000000\t1.000000000\t1\t2\t-\tfp32\n";
+  ASSERT_TRUE(ParseMarkerResults(two, &results, &err)) << err;
+  EXPECT_EQ(results.regions[0].precision, "fp64");
+  ASSERT_EQ(results.problems.size(), 1u);
+  EXPECT_NE(results.problems[0].find("declared precision differs"), std::string::npos);
+
+  EXPECT_FALSE(ParseMarkerResults("rprof-markers\t3\t5\nregion\tx\t1\t0.1\t0.1\t1\t-\t-\tfp16\n",
+                                  &results, &err));
+  EXPECT_EQ(err, "line 2: declared precision 'fp16' is not fp64, fp32 or '-'");
+}
+
 // A version-1 block has no per-thread time: the region's time is the sum, and says so.
 TEST(MarkerResults, Version1RegionTimeIsTheSumAndSaysSo) {
   const char text[] =
@@ -303,9 +342,9 @@ INSTANTIATE_TEST_SUITE_P(
     Inputs, MarkerResultsMalformed,
     testing::Values(
         Malformed{"region\tx\t1\t0.1\t-\t-\n",
-                  "line 1: expected the header 'rprof-markers<TAB>2<TAB><pid>', found 'region'"},
-        Malformed{"rprof-markers\t3\t5\n",
-                  "line 1: marker results format version '3'; this rprof reads version 2 (rprof "
+                  "line 1: expected the header 'rprof-markers<TAB>3<TAB><pid>', found 'region'"},
+        Malformed{"rprof-markers\t4\t5\n",
+                  "line 1: marker results format version '4'; this rprof reads version 3 (rprof "
                   "and librprof-marker differ: rebuild the program against this rprof's "
                   "rprof-marker)"},
         Malformed{"rprof-markers\t1\tabc\n", "line 1: process id 'abc' is not a positive integer"},

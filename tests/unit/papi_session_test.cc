@@ -47,7 +47,7 @@ class PapiSessionTest : public testing::Test {
 
 TEST_F(PapiSessionTest, TaskClockCountsTheTimedRegion) {
   Error err;
-  auto session = CreatePapiSession({"perf::TASK-CLOCK"}, false, &err);
+  auto session = CreatePmuSession({"perf::TASK-CLOCK"}, false, &err);
   ASSERT_NE(session, nullptr) << err.message;
   EXPECT_EQ(session->source(), Source::kPmu);
   std::string why;
@@ -74,7 +74,7 @@ TEST_F(PapiSessionTest, TaskClockCountsTheTimedRegion) {
 
 TEST_F(PapiSessionTest, TotalsAddUpOverRepetitions) {
   Error err;
-  auto session = CreatePapiSession({"perf::TASK-CLOCK", "perf::CONTEXT-SWITCHES"}, false, &err);
+  auto session = CreatePmuSession({"perf::TASK-CLOCK", "perf::CONTEXT-SWITCHES"}, false, &err);
   ASSERT_NE(session, nullptr) << err.message;
   std::string why;
   for (int rep = 0; rep < 3; ++rep) {
@@ -98,7 +98,7 @@ TEST_F(PapiSessionTest, TotalsAddUpOverRepetitions) {
 
 TEST_F(PapiSessionTest, SoftwareEventsShareOnePassCountedThroughout) {
   Error err;
-  auto session = CreatePapiSession(
+  auto session = CreatePmuSession(
       {"perf::TASK-CLOCK", "perf::PAGE-FAULTS", "perf::CONTEXT-SWITCHES"}, false, &err);
   ASSERT_NE(session, nullptr) << err.message;
   EXPECT_EQ(session->MinRepetitions(), 1) << "software events take no hardware counter";
@@ -149,7 +149,7 @@ TEST_F(PapiSessionTest, MoreHardwareEventsThanCountersTakeTurns) {
   if (!DiagnosePmu().hardware_counters)
     GTEST_SKIP() << "no hardware counters here: " << DiagnosePmu().cause;
   Error err;
-  auto session = CreatePapiSession(ManyHardwareEvents(), true, &err);
+  auto session = CreatePmuSession(ManyHardwareEvents(), true, &err);
   ASSERT_NE(session, nullptr) << err.message;
   int passes = session->MinRepetitions();
   if (passes == 1) GTEST_SKIP() << "every event fits on this PMU's counters at once";
@@ -178,7 +178,7 @@ TEST_F(PapiSessionTest, PassThatNeverRanSaysWhatItNeeds) {
   if (!DiagnosePmu().hardware_counters)
     GTEST_SKIP() << "no hardware counters here: " << DiagnosePmu().cause;
   Error err;
-  auto session = CreatePapiSession(ManyHardwareEvents(), true, &err);
+  auto session = CreatePmuSession(ManyHardwareEvents(), true, &err);
   ASSERT_NE(session, nullptr) << err.message;
   if (session->MinRepetitions() == 1)
     GTEST_SKIP() << "every event fits on this PMU's counters at once";
@@ -196,7 +196,7 @@ TEST_F(PapiSessionTest, HardwareInstructionsCountedOrRefusedWithTheCause) {
   const PmuDiagnosis& pmu = DiagnosePmu();
   Error err;
   if (pmu.hardware_counters) {
-    auto session = CreatePapiSession({"PAPI_TOT_INS"}, false, &err);
+    auto session = CreatePmuSession({"PAPI_TOT_INS"}, false, &err);
     ASSERT_NE(session, nullptr) << err.message;
     std::string why;
     ASSERT_TRUE(session->Start(&why)) << why;
@@ -209,7 +209,7 @@ TEST_F(PapiSessionTest, HardwareInstructionsCountedOrRefusedWithTheCause) {
     return;
   }
   ASSERT_FALSE(pmu.cause.empty()) << "no hardware counters, yet no cause";
-  auto session = CreatePapiSession({"PAPI_TOT_INS"}, false, &err);
+  auto session = CreatePmuSession({"PAPI_TOT_INS"}, false, &err);
   EXPECT_EQ(session, nullptr);
   EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_TRUE(Contains(err.message, "PAPI_TOT_INS")) << err.message;
@@ -222,7 +222,7 @@ TEST_F(PapiSessionTest, AllowMissingKeepsTheEventAsAbsentWithItsReason) {
   if (DiagnosePmu().hardware_counters)
     GTEST_SKIP() << "this machine counts PAPI_TOT_INS, so nothing is missing";
   Error err;
-  auto session = CreatePapiSession({"perf::TASK-CLOCK", "PAPI_TOT_INS"}, true, &err);
+  auto session = CreatePmuSession({"perf::TASK-CLOCK", "PAPI_TOT_INS"}, true, &err);
   ASSERT_NE(session, nullptr) << err.message;
   std::string why;
   ASSERT_TRUE(session->Start(&why)) << why;
@@ -245,7 +245,7 @@ TEST_F(PapiSessionTest, OnlyMissingEventsStillStartAndStop) {
   if (DiagnosePmu().hardware_counters)
     GTEST_SKIP() << "this machine counts PAPI_TOT_INS, so nothing is missing";
   Error err;
-  auto session = CreatePapiSession({"PAPI_TOT_INS"}, true, &err);
+  auto session = CreatePmuSession({"PAPI_TOT_INS"}, true, &err);
   ASSERT_NE(session, nullptr) << err.message;
   std::string why;
   EXPECT_TRUE(session->Start(&why)) << why;
@@ -257,7 +257,7 @@ TEST_F(PapiSessionTest, OnlyMissingEventsStillStartAndStop) {
 
 TEST_F(PapiSessionTest, UnknownEventIsCalledNoSuchEvent) {
   Error err;
-  auto session = CreatePapiSession({"NO_SUCH_EVENT_XYZ"}, false, &err);
+  auto session = CreatePmuSession({"NO_SUCH_EVENT_XYZ"}, false, &err);
   EXPECT_EQ(session, nullptr);
   EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_TRUE(Contains(err.message, "NO_SUCH_EVENT_XYZ")) << err.message;
@@ -270,7 +270,7 @@ TEST_F(PapiSessionTest, DefaultEventsStartWithSoftwareEvents) {
   EXPECT_EQ(events[0], "perf::TASK-CLOCK");
   // The default set never fails a run: with missing ones allowed it always opens.
   Error err;
-  auto session = CreatePapiSession(events, true, &err);
+  auto session = CreatePmuSession(events, true, &err);
   ASSERT_NE(session, nullptr) << err.message;
   EXPECT_EQ(session->Results(1).size(), events.size());
 }
@@ -278,7 +278,7 @@ TEST_F(PapiSessionTest, DefaultEventsStartWithSoftwareEvents) {
 TEST(PapiSessionStub, ExplainsTheMissingBuild) {
   if (RPROF_HAVE_PAPI) GTEST_SKIP() << "rprof was built with PAPI";
   Error err;
-  EXPECT_EQ(CreatePapiSession({"perf::TASK-CLOCK"}, true, &err), nullptr);
+  EXPECT_EQ(CreatePmuSession({"perf::TASK-CLOCK"}, true, &err), nullptr);
   EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_TRUE(Contains(err.message, "without PAPI")) << err.message;
 }

@@ -511,7 +511,12 @@ TEST_F(PlacementTest, MixedWorkGetsAWeightedRoofAndSaysSo) {
   EXPECT_TRUE(Contains(p.precision_note, "mixed (60 % of FLOPs fp64, 40 % fp32, sim)"))
       << p.precision_note;
   EXPECT_TRUE(Contains(p.precision_note, "weighted by FLOP share")) << p.precision_note;
-  EXPECT_TRUE(p.isa_note.empty()) << "no one-precision ISA roof for mixed work: " << p.isa_note;
+  // No instruction mix measured: no one-precision ISA roof claimed, and the note says which
+  // roof was assumed (issue 24; before, it said nothing).
+  EXPECT_FALSE(p.isa_measured);
+  EXPECT_TRUE(p.isa_roof_ceiling.empty()) << p.isa_roof_ceiling;
+  EXPECT_TRUE(Contains(p.isa_note, "not measured")) << p.isa_note;
+  EXPECT_TRUE(Contains(p.isa_note, "fp64_avx2_fma+fp32_avx2_fma 125")) << p.isa_note;
 
   // Under 1 % of one precision is no mix.
   run.metrics = {M("flops_dp", 995, Source::kSim), M("flops_sp", 5, Source::kSim)};
@@ -890,6 +895,195 @@ TEST(Conventions, EveryPercentAboveOneHundredCarriesANote) {
         else
           EXPECT_EQ(p.note, "") << n << " " << gflops;
       }
+}
+
+// --- The code's own roof (issue 24) -------------------------------------------------------
+
+// Scalar fp64 code working in L1, counted by sim: 1e9 FLOPs (all scalar fp64) over 8e9 bytes
+// of L1 traffic, 20 GFLOP/s. Against the best fp64 roof (avx2 fma, 100) the L1 roof binds:
+// AI 0.125 x 400 GB/s = 50, "L1-bandwidth-bound at 40 %". But scalar code cannot beat the
+// scalar roof (fp64_scalar_fma, 25 < 50): compute-bound by scalar code at 20 / 25 = 80 %, and
+// the verdict says what vector code would allow.
+TEST_F(PlacementTest, ScalarFp64CodeInL1IsBoundByTheScalarRoof) {
+  RunRecord run = Program({M("flops", 1e9, Source::kSim), M("flops_dp", 1e9, Source::kSim),
+                           M("flops_sp", 0, Source::kSim), M("flops_dp_scalar", 1e9, Source::kSim),
+                           M("flops_dp_128", 0, Source::kSim), M("flops_dp_256", 0, Source::kSim),
+                           M("bytes_l1", 8e9, Source::kSim), M("bytes_dram", 1e6, Source::kSim),
+                           M("gflops", 20, Source::kSim)});
+  Placement p = PlaceRun(run.metrics, RunShapeOf(run, profile_), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_TRUE(p.isa_measured);
+  EXPECT_EQ(p.compute_ceiling, "fp64_scalar_fma");
+  EXPECT_DOUBLE_EQ(p.peak, 25);
+  EXPECT_EQ(p.bound, "compute");
+  EXPECT_DOUBLE_EQ(p.attainable, 25);
+  EXPECT_DOUBLE_EQ(*p.percent_of_roof, 80);
+  EXPECT_EQ(p.code, "scalar code");
+  EXPECT_EQ(p.verdict,
+            "compute-bound by scalar code at 80 % of the fp64 scalar roof (20 of 25 GFLOP/s); "
+            "AVX2 would allow 100");
+  EXPECT_EQ(p.widest_ceiling, "fp64_avx2_fma");
+  EXPECT_DOUBLE_EQ(p.widest_roof, 100);
+  // The L1 roof is now above the ridge: 0.125 < 25 / 400 is false.
+  EXPECT_FALSE(FindLevel(p, "l1", Source::kSim)->memory_bound);
+  EXPECT_DOUBLE_EQ(FindLevel(p, "l1", Source::kSim)->ridge_ai, 25.0 / 400);
+  // Compute-bound, the binding level is the one whose memory roof is nearest: L1's 50
+  // (DRAM's: AI 1000 x 25 = 25000).
+  EXPECT_EQ(p.binding_level, "l1");
+  EXPECT_TRUE(Contains(p.isa_note, "scalar code (100 % of FLOPs, sim): the fp64 scalar roof is 25"))
+      << p.isa_note;
+}
+
+// Half the FLOPs scalar, half 256-bit: 1 / (0.5 / 25 + 0.5 / 100) = 40 GFLOP/s, named as both;
+// the code is mixed, never "scalar".
+TEST_F(PlacementTest, HalfScalarHalfAvx2CodeGetsTheWeightedRoofAndIsCalledMixed) {
+  RunRecord run = Program({M("flops", 1e9, Source::kSim), M("flops_dp", 1e9, Source::kSim),
+                           M("flops_sp", 0, Source::kSim), M("flops_dp_scalar", 5e8, Source::kSim),
+                           M("flops_dp_256", 5e8, Source::kSim), M("bytes_dram", 1e6, Source::kSim),
+                           M("gflops", 20, Source::kSim)});
+  Placement p = PlaceRun(run.metrics, RunShapeOf(run, profile_), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_NEAR(p.peak, 40, 1e-9);
+  EXPECT_EQ(p.compute_ceiling, "fp64_scalar_fma+fp64_avx2_fma");
+  EXPECT_EQ(p.code, "mixed code (50 % scalar, 50 % AVX2)");
+  EXPECT_TRUE(Contains(p.verdict, "compute-bound by mixed code (50 % scalar, 50 % AVX2) at 50 %"))
+      << p.verdict;
+  EXPECT_FALSE(Contains(p.verdict, "by scalar code")) << p.verdict;
+  EXPECT_TRUE(Contains(p.verdict, "AVX2 would allow 100")) << p.verdict;
+  // Under 1 % of the FLOPs in one ISA is no part of the mix.
+  run.metrics[3] = M("flops_dp_scalar", 5e6, Source::kSim);
+  run.metrics[4] = M("flops_dp_256", 9.95e8, Source::kSim);
+  Placement avx = PlaceRun(run.metrics, RunShapeOf(run, profile_), profile_);
+  EXPECT_EQ(avx.code, "AVX2 code");
+  EXPECT_DOUBLE_EQ(avx.peak, 100);
+}
+
+// A built-in kernel: sim replays its AVX2 build (valgrind cannot run AVX-512) while the timed
+// build is -march=native. Its 256-bit share under sim may be 512-bit when timed: held against
+// the widest vector roof (AVX-512, 180 here), said; a program's (sim runs the timed code) is not.
+TEST_F(PlacementTest, KernelVectorCodeCountedInItsAvx2BuildIsHeldAgainstTheWidestVectorRoof) {
+  profile_.ceilings.push_back(Compute("fp64", "avx512", "fma", 1, 180));
+  std::vector<Metric> metrics = {
+      M("flops", 1e9, Source::kSim),      M("flops_dp", 1e9, Source::kSim),
+      M("flops_sp", 0, Source::kSim),     M("flops_dp_256", 1e9, Source::kSim),
+      M("bytes_dram", 1e6, Source::kSim), M("gflops", 90, Source::kSim)};
+  RunRecord kernel;
+  kernel.target_kind = "builtin";
+  kernel.precision = "fp64";
+  kernel.metrics = metrics;
+  RunShape shape = RunShapeOf(kernel, profile_);
+  EXPECT_EQ(shape.sim_build_isa, "avx2");
+  Placement p = PlaceRun(metrics, shape, profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_EQ(p.compute_ceiling, "fp64_avx512_fma");
+  EXPECT_DOUBLE_EQ(p.peak, 180);
+  EXPECT_EQ(p.code, "AVX2 code");
+  EXPECT_TRUE(Contains(p.verdict, "compute-bound by AVX2 code at 50 % of the fp64 AVX-512 roof"))
+      << p.verdict;
+  EXPECT_TRUE(Contains(p.isa_note, "sim counted the AVX2 build of the kernel")) << p.isa_note;
+  // A program: sim ran the very code that was timed, 256-bit: the AVX2 roof.
+  Placement program = PlaceRun(metrics, RunShapeOf(Program(metrics), profile_), profile_);
+  EXPECT_EQ(program.compute_ceiling, "fp64_avx2_fma");
+  EXPECT_TRUE(Contains(program.verdict, "AVX-512 would allow 180")) << program.verdict;
+  // Scalar code is scalar in both builds.
+  kernel.metrics = {M("flops", 1e9, Source::kSim), M("flops_dp", 1e9, Source::kSim),
+                    M("flops_sp", 0, Source::kSim), M("flops_dp_scalar", 1e9, Source::kSim),
+                    M("bytes_dram", 1e6, Source::kSim)};
+  EXPECT_EQ(PlaceRun(kernel.metrics, RunShapeOf(kernel, profile_), profile_).compute_ceiling,
+            "fp64_scalar_fma");
+}
+
+// Where nothing split the FLOPs by width (declared FLOPs, a PMU without such events), the widest
+// roof of the precision is assumed, and said, in the note and in a compute-bound verdict.
+TEST_F(PlacementTest, UnmeasuredInstructionMixAssumesTheWidestRoofAndSaysSo) {
+  Placement p =
+      PlaceRun({M("flops", 1e12), M("bytes_dram", 1e9), M("gflops", 50)}, Shape(), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_FALSE(p.isa_measured);
+  EXPECT_EQ(p.compute_ceiling, "fp64_avx2_fma");
+  EXPECT_TRUE(p.isa_roof_ceiling.empty());
+  EXPECT_TRUE(Contains(p.isa_note, "not measured")) << p.isa_note;
+  EXPECT_TRUE(Contains(p.isa_note, "the widest roof assumed, fp64_avx2_fma 100")) << p.isa_note;
+  // Model bytes: a compute side, not a bound, so the verdict is the compulsory one. With pmu
+  // bytes (measured) and no width split:
+  Placement pmu = PlaceRun({M("flops", 1e12, Source::kPmu), M("bytes_dram", 1e9, Source::kPmu),
+                            M("gflops", 50, Source::kPmu)},
+                           Shape(), profile_);
+  ASSERT_TRUE(pmu.placed) << pmu.reason;
+  EXPECT_TRUE(Contains(pmu.verdict, "compute-bound at 50 % of its roof")) << pmu.verdict;
+  EXPECT_TRUE(Contains(pmu.verdict, "roof assumed: fp64_avx2_fma, the widest")) << pmu.verdict;
+}
+
+// A measured mix whose ISA the profile has no ceiling for (here 128-bit fp64: no sse ceiling)
+// is not given a made-up roof: the widest is assumed, and the note names what is missing.
+TEST_F(PlacementTest, AMixWithoutItsCeilingAssumesTheWidestAndNamesTheMissingOne) {
+  RunRecord run = Program({M("flops", 1e9, Source::kSim), M("flops_dp", 1e9, Source::kSim),
+                           M("flops_sp", 0, Source::kSim), M("flops_dp_128", 1e9, Source::kSim),
+                           M("bytes_dram", 1e6, Source::kSim), M("gflops", 20, Source::kSim)});
+  Placement p = PlaceRun(run.metrics, RunShapeOf(run, profile_), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_FALSE(p.isa_measured);
+  EXPECT_DOUBLE_EQ(p.peak, 100);
+  EXPECT_TRUE(Contains(p.isa_note, "no fp64 SSE ceiling at 1 thread")) << p.isa_note;
+}
+
+// A region declared fp64 (rprof_region_declare_fp64: model flops_dp = its FLOPs) in a program
+// whose precision is not known: placed on the fp64 roofs (100), not the best of both (fp32's
+// 200). A region declared without precision keeps the run's shape.
+TEST_F(PlacementTest, RegionDeclaredFp64IsPlacedOnFp64Roofs) {
+  auto region = [](Metric m) {
+    m.region = "solve";
+    return m;
+  };
+  std::vector<Metric> metrics = {region(M("flops", 1e12)), region(M("flops_dp", 1e12)),
+                                 region(M("flops_sp", 0)), region(M("bytes_dram", 1e9)),
+                                 region(Clock("time_s", 20))};
+  RunShape unknown;  // the run's FLOPs are not split by precision
+  Placement p = PlaceRegion(metrics, "solve", unknown, profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_EQ(p.precision, "fp64");
+  EXPECT_TRUE(Contains(p.precision_note, "the region's own")) << p.precision_note;
+  EXPECT_EQ(p.compute_ceiling, "fp64_avx2_fma");
+  EXPECT_DOUBLE_EQ(p.peak, 100);
+  // Without the declared split: the best of both, fp32's.
+  std::vector<Metric> plain = {region(M("flops", 1e12)), region(M("bytes_dram", 1e9))};
+  EXPECT_DOUBLE_EQ(PlaceRegion(plain, "solve", unknown, profile_).peak, 200);
+  // A program declared fp64 (--precision): its regions inherit it.
+  RunRecord run = Program({M("flops", 1e12), M("bytes_dram", 1e9)});
+  run.precision = "fp64";
+  RunShape declared = RunShapeOf(run, profile_);
+  EXPECT_EQ(declared.precision_note, "fp64 (declared: --precision)");
+  EXPECT_DOUBLE_EQ(PlaceRegion(plain, "solve", declared, profile_).peak, 100);
+}
+
+// A run without FLOPs is held against the level its bytes came from: of sim's levels, the one
+// it drives closest to that level's roof. Here L3 (60 of 100 GB/s), not DRAM (1 of 25) nor L1
+// (50 of 400).
+TEST_F(PlacementTest, ZeroFlopsRunIsPlacedAtTheLevelItsBytesCameFrom) {
+  std::vector<Metric> metrics = {M("flops", 0, Source::kSim),    M("gbs_l1", 50, Source::kSim),
+                                 M("gbs_l2", 40, Source::kSim),  M("gbs_l3", 60, Source::kSim),
+                                 M("gbs_dram", 1, Source::kSim), M("gbs_dram", 20)};
+  Placement p = PlaceRun(metrics, Shape(), profile_);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_EQ(p.binding, "l3 bandwidth (l3_load)");
+  EXPECT_EQ(p.binding_level, "l3");
+  EXPECT_EQ(p.binding_source, Source::kSim);
+  EXPECT_DOUBLE_EQ(*p.percent_of_roof, 60);
+  EXPECT_TRUE(Contains(p.verdict, "60 % of the L3 bandwidth roof")) << p.verdict;
+  EXPECT_TRUE(Contains(p.verdict, "sim bytes")) << p.verdict;
+  // The model's DRAM rate alone: DRAM, said as model bytes.
+  Placement model = PlaceRun({M("flops", 0), M("gbs_dram", 20)}, Shape(), profile_);
+  EXPECT_EQ(model.binding_level, "dram");
+  EXPECT_TRUE(model.bytes_compulsory_only);
+}
+
+// What tables print for the bound: never a plain "compute" from model bytes alone.
+TEST(BoundText, ModelBytesAloneAreSaidAsSuch) {
+  EXPECT_EQ(BoundText("compute", true), "≥ compute side (model bytes only)");
+  EXPECT_EQ(BoundText("dram bandwidth", true), "dram bandwidth (model bytes only)");
+  EXPECT_EQ(BoundText("compute", false), "compute");
+  EXPECT_EQ(BoundText("l3 bandwidth", false), "l3 bandwidth");
+  EXPECT_EQ(BoundText("", true), "");
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include "core/stats.h"
 #include "counters/event_unit.h"
+#include "counters/perf/perf_event_session.h"
 #include "counters/pmu/event_schedule.h"
 #include "counters/pmu/pfm_events.h"
 #include "counters/pmu_diagnosis.h"
@@ -47,8 +48,7 @@ std::string Explain(const std::string& name, int code) {
     return "no such event for PAPI or libpfm4 (" + std::string(PAPI_strerror(code)) +
            "); papi_avail and papi_native_avail list the events";
   const PmuDiagnosis& pmu = DiagnosePmu();
-  if (!pmu.hardware_counters && !IsSoftwareEvent(name))
-    return WhyNoHardwareEvent(pmu);
+  if (!pmu.hardware_counters && !IsSoftwareEvent(name)) return WhyNoHardwareEvent(pmu);
   return std::string(PAPI_strerror(code)) + " (" + std::to_string(code) + ")";
 }
 
@@ -305,14 +305,22 @@ class PapiSession : public CounterSession {
 }  // namespace
 
 const std::vector<std::string>& DefaultPmuEvents() {
-  static const std::vector<std::string> events = {
-      "perf::TASK-CLOCK", "perf::PAGE-FAULTS", "perf::CONTEXT-SWITCHES", "PAPI_TOT_INS",
-      "PAPI_TOT_CYC"};
+  static const std::vector<std::string> events = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS",
+                                                  "perf::CONTEXT-SWITCHES", "PAPI_TOT_INS",
+                                                  "PAPI_TOT_CYC"};
   return events;
 }
 
-std::unique_ptr<CounterSession> CreatePapiSession(const std::vector<std::string>& events,
-                                                  bool allow_missing, Error* err) {
+std::unique_ptr<CounterSession> CreatePmuSession(const std::vector<std::string>& events,
+                                                 bool allow_missing, Error* err) {
+  std::string why;
+  if (InitPapi(&why)) {
+    int cidx = PAPI_get_component_index("perf_event");
+    const PAPI_component_info_t* cpu = PAPI_get_component_info(cidx < 0 ? 0 : cidx);
+    // PAPI turns its whole CPU component off when libpfm4 does not know this CPU: the kernel
+    // still counts, through perf_event_open (perf/perf_event_session.h says which events).
+    if (cpu != nullptr && cpu->disabled) return CreatePerfEventSession(events, allow_missing, err);
+  }
   auto session = std::make_unique<PapiSession>();
   if (!session->Init(events, allow_missing, err)) return nullptr;
   return session;

@@ -2,7 +2,7 @@
 // sets as the counters need (see counters/pmu/event_schedule.h): events that do not fit together
 // take turns, one pass per repetition, and are scaled with their coverage kept; uncore events get
 // a socket-wide set of their own. Whether an event can be counted is decided by adding it to a
-// real event set, never by the event table. Without PAPI, CreatePapiSession fails with the reason.
+// real event set, never by the event table. Without PAPI, CreatePmuSession fails with the reason.
 #ifndef RPROF_COUNTERS_PAPI_PAPI_SESSION_H_
 #define RPROF_COUNTERS_PAPI_PAPI_SESSION_H_
 
@@ -19,11 +19,13 @@ namespace rprof {
 // run gets when the user names none. Missing ones are reported, never fatal.
 const std::vector<std::string>& DefaultPmuEvents();
 
-// Creates a session counting `events` in the calling thread. An event that cannot be added fails
-// the call (kEnvironment, naming the event, PAPI's reason and the way out) unless allow_missing,
-// in which case it is kept as an absent metric with that reason. kUsage for a malformed list.
-std::unique_ptr<CounterSession> CreatePapiSession(const std::vector<std::string>& events,
-                                                  bool allow_missing, Error* err);
+// Creates a session counting `events` in the calling thread: on PAPI, or on perf_event_open
+// itself where PAPI's CPU component is disabled (perf/perf_event_session.h). An event that
+// cannot be added fails the call (kEnvironment, naming the event, the reason and the way out)
+// unless allow_missing, in which case it is kept as an absent metric with that reason. kUsage
+// for a malformed list.
+std::unique_ptr<CounterSession> CreatePmuSession(const std::vector<std::string>& events,
+                                                 bool allow_missing, Error* err);
 
 }  // namespace rprof
 

@@ -8,8 +8,8 @@ const std::vector<std::string>& DefaultPmuEvents() {
   return none;
 }
 
-std::unique_ptr<CounterSession> CreatePapiSession(const std::vector<std::string>& events, bool,
-                                                  Error* err) {
+std::unique_ptr<CounterSession> CreatePmuSession(const std::vector<std::string>& events, bool,
+                                                 Error* err) {
   if (events.empty()) return nullptr;
   Fail(err, ErrorKind::kEnvironment,
        "event " + events.front() +

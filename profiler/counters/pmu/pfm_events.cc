@@ -230,20 +230,21 @@ std::string HostCorePmuName(std::string* why) {
     if (why) *why = err;
     return "";
   }
+  // The kernel's PMU first: without it no hardware event opens, whatever libpfm4 knows.
   std::string model = CpuidCorePmuName();
-  if (model.empty()) {
-    if (why) *why = "libpfm4 " + PfmVersion() + " does not recognise this CPU's PMU model";
-    return "";
-  }
   std::string seen;
   if (!KernelHasCpuPmu(&seen)) {
     if (why) {
       *why = "the kernel exposes no CPU PMU (/sys/bus/event_source/devices has " +
              (seen.empty() ? std::string("nothing") : seen) +
-             "): hardware events cannot be opened, as in a virtual machine without a vPMU; "
-             "libpfm4 reads the CPU as " +
-             model + " from CPUID";
+             "): hardware events cannot be opened, as in a virtual machine without a vPMU; " +
+             (model.empty() ? std::string("this libpfm4 does not know this CPU either")
+                            : "libpfm4 reads the CPU as " + model + " from CPUID");
     }
+    return "";
+  }
+  if (model.empty()) {
+    if (why) *why = "this libpfm4 does not recognise this CPU's PMU model";
     return "";
   }
   return model;

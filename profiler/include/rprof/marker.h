@@ -65,7 +65,7 @@
  * environment, loads the backend and, with events, starts PAPI (tens of ms, once, before that
  * region's clock starts); the first call in each thread starts that thread's counters.
  *
- * PROTOCOL WITH RPROF (version 2)
+ * PROTOCOL WITH RPROF (version 3)
  *
  * rprof sets these environment variables on the program it starts; a program can set them itself
  * before its first marker call (the library reads them once, at that call):
@@ -97,6 +97,7 @@
  *   event   <TAB> <index> <TAB> <name> <TAB> ok|missing <TAB> <reason, empty when ok>
  *   region  <TAB> <name> <TAB> <calls> <TAB> <seconds, total> <TAB> <seconds, most in one thread>
  *           <TAB> <threads> <TAB> <declared FLOPs per call|-> <TAB> <declared bytes per call|->
+ *           <TAB> <declared precision: fp64|fp32|->
  *           <TAB> <event 0 total|-> <TAB> <event 1 total|-> ...
  *   problem <TAB> <region name, or * for the library> <TAB> <what happened>
  *
@@ -105,7 +106,8 @@
  * some calls ran without counters (a problem line says why). Totals are summed over calls and
  * threads; <threads> is how many threads completed a call of the region. Version 1 had no
  * <seconds, most in one thread> and <threads> columns; rprof still reads it (the region's time
- * is then the sum over threads, and says so).
+ * is then the sum over threads, and says so). Version 2 had no <declared precision> column;
+ * rprof still reads it (no precision declared).
  * Numbers do not depend on the locale: integers in decimal; seconds with a '.' and 9 decimals;
  * declared values in the shortest form that reads back exactly ("2e+06", "0.25").
  * Regions that never completed a call have no region line. rprof refuses other versions.
@@ -131,8 +133,8 @@ extern "C" {
 #endif
 
 /* The version in the header line of each results block: the library writes it, rprof refuses
- * any other but version 1 (above). Raise it with any change to the format above. */
-#define RPROF_MARKER_FORMAT_VERSION 2
+ * any other but versions 1 and 2 (above). Raise it with any change to the format above. */
+#define RPROF_MARKER_FORMAT_VERSION 3
 #define RPROF_MARKER_MAX_EVENTS 16
 
 /* Starts region `name` in the calling thread. */
@@ -148,6 +150,17 @@ RPROF_MARKER_API void rprof_region_end(const char* name) RPROF_MARKER_NOEXCEPT;
  * runs, from any thread; the declaration holds for the whole process. */
 RPROF_MARKER_API void rprof_region_declare(const char* name, double flops,
                                            double bytes) RPROF_MARKER_NOEXCEPT;
+
+/* As rprof_region_declare, and the FLOPs are double (fp64) or single (fp32) precision: the
+ * region is placed against that precision's roofs (without it, a region whose FLOPs are not
+ * counted by precision is placed against the best of both, fp32's). Declaring a region again
+ * with another precision is a conflict like other differing values: the first is kept. Since
+ * librprof-marker.so.1 symbol version RPROF_MARKER_2; programs built against the older library
+ * keep working unchanged. */
+RPROF_MARKER_API void rprof_region_declare_fp64(const char* name, double flops,
+                                                double bytes) RPROF_MARKER_NOEXCEPT;
+RPROF_MARKER_API void rprof_region_declare_fp32(const char* name, double flops,
+                                                double bytes) RPROF_MARKER_NOEXCEPT;
 
 /* 1 when markers are active (the program runs under rprof), else 0. Useful to skip expensive
  * setup that only serves measurement. The first call may read the environment. */

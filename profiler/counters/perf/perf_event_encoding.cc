@@ -1,0 +1,98 @@
+#include "counters/perf/perf_event_encoding.h"
+
+#include <papi.h>
+#include <perfmon/pfmlib_perf_event.h>
+
+#include <cstring>
+
+#include "counters/pmu/pfm_events.h"
+#include "counters/pmu_diagnosis.h"
+
+namespace rprof {
+
+namespace {
+
+// A PAPI preset defined as one native event becomes that event's libpfm4 name.
+bool PresetToNative(const std::string& name, std::string* native, std::string* why) {
+  // Every preset is a hardware event: without hardware counters, say so without paying for
+  // PAPI's start-up (tens of milliseconds, more than a short program takes).
+  const PmuDiagnosis& pmu = DiagnosePmu();
+  if (!pmu.hardware_counters) {
+    *why = WhyNoHardwareEvent(pmu);
+    return false;
+  }
+  if (PAPI_is_initialized() == PAPI_NOT_INITED) PAPI_library_init(PAPI_VER_CURRENT);
+  int code = 0;
+  PAPI_event_info_t info;
+  if (PAPI_event_name_to_code(name.c_str(), &code) != PAPI_OK ||
+      PAPI_get_event_info(code, &info) != PAPI_OK || info.count == 0) {
+    *why = "PAPI has no definition of this preset for this CPU";
+    return false;
+  }
+  if (info.count != 1) {
+    *why = std::string("PAPI derives this preset from ") + std::to_string(info.count) +
+           " events (" + info.derived + "); name the native events instead";
+    return false;
+  }
+  *native = info.name[0];
+  return true;
+}
+
+// The perf software events by the names libpfm4 gives them, encoded without starting libpfm4
+// (which reads every PMU table it knows: milliseconds, more than a short program runs).
+bool SoftwareEvent(const std::string& name, perf_event_attr* attr) {
+  static const struct {
+    const char* name;
+    uint64_t config;
+  } kSoftware[] = {
+      {"perf::TASK-CLOCK", PERF_COUNT_SW_TASK_CLOCK},
+      {"perf::CPU-CLOCK", PERF_COUNT_SW_CPU_CLOCK},
+      {"perf::PAGE-FAULTS", PERF_COUNT_SW_PAGE_FAULTS},
+      {"perf::CONTEXT-SWITCHES", PERF_COUNT_SW_CONTEXT_SWITCHES},
+      {"perf::CPU-MIGRATIONS", PERF_COUNT_SW_CPU_MIGRATIONS},
+      {"perf::MINOR-FAULTS", PERF_COUNT_SW_PAGE_FAULTS_MIN},
+      {"perf::MAJOR-FAULTS", PERF_COUNT_SW_PAGE_FAULTS_MAJ},
+  };
+  for (const auto& e : kSoftware) {
+    if (name != e.name) continue;
+    attr->type = PERF_TYPE_SOFTWARE;
+    attr->config = e.config;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool EncodePerfEvent(const std::string& name, perf_event_attr* attr, std::string* why) {
+  std::string native = name;
+  if (name.rfind("PAPI_", 0) == 0 && !PresetToNative(name, &native, why)) return false;
+  if (SoftwareEvent(native, attr)) return true;
+  std::string init_why;
+  int code = PFM_ERR_NOINIT;
+  if (InitPfm(&init_why)) {
+    pfm_perf_encode_arg_t arg;
+    std::memset(&arg, 0, sizeof arg);
+    arg.attr = attr;
+    arg.size = sizeof arg;
+    code = pfm_get_os_event_encoding(native.c_str(), PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+  }
+  if (code == PFM_SUCCESS) return true;
+  if (code != PFM_ERR_NOTFOUND) {
+    *why = std::string("libpfm4 cannot encode it here: ") + pfm_strerror(code);
+  } else {
+    // Not in the tables of the PMUs libpfm4 finds here: a typo, or the event of a PMU this
+    // machine lacks or this libpfm4 does not know.
+    *why = "no such event for libpfm4 on this machine; `rprof events` lists the events";
+    if (!DiagnosePmu().hardware_counters) *why += " (" + DiagnosePmu().cause + ")";
+  }
+  return false;
+}
+
+std::string WhyNotOpened(const perf_event_attr& attr, int errno_value) {
+  const PmuDiagnosis& pmu = DiagnosePmu();
+  if (attr.type != PERF_TYPE_SOFTWARE && !pmu.hardware_counters) return WhyNoHardwareEvent(pmu);
+  return std::string("perf_event_open: ") + std::strerror(errno_value);
+}
+
+}  // namespace rprof

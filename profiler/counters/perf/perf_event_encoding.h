@@ -1,0 +1,23 @@
+// An event name rprof accepts, as the perf_event_attr the kernel counts it by: perf software
+// events (perf::TASK-CLOCK, ...), libpfm4 native names and PAPI presets defined as one native
+// event. Shared by whole-process counting (process_counters.h) and the calling thread's session
+// (perf_event_session.h), so both name and explain an event alike.
+#ifndef RPROF_COUNTERS_PERF_PERF_EVENT_ENCODING_H_
+#define RPROF_COUNTERS_PERF_PERF_EVENT_ENCODING_H_
+
+#include <linux/perf_event.h>
+
+#include <string>
+
+namespace rprof {
+
+// Fills the type and config of *attr (the rest is the caller's). False with *why when the name
+// cannot be encoded here (unknown, a preset PAPI derives from several events, no PMU).
+bool EncodePerfEvent(const std::string& name, perf_event_attr* attr, std::string* why);
+
+// Why perf_event_open failed for `attr` with `errno_value`: no PMU, or the system's reason.
+std::string WhyNotOpened(const perf_event_attr& attr, int errno_value);
+
+}  // namespace rprof
+
+#endif  // RPROF_COUNTERS_PERF_PERF_EVENT_ENCODING_H_
