@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
         std::vector<rprof::CounterSession*> counters;
         if (!counted) return counters;
         rprof::Error err;
-        *session = rprof::CreatePapiSession(rprof::DefaultPmuEvents(), true, &err);
+        *session = rprof::CreatePmuSession(rprof::DefaultPmuEvents(), true, &err);
         if (*session) counters.push_back(session->get());
         return counters;
       };
