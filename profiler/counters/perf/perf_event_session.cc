@@ -114,8 +114,8 @@ class PerfEventSession : public CounterSession {
     std::string name;
     int fd = -1;
     perf_event_attr attr{};  // as opened: Attach opens it again on another process
-    std::string reason;     // why it is absent, when fd < 0
-    uint64_t last[3] = {};  // the totals read at the last Stop
+    std::string reason;      // why it is absent, when fd < 0
+    uint64_t last[3] = {};   // the totals read at the last Stop
     std::vector<double> per_repetition;
   };
 
