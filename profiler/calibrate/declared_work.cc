@@ -3,6 +3,7 @@
 #include <cmath>
 #include <set>
 #include <string>
+#include <unordered_map>
 
 #include "core/text.h"
 
@@ -34,21 +35,45 @@ std::string Hint(const RunRecord& run, const std::string& region, bool flops) {
   return "; the placement uses the measured count: check the declaration";
 }
 
+// The run's metrics by (name, source, region), the first of each as FindMetric finds it: a
+// program may mark 10^5 regions, and a scan of every metric per region cost minutes.
+class MetricIndex {
+ public:
+  explicit MetricIndex(const std::vector<Metric>& metrics) {
+    for (const Metric& m : metrics) index_.emplace(Key(m.name, m.source, m.region), &m);
+  }
+  const Metric* Find(const std::string& name, Source source, const std::string& region) const {
+    auto at = index_.find(Key(name, source, region));
+    return at == index_.end() ? nullptr : at->second;
+  }
+
+ private:
+  static std::string Key(const std::string& name, Source source, const std::string& region) {
+    std::string key = name;
+    key.push_back('\0');
+    key += std::to_string(static_cast<int>(source));
+    key.push_back('\0');
+    key += region;
+    return key;
+  }
+  std::unordered_map<std::string, const Metric*> index_;
+};
+
 // The count that judges the declaration: sim's, else pmu's.
-const Metric* Counted(const std::vector<Metric>& metrics, const std::string& name,
+const Metric* Counted(const MetricIndex& metrics, const std::string& name,
                       const std::string& region) {
   for (Source source : {Source::kSim, Source::kPmu}) {
-    const Metric* m = FindMetric(metrics, name, source, region);
+    const Metric* m = metrics.Find(name, source, region);
     if (m && m->value) return m;
   }
   return nullptr;
 }
 
-void Check(const RunRecord& run, const std::string& region, const std::string& name, bool flops,
-           std::vector<TrustNote>* notes) {
-  const Metric* declared = FindMetric(run.metrics, name, Source::kModel, region);
+void Check(const RunRecord& run, const MetricIndex& metrics, const std::string& region,
+           const std::string& name, bool flops, std::vector<TrustNote>* notes) {
+  const Metric* declared = metrics.Find(name, Source::kModel, region);
   if (!declared || !declared->value) return;
-  const Metric* counted = Counted(run.metrics, name, region);
+  const Metric* counted = Counted(metrics, name, region);
   if (!counted) return;
   double d = *declared->value, c = *counted->value;
   if (d == c) return;
@@ -70,10 +95,11 @@ std::vector<TrustNote> DeclaredWorkNotes(const RunRecord& run) {
   for (const Metric& m : run.metrics) regions.insert(m.region);
   bool kernel = run.target_kind != "executable" && run.target_kind != "benchmark";
   std::vector<TrustNote> notes;
+  MetricIndex metrics(run.metrics);
   for (const std::string& region : regions) {
-    Check(run, region, "flops", true, &notes);
+    Check(run, metrics, region, "flops", true, &notes);
     // A kernel's model bytes are compulsory by definition: their gap to traffic is the lesson.
-    if (!kernel || !region.empty()) Check(run, region, "bytes_dram", false, &notes);
+    if (!kernel || !region.empty()) Check(run, metrics, region, "bytes_dram", false, &notes);
   }
   return notes;
 }

@@ -221,8 +221,8 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
   if (sim_cache != "measured" && sim_cache != "reported")
     return Fail(err, ErrorKind::kUsage, "--sim-cache " + sim_cache + ": use measured or reported");
   std::vector<std::string> levels, groups;
-  if (!SplitList("--levels", levels_text, &levels, err) ||
-      !SplitList("--group", groups_text, &groups, err))
+  if ((cl.Has("levels") && !SplitList("--levels", levels_text, &levels, err)) ||
+      (cl.Has("group") && !SplitList("--group", groups_text, &groups, err)))
     return false;
   for (const std::string& l : levels)
     if (l != "l1" && l != "l2" && l != "l3" && l != "dram")

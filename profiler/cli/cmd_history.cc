@@ -44,6 +44,15 @@ bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>&
     return Fail(err, ErrorKind::kUsage,
                 "--status " + filter.status + ": use ok, failed, crashed or interrupted");
   if (!ParseKeyValues("--tag", tags, &filter.tags, err)) return false;
+  // An empty --since or a negative --limit is a mistake, never "all": said, not guessed.
+  if (cl.Has("since") && since.empty())
+    return Fail(err, ErrorKind::kUsage,
+                "--since \"\": empty; give an ISO date or time (2026-11-29), today, yesterday, "
+                "or a span back from now (30m, 2h, 3d, 1w)");
+  if (filter.limit < 0)
+    return Fail(
+        err, ErrorKind::kUsage,
+        "--limit " + std::to_string(filter.limit) + ": negative; give a number of runs (0: all)");
   if (!since.empty()) {
     std::string why;
     if (!ParseSinceTime(since, std::time(nullptr), &filter.since, &why))

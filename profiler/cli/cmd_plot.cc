@@ -22,6 +22,7 @@
 #include "report/roofline_terminal.h"
 #include "report/terminal_size.h"
 #include "report/terminal_width.h"
+#include "report/text_table.h"
 #include "store/profile_store.h"
 #include "targets/target_path.h"
 
@@ -75,8 +76,10 @@ namespace {
 // plot written to a file says nothing on the terminal otherwise.
 void PrintNotes(const RooflineScene& scene) {
   for (const LeftOut& l : scene.left_out)
-    std::cerr << "rprof: note: plot: left out " << l.name << ": " << l.reason << "\n";
-  for (const std::string& w : scene.warnings) std::cerr << "rprof: warning: plot: " << w << "\n";
+    std::cerr << "rprof: note: plot: left out " << EscapeForTerminal(l.name) << ": "
+              << EscapeForTerminal(l.reason) << "\n";
+  for (const std::string& w : scene.warnings)
+    std::cerr << "rprof: warning: plot: " << EscapeForTerminal(w) << "\n";
 }
 
 bool WriteText(const std::string& path, const std::string& text, Error* err) {

@@ -10,6 +10,7 @@
 #include "report/html_report.h"
 #include "report/roofline_plot.h"
 #include "report/roofline_scene.h"
+#include "report/text_table.h"
 #include "roofline/stored_run_placement.h"
 
 namespace rprof {
@@ -86,9 +87,10 @@ bool ReportCommand(const GlobalOptions& global, const std::vector<std::string>& 
   for (const RunRecord& r : input.runs) input.placements.push_back(PlaceStoredRun(&store, r));
   RooflineScene scene = BuildRooflineScene(profile.profile, input.runs, threads);
   for (const LeftOut& l : scene.left_out)
-    std::cerr << "rprof: note: report: left out of the roofline " << l.name << ": " << l.reason
-              << "\n";
-  for (const std::string& w : scene.warnings) std::cerr << "rprof: warning: report: " << w << "\n";
+    std::cerr << "rprof: note: report: left out of the roofline " << EscapeForTerminal(l.name)
+              << ": " << EscapeForTerminal(l.reason) << "\n";
+  for (const std::string& w : scene.warnings)
+    std::cerr << "rprof: warning: report: " << EscapeForTerminal(w) << "\n";
   input.title = RooflineTitle(profile, threads);
   input.profile = &profile;
   input.scene = &scene;

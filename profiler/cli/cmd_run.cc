@@ -269,7 +269,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
 
   GroupPlan group_plan;
   std::vector<std::string> group_names;
-  if (!SplitList("--group", groups, &group_names, err)) return false;
+  if (cl.Has("group") && !SplitList("--group", groups, &group_names, err)) return false;
   if (!group_names.empty()) {
     if (!counts_events)
       return Fail(err, ErrorKind::kUsage,

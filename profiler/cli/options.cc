@@ -119,14 +119,21 @@ bool ParseFormatOption(const std::string& text, OutputFormat* format, Error* err
   return true;
 }
 
-bool SplitList(const std::string& option, const std::string& text,
-               std::vector<std::string>* items, Error* err) {
+bool SplitList(const std::string& option, const std::string& text, std::vector<std::string>* items,
+               Error* err) {
+  // A list given empty (-e "", -e ,,,) or with a hole (a,,b) is a typo, never "the default".
+  if (text.find_first_not_of(", \t") == std::string::npos)
+    return Fail(
+        err, ErrorKind::kUsage,
+        option + " \"" + EscapeForTerminal(text) + "\": names nothing; give NAME[,NAME...]");
   size_t start = 0;
   while (start <= text.size()) {
     size_t comma = std::min(text.find(',', start), text.size());
     std::string item = text.substr(start, comma - start);
     start = comma + 1;
-    if (item.empty()) continue;
+    if (item.empty())
+      return Fail(err, ErrorKind::kUsage,
+                  option + " " + EscapeForTerminal(text) + ": an empty name between commas");
     if (std::find(items->begin(), items->end(), item) != items->end())
       return Fail(err, ErrorKind::kUsage, option + " names " + item + " twice");
     items->push_back(item);

@@ -87,10 +87,11 @@ std::string FormatUsage();
 // A --format value; kUsage naming the formats on any other. (CommandLine does this itself.)
 bool ParseFormatOption(const std::string& text, OutputFormat* format, Error* err);
 
-// "a,b,c" (--events, --group, --levels) into items, empty ones dropped; an item named twice is
-// a usage error (an event would be counted twice, or reported as a second, conflicting metric).
-bool SplitList(const std::string& option, const std::string& text,
-               std::vector<std::string>* items, Error* err);
+// "a,b,c" (--events, --group, --levels) into items. An empty list ("", ",,,"), an empty item
+// ("a,,b") and an item named twice are usage errors (an event would be counted twice, or
+// reported as a second, conflicting metric). Call it only for an option that was given.
+bool SplitList(const std::string& option, const std::string& text, std::vector<std::string>* items,
+               Error* err);
 
 // "key=value" items (--tag) into pairs; kUsage on a malformed one or one that is not UTF-8.
 bool ParseKeyValues(const std::string& option, const std::vector<std::string>& items,

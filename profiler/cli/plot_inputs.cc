@@ -44,6 +44,14 @@ bool LoadRunChoice(const GlobalOptions& global, const RunChoice& choice, const s
   std::string fingerprint =
       runs->empty() ? CurrentMachine().fingerprint : runs->front().machine.fingerprint;
   if (!LoadNewestProfile(store, fingerprint, profile, &found, err)) return false;
+  // The newest run's machine has no profile (a run imported from another machine): the next
+  // machine among the chosen runs that has one is drawn; the scene says which runs are not of
+  // it. Only when none has one is there nothing to draw.
+  for (size_t i = 1; !found && i < runs->size(); ++i) {
+    const std::string& other = (*runs)[i].machine.fingerprint;
+    if (other == fingerprint) continue;
+    if (!LoadNewestProfile(store, other, profile, &found, err)) return false;
+  }
   if (!found)
     return Fail(err, ErrorKind::kEnvironment,
                 "no machine profile for machine " + fingerprint +

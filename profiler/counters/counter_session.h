@@ -4,6 +4,8 @@
 #ifndef RPROF_COUNTERS_COUNTER_SESSION_H_
 #define RPROF_COUNTERS_COUNTER_SESSION_H_
 
+#include <sys/types.h>
+
 #include <string>
 #include <vector>
 
@@ -25,6 +27,13 @@ class CounterSession {
   // The fewest repetitions that let every event be counted at least once: more than 1 when the
   // events take turns on the counters (one pass per repetition).
   virtual int MinRepetitions() const { return 1; }
+  // Counts process `pid` (a measuring worker rprof forked, targets/kernel_worker.h) instead of
+  // the calling thread, from the next Start on. False with *err when it cannot.
+  virtual bool Attach(pid_t pid, std::string* err) {
+    (void)pid;
+    (void)err;
+    return true;
+  }
 };
 
 }  // namespace rprof

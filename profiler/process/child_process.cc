@@ -16,6 +16,7 @@
 #include <cstdlib>
 
 #include "process/interruption.h"
+#include "process/watchdog.h"
 
 namespace rprof {
 
@@ -38,7 +39,11 @@ bool InTerminalForeground() {
   return false;
 }
 
-void KillAtExit() { KillChildren(); }
+// At exit: the children, their groups, and whatever was re-parented to rprof (the subreaper).
+void KillAtExit() {
+  KillChildren();
+  KillOrphans();
+}
 
 double Now() {
   timespec ts;
@@ -53,6 +58,7 @@ void Signal(pid_t pid, bool own_group, int sig) { kill(own_group ? -pid : pid, s
 ChildLaunch PrepareChildLaunch() {
   static bool registered = (std::atexit(KillAtExit), true);
   (void)registered;
+  StartWatchdog();  // before the first child: the tree dies with rprof, by any death
   ChildLaunch launch;
   launch.parent = getpid();
   launch.own_group = !InTerminalForeground();
@@ -72,6 +78,7 @@ void TrackChild(pid_t pid, const ChildLaunch& launch) {
   // Both sides set the group (as shells do): whichever runs first, it exists before either
   // signals it.
   if (launch.own_group) setpgid(pid, pid);
+  WatchdogTrack(pid, launch.own_group);
   for (Slot& slot : g_children) {
     pid_t free_slot = 0;
     if (slot.pid.load() == 0) {
@@ -84,6 +91,7 @@ void TrackChild(pid_t pid, const ChildLaunch& launch) {
 }
 
 void ForgetChild(pid_t pid) {
+  WatchdogForget(pid);
   for (Slot& slot : g_children) {
     pid_t expected = pid;
     slot.pid.compare_exchange_strong(expected, 0);

@@ -1,6 +1,7 @@
 #include "report/footnotes.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "report/text_table.h"
 #include "report/text_wrap.h"
@@ -29,14 +30,21 @@ std::vector<std::string> Clauses(const std::string& text) {
   return clauses;
 }
 
+// Each distinct text once, with how many times it stands: a run with 10^5 regions has as many
+// notes, most of them alike, and comparing every pair of them would cost minutes.
+struct CountedText {
+  std::string text;
+  size_t times;
+};
+
 // How many times `part` stands in `texts`, without overlap.
-size_t Occurrences(const std::string& part, const std::vector<std::string>& texts) {
+size_t Occurrences(const std::string& part, const std::vector<CountedText>& texts) {
   if (part.empty()) return 0;
   size_t count = 0;
-  for (const std::string& text : texts)
-    for (size_t at = text.find(part); at != std::string::npos;
-         at = text.find(part, at + part.size()))
-      ++count;
+  for (const CountedText& t : texts)
+    for (size_t at = t.text.find(part); at != std::string::npos;
+         at = t.text.find(part, at + part.size()))
+      count += t.times;
   return count;
 }
 
@@ -47,10 +55,20 @@ void AddOnce(std::vector<std::string>* parts, std::string part) {
 
 }  // namespace
 
-std::vector<std::string> RepeatedClauses(const std::vector<std::string>& texts, size_t min_length) {
+std::vector<std::string> RepeatedClauses(const std::vector<std::string>& all_texts,
+                                         size_t min_length) {
+  // The distinct texts in order of first appearance: the parts found, and their order, are
+  // those the texts one by one would give.
+  std::vector<CountedText> texts;
+  std::unordered_map<std::string, size_t> index;
+  for (const std::string& text : all_texts) {
+    auto [at, added] = index.emplace(text, texts.size());
+    if (added) texts.push_back({text, 0});
+    ++texts[at->second].times;
+  }
   std::vector<std::string> parts;
-  for (const std::string& text : texts) {
-    std::vector<std::string> clauses = Clauses(text);
+  for (const CountedText& counted : texts) {
+    std::vector<std::string> clauses = Clauses(counted.text);
     // Each run of clauses that stand elsewhere too.
     for (size_t begin = 0; begin < clauses.size();) {
       size_t end = begin;

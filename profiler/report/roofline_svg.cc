@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "core/json.h"
 #include "core/text.h"
+#include "core/utf8.h"
 #include "report/label_placement.h"
 
 namespace rprof {
@@ -93,7 +95,28 @@ std::string TickText(double v) { return Format("%g", v); }
 
 std::string XmlEscape(const std::string& text) {
   std::string out;
-  for (char c : text) {
+  out.reserve(text.size());
+  char escape[12];
+  for (size_t at = 0; at < text.size();) {
+    Utf8Char next = NextUtf8Char(std::string_view(text).substr(at));
+    std::string_view bytes = std::string_view(text).substr(at, next.length);
+    at += next.length;
+    // What XML 1.0 forbids, even as a character reference (a program names its regions and
+    // paths as it likes): shown as the tables show it, \x1b or \xff, never written raw.
+    if (!next.valid) {
+      for (char byte : bytes) {
+        std::snprintf(escape, sizeof escape, "\\x%02x", static_cast<unsigned char>(byte));
+        out += escape;
+      }
+      continue;
+    }
+    char32_t c = next.code_point;
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0xFFFE || c == 0xFFFF) {
+      std::snprintf(escape, sizeof escape, c < 0x20 ? "\\x%02x" : "\\u%04x",
+                    static_cast<unsigned>(c));
+      out += escape;
+      continue;
+    }
     switch (c) {
       case '&':
         out += "&amp;";
@@ -111,7 +134,7 @@ std::string XmlEscape(const std::string& text) {
         out += "&#39;";
         break;
       default:
-        out += c;
+        out += bytes;
     }
   }
   return out;

@@ -40,7 +40,9 @@ struct SvgOptions {
 // and <text class="arrow-label">.
 std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options);
 
-// Text safe inside XML (and HTML) text and attribute values.
+// Text safe inside XML (and HTML) text and attribute values: & < > " ' as entities, and what
+// XML 1.0 forbids outright (control bytes but tab, newline and return; U+FFFE, U+FFFF; bytes of
+// no well-formed UTF-8 character) written as the tables write it: \x1b, \xff, \ufffe.
 std::string XmlEscape(const std::string& text);
 
 }  // namespace rprof

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <optional>
 
@@ -297,6 +298,28 @@ bool ReadStoredPlacement(const JsonValue& run, std::optional<PlacementRecord>* o
   return true;
 }
 
+// "2026-11-29T14:00:00Z", with optional fractions of a second: the times rprof stores (history
+// --since compares them as text, so another form would sort wrong). Each field in its range.
+bool IsUtcTimestamp(const std::string& text) {
+  int year, month, day, hour, minute, second, used = 0;
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &year, &month, &day, &hour, &minute,
+                  &second, &used) != 6 ||
+      used != 19)
+    return false;
+  size_t at = 19;
+  if (at < text.size() && text[at] == '.') {
+    ++at;
+    size_t digits = 0;
+    while (at < text.size() && text[at] >= '0' && text[at] <= '9') ++at, ++digits;
+    if (digits == 0) return false;
+  }
+  if (at + 1 != text.size() || text[at] != 'Z') return false;
+  for (size_t i : {0u, 1u, 2u, 3u, 5u, 6u, 8u, 9u, 11u, 12u, 14u, 15u, 17u, 18u})
+    if (text[i] < '0' || text[i] > '9') return false;
+  return year >= 1970 && month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 &&
+         minute <= 59 && second <= 60;
+}
+
 }  // namespace
 
 bool RunFromJson(const JsonValue& json, RunRecord* run, std::string* err) {
@@ -346,6 +369,22 @@ bool RunFromJson(const JsonValue& json, RunRecord* run, std::string* err) {
     *err = "calls_per_repetition: expected 1 or more";
     return false;
   }
+  // What a process can end with: an exit status is a byte, a signal 1 to 64.
+  if (exit_code && (*exit_code < 0 || *exit_code > 255)) {
+    *err = "exit_code: expected 0 to 255, found " + std::to_string(*exit_code);
+    return false;
+  }
+  if (signal && (*signal < 1 || *signal > 64)) {
+    *err = "signal: expected a signal number from 1 to 64, found " + std::to_string(*signal);
+    return false;
+  }
+  for (auto [key, value] :
+       {std::pair{"started_at", &run->started_at}, std::pair{"ended_at", &run->ended_at}})
+    if (!IsUtcTimestamp(*value)) {
+      *err = std::string(key) + ": expected a UTC time as rprof writes it " +
+             "(2026-11-29T14:00:00.000Z), found \"" + value->substr(0, 40) + "\"";
+      return false;
+    }
   run->status = *parsed;
   run->exit_code = exit_code;
   run->signal = signal;

@@ -10,9 +10,11 @@
 #include <sstream>
 
 #include "core/file_text.h"
+#include "core/untrusted_file.h"
 #include "counters/time_adaptive.h"
 #include "process/child_process.h"
 #include "process/scratch_dir.h"
+#include "process/worker_pipe.h"
 
 extern char** environ;
 
@@ -21,9 +23,10 @@ namespace rprof {
 namespace {
 
 // Runs the binary with `args`, its standard output into a scratch file, standard error
-// discarded. The exit status, or -1 when it could not start or was killed.
+// discarded. The exit status, or -1 when it could not start or was killed (*how says which:
+// "killed by SIGSEGV").
 int RunCaptured(const std::string& path, const std::vector<std::string>& args, std::string* out,
-                Error* err) {
+                std::string* how, Error* err) {
   std::string file;
   if (!ScratchPath("gbench-list", &file, err)) return -1;
   std::vector<std::string> words = {path};
@@ -50,8 +53,11 @@ int RunCaptured(const std::string& path, const std::vector<std::string>& args, s
   }
   TrackChild(pid, launch);
   ChildEnd end = WaitChild(pid, 60);
-  *out = ReadFileText(file);
+  // What the binary printed: bounded, as anything a target writes (core/untrusted_file.h).
+  std::string why;
+  if (ReadUntrustedFile(file, kMaxTargetFileBytes, out, &why) != UntrustedRead::kRead) out->clear();
   unlink(file.c_str());
+  *how = WaitStatusText(end.wait_status);
   if (!WIFEXITED(end.wait_status)) return -1;
   return WEXITSTATUS(end.wait_status);
 }
@@ -85,14 +91,21 @@ bool ListBenchmarks(const std::string& path, const std::vector<std::string>& ben
   // A library that takes "1x" answers with it; 1.7.1 exits 1 on it and is asked again without.
   std::vector<std::string> probe = args;
   probe.push_back("--benchmark_min_time=1x");
-  int status = RunCaptured(path, probe, &listed, err);
+  std::string how;
+  int status = RunCaptured(path, probe, &listed, &how, err);
   if (status == 0) {
     out->min_time_takes_suffix = true;
   } else {
     if (!err->message.empty()) return false;
-    status = RunCaptured(path, args, &listed, err);
+    status = RunCaptured(path, args, &listed, &how, err);
     if (!err->message.empty()) return false;
   }
+  // A crash is the binary's, not a sign that it is no Google Benchmark binary.
+  if (status < 0)
+    return Fail(err, ErrorKind::kTargetFailed,
+                path + " " + how +
+                    " while listing its benchmarks (--benchmark_list_tests=true);"
+                    " run it alone with that option to see why");
   std::istringstream lines(listed);
   std::string line;
   bool all_names = true;
@@ -105,8 +118,9 @@ bool ListBenchmarks(const std::string& path, const std::vector<std::string>& ben
   if (status != 0)
     return Fail(err, ErrorKind::kUsage,
                 what + " (exit " + std::to_string(status) +
-                    "); --gbench is for programs built with Google Benchmark's BENCHMARK_MAIN, "
-                    "and its --benchmark_* options must be ones it knows");
+                    "); rprof measures a Google Benchmark binary (built with BENCHMARK_MAIN) "
+                    "benchmark by benchmark, and its --benchmark_* options must be ones it "
+                    "knows");
   if (!all_names)
     return Fail(err, ErrorKind::kUsage,
                 what + " (it printed other lines than benchmark names); drop --gbench to "

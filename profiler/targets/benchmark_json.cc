@@ -1,6 +1,7 @@
 #include "targets/benchmark_json.h"
 
 #include <cmath>
+#include <tuple>
 
 #include "core/json_reader.h"
 
@@ -43,8 +44,17 @@ std::optional<double> Number(const JsonValue* v) {
 
 std::string Text(const JsonValue* v) { return v && v->is_string() ? v->string() : ""; }
 
-int64_t Integer(const JsonValue* v, int64_t otherwise) {
-  return v && v->is_number() ? static_cast<int64_t>(v->number()) : otherwise;
+// A count the binary wrote: absent -> `otherwise`; a whole number from `least` to 2^53 (a
+// double holds every integer up to there) -> it; anything else (1e300, -1, 2.5) -> nullopt, so
+// that no value outside int64_t's range is ever converted to one.
+std::optional<int64_t> Integer(const JsonValue* v, int64_t otherwise, int64_t least) {
+  if (!v) return otherwise;
+  if (!v->is_number()) return std::nullopt;
+  double d = v->number();
+  if (!std::isfinite(d) || d != std::floor(d) || d < static_cast<double>(least) ||
+      d > 9007199254740992.0)
+    return std::nullopt;
+  return static_cast<int64_t>(d);
 }
 
 // Seconds in one `unit` as Google Benchmark names them.
@@ -96,10 +106,23 @@ bool ParseBenchmarkJson(const std::string& text, BenchmarkReport* out, std::stri
     if (row.run_name.empty()) row.run_name = row.name;
     row.aggregate = Text(b.Find("run_type")) == "aggregate";
     row.aggregate_name = Text(b.Find("aggregate_name"));
-    row.repetitions = Integer(b.Find("repetitions"), 1);
-    row.repetition_index = Integer(b.Find("repetition_index"), 0);
-    row.threads = Integer(b.Find("threads"), 1);
-    row.iterations = Integer(b.Find("iterations"), 0);
+    // Counts and times the binary wrote are checked, never converted blindly: one out of range
+    // makes the file unreadable, with the field named.
+    auto where = [&](const char* field) {
+      return "benchmarks[" + std::to_string(i) + "]: " + field + " ";
+    };
+    for (auto [field, value, otherwise, least] :
+         {std::tuple{"repetitions", &row.repetitions, int64_t{1}, int64_t{1}},
+          std::tuple{"repetition_index", &row.repetition_index, int64_t{0}, int64_t{0}},
+          std::tuple{"threads", &row.threads, int64_t{1}, int64_t{1}},
+          std::tuple{"iterations", &row.iterations, int64_t{0}, int64_t{0}}}) {
+      std::optional<int64_t> n = Integer(b.Find(field), otherwise, least);
+      if (!n) {
+        *err = where(field) + "is not a whole number from " + std::to_string(least) + " to 2^53";
+        return false;
+      }
+      *value = *n;
+    }
     row.time_unit = Text(b.Find("time_unit"));
     const JsonValue* error = b.Find("error_occurred");
     row.error_occurred = error && error->is_bool() && error->boolean();
@@ -107,8 +130,15 @@ bool ParseBenchmarkJson(const std::string& text, BenchmarkReport* out, std::stri
     // The cv aggregate is a ratio, written in no time unit ("aggregate_unit": "percentage").
     bool ratio = Text(b.Find("aggregate_unit")) == "percentage";
     std::optional<double> scale = ratio ? std::optional<double>(1.0) : UnitSeconds(row.time_unit);
-    if (auto t = Number(b.Find("real_time")); t && scale) row.real_time_s = *t * *scale;
-    if (auto t = Number(b.Find("cpu_time")); t && scale) row.cpu_time_s = *t * *scale;
+    for (auto [field, value] :
+         {std::pair{"real_time", &row.real_time_s}, std::pair{"cpu_time", &row.cpu_time_s}}) {
+      std::optional<double> t = Number(b.Find(field));
+      if (t && *t < 0) {
+        *err = where(field) + "is negative";
+        return false;
+      }
+      if (t && scale) *value = *t * *scale;
+    }
     for (const auto& [key, value] : b.members())
       if (!IsRowField(key) && (value.is_number() || value.is_null()))
         row.counters.emplace_back(key, Number(&value));

@@ -9,9 +9,9 @@
 #include <sstream>
 
 #include "core/derived_metrics.h"
-#include "core/file_text.h"
 #include "core/stats.h"
 #include "core/text.h"
+#include "core/untrusted_file.h"
 #include "marker/marker_backend_path.h"
 #include "process/scratch_dir.h"
 #include "targets/program_target.h"
@@ -60,7 +60,10 @@ std::string GbenchShimPath() {
 }
 
 std::optional<double> ReadShimIterations(const std::string& path) {
-  std::istringstream lines(ReadFileText(path));
+  // The benchmark's process wrote it: untrusted, and a few bytes at most.
+  std::string text, why;
+  if (ReadUntrustedFile(path, 4096, &text, &why) != UntrustedRead::kRead) return std::nullopt;
+  std::istringstream lines(text);
   std::string key;
   double value = 0;
   std::optional<double> iterations;
@@ -143,12 +146,16 @@ bool BenchmarkTarget::Execute(const LiveCounters& counters, Execution* out, Erro
 
   BenchmarkReport report;
   std::string why;
-  std::string text = ReadFileText(json_file_);
+  // The benchmark wrote it (--benchmark_out) and may have made it anything: untrusted input.
+  std::string text, refused;
+  UntrustedRead read = ReadUntrustedFile(json_file_, kMaxTargetFileBytes, &text, &refused);
   unlink(json_file_.c_str());
-  if (text.empty() || !ParseBenchmarkJson(text, &report, &why)) {
+  if (read == UntrustedRead::kRefused || text.empty() || !ParseBenchmarkJson(text, &report, &why)) {
     if (out->status == RunStatus::kOk) out->status = RunStatus::kFailed;
-    AddNote(&out->note, text.empty() ? "Google Benchmark wrote no JSON (--benchmark_out)"
-                                     : "Google Benchmark's JSON unreadable: " + why);
+    AddNote(&out->note, read == UntrustedRead::kRefused
+                            ? "Google Benchmark's JSON refused: the file " + refused
+                        : text.empty() ? "Google Benchmark wrote no JSON (--benchmark_out)"
+                                       : "Google Benchmark's JSON unreadable: " + why);
     return true;
   }
   std::vector<const BenchmarkRow*> reps;

@@ -23,7 +23,8 @@ bool KernelCatalog::AddSet(const rprof_kernel_set* set, const std::string& origi
                   origin + ": kernel " + k.name + " declares " + std::to_string(k.param_count) +
                       " parameters, the ABI allows " + std::to_string(RPROF_MAX_PARAMS));
   }
-  for (uint32_t i = 0; i < set->kernel_count; ++i) entries_.push_back({&set->kernels[i], origin});
+  for (uint32_t i = 0; i < set->kernel_count; ++i)
+    entries_.push_back({&set->kernels[i], origin, i});
   return true;
 }
 

@@ -15,6 +15,7 @@ namespace rprof {
 struct CatalogEntry {
   const rprof_kernel* kernel;
   std::string origin;  // "builtin" or the plugin's path
+  uint32_t index = 0;  // its place in its set: how a measuring worker finds it in the plugin
 };
 
 class KernelCatalog {

@@ -1,19 +1,14 @@
 #include "targets/kernel_target.h"
 
-#include <chrono>
+#include <sys/wait.h>
 
 #include "core/stats.h"
+#include "process/child_process.h"
 #include "process/interruption.h"
+#include "process/worker_pipe.h"
+#include "targets/kernel_worker.h"
 
 namespace rprof {
-
-namespace {
-
-double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-}  // namespace
 
 CountedTarget CountedKernel(const CatalogEntry& entry, const rprof_args& args) {
   CountedTarget t;
@@ -42,41 +37,54 @@ void KernelTarget::Describe(RunRecord* run) const {
 
 bool KernelTarget::Execute(const LiveCounters& counters, Execution* out, Error* err) {
   const rprof_kernel& kernel = *entry_.kernel;
-  rprof_error kernel_error{};
-  auto setup_start = std::chrono::steady_clock::now();
-  void* state = kernel.setup(&counted_.args, &kernel_error);
-  double setup_s = SecondsSince(setup_start);
-  if (!state)
-    return Fail(err, ErrorKind::kEnvironment,
-                std::string("kernel ") + kernel.name + ": setup failed: " + kernel_error.message);
-
-  // Signals end the measurement between repetitions (process/interruption.h).
-  MeasureOptions options = measure_;
-  if (!options.interrupted) options.interrupted = &InterruptedFlag();
-  MeasureResult measured;
-  std::string why;
+  // Kernel code runs in a worker (targets/kernel_worker.h): whatever it does, rprof stores the
+  // run. Signals end the measurement between repetitions there (process/interruption.h).
+  WorkerOutcome worker;
   out->started_at = UtcNow();
-  bool ok = MeasureRepeated([&] { kernel.run(state); }, counters.per_repetition, options, &measured,
-                            &why);
+  if (!RunKernelInWorker(entry_, counted_.args, counters.per_repetition, measure_, &worker, err))
+    return false;
   out->ended_at = UtcNow();
-  bool correct = ok && !measured.interrupted && kernel.check(state, &kernel_error);
-  kernel.teardown(state);
-  if (!ok) return Fail(err, ErrorKind::kEnvironment, "counters: " + why);
-
+  const MeasureResult& measured = worker.measured;
   out->samples = measured.seconds_per_call;
   out->samples_note = "median of " + std::to_string(out->samples.size()) + " repetitions";
   out->calls_per_repetition = measured.calls_per_repetition;
   out->timed_calls = measured.timed_calls;
-  if (measured.interrupted) {
+  if (worker.killed_after_signal) {
+    out->status = RunStatus::kInterrupted;
+    out->note = InterruptionNote() + "; kernel " + kernel.name + " did not stop within " +
+                std::to_string(static_cast<int>(kStopGraceSeconds)) + " s during " + worker.phase +
+                ": killed";
+    out->samples.clear();
+  } else if (worker.ended_abnormally) {
+    int status = worker.wait_status;
+    std::string how;
+    if (WIFSIGNALED(status)) {
+      out->status = RunStatus::kCrashed;
+      out->signal = WTERMSIG(status);
+      how = "crashed (" + SignalName(WTERMSIG(status)) + ")";
+    } else {
+      out->status = RunStatus::kFailed;
+      if (WIFEXITED(status)) out->exit_code = WEXITSTATUS(status);
+      how = "ended the process (" + WaitStatusText(status) + ", e.g. by calling exit())";
+    }
+    out->note = std::string("kernel ") + kernel.name + " " + how + " during " + worker.phase +
+                ", in rprof's measuring worker";
+    if (!worker.has_results) {
+      out->note += "; nothing was measured";
+      out->samples.clear();
+      out->timed_calls = 0;
+    }
+  } else if (measured.interrupted) {
     out->status = RunStatus::kInterrupted;
     out->note = InterruptionNote() + ", after " + std::to_string(out->samples.size()) +
                 " timed repetitions";
-  } else if (!correct) {
+  } else if (!worker.correct) {
     out->status = RunStatus::kFailed;
-    out->note = std::string("check failed: ") + kernel_error.message;
+    out->note = "check failed: " + worker.check_message;
   }
   // A replay sets the kernel up again and makes two calls: a warm-up and the counted one.
-  if (!out->samples.empty()) out->replay_native_s = setup_s + 2 * Summarize(out->samples).median;
+  if (!out->samples.empty())
+    out->replay_native_s = worker.setup_s + 2 * Summarize(out->samples).median;
   return true;
 }
 

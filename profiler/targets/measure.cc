@@ -6,6 +6,7 @@
 #include "core/derived_metrics.h"
 #include "core/stats.h"
 #include "core/text.h"
+#include "core/untrusted_file.h"
 #include "process/interruption.h"
 
 namespace rprof {
@@ -133,6 +134,8 @@ bool Measure(Target& target, const std::vector<ChosenSource>& sources,
   for (Prepared& p : prepared)
     if (FinishOrder(p.scope) == 2) finish(p);
   AddDerivedMetrics(&run->metrics);
+  // Whatever the target and its files made of the note, what is stored stays bounded.
+  CapNote(&run->note);
   return true;
 }
 

@@ -27,8 +27,12 @@ bool MeasureRepeated(const std::function<void()>& call,
                      MeasureResult* result, std::string* err) {
   *result = MeasureResult();
   auto stopped = [&] { return options.interrupted && options.interrupted->load(); };
+  auto enter = [&](Phase phase) {
+    EnterPhase(phase);
+    if (options.on_phase) options.on_phase(phase);
+  };
 
-  EnterPhase(Phase::kWarmUp);
+  enter(Phase::kWarmUp);
   int64_t warmup_calls = 0;
   Clock::time_point warmup_start = Clock::now();
   double warmup_elapsed = 0;
@@ -47,7 +51,7 @@ bool MeasureRepeated(const std::function<void()>& call,
   for (CounterSession* c : counters)
     min_repetitions = std::max(min_repetitions, c->MinRepetitions());
 
-  EnterPhase(Phase::kRepetitions);
+  enter(Phase::kRepetitions);
   double total = 0;
   while (!stopped()) {
     int reps = static_cast<int>(result->seconds_per_call.size());

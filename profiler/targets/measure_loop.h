@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "counters/counter_session.h"
+#include "process/interruption.h"
 
 namespace rprof {
 
@@ -21,6 +22,8 @@ struct MeasureOptions {
   // and the counters' own cost then stay below a thousandth of what is measured.
   double target_repetition_s = 0.01;
   const std::atomic<bool>* interrupted = nullptr;  // checked between repetitions
+  // Told of each phase as it begins (after EnterPhase): a measuring worker passes it on to rprof.
+  std::function<void(Phase)> on_phase;
 };
 
 struct MeasureResult {

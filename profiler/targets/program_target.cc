@@ -17,6 +17,7 @@
 #include "core/file_text.h"
 #include "core/stats.h"
 #include "core/text.h"
+#include "core/untrusted_file.h"
 #include "marker/marker_backend_path.h"  // issue 15: the static marker library's backend
 #include "process/child_process.h"
 #include "process/interruption.h"
@@ -135,9 +136,13 @@ bool ExecuteOnce(const CountedTarget& program, double timeout_s,
   out->cpu_seconds = Seconds(end.usage.ru_utime) + Seconds(end.usage.ru_stime);
 
   for (ProcessCounting* c : counters) c->Collect();
-  std::string text = ReadFileText(marker_file);
+  // The program wrote it, and may have made it anything: read as untrusted input.
+  std::string text, refused;
+  UntrustedRead read = ReadUntrustedFile(marker_file, kMaxTargetFileBytes, &text, &refused);
   unlink(marker_path);
-  if (!text.empty()) {
+  if (read == UntrustedRead::kRefused) {
+    out->problems.push_back("marker results refused: the file " + refused);
+  } else if (!text.empty()) {
     MarkerResults results;
     std::string why;
     if (ParseMarkerResults(text, &results, &why)) {
@@ -236,10 +241,12 @@ bool ProgramTarget::Execute(const LiveCounters& counters, Execution* out, Error*
     // Every misuse is reported: the note is where the run says what went wrong.
     std::string text;
     for (const std::string& problem : problems) {
+      if (text.size() > kMaxNoteBytes) break;  // CapNote below says how much is left out
       if (!text.empty()) text += "; ";
       text += problem.rfind("markers: ", 0) == 0 ? problem : "markers: " + problem;
     }
     out->note = out->note.empty() ? text : out->note + "; " + text;
+    CapNote(&out->note);
   }
   out->samples_note = "median wall time of " + std::to_string(out->samples.size()) + " executions";
   out->metrics = MeanPerExecution(regions);

@@ -110,7 +110,7 @@ TEST_F(CallgrindRunnerTest, RunsValgrindWithTheSimOptions) {
 
   std::string program = FindExecutable("true");
   std::string expected =
-      "--tool=callgrind\n--cache-sim=yes\n--dump-instr=yes\n"
+      "--tool=callgrind\n--vgdb=no\n--cache-sim=yes\n--dump-instr=yes\n"
       "--collect-atstart=no\n"
       "--callgrind-out-file=" +
       dir_ +

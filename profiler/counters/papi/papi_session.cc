@@ -99,6 +99,26 @@ class PapiEventSets : public EventSetProbe {
     return set;
   }
 
+  // Moves every per-thread set onto `pid`; socket-wide sets count the socket whoever runs.
+  bool AttachAll(pid_t pid, std::string* why) {
+    for (int set : sets_) {
+      if (std::find(socket_wide_sets_.begin(), socket_wide_sets_.end(), set) !=
+          socket_wide_sets_.end())
+        continue;
+      if (PAPI_num_events(set) <= 0) continue;
+      // PAPI refuses a second attach (PAPI_EINVAL): a session used for a second worker leaves
+      // the first one's process first.
+      if (attached_ != 0) PAPI_detach(set);
+      int code = PAPI_attach(set, static_cast<unsigned long>(pid));
+      if (code != PAPI_OK) {
+        *why = std::string("PAPI_attach to the measuring worker: ") + PAPI_strerror(code);
+        return false;
+      }
+    }
+    attached_ = pid;
+    return true;
+  }
+
   AddResult TryAdd(int set, const std::string& event) override {
     int code = PAPI_add_named_event(set, event.c_str());
     if (code == PAPI_OK) return {};
@@ -140,6 +160,7 @@ class PapiEventSets : public EventSetProbe {
 
   std::vector<int> sets_;
   std::vector<int> socket_wide_sets_;
+  pid_t attached_ = 0;  // the process the per-thread sets count, 0: the calling thread
 };
 
 // Counts the events of a schedule: each repetition starts, in every component, the pass whose
@@ -224,6 +245,8 @@ class PapiSession : public CounterSession {
   }
 
   int MinRepetitions() const override { return schedule_.PassCount(); }
+
+  bool Attach(pid_t pid, std::string* err) override { return sets_.AttachAll(pid, err); }
 
  private:
   // Where a counted event is: components[component].passes[pass].events[slot].

@@ -39,6 +39,7 @@ class PerfEventSession : public CounterSession {
         attr.exclude_kernel = 1;
         attr.exclude_hv = 1;
         attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+        event.attr = attr;
         long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
         if (fd >= 0)
           event.fd = static_cast<int>(fd);
@@ -54,6 +55,23 @@ class PerfEventSession : public CounterSession {
   }
 
   Source source() const override { return Source::kPmu; }
+
+  // Counters count the thread that opened them: for a measuring worker each event that opened
+  // here is opened again on the worker (targets/kernel_worker.h), its totals from zero.
+  bool Attach(pid_t pid, std::string* err) override {
+    for (Event& e : events_) {
+      if (e.fd < 0) continue;
+      long fd = syscall(SYS_perf_event_open, &e.attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+      if (fd < 0) {
+        *err = "perf_event " + e.name + " on the measuring worker: " + WhyNotOpened(e.attr, errno);
+        return false;
+      }
+      close(e.fd);
+      e.fd = static_cast<int>(fd);
+      std::memset(e.last, 0, sizeof e.last);
+    }
+    return true;
+  }
 
   bool Start(std::string* err) override {
     for (const Event& e : events_)
@@ -95,8 +113,9 @@ class PerfEventSession : public CounterSession {
   struct Event {
     std::string name;
     int fd = -1;
-    std::string reason;     // why it is absent, when fd < 0
-    uint64_t last[3] = {};  // the totals read at the last Stop
+    perf_event_attr attr{};  // as opened: Attach opens it again on another process
+    std::string reason;      // why it is absent, when fd < 0
+    uint64_t last[3] = {};   // the totals read at the last Stop
     std::vector<double> per_repetition;
   };
 

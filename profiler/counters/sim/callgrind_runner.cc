@@ -19,6 +19,7 @@
 #include "process/output_tail.h"
 #include "counters/sim/simtool_location.h"
 #include "process/scratch_dir.h"
+#include "process/watchdog.h"
 
 extern char** environ;
 
@@ -209,12 +210,14 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
     if (!PrepareSimtoolLib(opts.simtool, lib, err)) return false;
     out->simtool_lib = lib;
     env.push_back({"VALGRIND_LIB", lib});
-    cmd = {valgrind, "--tool=rprofsim", "--collect-atstart=no",
+    // --vgdb=no: no gdbserver, so no vgdb-pipe-* FIFOs in $TMPDIR for a killed replay to leave.
+    cmd = {valgrind, "--tool=rprofsim", "--vgdb=no", "--collect-atstart=no",
            "--rprofsim-out-file=" + dir + "/rprofsim.out.%p",
            "--log-file=" + dir + "/valgrind.%p.log"};
   } else {
     cmd = {valgrind,
            "--tool=callgrind",
+           "--vgdb=no",
            "--cache-sim=yes",
            "--dump-instr=yes",
            "--collect-atstart=no",
@@ -285,6 +288,7 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
 
   ChildEnd end = WaitChild(pid, opts.timeout_s);
   out->output_tail = stderr_tail.Finish();
+  SweepValgrindFifos(pid);  // a valgrind run without --vgdb=no (extra arguments) leaves them
   int status = end.wait_status;
   out->timed_out = end.timed_out;
   out->interrupted = end.interrupted;

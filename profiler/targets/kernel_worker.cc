@@ -1,0 +1,325 @@
+#include "targets/kernel_worker.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+#include "process/child_process.h"
+#include "process/interruption.h"
+#include "process/worker_pipe.h"
+#include "targets/plugin_loader.h"
+
+namespace rprof {
+
+namespace {
+
+// From the worker to rprof.
+constexpr char kPhase = 'P';         // one byte: a WorkerPhase
+constexpr char kStart = 'S';         // start the counters (then wait for kOk or kRefused)
+constexpr char kStop = 'T';          // stop them (the same)
+constexpr char kSetupSeconds = 'U';  // a double
+constexpr char kCannot = 'E';        // nothing to store: plugin not loaded, setup failed
+constexpr char kCounterFailed = 'C';
+constexpr char kResults = 'R';
+constexpr char kDone = 'D';  // torn down, about to exit
+// From rprof to the worker.
+constexpr char kOk = 'A';
+constexpr char kRefused = 'F';
+
+// Where kernel code is when the worker ends. Order matters: before kWarmUp nothing was
+// measured, and a signal then ends the run with nothing stored.
+enum class WorkerPhase : char { kLoading, kSetup, kWarmUp, kRepetitions, kCheck, kTeardown };
+
+const char* WorkerPhaseName(WorkerPhase phase) {
+  switch (phase) {
+    case WorkerPhase::kLoading:
+      return "loading the plugin";
+    case WorkerPhase::kSetup:
+      return "setup";
+    case WorkerPhase::kWarmUp:
+      return "the warm-up";
+    case WorkerPhase::kRepetitions:
+      return "the timed repetitions";
+    case WorkerPhase::kCheck:
+      return "the check";
+    case WorkerPhase::kTeardown:
+      return "teardown";
+  }
+  return "an unknown phase";
+}
+
+// A message bigger than this is not a worker's: results are a few doubles per repetition.
+constexpr size_t kMaxMessage = 64u << 20;
+
+template <typename T>
+void Put(std::string* out, const T& v) {
+  out->append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+template <typename T>
+bool Get(std::string_view* in, T* v) {
+  if (in->size() < sizeof *v) return false;
+  std::memcpy(v, in->data(), sizeof *v);
+  in->remove_prefix(sizeof *v);
+  return true;
+}
+
+// The worker's stand-in for rprof's counters: it asks rprof to start and stop them.
+class CountersInRprof : public CounterSession {
+ public:
+  CountersInRprof(int to_rprof, int from_rprof, int min_repetitions)
+      : to_(to_rprof), from_(from_rprof), min_repetitions_(min_repetitions) {}
+  Source source() const override { return Source::kPmu; }
+  bool Start(std::string* err) override { return Ask(kStart, err); }
+  bool Stop(std::string* err) override { return Ask(kStop, err); }
+  std::vector<Metric> Results(double) const override { return {}; }
+  int MinRepetitions() const override { return min_repetitions_; }
+
+ private:
+  bool Ask(char what, std::string* err) {
+    char kind = 0;
+    std::string answer;
+    if (!WriteMessage(to_, what, "") ||
+        ReadMessage(from_, 0, kMaxMessage, nullptr, &kind, &answer) != ReadOutcome::kMessage) {
+      *err = "rprof stopped answering the measuring worker";
+      return false;
+    }
+    if (kind == kOk) return true;
+    *err = answer;
+    return false;
+  }
+  int to_, from_, min_repetitions_;
+};
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The worker: everything kernel code does happens here. It leaves by _exit, so rprof's exit
+// handlers (which kill rprof's children) never run in it.
+[[noreturn]] void Work(const CatalogEntry& entry, const rprof_args& args, int min_repetitions,
+                       MeasureOptions options, int to_rprof, int from_rprof) {
+  auto phase = [&](WorkerPhase p) { WriteMessage(to_rprof, kPhase, std::string(1, char(p))); };
+  const rprof_kernel* kernel = entry.kernel;
+  if (entry.origin != "builtin") {
+    phase(WorkerPhase::kLoading);
+    std::string why;
+    kernel = LoadPluginKernelHere(entry.origin, entry.index, entry.kernel->name, &why);
+    if (!kernel) {
+      WriteMessage(to_rprof, kCannot, why);
+      _exit(0);
+    }
+  }
+  phase(WorkerPhase::kSetup);
+  rprof_error kernel_error{};
+  auto setup_start = std::chrono::steady_clock::now();
+  void* state = kernel->setup(&args, &kernel_error);
+  double setup_s = SecondsSince(setup_start);
+  if (!state) {
+    kernel_error.message[sizeof kernel_error.message - 1] = '\0';
+    WriteMessage(
+        to_rprof, kCannot,
+        std::string("kernel ") + entry.kernel->name + ": setup failed: " + kernel_error.message);
+    _exit(0);
+  }
+  std::string setup_bytes;
+  Put(&setup_bytes, setup_s);
+  WriteMessage(to_rprof, kSetupSeconds, setup_bytes);
+
+  options.on_phase = [&](Phase p) {
+    phase(p == Phase::kWarmUp ? WorkerPhase::kWarmUp : WorkerPhase::kRepetitions);
+  };
+  CountersInRprof counters(to_rprof, from_rprof, min_repetitions);
+  std::vector<CounterSession*> sessions;
+  if (min_repetitions > 0) sessions.push_back(&counters);
+  MeasureResult measured;
+  std::string why;
+  void (*run)(void*) = kernel->run;
+  if (!MeasureRepeated([&] { run(state); }, sessions, options, &measured, &why)) {
+    WriteMessage(to_rprof, kCounterFailed, why);
+    _exit(0);
+  }
+  phase(WorkerPhase::kCheck);
+  bool correct = !measured.interrupted && kernel->check(state, &kernel_error);
+  kernel_error.message[sizeof kernel_error.message - 1] = '\0';
+  std::string results;
+  Put(&results, static_cast<char>(measured.interrupted));
+  Put(&results, static_cast<char>(correct));
+  Put(&results, measured.calls_per_repetition);
+  Put(&results, measured.timed_calls);
+  Put(&results, static_cast<uint64_t>(measured.seconds_per_call.size()));
+  for (double s : measured.seconds_per_call) Put(&results, s);
+  results += correct ? "" : kernel_error.message;
+  WriteMessage(to_rprof, kResults, results);
+  phase(WorkerPhase::kTeardown);
+  kernel->teardown(state);
+  WriteMessage(to_rprof, kDone, "");
+  _exit(0);
+}
+
+bool ReadResults(std::string_view in, WorkerOutcome* out) {
+  char interrupted = 0, correct = 0;
+  uint64_t count = 0;
+  MeasureResult& m = out->measured;
+  if (!Get(&in, &interrupted) || !Get(&in, &correct) || !Get(&in, &m.calls_per_repetition) ||
+      !Get(&in, &m.timed_calls) || !Get(&in, &count) || count > in.size() / sizeof(double))
+    return false;
+  m.interrupted = interrupted != 0;
+  m.seconds_per_call.resize(count);
+  for (double& s : m.seconds_per_call) Get(&in, &s);
+  out->correct = correct != 0;
+  out->check_message = std::string(in.substr(0, 256));
+  out->has_results = true;
+  return true;
+}
+
+}  // namespace
+
+bool RunKernelInWorker(const CatalogEntry& entry, const rprof_args& args,
+                       const std::vector<CounterSession*>& counters, MeasureOptions options,
+                       WorkerOutcome* out, Error* err) {
+  *out = WorkerOutcome();
+  int min_repetitions = 0;  // 0: no counters, no round trips
+  for (CounterSession* c : counters)
+    min_repetitions = std::max(min_repetitions, c->MinRepetitions());
+  if (!counters.empty()) min_repetitions = std::max(min_repetitions, 1);
+
+  int up[2], down[2];  // worker -> rprof, rprof -> worker
+  if (pipe2(up, O_CLOEXEC) != 0)
+    return Fail(err, ErrorKind::kEnvironment, std::string("pipe: ") + std::strerror(errno));
+  if (pipe2(down, O_CLOEXEC) != 0) {
+    close(up[0]);
+    close(up[1]);
+    return Fail(err, ErrorKind::kEnvironment, std::string("pipe: ") + std::strerror(errno));
+  }
+  // A kernel that calls exit() flushes stdio in the worker: rprof's buffers must be empty then.
+  std::fflush(nullptr);
+  ChildLaunch launch = PrepareChildLaunch();
+  // The worker stays in rprof's process group with rprof's signal handlers: a signal sets its
+  // own flag, and its loop ends between repetitions as rprof's did in process.
+  launch.own_group = false;
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(up[0]);
+    close(down[1]);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != launch.parent) _exit(127);
+    prctl(PR_SET_NAME, "rprof-worker");  // what ps and top show for the kernel's process
+    if (!options.interrupted) options.interrupted = &InterruptedFlag();
+    Work(entry, args, min_repetitions, std::move(options), up[1], down[0]);
+  }
+  close(up[1]);
+  close(down[0]);
+  if (pid < 0) {
+    close(up[0]);
+    close(down[1]);
+    return Fail(err, ErrorKind::kEnvironment, std::string("fork: ") + std::strerror(errno));
+  }
+  TrackChild(pid, launch);
+
+  std::string counter_error;
+  for (CounterSession* c : counters)
+    if (!c->Attach(pid, &counter_error)) break;
+  // Nothing the worker says can make rprof wait longer than this after a signal.
+  double grace_ends = 0;
+  WorkerPhase phase = WorkerPhase::kLoading;
+  std::string cannot, counters_failed;
+  bool done = false, interrupted_early = false;
+  auto stop = [&] { return grace_ends == 0 && InterruptingSignal() != 0; };
+  for (;;) {
+    double timeout = 0;
+    if (grace_ends > 0) {
+      timespec ts;
+      clock_gettime(CLOCK_MONOTONIC, &ts);
+      timeout = grace_ends - (static_cast<double>(ts.tv_sec) + 1e-9 * ts.tv_nsec);
+      if (timeout <= 0) timeout = 1e-3;
+    }
+    char kind = 0;
+    std::string payload;
+    ReadOutcome read = ReadMessage(up[0], timeout, kMaxMessage, stop, &kind, &payload);
+    if (read == ReadOutcome::kStopped) {
+      if (phase < WorkerPhase::kWarmUp) {  // nothing measured yet: end it now
+        interrupted_early = true;
+        kill(pid, SIGKILL);
+        break;
+      }
+      // The worker had the signal too (passed on, or from the terminal): it stops between
+      // repetitions. It has kStopGraceSeconds to say what it measured.
+      timespec ts;
+      clock_gettime(CLOCK_MONOTONIC, &ts);
+      grace_ends = static_cast<double>(ts.tv_sec) + 1e-9 * ts.tv_nsec + kStopGraceSeconds;
+      continue;
+    }
+    if (read == ReadOutcome::kTimedOut) {  // past the grace time
+      out->killed_after_signal = true;
+      kill(pid, SIGKILL);
+      break;
+    }
+    if (read != ReadOutcome::kMessage) break;  // closed: the worker ended
+    switch (kind) {
+      case kPhase:
+        if (payload.size() == 1) phase = static_cast<WorkerPhase>(payload[0]);
+        if (phase == WorkerPhase::kWarmUp) EnterPhase(Phase::kWarmUp);
+        if (phase == WorkerPhase::kRepetitions) EnterPhase(Phase::kRepetitions);
+        break;
+      case kStart:
+      case kStop: {
+        std::string why = counter_error;
+        for (CounterSession* c : counters) {
+          if (!why.empty()) break;
+          if (!(kind == kStart ? c->Start(&why) : c->Stop(&why))) break;
+        }
+        WriteMessage(down[1], why.empty() ? kOk : kRefused, why);
+        break;
+      }
+      case kSetupSeconds: {
+        std::string_view in(payload);
+        Get(&in, &out->setup_s);
+        break;
+      }
+      case kCannot:
+        cannot = payload.substr(0, 4096);
+        break;
+      case kCounterFailed:
+        counters_failed = payload.substr(0, 4096);
+        break;
+      case kResults:
+        ReadResults(payload, out);
+        break;
+      case kDone:
+        done = true;
+        break;
+      default:
+        break;
+    }
+  }
+  close(up[0]);
+  close(down[1]);
+  // A worker that closed its pipe but lingers gets a few seconds, then SIGTERM, then SIGKILL.
+  ChildEnd end = WaitChild(pid, 5);
+  out->phase = WorkerPhaseName(phase);
+  if (interrupted_early)
+    return Fail(err, ErrorKind::kTargetFailed,
+                InterruptionNote() + ": nothing was measured, nothing is stored");
+  bool clean_exit = WIFEXITED(end.wait_status) && WEXITSTATUS(end.wait_status) == 0;
+  if (clean_exit && !cannot.empty()) return Fail(err, ErrorKind::kEnvironment, cannot);
+  if (clean_exit && !counters_failed.empty())
+    return Fail(err, ErrorKind::kEnvironment, "counters: " + counters_failed);
+  if (!counter_error.empty() && !out->has_results && clean_exit)
+    return Fail(err, ErrorKind::kEnvironment, "counters: " + counter_error);
+  if (!(done && clean_exit)) {
+    out->ended_abnormally = true;
+    out->wait_status = end.wait_status;
+  }
+  return true;
+}
+
+}  // namespace rprof
