@@ -1,8 +1,4 @@
-<<<<<<<< HEAD:schema/016_binding_level.sql
 -- rprof store, schema version 16: where a verdict binds, so that tables show the AI of that
-========
--- rprof store, schema version 15: where a verdict binds, so that tables show the AI of that
->>>>>>>> i26-robust:schema/015_binding_level.sql
 -- level beside it (not always DRAM's), and the bound as tables print it, which never shortens a
 -- side found on the model's compulsory bytes alone to "compute".
 
