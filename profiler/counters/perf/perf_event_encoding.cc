@@ -2,7 +2,10 @@
 
 #include <papi.h>
 #include <perfmon/pfmlib_perf_event.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 
 #include "counters/pmu/pfm_events.h"
@@ -87,6 +90,24 @@ bool EncodePerfEvent(const std::string& name, perf_event_attr* attr, std::string
     if (!DiagnosePmu().hardware_counters) *why += " (" + DiagnosePmu().cause + ")";
   }
   return false;
+}
+
+int OpenPerfEvent(const std::string& name, pid_t pid, PerfTarget target, perf_event_attr* attr,
+                  std::string* why) {
+  std::memset(attr, 0, sizeof *attr);
+  if (!EncodePerfEvent(name, attr, why)) return -1;
+  attr->size = sizeof *attr;
+  attr->disabled = 1;
+  attr->exclude_kernel = 1;
+  attr->exclude_hv = 1;
+  attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+  if (target == PerfTarget::kProcessFromExec) {
+    attr->enable_on_exec = 1;
+    attr->inherit = 1;
+  }
+  long fd = syscall(SYS_perf_event_open, attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  if (fd < 0) *why = WhyNotOpened(*attr, errno);
+  return static_cast<int>(fd);
 }
 
 std::string WhyNotOpened(const perf_event_attr& attr, int errno_value) {

@@ -6,6 +6,7 @@
 #define RPROF_COUNTERS_PERF_PERF_EVENT_ENCODING_H_
 
 #include <linux/perf_event.h>
+#include <sys/types.h>
 
 #include <string>
 
@@ -17,6 +18,16 @@ bool EncodePerfEvent(const std::string& name, perf_event_attr* attr, std::string
 
 // Why perf_event_open failed for `attr` with `errno_value`: no PMU, or the system's reason.
 std::string WhyNotOpened(const perf_event_attr& attr, int errno_value);
+
+// How an event counts: the calling thread, enabled around each repetition; or a process that
+// has not exec'd yet, from its exec on, with every thread and child it starts (perf stat's).
+enum class PerfTarget { kThread, kProcessFromExec };
+
+// `name` encoded and opened on `pid` (0: the calling thread) as `target` says, user space only,
+// with the times enabled and running for multiplexed counts. The fd, or -1 with *why; *attr is
+// what was opened (to open it again elsewhere).
+int OpenPerfEvent(const std::string& name, pid_t pid, PerfTarget target, perf_event_attr* attr,
+                  std::string* why);
 
 }  // namespace rprof
 

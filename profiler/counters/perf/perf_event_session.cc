@@ -31,21 +31,7 @@ class PerfEventSession : public CounterSession {
     for (const std::string& name : names) {
       Event event;
       event.name = name;
-      perf_event_attr attr;
-      std::memset(&attr, 0, sizeof attr);
-      if (EncodePerfEvent(name, &attr, &event.reason)) {
-        attr.size = sizeof attr;
-        attr.disabled = 1;
-        attr.exclude_kernel = 1;
-        attr.exclude_hv = 1;
-        attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-        event.attr = attr;
-        long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-        if (fd >= 0)
-          event.fd = static_cast<int>(fd);
-        else
-          event.reason = WhyNotOpened(attr, errno);
-      }
+      event.fd = OpenPerfEvent(name, 0, PerfTarget::kThread, &event.attr, &event.reason);
       if (event.fd < 0 && !allow_missing)
         return Fail(err, ErrorKind::kEnvironment, "cannot open event " + name + ": " + event.reason,
                     Remedy::kAllowMissingEvents);

@@ -1,7 +1,6 @@
 #include "counters/perf/process_counters.h"
 
 #include <linux/perf_event.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -20,21 +19,7 @@ std::unique_ptr<ProcessCounters> ProcessCounters::Open(pid_t pid,
   for (const std::string& name : events) {
     Event event{name, -1, ""};
     perf_event_attr attr;
-    std::memset(&attr, 0, sizeof attr);
-    if (EncodePerfEvent(name, &attr, &event.reason)) {
-      attr.size = sizeof attr;
-      attr.disabled = 1;
-      attr.enable_on_exec = 1;
-      attr.inherit = 1;
-      attr.exclude_kernel = 1;
-      attr.exclude_hv = 1;
-      attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-      long fd = syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-      if (fd >= 0)
-        event.fd = static_cast<int>(fd);
-      else
-        event.reason = WhyNotOpened(attr, errno);
-    }
+    event.fd = OpenPerfEvent(name, pid, PerfTarget::kProcessFromExec, &attr, &event.reason);
     if (event.fd < 0 && !allow_missing) {
       Fail(err, ErrorKind::kEnvironment, "cannot open event " + name + ": " + event.reason,
            Remedy::kAllowMissingEvents);
