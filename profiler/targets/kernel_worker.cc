@@ -108,6 +108,12 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
 [[noreturn]] void Work(const CatalogEntry& entry, const rprof_args& args, int min_repetitions,
                        MeasureOptions options, int to_rprof, int from_rprof) {
   auto phase = [&](WorkerPhase p) { WriteMessage(to_rprof, kPhase, std::string(1, char(p))); };
+  // No kernel code before rprof has opened its counters on this process: a kernel that exits at
+  // once would otherwise be gone before they attach, and its exit read as a counter failure.
+  char go = 0;
+  std::string ignored;
+  if (ReadMessage(from_rprof, 0, kMaxMessage, nullptr, &go, &ignored) != ReadOutcome::kMessage)
+    _exit(0);
   const rprof_kernel* kernel = entry.kernel;
   if (entry.origin != "builtin") {
     phase(WorkerPhase::kLoading);
@@ -228,6 +234,7 @@ bool RunKernelInWorker(const CatalogEntry& entry, const rprof_args& args,
   std::string counter_error;
   for (CounterSession* c : counters)
     if (!c->Attach(pid, &counter_error)) break;
+  WriteMessage(down[1], kOk, "");  // the worker may start: its counters are on it (or failed)
   // Nothing the worker says can make rprof wait longer than this after a signal.
   double grace_ends = 0;
   WorkerPhase phase = WorkerPhase::kLoading;
