@@ -182,10 +182,10 @@ std::string ScriptOfInterpreter(const std::vector<std::string>& argv) {
   size_t i = 0;
   // `env python3 x.py`, `/usr/bin/env -S python3 x.py`: the interpreter is env's command.
   if (!argv.empty() && std::filesystem::path(argv[0]).filename() == "env") {
-    for (i = 1; i < argv.size() && (argv[i].rfind("-", 0) == 0 || argv[i].find('=') !=
-                                                                        std::string::npos);
-         ++i) {
-    }
+    i = 1;  // past env's own options and VAR=value assignments
+    while (i < argv.size() &&
+           (argv[i].rfind("-", 0) == 0 || argv[i].find('=') != std::string::npos))
+      ++i;
   }
   if (i >= argv.size() || !IsInterpreter(argv[i])) return "";
   for (size_t k = i + 1; k < argv.size(); ++k) {
