@@ -37,6 +37,8 @@ tbody tr { cursor: pointer; }
   padding: 0.3em 0.5em; font-size: 0.85em; max-width: 420px; box-shadow: 2px 2px 4px #0002; }
 #filter { margin: 0.5em 0; padding: 0.3em; width: 24em; }
 .muted { color: #777; }
+details > summary { cursor: pointer; margin: 0.8em 0 0.4em; }
+#warnings-summary { margin: 0.3em 0; }
 @media print {
   body { margin: 0; max-width: none; }
   #filter, #tooltip, .screen-only { display: none !important; }
@@ -180,6 +182,10 @@ constexpr const char* kScript = R"JS(
       rows.forEach(function (r) { body.appendChild(r); });
     });
   });
+  // Printed, the collapsed ceilings are printed too.
+  window.addEventListener('beforeprint', function () {
+    document.querySelectorAll('details').forEach(function (d) { d.open = true; });
+  });
   document.getElementById('filter').addEventListener('input', function (ev) {
     var words = ev.target.value.toLowerCase().split(/\s+/).filter(Boolean);
     Array.prototype.forEach.call(body.rows, function (r) {
@@ -212,9 +218,13 @@ std::string MachineSection(const StoredProfile& sp) {
   s += "<p>clock: " + Format("%.3g", p.clock_ghz_scalar) + " GHz one core scalar, " +
        Format("%.3g", p.clock_ghz_vector) + " GHz widest FMA on every measuring thread; nominal " +
        Format("%.3g", sp.nominal_ghz) + " GHz; ISA " + E(sp.isa) + "</p>\n";
-  for (const std::string& w : p.noisy_reasons)
-    s += "<p class=\"warning\">noisy profile: " + E(w) + "</p>\n";
-  for (const std::string& w : p.warnings) s += "<p class=\"warning\">warning: " + E(w) + "</p>\n";
+  if (!p.noisy_reasons.empty() || !p.warnings.empty()) {
+    s += "<div id=\"machine-warnings\">\n";
+    for (const std::string& w : p.noisy_reasons)
+      s += "<p class=\"warning\">noisy profile: " + E(w) + "</p>\n";
+    for (const std::string& w : p.warnings) s += "<p class=\"warning\">warning: " + E(w) + "</p>\n";
+    s += "</div>\n";
+  }
   s += "<h3>Ladder</h3><table id=\"ladder\"><tr><th>level</th><th>size (reported)</th>"
        "<th>size (measured)</th><th>latency ns</th><th>bandwidth GB/s (1 thread, load)</th>"
        "<th>note</th></tr>\n";
@@ -224,13 +234,38 @@ std::string MachineSection(const StoredProfile& sp) {
          (l.latency_ns > 0 ? Format("%.3g", l.latency_ns) : "") + "</td><td class=\"num\">" +
          (l.bandwidth_gbs > 0 ? Format("%.3g", l.bandwidth_gbs) : "") + "</td><td>" + E(l.note) +
          "</td></tr>\n";
-  s += "</table>\n<h3>Ceilings</h3><table id=\"ceilings\"><tr><th>ceiling</th><th>threads</th>"
+  // The ceilings are many (60 and more) and a student's first question is about the runs:
+  // collapsed, one click away.
+  s += "</table>\n<details id=\"ceilings-details\"><summary><h3 style=\"display:inline\">"
+       "Ceilings</h3> (" +
+       std::to_string(p.ceilings.size()) +
+       ", every one measured; the roofline draws those the runs are held against)</summary>\n"
+       "<table id=\"ceilings\"><tr><th>ceiling</th><th>threads</th>"
        "<th>value</th><th>unit</th><th>spread %</th></tr>\n";
   for (const Ceiling& c : p.ceilings)
     s += "<tr><td>" + E(c.name) + "</td><td class=\"num\">" + std::to_string(c.threads) +
          "</td><td class=\"num\">" + Format("%.4g", c.value) + "</td><td>" + E(c.unit) +
          "</td><td class=\"num\">" + Format("%.2g", c.spread_pct) + "</td></tr>\n";
-  return s + "</table></section>\n";
+  return s + "</table></details></section>\n";
+}
+
+// One line under the title for every warning of the page (the profile's, the runs drawn
+// against other roofs): what it is about and a link to where it is said in full. "" when none.
+std::string WarningsSummary(const HtmlReportInput& in) {
+  const MachineProfile& p = in.profile->profile;
+  size_t machine = p.noisy_reasons.size() + p.warnings.size();
+  size_t plot = in.scene->warnings.size();
+  if (machine + plot == 0) return "";
+  std::vector<std::string> parts;
+  if (machine)
+    parts.push_back("<a href=\"#machine-warnings\">" + std::to_string(machine) +
+                    " about the machine profile" + (p.noisy_reasons.empty() ? "" : " (noisy)") +
+                    "</a>");
+  if (plot)
+    parts.push_back("<a href=\"#roofline\">" + std::to_string(plot) +
+                    " about runs drawn against other roofs</a>");
+  return "<p id=\"warnings-summary\" class=\"warning\">" + std::to_string(machine + plot) +
+         " warning" + (machine + plot == 1 ? "" : "s") + ": " + Join(parts, ", ") + "</p>\n";
 }
 
 std::string RunsTable(const HtmlReportInput& in) {
@@ -371,8 +406,9 @@ std::string HtmlReport(const HtmlReportInput& in) {
   s += std::string("<style>") + kCss + "</style>\n</head><body>\n";
   s += "<header><h1>rprof report</h1><p>" + E(in.title) + "; " + std::to_string(in.runs.size()) +
        " run" + (in.runs.size() == 1 ? "" : "s") + ", written " + E(in.generated_at) +
-       ". Each value carries its source: clock, pmu, sim, model.</p></header>\n";
-  s += MachineSection(*in.profile);
+       ". Each value carries its source: clock, pmu, sim, model.</p>\n" + WarningsSummary(in) +
+       "</header>\n";
+  // The runs first: the roofline and their table on the first screen; the machine under them.
   s += "<section id=\"roofline\"><h2>Roofline</h2>\n<p class=\"screen-only muted\">Hover a "
        "point for its level and rate; click it (or a row of the table) for the run's metrics, "
        "trust notes and verdict.</p>\n<div id=\"plot-and-detail\"><div id=\"plot\">\n";
@@ -388,6 +424,7 @@ std::string HtmlReport(const HtmlReportInput& in) {
   }
   s += "</section>\n";
   s += RunsTable(in);
+  s += MachineSection(*in.profile);
   s += "<div id=\"tooltip\" role=\"tooltip\" hidden></div>\n";
   s += "<script type=\"application/json\" id=\"rprof-data\">" + JsonForScriptElement(w.str()) +
        "</script>\n";
