@@ -14,8 +14,9 @@ namespace {
 // whole, the plot as wide as the page).
 constexpr const char* kCss = R"CSS(
 body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; max-width: 1300px; }
-h1 { font-size: 1.5em; margin-bottom: 0.2em; }
-h2 { font-size: 1.2em; border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin-top: 1.4em; }
+h1 { font-size: 1.5em; margin: 0 0 0.2em; }
+header p { margin: 0.2em 0; }
+h2 { font-size: 1.2em; border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin: 0.8em 0 0.3em; }
 table { border-collapse: collapse; font-size: 0.9em; }
 th, td { border: 1px solid #ddd; padding: 0.2em 0.5em; text-align: left; vertical-align: top; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
@@ -27,11 +28,11 @@ tr.selected td { background: #fff6cc; }
 tbody tr { cursor: pointer; }
 .warning { color: #a83232; }
 #plot-and-detail { display: flex; gap: 1em; align-items: flex-start; flex-wrap: wrap; }
-#plot { flex: 1 1 100%; min-width: 0; }
-#plot svg { width: 100%; max-width: 1000px; height: auto; border: 1px solid #eee; }
+#plot { flex: 0 1 900px; min-width: 0; }
+#plot svg { width: 100%; max-width: 900px; height: auto; border: 1px solid #eee; }
 #plot .point, #plot .series { cursor: pointer; }
 #plot .series.selected .point { stroke: #000; stroke-width: 3; }
-#detail { flex: 1 1 100%; font-size: 0.9em; }
+#detail { flex: 1 1 300px; font-size: 0.9em; }
 #detail .verdict { font-weight: bold; }
 #tooltip { position: fixed; pointer-events: none; background: #fffff0; border: 1px solid #999;
   padding: 0.3em 0.5em; font-size: 0.85em; max-width: 420px; box-shadow: 2px 2px 4px #0002; }
@@ -395,6 +396,7 @@ std::string HtmlReport(const HtmlReportInput& in) {
   svg.title = in.title;
   svg.standalone = false;
   svg.arrows = in.arrows;
+  svg.series_lines = false;  // the runs' table says each verdict
 
   std::string s = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
   // Nothing may be loaded from anywhere: only this page's own style and script run.
@@ -409,9 +411,9 @@ std::string HtmlReport(const HtmlReportInput& in) {
        ". Each value carries its source: clock, pmu, sim, model.</p>\n" + WarningsSummary(in) +
        "</header>\n";
   // The runs first: the roofline and their table on the first screen; the machine under them.
-  s += "<section id=\"roofline\"><h2>Roofline</h2>\n<p class=\"screen-only muted\">Hover a "
+  s += "<section id=\"roofline\"><h2>Roofline <small class=\"screen-only muted\">hover a "
        "point for its level and rate; click it (or a row of the table) for the run's metrics, "
-       "trust notes and verdict.</p>\n<div id=\"plot-and-detail\"><div id=\"plot\">\n";
+       "trust notes and verdict</small></h2>\n<div id=\"plot-and-detail\"><div id=\"plot\">\n";
   s += RooflineSvg(*in.scene, svg);
   s += "</div>\n<aside id=\"detail\" aria-live=\"polite\"><p class=\"muted\">No run selected."
        "</p></aside></div>\n";

@@ -112,10 +112,11 @@ std::string WrappedLines(const std::string& cls, double x, double* baseline, dou
 
 std::string TickText(double v) { return Format("%g", v); }
 
-// A roof's label at its shortest: the level ("L2", "L2 traffic"), or the precision and ISA.
-std::string ShortRoofLabel(const SceneRoof& r) {
+// A roof's label short: the precision and ISA ("fp64 avx2"), or the level ("L2", with
+// `convention`: "L2 traffic"; the legend, where each roof has its line style, says which).
+std::string ShortRoofLabel(const SceneRoof& r, bool convention) {
   if (r.compute) return r.precision + " " + r.isa;
-  return Upper(r.level) + (r.traffic ? " traffic" : "");
+  return Upper(r.level) + (r.traffic && convention ? " traffic" : "");
 }
 
 }  // namespace
@@ -214,7 +215,7 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
     // right end, sliding left; bandwidth roofs above-left of a point on the line, sliding up,
     // then below-right of it. Where the whole label finds no room (bandwidth roofs a few
     // pixels apart), its short form ("L2", "fp64 avx2") does; the legend has every value.
-    for (const std::string& text : {r.label, ShortRoofLabel(r)}) {
+    for (const std::string& text : {r.label, ShortRoofLabel(r, true), ShortRoofLabel(r, false)}) {
       double w = DisplayChars(text) * kCharWidthEm * kFont;
       std::vector<Box> candidates;
       if (r.compute) {
@@ -423,12 +424,14 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
   std::string below;
   double by = std::max(kFrame.bottom() + 62, ly + 10);
   double bwidth = kWidth - 20;
-  below += WrappedLines("below", 10, &by, bwidth,
-                        "runs drawn: label = run: verdict (placement's, as rprof show prints it)",
-                        "#000000");
-  for (const SceneSeries& s : scene.series)
+  if (options.series_lines) {
     below += WrappedLines("below", 10, &by, bwidth,
-                          s.label + " = " + s.name + ": " + s.placement.verdict);
+                          "runs drawn: label = run: verdict (placement's, as rprof show prints it)",
+                          "#000000");
+    for (const SceneSeries& s : scene.series)
+      below += WrappedLines("below", 10, &by, bwidth,
+                            s.label + " = " + s.name + ": " + s.placement.verdict);
+  }
   for (const std::string& w : scene.warnings)
     below += WrappedLines("below", 10, &by, bwidth, "warning: " + w, "#a83232");
   if (!scene.left_out.empty()) {

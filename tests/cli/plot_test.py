@@ -284,7 +284,9 @@ class Rendering(PlotTestCase):
         for name in ["solver_alpha", "stencil_beta"]:
             programs.append(os.path.join(folder, name))
             shutil.copy("/bin/true", programs[-1])
-            self.rprof_ok("run", "-q", "--flops", "1e6", "--bytes", "1e6", programs[-1])
+            # A program's report (here its id) goes to stderr, as perf stat's does.
+            r = self.rprof("run", "-q", "--flops", "1e6", "--bytes", "1e6", programs[-1])
+            self.assertEqual(r.returncode, 0, r)
         root, _ = self.svg("--last", "2")
         labels = sorted(t for cls, t, _ in svg_boxes.texts(root) if cls == "run-label")
         self.assertEqual(len(labels), 2, labels)

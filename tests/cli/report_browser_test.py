@@ -250,7 +250,8 @@ class ReportInChromium(RprofTestCase):
 
     def test_first_screen_shows_the_roofline(self):
         # 1400 x 900, a laptop's window: the roofline's frame (the plot itself) whole on the
-        # first screen, with no scrolling; the screenshot kept for people to look at.
+        # first screen, with no scrolling, and the runs' table begun; the screenshot kept for
+        # people to look at.
         url = self.open_report("--last", "12")
         b = self.b
         b.call("Emulation.setDeviceMetricsOverride", width=1400, height=900,
@@ -263,6 +264,10 @@ class ReportInChromium(RprofTestCase):
         self.assertGreaterEqual(top, 0)
         self.assertLessEqual(bottom, 900, "the roofline's frame ends below the first screen")
         self.assertLessEqual(right, 1400)
+        # And the runs' table starts there too: its first run's row begins on the first screen.
+        row_top = b.evaluate("document.querySelector('#run-table tbody tr')"
+                             ".getBoundingClientRect().top")
+        self.assertLess(row_top, 900, "the runs' table starts below the first screen")
         self.assertTrue(b.evaluate("!document.getElementById('ceilings-details').open"))
         shot = b.call("Page.captureScreenshot", format="png")
         import base64

@@ -188,12 +188,13 @@ TEST(Footnotes, ACellReferringToNotesReferstoNotesOnly) {
   Footnotes notes({"the geometry of the caches", "the long remedy text"});
   EXPECT_EQ(notes.ReferCell("the long remedy text; FMA = 2 per lane; the geometry of the caches"),
             "see notes 1, 2, 3");
-  EXPECT_EQ(notes.ReferCell("the geometry of the caches"), "see note 3");
-  EXPECT_EQ(notes.ReferCell("FMA = 2 per lane; the long remedy text"), "see notes 1, 2");
+  // Numbered as Refer numbers them (the longest note text first), the cell's own clause next.
+  EXPECT_EQ(notes.ReferCell("the geometry of the caches"), "see note 1");
+  EXPECT_EQ(notes.ReferCell("FMA = 2 per lane; the long remedy text"), "see notes 2, 3");
   EXPECT_EQ(notes.ReferCell("nothing to refer to"), "nothing to refer to");
   EXPECT_EQ(notes.Block(0),
-            "\nnotes:\n  1. the long remedy text\n  2. FMA = 2 per lane\n"
-            "  3. the geometry of the caches\n");
+            "\nnotes:\n  1. the geometry of the caches\n  2. the long remedy text\n"
+            "  3. FMA = 2 per lane\n");
 }
 
 TEST(Render, TheTextIsFittedCsvAndJsonKeepEveryValueWhole) {
