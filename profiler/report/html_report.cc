@@ -13,7 +13,7 @@ namespace {
 // The page's style: readable on screen, clean on paper (no controls, no tooltip, sections kept
 // whole, the plot as wide as the page).
 constexpr const char* kCss = R"CSS(
-body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; max-width: 1300px; }
+body { font-family: system-ui, sans-serif; margin: 1em 1.5em; color: #222; max-width: 1300px; }
 h1 { font-size: 1.5em; margin: 0 0 0.2em; }
 header p { margin: 0.2em 0; }
 h2 { font-size: 1.2em; border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin: 0.8em 0 0.3em; }
@@ -28,11 +28,13 @@ tr.selected td { background: #fff6cc; }
 tbody tr { cursor: pointer; }
 .warning { color: #a83232; }
 #plot-and-detail { display: flex; gap: 1em; align-items: flex-start; flex-wrap: wrap; }
-#plot { flex: 0 1 900px; min-width: 0; }
-#plot svg { width: 100%; max-width: 900px; height: auto; border: 1px solid #eee; }
+/* The plot keeps its size and place whatever the details beside it hold (a hover stays on its
+   point); the details scroll within the plot's height, so the runs' table never moves. */
+#plot { flex: 0 0 880px; max-width: 100%; }
+#plot svg { width: 100%; max-width: 880px; height: auto; border: 1px solid #eee; }
 #plot .point, #plot .series { cursor: pointer; }
 #plot .series.selected .point { stroke: #000; stroke-width: 3; }
-#detail { flex: 1 1 300px; font-size: 0.9em; }
+#detail { flex: 1 1 300px; min-width: 0; max-height: 640px; overflow: auto; font-size: 0.9em; }
 #detail .verdict { font-weight: bold; }
 #tooltip { position: fixed; pointer-events: none; background: #fffff0; border: 1px solid #999;
   padding: 0.3em 0.5em; font-size: 0.85em; max-width: 420px; box-shadow: 2px 2px 4px #0002; }
@@ -45,6 +47,7 @@ details > summary { cursor: pointer; margin: 0.8em 0 0.4em; }
   #filter, #tooltip, .screen-only { display: none !important; }
   section { break-inside: avoid; }
   #plot { flex-basis: 100%; }
+  #detail { max-height: none; overflow: visible; }
   #plot svg { width: 100%; max-width: none; border: none; }
   tbody tr { cursor: auto; }
   th[data-key]::after { content: ""; }
