@@ -33,6 +33,8 @@ struct SimRequest {
   // the marker library sends rprofsim its region requests, or has callgrind dump its counts at
   // region boundaries).
   bool per_region = false;
+  // The replay's standard output to /dev/null (CallgrindOptions::discard_stdout).
+  bool discard_stdout = false;
 };
 
 struct SimResult {

@@ -18,7 +18,7 @@ UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 def console_rows(stdout):
     """Google Benchmark's console table (the binary's own standard output): per benchmark, its
     real time per iteration in seconds and its iterations, from the native execution (the sim
-    replay under valgrind prints its own line afterwards)."""
+    replay under valgrind prints nothing there: its output is not the user's)."""
     rows = {}
     for line in stdout.splitlines():
         m = re.match(r"^(BM_\S+)\s+([0-9.]+) (ns|us|ms|s)\s+[0-9.]+ (?:ns|us|ms|s)\s+(\d+)", line)
@@ -64,6 +64,12 @@ class Gbench(RprofTestCase):
         # The binary's own output stays on standard output: Google Benchmark's own table.
         console = console_rows(result.stdout)
         self.assertEqual(sorted(console), sorted(WORK))
+        # Each benchmark's line once: the replays (one short timed loop each, under valgrind)
+        # keep their own tables off the user's standard output.
+        for name in WORK:
+            lines = [line for line in result.stdout.splitlines()
+                     if re.match(re.escape(name) + r"\s", line)]
+            self.assertEqual(len(lines), 1, (name, result.stdout))
         runs = self.runs()[before:]
         self.assertEqual([r[1] for r in runs], list(WORK))
         invocations = self.query("select distinct value from tags where key = 'invocation' and "
@@ -93,6 +99,10 @@ class Gbench(RprofTestCase):
         self.assertIn("65536", arg0)
         # history lists the invocation, and only it.
         listed = self.rprof("history", "--invocation", invocations[0][0], "--format", "json")
+        self.assertEqual(listed.returncode, 0, listed)
+        self.assertEqual(len(json.loads(listed.stdout)), 5, listed)
+        # A unique prefix names it too, as `compare --invocation` takes one.
+        listed = self.rprof("history", "--invocation", invocations[0][0][:6], "--format", "json")
         self.assertEqual(listed.returncode, 0, listed)
         self.assertEqual(len(json.loads(listed.stdout)), 5, listed)
 
