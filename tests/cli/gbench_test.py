@@ -141,6 +141,19 @@ class Gbench(RprofTestCase):
             cpu = self.metric(runs[0][0], "cpu_time_s", "clock")
             self.assertAlmostEqual(task * 1e-9 / cpu, 1, delta=0.5)
 
+    def test_two_benchmarks_as_csv_give_one_header(self):
+        # Issue 27: each benchmark's CSV was printed whole, header and all.
+        result = self.rprof("run", "--counters", "pmu", "--format", "csv", FIXTURE,
+                            "--benchmark_filter=saxpy/(1024|65536)$",
+                            "--benchmark_min_time=0.01s")
+        self.assertEqual(result.returncode, 0, result)
+        lines = result.stderr.splitlines()
+        self.assertEqual([line for line in lines if line.startswith("run_id,")], [lines[0]],
+                         result.stderr)
+        ids = {line.split(",")[0] for line in lines[1:]}
+        self.assertEqual(ids, {str(r[0]) for r in self.runs()})
+        self.assertEqual(len(ids), 2)
+
     def test_a_benchmark_run_imports_into_another_database(self):
         # Issue 27: the JSON reader did not know the benchmark target kind, so a benchmark run's
         # show, history and recovery JSON could never be imported (exit 2).
