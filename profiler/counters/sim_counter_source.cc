@@ -240,8 +240,9 @@ class SimSource : public CounterSource {
  public:
   Source id() const override { return Source::kSim; }
   const char* summary() const override {
-    return "valgrind's callgrind with its cache simulator, instructions decoded with Zydis: "
-           "exact FLOPs and bytes";
+    return "rprof's own valgrind tool rprofsim (callgrind where it is missing): every "
+           "instruction decoded with Zydis and every cache level simulated, exact FLOPs and "
+           "bytes";
   }
   CounterScope scope(CountedTarget::Kind) const override { return CounterScope::kReplayed; }
   Availability Probe() const override { return SimAvailability(); }
