@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/closed_list.h"
+
 namespace rprof {
 
 enum class TargetKind { kBuiltin, kPlugin, kExecutable, kBenchmark };
@@ -26,11 +28,14 @@ inline constexpr std::array<TargetKindInfo, 4> kTargetKinds = {{
     {TargetKind::kBenchmark, "benchmark", "one instance of a Google Benchmark binary"},
 }};
 
-std::string_view TargetKindName(TargetKind kind);
-std::optional<TargetKind> ParseTargetKind(std::string_view name);
-
+inline std::string_view TargetKindName(TargetKind kind) {
+  return NameIn<&TargetKindInfo::kind>(kTargetKinds, kind);
+}
+inline std::optional<TargetKind> ParseTargetKind(std::string_view name) {
+  return ParseIn<&TargetKindInfo::kind>(kTargetKinds, name);
+}
 // "builtin, plugin, executable or benchmark": the names, for "expected ..." messages.
-std::string TargetKindChoices();
+inline std::string TargetKindChoices() { return ChoicesIn(kTargetKinds); }
 
 }  // namespace rprof
 

@@ -363,7 +363,7 @@ bool RunFromJson(const JsonValue& json, RunRecord* run, std::string* err) {
   }
   std::optional<RunStatus> parsed = ParseRunStatus(status);
   if (!parsed) {
-    *err = "status: expected ok, failed, crashed or interrupted";
+    *err = "status: expected " + RunStatusChoices();
     return false;
   }
   if (*calls < 1) {
