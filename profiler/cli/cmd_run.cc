@@ -25,6 +25,7 @@
 #include "counters/source_registry.h"
 #include "machine/current_machine.h"
 #include "pipeline/run_pipeline.h"
+#include "pipeline/sim_inputs.h"
 #include "process/cpu_list.h"
 #include "process/interruption.h"
 #include "report/progress.h"
@@ -35,8 +36,8 @@
 #include "store/job_database.h"
 #include "store/network_filesystem.h"
 #include "store/run_store.h"
-#include "targets/kernel_catalog.h"
 #include "targets/benchmark_binary.h"
+#include "targets/kernel_catalog.h"
 #include "targets/kernel_target.h"
 #include "targets/measure.h"
 #include "targets/plugin_loader.h"
@@ -360,6 +361,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   request.allow_missing_events = allow_missing;
   request.groups = plan;
   request.replay_budget_s = sim_budget;
+  request.wait_progress = StartElapsedProgress;  // valgrind's wait, on a terminal
 
   // From here to the end, a signal ends the phase it arrives in and what was measured is
   // stored (process/interruption.h).
@@ -401,8 +403,8 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
                         "threads itself");
     if (cl.Has("quiet")) QuietProgress();
     if (cl.Has("precision")) run.precision = precision;
-    BenchmarkRunPlan benchmarks{program_path, program_argv, timeout, output, format,
-                                cl.Has("quiet") > 0};
+    BenchmarkRunPlan benchmarks{program_path, program_argv, timeout,
+                                output,       format,       cl.Has("quiet") > 0};
     return RunBenchmarks(pipeline, benchmarks, sources, request, run, err);
   }
   std::vector<SourceFailure> failed_sources;

@@ -70,7 +70,7 @@ bool RunBenchmarks(const RunPipeline& pipeline, const BenchmarkRunPlan& plan,
   std::string text = report.Finish();
   if (!plan.quiet && plan.format == OutputFormat::kTable)
     text += "invocation " + invocation + ": " + std::to_string(binary.instances.size()) +
-              " benchmarks (rprof history --invocation " + invocation + ")\n";
+            " benchmarks (rprof history --invocation " + invocation + ")\n";
   const std::string stored = "the runs are stored (rprof history --invocation " + invocation + ")";
   if (plan.output.empty()) {
     if (!WriteStandardError(text, err, stored)) return false;
