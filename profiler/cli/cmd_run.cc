@@ -2,9 +2,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 
 #include "cli/command.h"
@@ -14,7 +11,6 @@
 #include "cli/output_file.h"
 #include "cli/run_arguments.h"
 #include "cli/run_benchmarks.h"
-#include "cli/standard_streams.h"
 #include "core/spelling.h"
 #include "core/text.h"
 #include "counters/event_names.h"
@@ -433,21 +429,10 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
       cl.Has("quiet") ? std::to_string(run.id) + "\n" : FormatRun(run, format, &placement, width);
   const std::string id = std::to_string(run.id);
   const std::string stored = "run " + id + " is stored (rprof show " + id + ")";
-  if (to_stderr) {
-    if (!WriteStandardError(report, err, stored)) return false;
-  } else if (output.empty()) {
-    std::cout << report;
-    if (!FlushStandardOutput(err, stored)) return false;
-  } else {
-    errno = 0;
-    std::ofstream file(output);
-    file << report;
-    file.close();
-    if (!file)
-      return Fail(err, ErrorKind::kEnvironment,
-                  "--output " + output + ": cannot write" +
-                      (errno ? std::string(": ") + std::strerror(errno) : "") + "; " + stored);
-  }
+  if (!WriteReport(report, output,
+                   to_stderr ? ReportStream::kStandardError : ReportStream::kStandardOutput, stored,
+                   err))
+    return false;
   if (run.status != RunStatus::kOk)
     return Fail(err, ErrorKind::kTargetFailed,
                 "run " + id + " " + RunStatusName(run.status) + ": " + run.note + " (stored)");

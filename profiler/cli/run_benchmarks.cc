@@ -2,11 +2,7 @@
 
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-
-#include "cli/standard_streams.h"
+#include "cli/output_file.h"
 #include "pipeline/run_pipeline.h"
 #include "process/interruption.h"
 #include "process/scratch_dir.h"
@@ -72,18 +68,7 @@ bool RunBenchmarks(const RunPipeline& pipeline, const BenchmarkRunPlan& plan,
     text += "invocation " + invocation + ": " + std::to_string(binary.instances.size()) +
             " benchmarks (rprof history --invocation " + invocation + ")\n";
   const std::string stored = "the runs are stored (rprof history --invocation " + invocation + ")";
-  if (plan.output.empty()) {
-    if (!WriteStandardError(text, err, stored)) return false;
-  } else {
-    errno = 0;
-    std::ofstream file(plan.output);
-    file << text;
-    file.close();
-    if (!file)
-      return Fail(err, ErrorKind::kEnvironment,
-                  "--output " + plan.output + ": cannot write" +
-                      (errno ? std::string(": ") + std::strerror(errno) : "") + "; " + stored);
-  }
+  if (!WriteReport(text, plan.output, ReportStream::kStandardError, stored, err)) return false;
   if (!failures.empty())
     return Fail(err, ErrorKind::kTargetFailed, failures + " (stored)");
   if (InterruptingSignal() != 0)
