@@ -9,8 +9,9 @@
 extern "C" {
 #endif
 
-// The "builtin" set: copy, scale, add, triad, dot, dot-fp32, matmul-naive, matmul-naive-fp32,
-// matmul-ikj, matmul-ikj-fp32. Static, never null, valid for the life of the process.
+// The "builtin" set: every kernel family of kernels/kernel_families.h, in the order
+// builtin_kernels.cc lists them (`rprof kernels` prints them all, with their parameters).
+// Static, never null, valid for the life of the process.
 const rprof_kernel_set* rprof_builtin_kernels(void);
 
 #ifdef __cplusplus

@@ -4,12 +4,13 @@
 #include <sstream>
 
 #include "core/data_location.h"
+#include "core/memory_level.h"
 
 namespace rprof {
 
 namespace {
 
-bool IsLevel(const std::string& s) { return s == "l1" || s == "l2" || s == "l3" || s == "dram"; }
+bool IsLevel(const std::string& s) { return ParseMemoryLevel(s).has_value(); }
 
 // "n=ws/24" → param "n", 24 bytes per unit.
 bool ParseSize(const std::string& text, std::string* param, double* bytes_per_unit) {

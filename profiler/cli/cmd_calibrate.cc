@@ -13,17 +13,18 @@
 #include "cli/command.h"
 #include "cli/options.h"
 #include "core/json.h"
+#include "core/memory_level.h"
 #include "counters/group_session.h"
 #include "counters/groups_location.h"
 #include "counters/pmu/group_library.h"
 #include "counters/pmu/pfm_events.h"
 #include "counters/pmu_diagnosis.h"
-#include "counters/sim_cache_sizes.h"
 #include "counters/sim_source.h"
 #include "counters/source_registry.h"
 #include "machine/current_machine.h"
 #include "machine/hierarchy.h"
 #include "machine/topology.h"
+#include "pipeline/sim_inputs.h"
 #include "report/render.h"
 #include "store/run_store.h"
 #include "targets/kernel_catalog.h"
@@ -225,8 +226,8 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
       (cl.Has("group") && !SplitList("--group", groups_text, &groups, err)))
     return false;
   for (const std::string& l : levels)
-    if (l != "l1" && l != "l2" && l != "l3" && l != "dram")
-      return Fail(err, ErrorKind::kUsage, "--levels " + l + ": the levels are l1, l2, l3 and dram");
+    if (!ParseMemoryLevel(l))
+      return Fail(err, ErrorKind::kUsage, "--levels " + l + ": use " + MemoryLevelChoices());
 
   RunStore store;
   if (cl.Has("show")) {

@@ -41,17 +41,9 @@ namespace fs = std::filesystem;
 
 enum class Status { kOk, kLimited, kMissing };
 
-const char* StatusName(Status status) {
-  switch (status) {
-    case Status::kOk:
-      return "ok";
-    case Status::kLimited:
-      return "limited";
-    case Status::kMissing:
-      return "missing";
-  }
-  return "";
-}
+// Indexed by Status, in its order.
+constexpr const char* kStatusNames[] = {"ok", "limited", "missing"};
+const char* StatusName(Status status) { return kStatusNames[static_cast<int>(status)]; }
 
 struct Check {
   std::string name;  // stable key: "pmu", "sim", "gnuplot", …

@@ -28,43 +28,17 @@ namespace {
 enum class Kind { kPreset, kSoftware, kNative };
 enum class Here { kAvailable, kUnavailable, kNotOnThisMachine };
 
-const char* KindName(Kind kind) {
-  switch (kind) {
-    case Kind::kPreset:
-      return "preset";
-    case Kind::kSoftware:
-      return "software";
-    case Kind::kNative:
-      return "native";
-  }
-  return "";
-}
+// Indexed by Kind, in its order.
+constexpr const char* kKindNames[] = {"preset", "software", "native"};
+const char* KindName(Kind kind) { return kKindNames[static_cast<int>(kind)]; }
 
-// Stable JSON/CSV values.
-const char* HereKey(Here here) {
-  switch (here) {
-    case Here::kAvailable:
-      return "available";
-    case Here::kUnavailable:
-      return "unavailable";
-    case Here::kNotOnThisMachine:
-      return "not_on_this_machine";
-  }
-  return "";
-}
+// Stable JSON/CSV values, indexed by Here, in its order.
+constexpr const char* kHereKeys[] = {"available", "unavailable", "not_on_this_machine"};
+const char* HereKey(Here here) { return kHereKeys[static_cast<int>(here)]; }
 
 // What the table shows.
-const char* HereText(Here here) {
-  switch (here) {
-    case Here::kAvailable:
-      return "yes";
-    case Here::kUnavailable:
-      return "no";
-    case Here::kNotOnThisMachine:
-      return "not on this machine";
-  }
-  return "";
-}
+constexpr const char* kHereTexts[] = {"yes", "no", "not on this machine"};
+const char* HereText(Here here) { return kHereTexts[static_cast<int>(here)]; }
 
 struct EventRow {
   std::string name;  // as PAPI takes it: "PAPI_TOT_INS", "perf::TASK-CLOCK", "icx::L1D:REPLACEMENT"

@@ -42,7 +42,7 @@ bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>&
   if (cl.help_shown()) return true;
   if (!filter.status.empty() && !ParseRunStatus(filter.status))
     return Fail(err, ErrorKind::kUsage,
-                "--status " + filter.status + ": use ok, failed, crashed or interrupted");
+                "--status " + filter.status + ": use " + RunStatusChoices());
   if (!ParseKeyValues("--tag", tags, &filter.tags, err)) return false;
   // An empty --since or a negative --limit is a mistake, never "all": said, not guessed.
   if (cl.Has("since") && since.empty())

@@ -182,17 +182,18 @@ bool MergeSource(RunStore* store, RunStore* source, MergeCounts* counts, std::st
 
   // A status outside the schema's CHECK (a source written around it) would be read back as
   // "failed": the source is refused instead, naming the first such run.
-  std::string odd;
-  if (!db->ForEachRow("SELECT id, status FROM src.runs WHERE status NOT IN "
-                      "('ok', 'failed', 'crashed', 'interrupted') LIMIT 1",
-                      err,
-                      [&](const Statement& s) {
+  std::string odd, statuses;
+  for (const RunStatusInfo& status : kRunStatuses)
+    statuses += std::string(statuses.empty() ? "'" : ", '") + status.name + "'";
+  if (!db->ForEachRow("SELECT id, status FROM src.runs WHERE status NOT IN (" + statuses +
+                          ") LIMIT 1",
+                      err, [&](const Statement& s) {
                         odd = "run " + std::to_string(s.Int(0)) + " has the unknown status '" +
                               s.Text(1).substr(0, 40) + "'";
                       }))
     return false;
   if (!odd.empty()) {
-    *err = odd + " (not ok, failed, crashed or interrupted)";
+    *err = odd + " (not " + RunStatusChoices() + ")";
     return false;
   }
 

@@ -1,6 +1,6 @@
 // rprof plot: runs on their machine's roofline: an SVG or the terminal drawn by rprof itself
 // (report/roofline_svg.h, report/roofline_terminal.h: labels placed so none covers another),
-// PNG and PDF rendered by gnuplot, or the gnuplot script itself for users to restyle.
+// PNG and PDF from that SVG by rsvg-convert (else by gnuplot), or the gnuplot script itself.
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -99,7 +99,8 @@ bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& ar
                  "level, colour per precision, filled measured, hollow model), its binding level "
                  "larger and labelled, as `rprof show` places it. Runs that cannot be drawn are "
                  "listed under the plot and on stderr. SVG and the terminal are drawn by rprof, "
-                 "PNG and PDF by gnuplot.",
+                 "PNG and PDF by rsvg-convert from the same SVG (gnuplot's DRAM-only picture where "
+                 "it is missing; --gnuplot FILE writes gnuplot's script).",
                  CommandLine::Format::kNone);
   RunChoice choice;
   std::string output, script, size;

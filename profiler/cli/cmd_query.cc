@@ -16,7 +16,10 @@ namespace rprof {
 bool QueryCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
   CommandLine cl("query", "\"SQL\"",
                  "Runs one read-only SQL statement on the database. Tables: machines, runs, "
-                 "samples, metrics, tags (see README).");
+                 "samples, metrics, tags, placements, run_trust, run_sim_caches, "
+                 "machine_profiles, ceilings, memory_levels, calibrations; views: run_summary "
+                 "(one row a run, each metric from its preferred source), metric_trust "
+                 "(see README).");
   std::string sql;
   cl.AddPositional("sql", po::value(&sql), "one SQL statement");
   if (!cl.Parse(args, err)) return false;

@@ -2,13 +2,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 
-#include "calibrate/calibration_plan.h"
-#include "calibrate/run_trust.h"
 #include "cli/command.h"
 #include "cli/launch_ranks.h"
 #include "cli/option_ranges.h"
@@ -16,38 +11,34 @@
 #include "cli/output_file.h"
 #include "cli/run_arguments.h"
 #include "cli/run_benchmarks.h"
-#include "cli/standard_streams.h"
-#include "cli/unstored_run.h"
 #include "core/spelling.h"
 #include "core/text.h"
 #include "counters/event_names.h"
 #include "counters/group_session.h"
-#include "counters/pmu_diagnosis.h"
 #include "counters/sim_cache_sizes.h"
 #include "counters/sim_source.h"
 #include "counters/sim_time_fit.h"
 #include "counters/source_registry.h"
 #include "machine/current_machine.h"
+#include "pipeline/run_pipeline.h"
+#include "pipeline/sim_inputs.h"
 #include "process/cpu_list.h"
 #include "process/interruption.h"
 #include "report/progress.h"
 #include "report/render.h"
 #include "report/run_report.h"
 #include "report/terminal_width.h"
-#include "roofline/stored_run_placement.h"
 #include "rprof_config.h"
 #include "store/job_database.h"
 #include "store/network_filesystem.h"
-#include "store/profile_store.h"
 #include "store/run_store.h"
-#include "targets/kernel_catalog.h"
 #include "targets/benchmark_binary.h"
+#include "targets/kernel_catalog.h"
 #include "targets/kernel_target.h"
 #include "targets/measure.h"
 #include "targets/plugin_loader.h"
 #include "targets/program_target.h"
 #include "targets/rank_identity.h"
-#include "targets/uncore_claim.h"
 #include "targets/target_path.h"
 
 namespace rprof {
@@ -366,6 +357,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   request.allow_missing_events = allow_missing;
   request.groups = plan;
   request.replay_budget_s = sim_budget;
+  request.wait_progress = StartElapsedProgress;  // valgrind's wait, on a terminal
 
   // From here to the end, a signal ends the phase it arrives in and what was measured is
   // stored (process/interruption.h).
@@ -387,6 +379,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   }
   RunStore store;
   if (!store.Open(db_path, err)) return false;
+  const RunPipeline pipeline{&store, db_path, plan};
 
   run.rprof_version = RPROF_VERSION;
   if (!ChooseSimCacheSizes(&store, run.machine.fingerprint, sim_cache, &request.caches, err))
@@ -406,9 +399,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
                         "threads itself");
     if (cl.Has("quiet")) QuietProgress();
     if (cl.Has("precision")) run.precision = precision;
-    BenchmarkRunPlan benchmarks{program_path, program_argv, timeout, output, format,
-                                cl.Has("quiet") > 0, ResolveDatabasePath(global.db)};
-    return RunBenchmarks(&store, benchmarks, sources, request, run, err);
+    BenchmarkRunPlan benchmarks{program_path, program_argv, timeout,
+                                output,       format,       cl.Has("quiet") > 0};
+    return RunBenchmarks(pipeline, benchmarks, sources, request, run, err);
   }
   std::vector<SourceFailure> failed_sources;
   if (cl.Has("quiet")) QuietProgress();  // the id alone, on every stream
@@ -421,41 +414,8 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
       SimulatorName() == "rprofsim")
     run.sim_caches = SimCacheGeometry(ReadTopology(), request.caches);
   if (!job_note.empty()) run.note += (run.note.empty() ? "" : "; ") + job_note;
-  // Uncore counts a whole socket: one rank per socket counts it for the job.
-  std::string uncore_detail;
-  if (run.job && std::any_of(run.metrics.begin(), run.metrics.end(),
-                             [](const Metric& m) { return m.socket_wide && m.value; })) {
-    std::string socket = SocketOfThisProcess();
-    int holder = run.job->rank;
-    ClaimSocket(access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", *run.job, socket, &holder);
-    uncore_detail = ApplyUncoreClaim(*run.job, socket, holder, &run.metrics);
-  }
-  // Placed before storing, so the run and where it stood are stored together.
-  RunPlacement placement = PlaceStoredRun(&store, run);
-  run.placement = PlacementToStore(placement);
-  // Trust notes are stored with the run: a later calibration does not rewrite history.
-  TrustContext trust;
-  trust.groups = plan;
-  trust.virtual_machine = DiagnosePmu().virtual_machine;
-  trust.simulator = SimulatorName();
-  trust.profile_id = placement.profile_id;
-  trust.profile_noisy_reasons = placement.profile_noisy_reasons;
-  // The target has run: a calibration that cannot be read costs its trust notes, not the run.
-  Error calibration_err;
-  if (!LoadMetricTrust(&store, run.machine.fingerprint, &trust.calibration, &calibration_err))
-    run.note += (run.note.empty() ? "" : "; ") +
-                std::string("calibration not read, its trust notes absent: ") +
-                calibration_err.message;
-  std::vector<CalibrationCheck> calibration_plan;
-  std::string plan_error;
-  if (LoadCalibrationPlan(&calibration_plan, &plan_error))
-    for (const CalibrationCheck& c : calibration_plan) trust.checked.push_back(c.metric);
-  run.trust = RunTrustNotes(run, trust);
-  if (!uncore_detail.empty()) run.trust.push_back({"uncore", uncore_detail});
-  EnterPhase(Phase::kStoring);
-  // The database could take the run when it was opened; if it no longer can (a full disk, a
-  // lock held past the busy timeout), the run goes to a recovery file rather than being lost.
-  if (!store.Insert(&run, err)) return SaveUnstoredRun(run, db_path, err);
+  RunPlacement placement;
+  if (!FinishRun(pipeline, &run, &placement, err)) return false;
 
   // Where the report goes (--quiet's id too): --output FILE; else standard output for a
   // kernel, which prints nothing of its own; else, for a program, standard error, as perf
@@ -469,21 +429,10 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
       cl.Has("quiet") ? std::to_string(run.id) + "\n" : FormatRun(run, format, &placement, width);
   const std::string id = std::to_string(run.id);
   const std::string stored = "run " + id + " is stored (rprof show " + id + ")";
-  if (to_stderr) {
-    if (!WriteStandardError(report, err, stored)) return false;
-  } else if (output.empty()) {
-    std::cout << report;
-    if (!FlushStandardOutput(err, stored)) return false;
-  } else {
-    errno = 0;
-    std::ofstream file(output);
-    file << report;
-    file.close();
-    if (!file)
-      return Fail(err, ErrorKind::kEnvironment,
-                  "--output " + output + ": cannot write" +
-                      (errno ? std::string(": ") + std::strerror(errno) : "") + "; " + stored);
-  }
+  if (!WriteReport(report, output,
+                   to_stderr ? ReportStream::kStandardError : ReportStream::kStandardOutput, stored,
+                   err))
+    return false;
   if (run.status != RunStatus::kOk)
     return Fail(err, ErrorKind::kTargetFailed,
                 "run " + id + " " + RunStatusName(run.status) + ": " + run.note + " (stored)");

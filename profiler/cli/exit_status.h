@@ -28,15 +28,10 @@ inline ExitStatus ExitStatusOf(ErrorKind kind) {
 
 // The command line's wording of a library's remedy: " (--allow-missing-events runs without it)".
 inline const char* RemedyText(Remedy remedy) {
-  switch (remedy) {
-    case Remedy::kNone:
-      return "";
-    case Remedy::kAllowMissingEvents:
-      return " (--allow-missing-events runs without it)";
-    case Remedy::kOtherDatabase:
-      return " (--db PATH or RPROF_DB)";
-  }
-  return "";
+  // Indexed by Remedy, in its order.
+  static constexpr const char* kTexts[] = {"", " (--allow-missing-events runs without it)",
+                                           " (--db PATH or RPROF_DB)"};
+  return kTexts[static_cast<int>(remedy)];
 }
 
 }  // namespace rprof

@@ -20,17 +20,9 @@
 namespace rprof {
 namespace {
 
-const char* NeedsText(Needs needs) {
-  switch (needs) {
-    case Needs::kNothing:
-      return "";
-    case Needs::kDatabase:
-      return "database";
-    case Needs::kCounters:
-      return "counters, database";
-  }
-  return "";
-}
+// Indexed by Needs, in its order.
+constexpr const char* kNeedsTexts[] = {"", "database", "counters, database"};
+const char* NeedsText(Needs needs) { return kNeedsTexts[static_cast<int>(needs)]; }
 
 void PrintUsage(std::FILE* out) {
   std::fprintf(out,

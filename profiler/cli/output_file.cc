@@ -5,6 +5,10 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <iostream>
+
+#include "cli/standard_streams.h"
 
 namespace rprof {
 
@@ -34,6 +38,25 @@ bool CheckOutputFile(const std::string& option, const std::string& path, Error* 
                 what + "cannot write " + (exists ? "it" : "in " + dir) + " (" +
                     std::strerror(error) + "); write elsewhere");
   }
+  return true;
+}
+
+bool WriteReport(const std::string& report, const std::string& output, ReportStream stream,
+                 const std::string& stored, Error* err) {
+  if (output.empty() && stream == ReportStream::kStandardError)
+    return WriteStandardError(report, err, stored);
+  if (output.empty()) {
+    std::cout << report;
+    return FlushStandardOutput(err, stored);
+  }
+  errno = 0;
+  std::ofstream file(output);
+  file << report;
+  file.close();
+  if (!file)
+    return Fail(err, ErrorKind::kEnvironment,
+                "--output " + output + ": cannot write" +
+                    (errno ? std::string(": ") + std::strerror(errno) : "") + "; " + stored);
   return true;
 }
 

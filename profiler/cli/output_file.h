@@ -16,6 +16,17 @@ namespace rprof {
 // or write elsewhere".
 bool CheckOutputFile(const std::string& option, const std::string& path, Error* err);
 
+// Where a report goes when no --output FILE was given: a kernel's to standard output (it prints
+// nothing of its own), a program's to standard error, as perf stat's (its standard output is
+// its own).
+enum class ReportStream { kStandardOutput, kStandardError };
+
+// Writes `report` to the file `output` (--output), or to `stream` when `output` is "". False,
+// kEnvironment, when it cannot be written: the message names --output FILE and the cause, then
+// `stored` (what is safe anyway: "run 12 is stored (rprof show 12)").
+bool WriteReport(const std::string& report, const std::string& output, ReportStream stream,
+                 const std::string& stored, Error* err);
+
 }  // namespace rprof
 
 #endif  // RPROF_CLI_OUTPUT_FILE_H_

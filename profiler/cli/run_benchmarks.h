@@ -11,8 +11,8 @@
 #include "core/error.h"
 #include "core/run.h"
 #include "counters/source_registry.h"
+#include "pipeline/run_pipeline.h"
 #include "report/output_format.h"
-#include "store/run_store.h"
 
 namespace rprof {
 
@@ -23,12 +23,12 @@ struct BenchmarkRunPlan {
   std::string output;  // -o FILE; "" for standard error
   OutputFormat format = OutputFormat::kTable;
   bool quiet = false;
-  DatabasePath db;  // where a run the store cannot take is saved from (unstored_run.h)
 };
 
-// `base`: the machine, tags and CPU list every run gets. kTargetFailed once all are stored
-// when one of them failed or crashed.
-bool RunBenchmarks(RunStore* store, const BenchmarkRunPlan& plan,
+// `base`: the machine, tags and CPU list every run gets; each instance's run ends through
+// `pipeline` (placed, its trust notes with --group's, stored). kTargetFailed once all are
+// stored when one of them failed or crashed.
+bool RunBenchmarks(const RunPipeline& pipeline, const BenchmarkRunPlan& plan,
                    const std::vector<ChosenSource>& sources, const CounterRequest& request,
                    const RunRecord& base, Error* err);
 

@@ -17,7 +17,7 @@ enum class ErrorKind {
 };
 
 // A way out that the command line offers. The library names it; the CLI words it with its own
-// flags (cli/remedy_text.h), so library messages never name a flag.
+// flags (RemedyText in cli/exit_status.h), so library messages never name a flag.
 enum class Remedy {
   kNone,
   kAllowMissingEvents,  // run without the events that cannot be counted

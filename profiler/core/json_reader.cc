@@ -16,21 +16,10 @@ const JsonValue* JsonValue::Find(std::string_view key) const {
 }
 
 const char* JsonValue::TypeName(Type type) {
-  switch (type) {
-    case Type::kNull:
-      return "null";
-    case Type::kBool:
-      return "a boolean";
-    case Type::kNumber:
-      return "a number";
-    case Type::kString:
-      return "a string";
-    case Type::kArray:
-      return "an array";
-    case Type::kObject:
-      return "an object";
-  }
-  return "?";
+  // Indexed by Type, in its order.
+  static constexpr const char* kNames[] = {"null",     "a boolean", "a number",
+                                           "a string", "an array",  "an object"};
+  return kNames[static_cast<int>(type)];
 }
 
 // Recursive descent over the text; the depth counter is what keeps recursion bounded.

@@ -5,28 +5,21 @@
 #include <ctime>
 #include <random>
 
+#include "core/closed_list.h"
+
 namespace rprof {
 
 const char* RunStatusName(RunStatus status) {
-  switch (status) {
-    case RunStatus::kOk:
-      return "ok";
-    case RunStatus::kFailed:
-      return "failed";
-    case RunStatus::kCrashed:
-      return "crashed";
-    case RunStatus::kInterrupted:
-      return "interrupted";
-  }
+  for (const RunStatusInfo& s : kRunStatuses)
+    if (s.status == status) return s.name;
   return "?";
 }
 
 std::optional<RunStatus> ParseRunStatus(const std::string& name) {
-  for (RunStatus s : {RunStatus::kOk, RunStatus::kFailed, RunStatus::kCrashed,
-                      RunStatus::kInterrupted})
-    if (name == RunStatusName(s)) return s;
-  return std::nullopt;
+  return ParseIn<&RunStatusInfo::status>(kRunStatuses, name);
 }
+
+std::string RunStatusChoices() { return ChoicesIn(kRunStatuses); }
 
 std::string UtcNow() {
   auto now = std::chrono::system_clock::now();

@@ -3,6 +3,7 @@
 #ifndef RPROF_CORE_RUN_H_
 #define RPROF_CORE_RUN_H_
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,9 +24,27 @@ struct MachineRecord {
   std::string hostname;
 };
 
+// How a run ended: the closed list, one table read by the CLI (history --status), the JSON
+// reader and writer, and the store (runs.status holds the name).
 enum class RunStatus { kOk, kFailed, kCrashed, kInterrupted };
+
+struct RunStatusInfo {
+  RunStatus status;
+  const char* name;  // as stored and written in the JSON
+  const char* text;  // what it means, for help
+};
+
+inline constexpr std::array<RunStatusInfo, 4> kRunStatuses = {{
+    {RunStatus::kOk, "ok", "the target ran to its end and succeeded"},
+    {RunStatus::kFailed, "failed", "the target exited non-zero, or its check failed"},
+    {RunStatus::kCrashed, "crashed", "the target was killed by a signal of its own"},
+    {RunStatus::kInterrupted, "interrupted", "rprof was interrupted or the time limit struck"},
+}};
+
 const char* RunStatusName(RunStatus status);
 std::optional<RunStatus> ParseRunStatus(const std::string& name);
+// "ok, failed, crashed or interrupted": the names, for "use ..." messages.
+std::string RunStatusChoices();
 
 using KeyValues = std::vector<std::pair<std::string, std::string>>;
 

@@ -1,17 +1,13 @@
 #include "core/source.h"
 
+#include "core/closed_list.h"
+
 namespace rprof {
 
-std::string_view SourceName(Source source) {
-  for (const SourceInfo& s : kSources)
-    if (s.source == source) return s.name;
-  return "?";
-}
+std::string_view SourceName(Source source) { return NameIn<&SourceInfo::source>(kSources, source); }
 
 std::optional<Source> ParseSource(std::string_view name) {
-  for (const SourceInfo& s : kSources)
-    if (s.name == name) return s.source;
-  return std::nullopt;
+  return ParseIn<&SourceInfo::source>(kSources, name);
 }
 
 const std::vector<Source>& CountingSources() {

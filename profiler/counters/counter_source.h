@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -89,6 +90,11 @@ struct CounterRequest {
   // "slurm"; JobRank::launcher); "" outside a job. A replayed source cannot execute a rank a
   // second time outside its launcher.
   std::string job_launcher;
+  // A long wait that cannot say how far it is (valgrind replaying a kernel): called with what
+  // is waited for and the seconds it is expected to take; what it returns shows progress until
+  // destroyed. Empty: nothing is shown. The command line hands its progress line down
+  // (report/progress.h's StartElapsedProgress): counters draw nothing of their own.
+  std::function<std::shared_ptr<void>(const std::string& what, double expected_s)> wait_progress;
 };
 
 // What the driver knows once the target has run natively, for the sources to finish with.

@@ -3,29 +3,16 @@
 #include <cstdlib>
 
 #include "machine/level_sizes.h"
-#include "store/profile_store.h"
 
 namespace rprof {
 
-bool ChooseSimCacheSizes(RunStore* store, const std::string& fingerprint, const std::string& choice,
-                         CacheSizes* out, Error* err) {
-  if (choice == "reported") {
-    out->origin = "reported by sysfs (--sim-cache reported)";
-    return true;
-  }
-  StoredProfile stored;
-  bool found = false;
-  if (!LoadNewestProfile(store, fingerprint, &stored, &found, err)) return false;
-  if (!found) {
-    out->origin = "reported by sysfs (no machine profile yet)";
-    return true;
-  }
+void SimCacheSizesFromProfile(const MachineProfile& profile, int64_t profile_id, CacheSizes* out) {
   // Each level by its number: a level the profile did not store (one with DRAM's latency)
   // keeps sysfs's size, and never shifts the others.
   std::vector<CacheLevel> caches = DataCaches(ReadTopology());
   const int last = caches.empty() ? 0 : caches.back().level;
   std::string measured;
-  for (const LevelSummary& level : stored.profile.levels) {
+  for (const LevelSummary& level : profile.levels) {
     if (level.level == "dram" || !MeasuredRule(level.size_rule) || level.size_bytes == 0) continue;
     int number = std::atoi(level.level.c_str() + 1);
     if (number == 1)
@@ -38,12 +25,11 @@ bool ChooseSimCacheSizes(RunStore* store, const std::string& fingerprint, const 
       continue;
     measured += (measured.empty() ? "" : ", ") + level.level + " " + level.size_rule;
   }
-  const std::string profile = "machine profile " + std::to_string(stored.id);
+  const std::string name = "machine profile " + std::to_string(profile_id);
   out->origin = measured.empty()
-                    ? "reported by sysfs (" + profile + " keeps every reported size)"
-                    : "as " + profile + " measured them (" + measured +
+                    ? "reported by sysfs (" + name + " keeps every reported size)"
+                    : "as " + name + " measured them (" + measured +
                           "; the other levels reported; --sim-cache reported simulates sysfs's)";
-  return true;
 }
 
 std::string CacheInclusion(const Topology& t, int level) {

@@ -6,21 +6,22 @@
 #ifndef RPROF_COUNTERS_SIM_CACHE_SIZES_H_
 #define RPROF_COUNTERS_SIM_CACHE_SIZES_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
 #include "core/run.h"
 #include "counters/counter_source.h"
+#include "machine/machine_profile.h"
 #include "machine/topology.h"
-#include "store/run_store.h"
 
 namespace rprof {
 
-// `choice`: "measured" or "reported" (the caller checks it). *out says where the sizes came
-// from (CacheSizes::origin). False with *err only when the profile cannot be read.
-bool ChooseSimCacheSizes(RunStore* store, const std::string& fingerprint, const std::string& choice,
-                         CacheSizes* out, Error* err);
+// The sizes of `profile` (this machine's newest, stored as `profile_id`) that a sound measurement
+// gave (level_sizes.h), into *out, which says where they came from (CacheSizes::origin). The
+// caller reads the profile (pipeline/sim_inputs.h): counters never open the database.
+void SimCacheSizesFromProfile(const MachineProfile& profile, int64_t profile_id, CacheSizes* out);
 
 // The inclusion policy of cache level `level` (2, 3, ...) relative to the levels above it on a
 // CPU of `topology` (cache_sim.h's policies): "victim" (AMD's and Hygon's L3), "inclusive"

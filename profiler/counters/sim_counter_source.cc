@@ -7,7 +7,6 @@
 #include "counters/model/kernel_model.h"
 #include "counters/sim_source.h"
 #include "counters/time_adaptive.h"
-#include "report/progress.h"
 
 namespace rprof {
 
@@ -153,11 +152,12 @@ namespace {
 class PreparedSim : public PreparedSource {
  public:
   // `refused`: why this target is never replayed ("" when it may be).
-  PreparedSim(bool chosen, double budget_s, CacheSizes caches, SimTimeFit fit, std::string refused)
+  PreparedSim(bool chosen, const CounterRequest& request, std::string refused)
       : chosen_(chosen),
-        budget_s_(budget_s),
-        caches_(std::move(caches)),
-        fit_(std::move(fit)),
+        budget_s_(request.replay_budget_s),
+        caches_(request.caches),
+        fit_(request.sim_time),
+        wait_progress_(request.wait_progress),
         refused_(std::move(refused)) {}
 
   // Replays only a target that succeeded natively: a failed one has nothing worth simulating.
@@ -196,8 +196,11 @@ class PreparedSim : public PreparedSource {
     if (kernel) {
       // valgrind's wait says nothing of itself: its time against the estimate, on a terminal
       // (never for a program, whose own output shares the terminal).
-      ElapsedProgress progress(std::string("sim: ") + target.kernel->name + " under valgrind",
-                               expected.seconds);
+      std::shared_ptr<void> progress =
+          wait_progress_
+              ? wait_progress_(std::string("sim: ") + target.kernel->name + " under valgrind",
+                               expected.seconds)
+              : nullptr;
       if (!SimulateKernel(target, caches_, metrics, err, &wall_s)) return false;
       AddReplayTime(work_s, expected, wall_s, metrics);
       return true;
@@ -236,6 +239,7 @@ class PreparedSim : public PreparedSource {
   double budget_s_;
   CacheSizes caches_;
   SimTimeFit fit_;
+  std::function<std::shared_ptr<void>(const std::string&, double)> wait_progress_;
   std::string refused_;
 };
 
@@ -243,8 +247,9 @@ class SimSource : public CounterSource {
  public:
   Source id() const override { return Source::kSim; }
   const char* summary() const override {
-    return "valgrind's callgrind with its cache simulator, instructions decoded with Zydis: "
-           "exact FLOPs and bytes";
+    return "rprof's own valgrind tool rprofsim (callgrind where it is missing): every "
+           "instruction decoded with Zydis and every cache level simulated, exact FLOPs and "
+           "bytes";
   }
   CounterScope scope(CountedTarget::Kind) const override { return CounterScope::kReplayed; }
   Availability Probe() const override { return SimAvailability(); }
@@ -287,8 +292,7 @@ class SimSource : public CounterSource {
       refused = "counting " + target.argv[0] +
                 " with sim executes it a second time, under valgrind; --counters sim asks "
                 "for that";
-    return std::make_unique<PreparedSim>(chosen, request.replay_budget_s, request.caches,
-                                         request.sim_time, std::move(refused));
+    return std::make_unique<PreparedSim>(chosen, request, std::move(refused));
   }
 };
 

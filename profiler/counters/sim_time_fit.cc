@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "store/run_store.h"
-
 namespace rprof {
 
 namespace {
@@ -20,8 +18,6 @@ constexpr size_t kMachineReplays = 15;
 // No factor below this: a replay that took less than start-up (the constant is this project's
 // guess for every machine) must not make the next one look free.
 constexpr double kLeastFactor = 0.05;
-// How many stored replays are read: enough for every target's newest few.
-constexpr int kReplaysRead = 500;
 
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -91,31 +87,6 @@ std::string SimReplayReferenceNote() {
   return "the replay's work in reference seconds: 0.4 s start-up, 25 ns per model FLOP and "
          "5 ns per compulsory byte (without a model, 50x the native time), as callgrind took "
          "on this project's Xeon VM (issue 13); not this machine's time";
-}
-
-bool LoadSimTimeFit(RunStore* store, const std::string& fingerprint, const std::string& simulator,
-                    SimTimeFit* out, Error* err) {
-  std::vector<SimReplayRecord> replays;
-  std::string why;
-  // The simulator is the first word of the measured time's note (SimReplayMeasuredNote).
-  bool read = store->db()->ForEachRow(
-      "SELECT r.target, mm.value, mc.value FROM runs r"
-      " JOIN machines ma ON ma.id = r.machine_id"
-      " JOIN metrics mc ON mc.run_id = r.id AND mc.region = '' AND mc.name = ?3"
-      "  AND mc.source = 'clock'"
-      " JOIN metrics mm ON mm.run_id = r.id AND mm.region = '' AND mm.name = ?3"
-      "  AND mm.source = 'model'"
-      " WHERE ma.fingerprint = ?1 AND substr(mc.note, 1, length(?2) + 1) = ?2 || ':'"
-      "  AND mc.value IS NOT NULL AND mm.value IS NOT NULL"
-      " ORDER BY r.started_at DESC, r.id DESC LIMIT ?4",
-      &why,
-      [&](const Statement& s) {
-        replays.push_back({s.Text(0), s.Double(1), s.Double(2)});
-      },
-      fingerprint, simulator, std::string(kSimReplayMetric), kReplaysRead);
-  if (!read) return store->DbFail(why, err);
-  *out = SimTimeFit(simulator, std::move(replays));
-  return true;
 }
 
 }  // namespace rprof

@@ -28,8 +28,6 @@
 
 namespace rprof {
 
-class RunStore;
-
 // The start-up of valgrind and its tool, paid by every replay, whatever its work [s].
 inline constexpr double kSimStartupSeconds = 0.4;
 
@@ -72,11 +70,6 @@ class SimTimeFit {
 // The notes of the two sim_replay_s metrics a replay stores.
 std::string SimReplayMeasuredNote(const std::string& simulator, const SimTimeExpectation& expected);
 std::string SimReplayReferenceNote();
-
-// This machine's (by fingerprint) stored replays under `simulator`, fitted. kEnvironment when
-// the database cannot be read.
-bool LoadSimTimeFit(RunStore* store, const std::string& fingerprint, const std::string& simulator,
-                    SimTimeFit* out, Error* err);
 
 }  // namespace rprof
 

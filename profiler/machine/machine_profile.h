@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/run.h"
 #include "machine/topology.h"
 
 namespace rprof {
@@ -140,6 +141,17 @@ struct MachineProfile {
   // makes it untrustworthy. Runs placed against a noisy profile carry a `noisy_profile` note.
   std::vector<std::string> noisy_reasons;
   bool noisy() const { return !noisy_reasons.empty(); }
+};
+
+// A profile as it was kept (store/profile_store.h reads and writes it): its id, the machine it
+// was measured on and when. A domain type, so that reports read profiles without the store.
+struct StoredProfile {
+  int64_t id = 0;
+  MachineRecord machine;
+  std::string created_at;
+  std::string isa;
+  double nominal_ghz = 0;
+  MachineProfile profile;  // topology is not restored beyond what MachineRecord keeps
 };
 
 }  // namespace rprof

@@ -39,21 +39,14 @@ extern "C" void OnSignal(int sig, siginfo_t* info, void*) {
 }  // namespace
 
 const char* PhaseName(Phase phase) {
-  switch (phase) {
-    case Phase::kPreparing:
-      return "preparation (before the target ran)";
-    case Phase::kWarmUp:
-      return "the warm-up";
-    case Phase::kRepetitions:
-      return "the timed repetitions";
-    case Phase::kExecution:
-      return "the program's execution";
-    case Phase::kSim:
-      return "the sim step";
-    case Phase::kStoring:
-      return "storing";
-  }
-  return "an unknown phase";
+  // Indexed by Phase, in its order.
+  static constexpr const char* kNames[] = {"preparation (before the target ran)",
+                                           "the warm-up",
+                                           "the timed repetitions",
+                                           "the program's execution",
+                                           "the sim step",
+                                           "storing"};
+  return kNames[static_cast<int>(phase)];
 }
 
 InterruptionScope::InterruptionScope() {

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "core/run.h"
+#include "machine/machine_profile.h"
 #include "report/roofline_scene.h"
 #include "report/roofline_svg.h"
 #include "roofline/placement.h"
-#include "store/profile_store.h"
 
 namespace rprof {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "machine/machine_profile.h"
 #include "report/output_format.h"
 #include "report/terminal_width.h"
-#include "store/profile_store.h"
 
 namespace rprof {
 

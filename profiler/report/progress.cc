@@ -85,4 +85,8 @@ void ElapsedProgress::Draw() {
   } while (!done_.wait_for(lock, kRedraw, [this] { return finished_; }));
 }
 
+std::shared_ptr<void> StartElapsedProgress(const std::string& what, double expected_s) {
+  return std::make_shared<ElapsedProgress>(what, expected_s);
+}
+
 }  // namespace rprof

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -61,6 +62,10 @@ class ElapsedProgress {
   bool finished_ = false;
   std::thread thread_;
 };
+
+// An ElapsedProgress as CounterRequest::wait_progress takes it: drawn until the result is
+// destroyed.
+std::shared_ptr<void> StartElapsedProgress(const std::string& what, double expected_s);
 
 }  // namespace rprof
 

@@ -6,6 +6,8 @@
 #include <limits>
 #include <optional>
 
+#include "core/target_kind.h"
+
 namespace rprof {
 
 namespace {
@@ -355,14 +357,13 @@ bool RunFromJson(const JsonValue& json, RunRecord* run, std::string* err) {
     *err = "uid: expected 32 lowercase hex digits, found \"" + run->uid.substr(0, 40) + "\"";
     return false;
   }
-  if (run->target_kind != "builtin" && run->target_kind != "plugin" &&
-      run->target_kind != "executable") {
-    *err = "target_kind: expected builtin, plugin or executable";
+  if (!ParseTargetKind(run->target_kind)) {
+    *err = "target_kind: expected " + TargetKindChoices();
     return false;
   }
   std::optional<RunStatus> parsed = ParseRunStatus(status);
   if (!parsed) {
-    *err = "status: expected ok, failed, crashed or interrupted";
+    *err = "status: expected " + RunStatusChoices();
     return false;
   }
   if (*calls < 1) {

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "core/memory_level.h"
 #include "core/text.h"
 #include "machine/profile_trust.h"
 #include "roofline/compute_roof.h"
@@ -14,8 +15,6 @@
 namespace rprof {
 
 namespace {
-
-const char* const kLevels[] = {"l1", "l2", "l3", "dram"};
 
 // The thread counts the profile has compute ceilings for, ascending.
 std::vector<int> ProfileThreadCounts(const MachineProfile& profile) {
@@ -221,9 +220,8 @@ std::string AboveRoofNote(const std::vector<Metric>& metrics, const MachineProfi
   if (percent <= 100) return "";
   char text[400];
   auto rank = [](const std::string& name) {
-    for (int i = 0; i < 4; ++i)
-      if (name == kLevels[i]) return i;
-    return 4;
+    std::optional<MemoryLevel> level = ParseMemoryLevel(name);
+    return level ? static_cast<int>(*level) : static_cast<int>(kMemoryLevels.size());
   };
   const Metric* footprint = FindMetric(metrics, "bytes_dram", Source::kModel);
   if (!level.empty() && footprint && footprint->value && *footprint->value > 0) {
@@ -311,7 +309,8 @@ Placement PlaceOnRoofs(const std::vector<Metric>& metrics, const RunShape& shape
     double best_fraction = -1;
     std::string best_level;
     for (Source source : CountingSources()) {
-      for (const char* level : kLevels) {
+      for (const MemoryLevelInfo& info : kMemoryLevels) {
+        const std::string level(info.name);
         const Metric* gbs = FindMetric(metrics, std::string("gbs_") + level, source);
         if (!gbs || !gbs->value) continue;
         // The rate against the ceiling of its own bytes' convention.
@@ -346,7 +345,8 @@ Placement PlaceOnRoofs(const std::vector<Metric>& metrics, const RunShape& shape
 
   const LevelPlacement* binding = nullptr;
   for (Source source : CountingSources()) {
-    for (const char* level : kLevels) {
+    for (const MemoryLevelInfo& info : kMemoryLevels) {
+      const std::string level(info.name);
       auto flops = Value(metrics, "flops", source);
       auto bytes = Value(metrics, std::string("bytes_") + level, source);
       // Like with like: the source's bytes against the ceiling counted the same way.

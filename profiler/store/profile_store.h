@@ -13,15 +13,6 @@
 
 namespace rprof {
 
-struct StoredProfile {
-  int64_t id = 0;
-  MachineRecord machine;
-  std::string created_at;
-  std::string isa;
-  double nominal_ghz = 0;
-  MachineProfile profile;  // topology is not restored beyond what MachineRecord keeps
-};
-
 // Stores `profile` measured on `machine`; sets *id.
 bool InsertProfile(RunStore* store, const MachineRecord& machine, const MachineProfile& profile,
                    int64_t* id, Error* err);

@@ -40,21 +40,10 @@ constexpr char kRefused = 'F';
 enum class WorkerPhase : char { kLoading, kSetup, kWarmUp, kRepetitions, kCheck, kTeardown };
 
 const char* WorkerPhaseName(WorkerPhase phase) {
-  switch (phase) {
-    case WorkerPhase::kLoading:
-      return "loading the plugin";
-    case WorkerPhase::kSetup:
-      return "setup";
-    case WorkerPhase::kWarmUp:
-      return "the warm-up";
-    case WorkerPhase::kRepetitions:
-      return "the timed repetitions";
-    case WorkerPhase::kCheck:
-      return "the check";
-    case WorkerPhase::kTeardown:
-      return "teardown";
-  }
-  return "an unknown phase";
+  // Indexed by WorkerPhase, in its order.
+  static constexpr const char* kNames[] = {"loading the plugin",    "setup",     "the warm-up",
+                                           "the timed repetitions", "the check", "teardown"};
+  return kNames[static_cast<int>(phase)];
 }
 
 // A message bigger than this is not a worker's: results are a few doubles per repetition.

@@ -173,6 +173,45 @@ class Gbench(RprofTestCase):
             cpu = self.metric(runs[0][0], "cpu_time_s", "clock")
             self.assertAlmostEqual(task * 1e-9 / cpu, 1, delta=0.5)
 
+    def test_two_benchmarks_as_csv_give_one_header(self):
+        # Issue 27: each benchmark's CSV was printed whole, header and all.
+        # -o: the report alone (the binary writes its own context to standard error too).
+        report = self.path("report.csv")
+        result = self.rprof("run", "--counters", "pmu", "--format", "csv", "-o", report, FIXTURE,
+                            "--benchmark_filter=saxpy/(1024|65536)$",
+                            "--benchmark_min_time=0.01s")
+        self.assertEqual(result.returncode, 0, result)
+        with open(report) as f:
+            text = f.read()
+        lines = text.splitlines()
+        self.assertEqual([line for line in lines if line.startswith("run_id,")], [lines[0]], text)
+        ids = {line.split(",")[0] for line in lines[1:]}
+        self.assertEqual(ids, {str(r[0]) for r in self.runs()})
+        self.assertEqual(len(ids), 2)
+
+    def test_a_benchmark_run_imports_into_another_database(self):
+        # Issue 27: the JSON reader did not know the benchmark target kind, so a benchmark run's
+        # show, history and recovery JSON could never be imported (exit 2).
+        self.assertEqual(self.rprof("run", "--counters", "pmu", FIXTURE,
+                                    "--benchmark_filter=saxpy/1024$",
+                                    "--benchmark_min_time=0.01s").returncode, 0)
+        (run_id, name, kind, _), = self.runs()
+        shown = self.rprof_ok("show", str(run_id), "--format", "json").stdout
+        history = self.rprof_ok("history", "--format", "json").stdout
+        for what, text in (("show", shown), ("history", history)):
+            with self.subTest(what):
+                other = self.path(f"other-{what}.db")
+                exported = self.path(f"{what}.json")
+                with open(exported, "w") as f:
+                    f.write(text)
+                self.rprof_ok("import", exported, db=other)
+                back = json.loads(self.rprof_ok("show", "1", "--format", "json", db=other).stdout)
+                original = json.loads(shown)
+                self.assertEqual(back["target_kind"], "benchmark")
+                for key in ("uid", "target", "target_kind", "params", "status", "metrics",
+                            "samples_s", "tags"):
+                    self.assertEqual(back[key], original[key], key)
+
     def test_threads_count_one_iteration_of_every_thread(self):
         if shutil.which("valgrind") is None:
             self.skipTest("valgrind not found: the sim counts cannot be checked")

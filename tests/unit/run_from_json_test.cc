@@ -178,7 +178,7 @@ TEST(RunFromJson, WhatIsNotARunIsRefusedWithTheKeyNamed) {
   EXPECT_EQ(Refused(Edited("\"status\":\"ok\"", "\"status\":\"fine\"")),
             "status: expected ok, failed, crashed or interrupted");
   EXPECT_EQ(Refused(Edited("\"target_kind\":\"builtin\"", "\"target_kind\":\"script\"")),
-            "target_kind: expected builtin, plugin or executable");
+            "target_kind: expected builtin, plugin, executable or benchmark");
   EXPECT_EQ(Refused(Edited("\"uid\":null", "\"uid\":\"1234\"")),
             "uid: expected 32 lowercase hex digits, found \"1234\"");
   EXPECT_EQ(Refused(Edited("\"clock\":{", "\"abacus\":{")),

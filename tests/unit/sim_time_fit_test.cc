@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "pipeline/sim_inputs.h"
 #include "store/run_store.h"
 #include "temp_files.h"
 #include "test_runs.h"

@@ -1,8 +1,8 @@
 // What rprof run does with a run it measured but could not store (the disk filled up, a lock
 // was held past the busy timeout): it saves the run whole to a recovery file and says that the
 // run is not lost, where it is, and how `rprof import` stores it once the database can take it.
-#ifndef RPROF_CLI_UNSTORED_RUN_H_
-#define RPROF_CLI_UNSTORED_RUN_H_
+#ifndef RPROF_PIPELINE_UNSTORED_RUN_H_
+#define RPROF_PIPELINE_UNSTORED_RUN_H_
 
 #include "core/error.h"
 #include "core/run.h"
@@ -17,4 +17,4 @@ bool SaveUnstoredRun(const RunRecord& run, const DatabasePath& db, Error* err);
 
 }  // namespace rprof
 
-#endif  // RPROF_CLI_UNSTORED_RUN_H_
+#endif  // RPROF_PIPELINE_UNSTORED_RUN_H_

@@ -1,4 +1,4 @@
-#include "cli/unstored_run.h"
+#include "pipeline/unstored_run.h"
 
 #include <cstdio>
 

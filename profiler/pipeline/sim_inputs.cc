@@ -1,0 +1,60 @@
+#include "pipeline/sim_inputs.h"
+
+#include <utility>
+#include <vector>
+
+#include "counters/sim_cache_sizes.h"
+#include "store/profile_store.h"
+
+namespace rprof {
+
+namespace {
+
+// How many stored replays are read: enough for every target's newest few.
+constexpr int kReplaysRead = 500;
+
+}  // namespace
+
+bool ChooseSimCacheSizes(RunStore* store, const std::string& fingerprint, const std::string& choice,
+                         CacheSizes* out, Error* err) {
+  if (choice == "reported") {
+    out->origin = "reported by sysfs (--sim-cache reported)";
+    return true;
+  }
+  StoredProfile stored;
+  bool found = false;
+  if (!LoadNewestProfile(store, fingerprint, &stored, &found, err)) return false;
+  if (!found) {
+    out->origin = "reported by sysfs (no machine profile yet)";
+    return true;
+  }
+  SimCacheSizesFromProfile(stored.profile, stored.id, out);
+  return true;
+}
+
+bool LoadSimTimeFit(RunStore* store, const std::string& fingerprint, const std::string& simulator,
+                    SimTimeFit* out, Error* err) {
+  std::vector<SimReplayRecord> replays;
+  std::string why;
+  // The simulator is the first word of the measured time's note (SimReplayMeasuredNote).
+  bool read = store->db()->ForEachRow(
+      "SELECT r.target, mm.value, mc.value FROM runs r"
+      " JOIN machines ma ON ma.id = r.machine_id"
+      " JOIN metrics mc ON mc.run_id = r.id AND mc.region = '' AND mc.name = ?3"
+      "  AND mc.source = 'clock'"
+      " JOIN metrics mm ON mm.run_id = r.id AND mm.region = '' AND mm.name = ?3"
+      "  AND mm.source = 'model'"
+      " WHERE ma.fingerprint = ?1 AND substr(mc.note, 1, length(?2) + 1) = ?2 || ':'"
+      "  AND mc.value IS NOT NULL AND mm.value IS NOT NULL"
+      " ORDER BY r.started_at DESC, r.id DESC LIMIT ?4",
+      &why,
+      [&](const Statement& s) {
+        replays.push_back({s.Text(0), s.Double(1), s.Double(2)});
+      },
+      fingerprint, simulator, std::string(kSimReplayMetric), kReplaysRead);
+  if (!read) return store->DbFail(why, err);
+  *out = SimTimeFit(simulator, std::move(replays));
+  return true;
+}
+
+}  // namespace rprof
