@@ -89,6 +89,8 @@ struct CounterRequest {
   // "slurm"; JobRank::launcher); "" outside a job. A replayed source cannot execute a rank a
   // second time outside its launcher.
   std::string job_launcher;
+  // Programs: how many hot functions to count on their own (--functions; 0: off).
+  int functions = 0;
 };
 
 // What the driver knows once the target has run natively, for the sources to finish with.

@@ -74,7 +74,7 @@ int64_t RoundDown2(int64_t v) {
 }
 
 // One execution of the whole program under valgrind, counted from its start and per region.
-bool SimulateProgram(const CountedTarget& program, const CacheSizes& caches,
+bool SimulateProgram(const CountedTarget& program, const CacheSizes& caches, int functions,
                      std::vector<Metric>* out, Error* err, double* wall_s) {
   // The program runs a second time, its output and side effects again: said every time, to a
   // terminal or a log alike (the run's note says it too).
@@ -87,6 +87,7 @@ bool SimulateProgram(const CountedTarget& program, const CacheSizes& caches,
   sim.argv[0] = program.path;
   sim.collect_from_start = true;
   sim.per_region = true;
+  sim.functions = functions;
   SimGeometry(caches, &sim.d1, &sim.ll);
   sim.levels = SimHierarchy(caches);
   sim.prefetch = caches.prefetch;
@@ -150,8 +151,10 @@ namespace {
 class PreparedSim : public PreparedSource {
  public:
   // `refused`: why this target is never replayed ("" when it may be).
-  PreparedSim(bool chosen, double budget_s, CacheSizes caches, SimTimeFit fit, std::string refused)
-      : chosen_(chosen),
+  PreparedSim(bool chosen, double budget_s, CacheSizes caches, SimTimeFit fit, std::string refused,
+              int functions)
+      : functions_(functions),
+        chosen_(chosen),
         budget_s_(budget_s),
         caches_(std::move(caches)),
         fit_(std::move(fit)),
@@ -204,7 +207,7 @@ class PreparedSim : public PreparedSource {
                   "counts"
                 : "executed once more, for the fewest iterations, under valgrind, for the sim "
                   "counts";
-    if (!SimulateProgram(target, caches_, metrics, err, &wall_s)) return false;
+    if (!SimulateProgram(target, caches_, functions_, metrics, err, &wall_s)) return false;
     AddReplayTime(work_s, expected, wall_s, metrics);
     // A program whose work depends on time did other work under valgrind: its counts do not go
     // with the native time, so none is kept. (A replay of its own, replay_argv, does other
@@ -229,6 +232,7 @@ class PreparedSim : public PreparedSource {
         {kSimReplayMetric, work_s, "s", Source::kModel, "", SimReplayReferenceNote()});
   }
 
+  int functions_;  // hot functions counted on their own (SimRequest::functions)
   bool chosen_;
   double budget_s_;
   CacheSizes caches_;
@@ -285,7 +289,7 @@ class SimSource : public CounterSource {
                 " with sim executes it a second time, under valgrind; --counters sim asks "
                 "for that";
     return std::make_unique<PreparedSim>(chosen, request.replay_budget_s, request.caches,
-                                         request.sim_time, std::move(refused));
+                                         request.sim_time, std::move(refused), request.functions);
   }
 };
 

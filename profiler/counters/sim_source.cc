@@ -7,12 +7,15 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/text.h"
 #include "counters/pmu_diagnosis.h"
 #include "counters/sim/callgrind_output.h"
 #include "counters/sim/callgrind_runner.h"
+#include "counters/sim/function_counts.h"
 #include "counters/sim/sim_counts.h"
 #include "counters/sim/simtool_location.h"
 #include "counters/sim_cache_sizes.h"
+#include "functions/hot_functions.h"
 #include "machine/topology.h"
 
 namespace rprof {
@@ -167,6 +170,57 @@ bool Analyze(SimAnalyzer* analyzer, const std::vector<std::string>& files, SimCo
 
 constexpr std::string_view kRegionTrigger = "Client Request: rprof-region:";
 
+// The hot functions of the whole run's `output` (rprofsim with --rprofsim-functions=yes, or
+// callgrind): each chosen one's metrics as a region's (FunctionRegion), plus where its code is
+// (line_first / line_last, their note the file; the instructions' note the object and how it
+// was named). Without sampling, instructions stand for time in choosing them (said).
+bool AddFunctionMetrics(SimAnalyzer* analyzer, const CallgrindOutput& output, int top,
+                        std::vector<Metric>* out, std::string* why) {
+  std::vector<FunctionSlice> slices = SplitByFunction(output);
+  std::vector<SimCounts> counts(slices.size());
+  std::vector<FunctionCandidate> candidates(slices.size());
+  for (size_t i = 0; i < slices.size(); ++i) {
+    if (!analyzer->Analyze(slices[i].output, &counts[i], why)) return false;
+    candidates[i] = {slices[i].name, static_cast<double>(counts[i].instructions),
+                     static_cast<double>(counts[i].flops()), std::nullopt};
+  }
+  HotFunctionRule rule;
+  rule.top = top;
+  std::vector<std::string> used;
+  double total = static_cast<double>(output.self_totals.empty() ? 0 : output.self_totals[0]);
+  for (size_t i : SelectHotFunctions(candidates, rule)) {
+    const FunctionSlice& slice = slices[i];
+    // One name, one function: the same name in two modules gets its module's name too.
+    std::string name = slice.name;
+    if (std::find(used.begin(), used.end(), name) != used.end()) {
+      size_t slash = slice.object.rfind('/');
+      name += " (" + slice.object.substr(slash == std::string::npos ? 0 : slash + 1) + ")";
+    }
+    used.push_back(name);
+    std::string region = FunctionRegion(name);
+    size_t first = out->size();
+    AddSimMetrics(counts[i], region, out);
+    std::string where =
+        (slice.named ? "function " + slice.name + " in " : "code without a symbol in ") +
+        slice.object +
+        (slice.named ? " (its symbol)"
+                     : ": named by its module and start address (its unwind-table entry)") +
+        Format("; %.3g %% of the run's executed instructions",
+               total > 0 ? 100.0 * static_cast<double>(counts[i].instructions) / total : 0.0) +
+        "; inlined code is counted in the function it was inlined into";
+    for (size_t k = first; k < out->size(); ++k)
+      if ((*out)[k].name == "instructions")
+        (*out)[k].note = where + ((*out)[k].note.empty() ? "" : "; " + (*out)[k].note);
+    if (slice.first_line > 0) {
+      out->push_back({"line_first", static_cast<double>(slice.first_line), "line", Source::kSim,
+                      region, slice.file});
+      out->push_back({"line_last", static_cast<double>(slice.last_line), "line", Source::kSim,
+                      region, slice.file});
+    }
+  }
+  return true;
+}
+
 // Whether `path` is a file whose first bytes are "#!".
 bool IsScript(const std::string& path) {
   char magic[2] = {};
@@ -303,6 +357,10 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
     options.extra_valgrind_args.push_back("--simulate-wb=yes");
   }
   if (request.collect_from_start) options.extra_valgrind_args.push_back("--collect-atstart=yes");
+  // Each instruction's function and line, looked up when its block is translated (callgrind
+  // writes them always).
+  if (request.functions > 0 && !options.simtool.empty())
+    options.extra_valgrind_args.push_back("--rprofsim-functions=yes");
   // A script (pyenv's python3, ./run.sh) is its interpreter's process: valgrind must follow the
   // exec the kernel makes for it, and the exec'd program's counts replace the wrapper's (same
   // pid, same output file). The program's own children are then followed too: their outputs
@@ -340,12 +398,19 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
 
   SimAnalyzer analyzer;
   SimCounts counts;
-  if (!Analyze(&analyzer, run.output_files, &counts, &why)) {
+  CallgrindOutput whole;
+  if (!ReadCallgrindOutputFiles(run.output_files, &whole, &why) ||
+      !analyzer.Analyze(whole, &counts, &why)) {
     cleanup();
     return Fail(err, ErrorKind::kEnvironment, "sim: valgrind output: " + why);
   }
   result->fp_mix = DescribeFpMix(counts);
   AddSimMetrics(counts, "", &result->metrics);
+  if (request.functions > 0 &&
+      !AddFunctionMetrics(&analyzer, whole, request.functions, &result->metrics, &why)) {
+    cleanup();
+    return Fail(err, ErrorKind::kEnvironment, "sim: valgrind output, by function: " + why);
+  }
 
   if (request.per_region && (!options.simtool.empty() || run.output_files.size() > 1)) {
     // Group the files by the region they are of (callgrind: whose end dumped them).
