@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -170,12 +171,47 @@ bool Analyze(SimAnalyzer* analyzer, const std::vector<std::string>& files, SimCo
 
 constexpr std::string_view kRegionTrigger = "Client Request: rprof-region:";
 
+// A function's time from the native run's samples: its share of them x the run's time per
+// execution (source clock: a share of the measured wall time), with the count and the
+// binomial standard error of the share; time_share beside it.
+void AddSampledTime(const FunctionSamples& samples, uint64_t own, double native_time_s,
+                    const std::string& region, std::vector<Metric>* out) {
+  double n = static_cast<double>(samples.total);
+  double p = static_cast<double>(own) / n;
+  double relative_error = own > 0 ? std::sqrt((1 - p) / (p * n)) : 0;
+  std::string note = Format(
+      "%llu of %llu cpu-clock samples (one per %.3g ms of CPU time, every thread) x the "
+      "run's time %.4g s; ±%.2g %% (binomial standard error of the share)",
+      static_cast<unsigned long long>(own), static_cast<unsigned long long>(samples.total),
+      samples.period_s * 1e3, native_time_s, 100 * relative_error);
+  if (samples.lost > 0)
+    note += Format("; %llu samples lost (the ring buffer was full)",
+                   static_cast<unsigned long long>(samples.lost));
+  note += samples.user_only
+              ? "; a share of user CPU time (perf_event_paranoid kept kernel code unsampled)"
+              : "; a share of CPU time, kernel time included";
+  note += ": with several threads busy at once it overstates wall time";
+  if (own == 0) {
+    out->push_back({"time_s", std::nullopt, "s", Source::kClock, region,
+                    "no cpu-clock sample fell in this function (" + note + ")"});
+    return;
+  }
+  out->push_back({"time_s", p * native_time_s, "s", Source::kClock, region, note});
+  out->push_back({"time_share", p, "1", Source::kClock, region, note});
+}
+
 // The hot functions of the whole run's `output` (rprofsim with --rprofsim-functions=yes, or
 // callgrind): each chosen one's metrics as a region's (FunctionRegion), plus where its code is
 // (line_first / line_last, their note the file; the instructions' note the object and how it
 // was named). Without sampling, instructions stand for time in choosing them (said).
 bool AddFunctionMetrics(SimAnalyzer* analyzer, const CallgrindOutput& output, int top,
+                        const FunctionSamples* samples, double native_time_s,
                         std::vector<Metric>* out, std::string* why) {
+  bool sampled = samples != nullptr && samples->total > 0 && native_time_s > 0;
+  auto samples_of = [&](const std::string& name) -> uint64_t {
+    auto it = samples->by_function.find(name);
+    return it == samples->by_function.end() ? 0 : it->second;
+  };
   std::vector<FunctionSlice> slices = SplitByFunction(output);
   std::vector<SimCounts> counts(slices.size());
   std::vector<FunctionCandidate> candidates(slices.size());
@@ -183,6 +219,9 @@ bool AddFunctionMetrics(SimAnalyzer* analyzer, const CallgrindOutput& output, in
     if (!analyzer->Analyze(slices[i].output, &counts[i], why)) return false;
     candidates[i] = {slices[i].name, static_cast<double>(counts[i].instructions),
                      static_cast<double>(counts[i].flops()), std::nullopt};
+    if (sampled)
+      candidates[i].time_share =
+          static_cast<double>(samples_of(slices[i].name)) / static_cast<double>(samples->total);
   }
   HotFunctionRule rule;
   rule.top = top;
@@ -211,6 +250,7 @@ bool AddFunctionMetrics(SimAnalyzer* analyzer, const CallgrindOutput& output, in
     for (size_t k = first; k < out->size(); ++k)
       if ((*out)[k].name == "instructions")
         (*out)[k].note = where + ((*out)[k].note.empty() ? "" : "; " + (*out)[k].note);
+    if (sampled) AddSampledTime(*samples, samples_of(slice.name), native_time_s, region, out);
     if (slice.first_line > 0) {
       out->push_back({"line_first", static_cast<double>(slice.first_line), "line", Source::kSim,
                       region, slice.file});
@@ -407,7 +447,8 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
   result->fp_mix = DescribeFpMix(counts);
   AddSimMetrics(counts, "", &result->metrics);
   if (request.functions > 0 &&
-      !AddFunctionMetrics(&analyzer, whole, request.functions, &result->metrics, &why)) {
+      !AddFunctionMetrics(&analyzer, whole, request.functions, request.samples,
+                          request.native_time_s, &result->metrics, &why)) {
     cleanup();
     return Fail(err, ErrorKind::kEnvironment, "sim: valgrind output, by function: " + why);
   }

@@ -2,7 +2,8 @@
 program with two noinline functions, built -O2 -g (tests/cli_targets/hot_functions.c), gets each
 function's FLOPs exactly, its placement (the triad memory-bound), a section in show and rows in
 the run_functions view; its stripped copy names them by module and address, and says so;
---functions off counts none."""
+--functions off counts none. Each function's time, sampled from the native executions
+(cpu-clock), is within 25 % of what marker regions around the same calls measure."""
 
 import json
 import os
@@ -29,10 +30,10 @@ class HotFunctions(RprofTestCase):
         self.rprof_program_ok("run", "--counters", "model", "--functions", "off", "/bin/true")
         insert_profile(self.db)
 
-    def sim_run(self, program, *extra):
+    def sim_run(self, program, *extra, args=(str(REPS),)):
         out_path = self.path("run.json")
         self.rprof_program_ok("run", "--counters", "sim", "--format", "json", "-o", out_path,
-                              *extra, os.path.join(TARGETS, program), str(REPS), timeout=600)
+                              *extra, os.path.join(TARGETS, program), *args, timeout=600)
         with open(out_path) as f:
             return json.load(f)
 
@@ -92,6 +93,30 @@ class HotFunctions(RprofTestCase):
         out = self.sim_run("hot_functions", "--functions", "off")
         self.assertEqual(out["functions"], {})
         self.assertGreaterEqual(out["metrics"]["flops"]["sim"]["value"], 2 * N * REPS + 2 * M ** 3)
+
+    def test_sampled_time_matches_marker_regions(self):
+        # Long enough for a few hundred samples (one per 0.5 ms of CPU time): 40 triads and 10
+        # matmuls, each about 50 ms natively here; medians of 3 executions on both sides.
+        args = ("40", "10")
+        out = self.sim_run("hot_functions", "--repeat", "3", args=args)
+        marked = self.path("marked.json")
+        self.rprof_program_ok("run", "--functions", "off", "--repeat", "3", "--format", "json",
+                              "-o", marked, os.path.join(TARGETS, "hot_functions_markers"), *args)
+        with open(marked) as f:
+            regions = json.load(f)["regions"]
+        for name in ("triad", "matmul"):
+            time = out["functions"][name]["time_s"]["clock"]
+            self.assertIn("cpu-clock samples", time["note"])
+            self.assertIn("binomial standard error", time["note"])
+            region_time = regions[name]["time_s"]["clock"]["value"]
+            self.assertAlmostEqual(time["value"] / region_time, 1, delta=0.25,
+                                   msg=f"{name}: sampled {time['value']} s, region {region_time} s"
+                                       f" ({time['note']})")
+            share = out["functions"][name]["time_share"]["clock"]["value"]
+            self.assertGreater(share, 0)
+            self.assertLess(share, 1)
+            # With a time, a rate: the function stands at a percentage of its roof.
+            self.assertIsNotNone(out["functions"][name]["placement"].get("percent_of_roof"))
 
     def test_functions_option_is_checked(self):
         r = self.rprof("run", "--functions", "many", "/bin/true")

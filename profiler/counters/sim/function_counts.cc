@@ -5,8 +5,8 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "counters/sim/unwind_ranges.h"
 #include "functions/hot_functions.h"
+#include "functions/unwind_ranges.h"
 
 namespace rprof {
 

@@ -2,8 +2,8 @@
 // start of the unwind-table entry (.eh_frame's FDE, read with elfutils' libdw) that covers an
 // address. Compilers emit one FDE per function, and strip keeps .eh_frame, so this separates
 // the functions of a stripped binary where the symbol table cannot.
-#ifndef RPROF_COUNTERS_SIM_UNWIND_RANGES_H_
-#define RPROF_COUNTERS_SIM_UNWIND_RANGES_H_
+#ifndef RPROF_FUNCTIONS_UNWIND_RANGES_H_
+#define RPROF_FUNCTIONS_UNWIND_RANGES_H_
 
 #include <cstdint>
 #include <map>
@@ -32,4 +32,4 @@ class UnwindRanges {
 
 }  // namespace rprof
 
-#endif  // RPROF_COUNTERS_SIM_UNWIND_RANGES_H_
+#endif  // RPROF_FUNCTIONS_UNWIND_RANGES_H_

@@ -1,4 +1,4 @@
-#include "counters/sim/unwind_ranges.h"
+#include "functions/unwind_ranges.h"
 
 #include <elfutils/libdw.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 // Without elfutils (libdw): no unwind table is read, so code without a symbol is named by the
 // lowest address executed in it, per module (function_counts.h).
-#include "counters/sim/unwind_ranges.h"
+#include "functions/unwind_ranges.h"
 
 namespace rprof {
 
