@@ -95,20 +95,16 @@ class HotFunctions(RprofTestCase):
         self.assertGreaterEqual(out["metrics"]["flops"]["sim"]["value"], 2 * N * REPS + 2 * M ** 3)
 
     def test_sampled_time_matches_marker_regions(self):
-        # Long enough for a few hundred samples (one per 0.5 ms of CPU time): 40 triads and 10
-        # matmuls, each about 50 ms natively here; medians of 3 executions on both sides.
-        args = ("40", "10")
-        out = self.sim_run("hot_functions", "--repeat", "3", args=args)
-        marked = self.path("marked.json")
-        self.rprof_program_ok("run", "--functions", "off", "--repeat", "3", "--format", "json",
-                              "-o", marked, os.path.join(TARGETS, "hot_functions_markers"), *args)
-        with open(marked) as f:
-            regions = json.load(f)["regions"]
+        # The same executions give both: the program with marker regions around the calls (its
+        # functions are the same), sampled. Long enough for a few hundred samples (one per 0.5 ms
+        # of CPU time): 40 triads and 10 matmuls, each about 50 ms natively here; 3 executions.
+        # (Two separate runs would differ by the load of this shared machine alone.)
+        out = self.sim_run("hot_functions_markers", "--repeat", "3", args=("40", "10"))
         for name in ("triad", "matmul"):
             time = out["functions"][name]["time_s"]["clock"]
             self.assertIn("cpu-clock samples", time["note"])
             self.assertIn("binomial standard error", time["note"])
-            region_time = regions[name]["time_s"]["clock"]["value"]
+            region_time = out["regions"][name]["time_s"]["clock"]["value"]
             self.assertAlmostEqual(time["value"] / region_time, 1, delta=0.25,
                                    msg=f"{name}: sampled {time['value']} s, region {region_time} s"
                                        f" ({time['note']})")
@@ -117,6 +113,9 @@ class HotFunctions(RprofTestCase):
             self.assertLess(share, 1)
             # With a time, a rate: the function stands at a percentage of its roof.
             self.assertIsNotNone(out["functions"][name]["placement"].get("percent_of_roof"))
+        # Marker regions and functions side by side, each in its own key.
+        self.assertEqual(out["functions"]["triad"]["flops"]["sim"]["value"],
+                         out["regions"]["triad"]["flops"]["sim"]["value"])
 
     def test_functions_option_is_checked(self):
         r = self.rprof("run", "--functions", "many", "/bin/true")
