@@ -117,6 +117,28 @@ class HotFunctions(RprofTestCase):
         self.assertEqual(out["functions"]["triad"]["flops"]["sim"]["value"],
                          out["regions"]["triad"]["flops"]["sim"]["value"])
 
+    def test_a_shared_librarys_kernel_is_a_hot_function(self):
+        # OpenBLAS's sgemm kernel, from a C program (the np_mm.py does the same through
+        # numpy): a function of a shared library, found, counted and placed on its own.
+        program = os.path.join(TARGETS, "blas_region")
+        if not os.path.exists(program):
+            self.skipTest("blas_region was not built: meson found no openblas (libopenblas-dev)")
+        n = 256
+        env = dict(self.env, OPENBLAS_NUM_THREADS="2", OPENBLAS_CORETYPE="Haswell")
+        r = self.rprof("run", "--counters", "sim", "--format", "json", "-o", self.path("b.json"),
+                       program, str(n), env=env, timeout=600)
+        self.assertExit(r, 0, "a second time, under valgrind")
+        with open(self.path("b.json")) as f:
+            out = json.load(f)
+        kernels = [name for name in out["functions"] if name.startswith("sgemm_kernel")]
+        self.assertEqual(len(kernels), 1, sorted(out["functions"]))
+        kernel = out["functions"][kernels[0]]
+        # Two calls of 2 n^3 (a warm-up and the region's), nearly all in the kernel.
+        self.assertAlmostEqual(kernel["flops_sp"]["sim"]["value"] / (4 * n ** 3), 1, delta=0.02)
+        self.assertIn("libopenblas", kernel["instructions"]["sim"]["note"])
+        self.assertTrue(kernel["placement"]["placed"], kernel["placement"])
+        self.assertTrue(kernel["placement"]["verdict"])
+
     def test_functions_option_is_checked(self):
         r = self.rprof("run", "--functions", "many", "/bin/true")
         self.assertError(r, 2, "--functions many: use a count from 1 to 1000, or off")
