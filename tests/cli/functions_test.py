@@ -71,6 +71,12 @@ class HotFunctions(RprofTestCase):
         self.assertEqual(by_name["triad"][1], 2 * N * REPS)
         self.assertEqual(by_name["matmul"][1], 2 * M ** 3)
         self.assertTrue(by_name["triad"][2].endswith("hot_functions.c"))
+        # history finds the runs a function was hot in.
+        history = self.rprof_ok("history", "--function", "triad", "--format", "json").stdout
+        self.assertEqual([r["run_id"] for r in json.loads(history)], [out["run_id"]])
+        history = self.rprof_ok("history", "--function", "no_such_function", "--format",
+                                "json").stdout
+        self.assertEqual(json.loads(history), [])
         shown = self.rprof_ok("show", str(out["run_id"])).stdout
         self.assertIn("\nfunction triad\n", shown)
         self.assertIn("\nfunction matmul\n", shown)

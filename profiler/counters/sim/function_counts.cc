@@ -46,8 +46,8 @@ std::vector<FunctionSlice> SplitByFunction(const CallgrindOutput& output) {
       slice.name = symbol;  // named below, once its lowest address is known
       slice.output.events = output.events;
       slice.output.objects = output.objects;
-      slice.output.functions = output.functions;
-      slice.output.files = output.files;
+      // Not the run's function and file names: SimAnalyzer needs none, and a program of
+      // thousands of functions (libpython) would copy them thousands of times.
       slice.output.cache = output.cache;
       slice.output.has_instr_positions = output.has_instr_positions;
       slice.output.has_line_positions = output.has_line_positions;
@@ -61,7 +61,6 @@ std::vector<FunctionSlice> SplitByFunction(const CallgrindOutput& output) {
     size_t s = it->second;
     FunctionSlice& slice = slices[s];
     slice.output.sites.push_back(site);
-    slice.output.site_sources.push_back(source);
     for (size_t e = 0; e < stride; ++e) {
       uint64_t v = output.costs[i * stride + e];
       slice.output.costs.push_back(v);

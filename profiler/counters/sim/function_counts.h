@@ -23,7 +23,9 @@ struct FunctionSlice {
   // line executed there; "" and 0 without line information.
   std::string file;
   uint32_t first_line = 0, last_line = 0;
-  CallgrindOutput output;  // its sites alone, with their costs and the run's geometry
+  // Its sites alone, with their costs and the run's geometry (not the run's function and file
+  // names, nor each site's source: what SimAnalyzer needs, no more).
+  CallgrindOutput output;
 };
 
 // Splits `output` by (object, function). Empty when the output names no function (rprofsim
