@@ -226,7 +226,8 @@ bool AddFunctionMetrics(SimAnalyzer* analyzer, const CallgrindOutput& output, in
   HotFunctionRule rule;
   rule.top = top;
   std::vector<std::string> used;
-  double total = static_cast<double>(output.self_totals.empty() ? 0 : output.self_totals[0]);
+  int ir = output.EventIndex("Ir");
+  double total = ir < 0 ? 0 : static_cast<double>(output.self_totals[static_cast<size_t>(ir)]);
   for (size_t i : SelectHotFunctions(candidates, rule)) {
     const FunctionSlice& slice = slices[i];
     // One name, one function: the same name in two modules gets its module's name too.
@@ -246,7 +247,8 @@ bool AddFunctionMetrics(SimAnalyzer* analyzer, const CallgrindOutput& output, in
                      : ": named by its module and start address (its unwind-table entry)") +
         Format("; %.3g %% of the run's executed instructions",
                total > 0 ? 100.0 * static_cast<double>(counts[i].instructions) / total : 0.0) +
-        "; inlined code is counted in the function it was inlined into";
+        "; inlined code is counted in the function it was inlined into" +
+        (sampled ? "" : "; chosen by its share of the instructions (no time was sampled)");
     for (size_t k = first; k < out->size(); ++k)
       if ((*out)[k].name == "instructions")
         (*out)[k].note = where + ((*out)[k].note.empty() ? "" : "; " + (*out)[k].note);
