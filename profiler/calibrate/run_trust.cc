@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "calibrate/declared_work.h"
+#include "calibrate/region_elsewhere.h"
 
 namespace rprof {
 
@@ -155,6 +156,8 @@ std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& c
   // Declared work that the counts contradict (one check for kernels, programs, regions and
   // benchmarks alike).
   for (TrustNote& n : DeclaredWorkNotes(run)) notes.push_back(std::move(n));
+  // Work of other threads a pmu region's per-thread counters did not see.
+  for (TrustNote& n : RegionElsewhereNotes(run)) notes.push_back(std::move(n));
   if (!context.profile_noisy_reasons.empty()) {
     std::string reasons;
     for (size_t i = 0; i < context.profile_noisy_reasons.size() && i < 3; ++i)

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/compare_invocations.h"
 #include "cli/options.h"
 #include "core/since_time.h"
 #include "roofline/stored_run_placement.h"
@@ -38,10 +39,9 @@ bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>&
   std::string invocation;
   cl.Add("invocation", po::value(&invocation),
          "only the benchmarks of one invocation of a Google Benchmark binary (the uid its "
-         "runs are tagged with: --tag invocation=UID)");
+         "runs are tagged with: --tag invocation=UID), or a unique prefix of it");
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
-  if (!invocation.empty()) tags.push_back("invocation=" + invocation);
   if (!filter.status.empty() && !ParseRunStatus(filter.status))
     return Fail(err, ErrorKind::kUsage,
                 "--status " + filter.status + ": use ok, failed, crashed or interrupted");
@@ -70,6 +70,13 @@ bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>&
   }
   RunStore store;
   if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
+  // A prefix, as `compare --invocation` takes it: resolved to the one uid, or an error, never
+  // an empty table for a uid no run is tagged with.
+  if (cl.Has("invocation")) {
+    std::string uid;
+    if (!ResolveInvocation(&store, invocation, &uid, err)) return false;
+    filter.tags.push_back({"invocation", uid});
+  }
   std::vector<RunRecord> runs;
   if (!store.List(filter, &runs, err)) return false;
   std::cout << FormatRunList(runs, cl.format(), cl.text_width());

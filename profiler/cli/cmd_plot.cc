@@ -111,6 +111,9 @@ bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& ar
          "--terminal: WIDTHxHEIGHT in characters (default: the terminal's, $COLUMNS and $LINES)");
   cl.Add("gnuplot", po::value(&script), "write the gnuplot script (data inline) to FILE");
   cl.Add("threads", po::value(&threads), "draw the ceilings of N threads (default 1)");
+  cl.Add("all-roofs",
+         "draw every roof of the profile (default: those the runs drawn are held against: their "
+         "precision's best and their own ISA's, each memory level once)");
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
   bool terminal = cl.Has("terminal");
@@ -154,7 +157,7 @@ bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& ar
                     " thread(s); measure them with `rprof machine "
                     "measure --threads " +
                     std::to_string(threads) + "`");
-  RooflineScene scene = BuildRooflineScene(profile.profile, runs, threads);
+  RooflineScene scene = BuildRooflineScene(profile.profile, runs, threads, cl.Has("all-roofs"));
   std::string title = RooflineTitle(profile, threads);
   if (scene.series.empty()) {
     std::string why;

@@ -42,6 +42,9 @@ bool ReportCommand(const GlobalOptions& global, const std::vector<std::string>& 
   cl.Add("compare", po::value(&compare)->multitoken(),
          "A B: an arrow from run A to run B with B's speed-up (both join the report)");
   cl.Add("threads", po::value(&threads), "draw the ceilings of N threads (default 1)");
+  cl.Add("all-roofs",
+         "draw every roof of the profile (default: those the runs drawn are held against: their "
+         "precision's best and their own ISA's, each memory level once)");
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
   if (output.empty()) return Fail(err, ErrorKind::kUsage, "report: say where: -o FILE.html");
@@ -85,7 +88,8 @@ bool ReportCommand(const GlobalOptions& global, const std::vector<std::string>& 
     input.arrows.push_back(arrow);
   }
   for (const RunRecord& r : input.runs) input.placements.push_back(PlaceStoredRun(&store, r));
-  RooflineScene scene = BuildRooflineScene(profile.profile, input.runs, threads);
+  RooflineScene scene =
+      BuildRooflineScene(profile.profile, input.runs, threads, cl.Has("all-roofs"));
   for (const LeftOut& l : scene.left_out)
     std::cerr << "rprof: note: report: left out of the roofline " << EscapeForTerminal(l.name)
               << ": " << EscapeForTerminal(l.reason) << "\n";

@@ -10,8 +10,6 @@
 
 namespace rprof {
 
-namespace {
-
 // The one invocation uid `given` names (itself, or a unique prefix).
 bool ResolveInvocation(RunStore* store, const std::string& given, std::string* uid, Error* err) {
   std::vector<std::string> found;
@@ -31,6 +29,8 @@ bool ResolveInvocation(RunStore* store, const std::string& given, std::string* u
                                  : std::to_string(found.size()) + " invocations start so") +
                   "; `rprof history --kernel` or `rprof run` of the binary prints its uid");
 }
+
+namespace {
 
 std::optional<double> Gflops(const RunRecord& run) {
   const Metric* m = PreferredMetric(run.metrics, "gflops");

@@ -21,6 +21,10 @@ inline constexpr double kSignificanceAlpha = 0.05;
 // `a`, `b`: invocation uids, or unique prefixes of them. kUsage for one that matches no
 // invocation or several; kTargetFailed when fail_if_slower_pct is given and a benchmark is
 // significantly slower by more than it.
+// The one stored invocation uid `given` names: itself, or a unique prefix of one (as git takes
+// a commit's). kUsage, naming how many matched, when none or several do.
+bool ResolveInvocation(RunStore* store, const std::string& given, std::string* uid, Error* err);
+
 bool CompareInvocations(RunStore* store, const std::string& a, const std::string& b,
                         std::optional<double> fail_if_slower_pct, OutputFormat format,
                         size_t text_width, Error* err);

@@ -88,6 +88,9 @@ bool SimulateProgram(const CountedTarget& program, const CacheSizes& caches, int
   sim.argv[0] = program.path;
   sim.collect_from_start = true;
   sim.per_region = true;
+  // A replay with arguments of its own (a Google Benchmark binary run for one short timed
+  // loop) prints a table that is not the run's: kept off the user's stdout.
+  sim.discard_stdout = !program.replay_argv.empty();
   sim.functions = functions;
   sim.samples = samples;
   sim.native_time_s = native_time_s;

@@ -75,14 +75,18 @@ bool BandwidthBuffers::Reserve(ThreadTeam& team, int threads, uint64_t bytes_per
   team.Run(threads, [&](int t) {
     if (buffers_[t].size() >= bytes_per_thread) return;
     std::string e;
-    // Map at least twice what was there, so a sweep does not remap at every size.
-    uint64_t bytes = std::max(bytes_per_thread, std::min<uint64_t>(2 * buffers_[t].size(),
-                                                                   bytes_per_thread * 2));
-    if (!buffers_[t].Allocate(bytes, &e) && !buffers_[t].Allocate(bytes_per_thread, &e)) {
-      if (failures.fetch_add(1) == 0) first_error = e;
-      return;
+    HugeBuffer& b = buffers_[t];
+    if (b.data() == nullptr) {
+      // The first mapping reserves room for the whole sweep; later sizes grow into it.
+      if (!b.Allocate(bytes_per_thread, growth_limit_, &e) &&
+          !b.Allocate(bytes_per_thread, &e)) {
+        if (failures.fetch_add(1) == 0) first_error = e;
+        return;
+      }
     }
-    buffers_[t].Touch();
+    if (!b.Ensure(bytes_per_thread, &e)) {
+      if (failures.fetch_add(1) == 0) first_error = e;
+    }
   });
   if (failures.load() > 0) {
     *err = "bandwidth buffers: " + first_error;

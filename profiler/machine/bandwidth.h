@@ -22,14 +22,24 @@ class BandwidthBuffers {
   // Makes sure workers 0..threads-1 each own at least bytes_per_thread bytes. Returns false and
   // sets *err when memory cannot be mapped.
   bool Reserve(ThreadTeam& team, int threads, uint64_t bytes_per_thread, std::string* err);
+  // Address space each buffer may grow into in place (HugeBuffer::Ensure) before it is mapped
+  // again: the most any sweep may ask for, so that growing never zeroes a page twice.
+  void set_growth_limit(uint64_t bytes_per_thread) { growth_limit_ = bytes_per_thread; }
   void Release() { buffers_.clear(); }
   char* data(int thread) const { return buffers_[thread].data(); }
+  // Worker `thread`'s buffer, for another measurement on that worker (the latency sweep): it
+  // was first touched there, and reusing it spares mapping and zeroing it again.
+  HugeBuffer* buffer(int thread) {
+    if (static_cast<int>(buffers_.size()) <= thread) buffers_.resize(thread + 1);
+    return &buffers_[thread];
+  }
   uint64_t size(int thread) const {
     return thread < static_cast<int>(buffers_.size()) ? buffers_[thread].size() : 0;
   }
 
  private:
   std::vector<HugeBuffer> buffers_;
+  uint64_t growth_limit_ = 0;
 };
 
 struct BandwidthOptions {

@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -25,18 +26,31 @@ HugeBuffer& HugeBuffer::operator=(HugeBuffer&& other) noexcept {
     std::swap(size_, other.size_);
     std::swap(map_, other.map_);
     std::swap(map_bytes_, other.map_bytes_);
+    std::swap(touched_, other.touched_);
+    std::swap(reserved_, other.reserved_);
   }
   return *this;
 }
 
-bool HugeBuffer::Allocate(uint64_t bytes, std::string* err) {
-  Release();
-  // Whole 2 MiB pages, so that even a small buffer can be one huge page: a 256 KiB chase over
-  // 4 KiB pages would already miss the first-level TLB and read as a slower cache.
+namespace {
+// Whole 2 MiB pages, so that even a small buffer can be one huge page: a 256 KiB chase over
+// 4 KiB pages would already miss the first-level TLB and read as a slower cache.
+uint64_t WholeHugePages(uint64_t bytes) {
   if (bytes == 0) bytes = kHugePage;
-  bytes = (bytes + kHugePage - 1) / kHugePage * kHugePage;
-  uint64_t map_bytes = bytes + kHugePage;  // room to align the start
-  void* p = mmap(nullptr, map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return (bytes + kHugePage - 1) / kHugePage * kHugePage;
+}
+}  // namespace
+
+bool HugeBuffer::Allocate(uint64_t bytes, std::string* err) { return Allocate(bytes, 0, err); }
+
+bool HugeBuffer::Allocate(uint64_t bytes, uint64_t reserve, std::string* err) {
+  Release();
+  bytes = WholeHugePages(bytes);
+  const uint64_t reserved = std::max(bytes, WholeHugePages(reserve));
+  uint64_t map_bytes = reserved + kHugePage;  // room to align the start
+  // MAP_NORESERVE: the reserve is address space; only what is touched takes memory.
+  void* p = mmap(nullptr, map_bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | (reserved > bytes ? MAP_NORESERVE : 0), -1, 0);
   if (p == MAP_FAILED) {
     *err = "cannot map " + std::to_string(bytes >> 20) + " MiB: " + std::strerror(errno);
     return false;
@@ -46,9 +60,23 @@ bool HugeBuffer::Allocate(uint64_t bytes, std::string* err) {
   uintptr_t start = reinterpret_cast<uintptr_t>(p);
   start = (start + kHugePage - 1) / kHugePage * kHugePage;
   // Advice only: without THP (or with THP "never") the buffer works with small pages.
-  madvise(reinterpret_cast<void*>(start), bytes, MADV_HUGEPAGE);
+  madvise(reinterpret_cast<void*>(start), reserved, MADV_HUGEPAGE);
   data_ = reinterpret_cast<char*>(start);
   size_ = bytes;
+  reserved_ = reserved;
+  touched_ = 0;
+  return true;
+}
+
+bool HugeBuffer::Ensure(uint64_t bytes, std::string* err) {
+  if (bytes > size_) {
+    if (map_ != nullptr && WholeHugePages(bytes) <= reserved_) {
+      size_ = WholeHugePages(bytes);
+    } else if (!Allocate(bytes, err)) {
+      return false;
+    }
+  }
+  Touch();
   return true;
 }
 
@@ -56,9 +84,10 @@ void HugeBuffer::Touch() {
   // A different value in every page: pages of identical content (all zeros) can be merged behind
   // our back (KSM in the host of a VM), and then reads come from one cached page and writes take
   // copy-on-write faults.
-  for (uint64_t off = 0; off < size_; off += kPage) {
+  for (uint64_t off = touched_; off < size_; off += kPage) {
     *reinterpret_cast<volatile uint64_t*>(data_ + off) = off / kPage + 1;
   }
+  touched_ = std::max(touched_, size_);
 }
 
 void HugeBuffer::Release() {
@@ -67,6 +96,8 @@ void HugeBuffer::Release() {
   data_ = nullptr;
   size_ = 0;
   map_bytes_ = 0;
+  touched_ = 0;
+  reserved_ = 0;
 }
 
 uint64_t AvailableMemoryBytes() {

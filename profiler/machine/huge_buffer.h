@@ -23,9 +23,16 @@ class HugeBuffer {
   // call Touch from the thread that will use them (first touch decides the NUMA node). Returns
   // false and sets *err when mmap fails.
   bool Allocate(uint64_t bytes, std::string* err);
-  // Writes the first 8 bytes of every 4 KiB page, a different value in each, so the kernels
-  // never take a page fault and no two pages are identical (identical pages can be merged, see
-  // huge_buffer.cc).
+  // Makes the buffer at least `bytes` long, every page touched (Touch). Within the address
+  // space reserved by the last Allocate (its `reserve`), it grows in place, keeping what was
+  // written and touching only the new pages; beyond it, it is allocated again. A sweep from
+  // small to large working sets so zeroes and touches each page once, not once per growth.
+  bool Ensure(uint64_t bytes, std::string* err);
+  // As Allocate, with address space reserved (not committed) for Ensure to grow into.
+  bool Allocate(uint64_t bytes, uint64_t reserve, std::string* err);
+  // Writes the first 8 bytes of every 4 KiB page not touched yet, a different value in each, so
+  // the kernels never take a page fault and no two pages are identical (identical pages can be
+  // merged, see huge_buffer.cc).
   void Touch();
   void Release();
 
@@ -35,6 +42,8 @@ class HugeBuffer {
  private:
   char* data_ = nullptr;      // aligned start
   uint64_t size_ = 0;         // usable bytes from data_
+  uint64_t touched_ = 0;      // bytes from data_ that Touch has written
+  uint64_t reserved_ = 0;     // bytes from data_ that the mapping can grow to
   void* map_ = nullptr;       // what mmap returned
   uint64_t map_bytes_ = 0;
 };

@@ -57,12 +57,9 @@ bool MeasureLatency(ThreadTeam& team, HugeBuffer* buffer, const LatencyOptions& 
   const uint64_t bytes = lines * line;
   bool ok = true;
   team.Run(1, [&](int) {
-    if (buffer->size() < bytes) {
-      if (!buffer->Allocate(bytes, err)) {
-        ok = false;
-        return;
-      }
-      buffer->Touch();
+    if (buffer->size() < bytes && !buffer->Ensure(bytes, err)) {
+      ok = false;
+      return;
     }
     char* base = buffer->data();
     BuildPointerCycle(base, lines, line, opts.seed);

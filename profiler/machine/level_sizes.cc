@@ -1,6 +1,7 @@
 #include "machine/level_sizes.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <vector>
 
 #include "core/text.h"
@@ -86,6 +87,12 @@ void DecideLevelSizes(const MachineProfile* previous, int64_t previous_id, Machi
   const LevelSummary* dram = Find(now->levels, "dram");
   const double dram_ns = dram ? dram->latency_ns : 0;
   const uint64_t onset = DramOnset(*now, dram_ns);
+  // The last cache level: the highest-numbered one still on the ladder.
+  std::string last_cache;
+  for (const LevelSummary& l : now->levels)
+    if (l.level != "dram" &&
+        (last_cache.empty() || std::atoi(l.level.c_str() + 1) > std::atoi(last_cache.c_str() + 1)))
+      last_cache = l.level;
 
   for (size_t i = 0; i < now->levels.size(); ++i) {
     LevelSummary& l = now->levels[i];
@@ -114,8 +121,16 @@ void DecideLevelSizes(const MachineProfile* previous, int64_t previous_id, Machi
       decide(m, kRuleReportedImpossible,
              "DRAM's latency from " + FormatBytes(onset) + " on, under a quarter of the reported " +
                  FormatBytes(r) + ": the reported size cannot be");
-    } else if (sound && 2 * m >= r) {
-      decide(r, kRuleReported, "the measured " + FormatBytes(m) + " agrees within an octave");
+    } else if (sound && 4 * m > r) {
+      decide(r, kRuleReported,
+             "the measured " + FormatBytes(m) +
+                 " agrees within two octaves (a chase climbs "
+                 "before a cache that is not least-recently-used is full)");
+    } else if (sound && l.level == last_cache) {
+      decide(r, kRuleReported,
+             "the measured " + FormatBytes(m) +
+                 " is the share of the last cache level this "
+                 "machine's other work left (neighbours in a VM): its size stays the reported one");
     } else if (sound && l.size_agreement >= 2) {
       decide(m, kRuleMeasured,
              Format("sound, and %d profiles in a row measured it", l.size_agreement));

@@ -44,6 +44,7 @@ struct Plan {
   int bw_reps;
   bool bw_full_sweeps;       // every pattern over the whole sweep (else only on the plateaus)
   int bw_points_per_level;   // quick: points per plateau the other patterns run at
+  int bw_dram_points;        // the largest working sets each pattern runs at on DRAM's plateau
   int lat_steps_per_octave;
   double lat_rep_s;
   int lat_reps;
@@ -56,12 +57,16 @@ Plan PlanFor(const std::string& mode, double scale) {
   // on a shared machine a 2 ms repetition often escapes the other processes' time slices where a
   // 10 ms one never does.
   if (mode == "full") {
-    // Issue 25: 46 s on a quiet 2-core VM, for a 20 s goal. Fewer repetitions (compute 20, not
-    // 30; bandwidth 10, not 15): on a quiet machine the best of 10 short repetitions is within
-    // the spread of the best of 15; on a busy one, the spread re-measurement stands in.
-    p = {0.002, 50, 0.005, 20, 4, 0.005, 10, true, 0, 4, 0.005, 7, 0};
+    // Issue 25's goal is 20 s on 2 quiet cores (it took 46 s, then 26 s). Fewer repetitions
+    // (compute 12, bandwidth 8, latency 5): the ceiling is the best repetition, and on a quiet machine the
+    // best of 8 short ones is within the spread of the best of 15; on a busy one, the spread
+    // re-measurement stands in. Copy and triad are swept at every other load point
+    // (BandwidthFor): the load sweep places the levels, the other patterns need their shape.
+    p = {0.002, 50, 0.005, 12, 4, 0.005, 8, true, 0, 3, 4, 0.005, 5, 0};
   } else {
-    p = {0.001, 20, 0.002, 10, 2, 0.002, 10, false, 3, 2, 0.003, 4, 512 * kMiB};
+    // Quick: 5 s. Each ceiling is still the best of several 2 ms repetitions taken in two
+    // rounds (compute) or re-measured when they spread (everything).
+    p = {0.001, 20, 0.002, 8, 2, 0.002, 6, false, 3, 2, 2, 0.003, 3, 512 * kMiB};
   }
   p.clock_rep_s *= scale;
   p.compute_rep_s *= scale;
@@ -99,6 +104,12 @@ class Measurer {
   MachineProfile* out_;
   Plan plan_{};
   std::unique_ptr<ThreadTeam> team_;
+  // Every sweep's memory, kept from one sweep to the next (the latency sweep chases through
+  // worker 0's): each page is mapped and zeroed once per measurement, not once per sweep.
+  BandwidthBuffers buffers_;
+  // The working set at which the 1-thread load sweep found DRAM's plateau established (0: it
+  // did not): the latency sweep need not go further to read DRAM's latency.
+  uint64_t bw_dram_end_ = 0;
   int n_ = 1;                 // the all-threads count
   uint64_t max_ws_ = 0;       // sweep end
   bool reached_memory_ = true;
@@ -148,10 +159,13 @@ bool Measurer::Settle(std::string* err) {
   const double start = NowSeconds();
   double first = -1, busy = 0;
   for (;;) {
+    // A quarter second tells a quiet machine from one where a quarter CPU is busy (/proc/stat
+    // counts in 10 ms ticks: 50 of them on 2 CPUs); the run's own activity is measured again
+    // over the whole measurement (Warnings).
     CpuActivity before = ReadCpuActivity();
     for (int i = 0; i < 5; ++i) {
       if (Cancelled(err)) return false;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     CompetingLoad c = Competition(before, ReadCpuActivity());
     if (!c.valid) return true;  // no /proc/stat: nothing to wait on
@@ -268,6 +282,11 @@ bool Measurer::Run(std::string* err) {
   // and 128 MiB (a VM whose CPUs sit on more L3 than sysfs says still shows it as a plateau
   // before that: the three points that end the sweep must be DRAM's).
   if (llc > 0) stop_from_ = std::max<uint64_t>(128 * kMiB, 4 * llc);
+  uint64_t most_per_thread = 0;
+  for (BandwidthPattern p : {BandwidthPattern::kLoad, BandwidthPattern::kCopy,
+                             BandwidthPattern::kTriad, BandwidthPattern::kCopyNt})
+    most_per_thread = std::max(most_per_thread, BandwidthBytesPerThread(p, 1, max_ws_));
+  buffers_.set_growth_limit(std::max(most_per_thread, max_ws_));
 
   // Rough measurement counts, for the progress fraction only.
   int isas = static_cast<int>(UsableIsas(topo.isa).size());
@@ -301,6 +320,7 @@ bool Measurer::Run(std::string* err) {
   }
   if (opts_.measure_latency && !Latency(err)) return false;
   phase_done("latency");
+  buffers_.Release();
   team_.reset();
   Levels();
   CompetingLoad competing = Competition(activity_before, ReadCpuActivity());
@@ -450,7 +470,7 @@ bool Measurer::BandwidthFor(int threads, std::string* err) {
   const int steps =
       threads > 1 ? std::max(1, plan_.bw_steps_per_octave / 2) : plan_.bw_steps_per_octave;
   std::vector<uint64_t> sizes = GeometricSizes(from, std::max(from, max_ws_), steps);
-  BandwidthBuffers buffers;
+  BandwidthBuffers& buffers = buffers_;
   // Map the slices the sweep is expected to reach once, up front: no remapping (and page
   // faulting) inside the sweep. A sweep that goes further grows them.
   uint64_t expected_end = sizes.back();
@@ -505,7 +525,10 @@ bool Measurer::BandwidthFor(int threads, std::string* err) {
   for (uint64_t ws : sizes) {
     if (!measure(BandwidthPattern::kLoad, ws)) return false;
     curve.push_back({ws, results[{BandwidthPattern::kLoad, ws}].gbs.best});
-    if (SweepEnded(curve, stop_from_)) break;
+    if (SweepEnded(curve, stop_from_)) {
+      if (threads == 1) bw_dram_end_ = ws;
+      break;
+    }
   }
   sizes.resize(curve.size());  // the other patterns stay on the measured part
   HierarchyOptions ho;
@@ -534,7 +557,8 @@ bool Measurer::BandwidthFor(int threads, std::string* err) {
       for (uint64_t ws : pts)
         if (ws >= beyond) far.push_back(ws);
       if (!far.empty()) pts = far;
-      if (pts.size() > 3) return std::vector<uint64_t>(pts.end() - 3, pts.end());
+      const size_t k = static_cast<size_t>(plan_.bw_dram_points);
+      if (pts.size() > k) return std::vector<uint64_t>(pts.end() - static_cast<long>(k), pts.end());
       return pts;
     }
     if (plan_.bw_full_sweeps || static_cast<int>(pts.size()) <= plan_.bw_points_per_level) {
@@ -550,9 +574,12 @@ bool Measurer::BandwidthFor(int threads, std::string* err) {
                                  pts.begin() + static_cast<long>(first + k));
   };
   if (plan_.bw_full_sweeps) {
+    // Every other load point (and the last): the curve's shape at half the density; the
+    // plateaus' own points are measured below whatever this skipped.
     for (BandwidthPattern p : others) {
-      for (uint64_t ws : sizes) {
-        if (!measure(p, ws)) return false;
+      for (size_t i = 0; i < sizes.size(); ++i) {
+        if (i % 2 == 1 && i + 1 != sizes.size()) continue;
+        if (!measure(p, sizes[i])) return false;
       }
     }
   }
@@ -607,15 +634,16 @@ bool Measurer::Latency(std::string* err) {
       expected_end = ws;
       break;
     }
-  HugeBuffer buffer;
+  if (bw_dram_end_ > 0) expected_end = std::min(expected_end, bw_dram_end_);
+  HugeBuffer& buffer = *buffers_.buffer(0);
   int line = 64;
   for (const CacheLevel& c : DataCaches(out_->topology)) line = std::max(line, c.line_bytes);
-  // Map the largest working set once, on worker 0 (first touch), so that every size runs on the
-  // same huge pages.
+  // Worker 0's bandwidth buffer (first touched there), grown to the largest working set
+  // expected, so that every size runs on the same huge pages.
   bool mapped = true;
   team_->Run(1, [&](int) {
-    mapped = buffer.Allocate(expected_end, err);
-    if (mapped) buffer.Touch();
+    if (buffer.data() == nullptr) mapped = buffer.Allocate(expected_end, max_ws_, err);
+    if (mapped) mapped = buffer.Ensure(expected_end, err);
   });
   if (!mapped) return false;
   std::vector<CurvePoint> curve;
@@ -639,6 +667,10 @@ bool Measurer::Latency(std::string* err) {
     curve.push_back({r.working_set_bytes, r.ns.best});
     ++done_;
     if (SweepEnded(curve, stop_from_)) break;
+    // Where the load sweep saw DRAM's bandwidth plateau, the chase is in DRAM too: further
+    // points only fill fewer of the last cache's lines (its share shrinks as 1/size) and cost
+    // the most (a shuffle of every line of a working set twice as large).
+    if (bw_dram_end_ > 0 && ws >= bw_dram_end_) break;
   }
   HierarchyOptions ho;
   ho.higher_is_better = false;

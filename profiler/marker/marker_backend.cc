@@ -57,6 +57,35 @@ class Tally {
   std::atomic<uint64_t> value_{0};
 };
 
+// A thread that has entered a region (SpanMember) and its share of the region's open windows.
+struct SpanMember {
+  const void* thread = nullptr;  // its ThreadState: who it is
+  clockid_t clock{};             // its CPU clock, readable from any thread while it lives
+  uint64_t cpu_at_open = 0;      // its CPU time when the current window opened (or it first came)
+  uint64_t inside_ns = 0;        // its CPU time in its own calls during the current window
+  bool in_window = false;        // it entered during the current window
+};
+
+// A region's span over the whole process, where counters run. A window is a stretch of time in
+// which the region is open in at least one thread (the union of its threads' calls). Over its
+// windows: the CPU time of the whole process, of the threads inside in their own calls, and of
+// those same threads outside their calls (waiting at a barrier for the others: their own
+// bookkeeping, not missing work). What remains is the CPU time of threads that never entered
+// it while it was open: work a PMU region does not count, because each thread's counters count
+// that thread only (OpenMP's team or a BLAS pool working for a region only the calling thread
+// opened; sim counts it). Shared by the region's threads under `mu`, taken at a call's begin and
+// end only, beside the counter reads (system calls themselves). Lock order: Process::mu, then
+// a span's mu; never the other way.
+struct ProcessSpan {
+  pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+  uint64_t open = 0;           // threads inside now
+  uint64_t opened_cpu_ns = 0;  // the process's CPU time when the current window opened
+  uint64_t open_cpu_ns = 0;    // CPU time of the whole process in closed windows
+  uint64_t inside_cpu_ns = 0;  // CPU time of the threads inside, in their calls
+  uint64_t member_gap_ns = 0;  // CPU time of those threads outside their calls, in windows
+  std::vector<SpanMember> members;
+};
+
 // One region as seen by one thread.
 struct Region {
   std::unique_ptr<char[]> name;  // the library's own copy
@@ -64,6 +93,9 @@ struct Region {
   uint64_t begin_ns = 0;
   bool begin_counted = false;
   long long begin_values[kMaxEvents] = {};
+  ProcessSpan* span = nullptr;  // set at the region's first call where counters run
+  bool begin_spanned = false;   // this call joined `span`
+  uint64_t begin_thread_cpu_ns = 0;
   // Written by the owner, read at exit.
   Tally depth;  // begins not yet ended: 0 closed, 1 open, more when begun again while open
   Tally calls;
@@ -106,6 +138,8 @@ struct ThreadState {
   std::unique_ptr<ThreadCounters> inherited_counters;
   bool restart_counters = false;  // after a fork, in the thread that forked
   std::string counters_error;     // why counters is nullptr; under Process::mu
+  clockid_t cpu_clock{};          // this thread's CPU clock (pthread_getcpuclockid)
+  bool has_cpu_clock = false;
   ThreadState* next = nullptr;    // Process::threads; under Process::mu
 
   ThreadState() {
@@ -154,6 +188,7 @@ struct Process {
   ThreadState* threads = nullptr;
   std::map<std::string, RegionTotals> retired;  // regions of threads that have ended
   std::map<std::string, Declaration> declared;
+  std::map<std::string, std::unique_ptr<ProcessSpan>> spans;  // by region name; never removed
   std::atomic<uint64_t> null_names{0};
   std::atomic<uint64_t> empty_names{0};
   std::atomic<uint64_t> lost_calls{0};  // ignored because memory ran out
@@ -181,10 +216,66 @@ class Lock {
   pthread_mutex_t* mu_;
 };
 
-inline uint64_t NowNs() {
+inline uint64_t ClockNs(clockid_t clock) {
   timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
+  clock_gettime(clock, &now);
   return static_cast<uint64_t>(now.tv_sec) * 1000000000u + static_cast<uint64_t>(now.tv_nsec);
+}
+
+inline uint64_t NowNs() { return ClockNs(CLOCK_MONOTONIC); }
+
+// ---- Spans (ProcessSpan) ----
+
+SpanMember* FindMember(ProcessSpan* span, const void* thread) {
+  for (SpanMember& m : span->members)
+    if (m.thread == thread) return &m;
+  return nullptr;
+}
+
+// A member's CPU time outside its calls in the window now ending, added to the span's.
+// `self`: the calling thread's own CPU time, for its own entry (its clock id may be stale after
+// a fork).
+void CloseMemberWindow(ProcessSpan* span, SpanMember* m, const void* self, uint64_t self_cpu) {
+  if (!m->in_window) return;
+  m->in_window = false;
+  uint64_t now = m->thread == self ? self_cpu : ClockNs(m->clock);
+  uint64_t spent = now > m->cpu_at_open ? now - m->cpu_at_open : 0;
+  if (spent > m->inside_ns) span->member_gap_ns += spent - m->inside_ns;
+}
+
+// Under span->mu: the calling thread (state `ts`, CPU time `thread_cpu`) enters the region.
+void EnterSpan(ProcessSpan* span, ThreadState* ts, uint64_t thread_cpu) {
+  if (span->open == 0) {
+    span->opened_cpu_ns = ClockNs(CLOCK_PROCESS_CPUTIME_ID);
+    for (SpanMember& m : span->members) {
+      m.cpu_at_open = m.thread == ts ? thread_cpu : ClockNs(m.clock);
+      m.inside_ns = 0;
+      m.in_window = false;
+    }
+  }
+  ++span->open;
+  SpanMember* me = FindMember(span, ts);
+  if (me == nullptr && ts->has_cpu_clock) {
+    // Its first call of the region: what it did before this window's start is not known, so its
+    // share of the window counts from now (a first late entry's wait counts as elsewhere).
+    try {
+      span->members.push_back({ts, ts->cpu_clock, thread_cpu, 0, false});
+      me = &span->members.back();
+    } catch (...) {
+      return;  // out of memory: its gaps count as elsewhere
+    }
+  }
+  if (me != nullptr) me->in_window = true;
+}
+
+// Under span->mu: the calling thread leaves the region, having spent `own` CPU inside.
+void ExitSpan(ProcessSpan* span, ThreadState* ts, uint64_t thread_cpu, uint64_t own) {
+  span->inside_cpu_ns += own;
+  if (SpanMember* me = FindMember(span, ts)) me->inside_ns += own;
+  if (span->open == 0 || --span->open > 0) return;
+  uint64_t cpu = ClockNs(CLOCK_PROCESS_CPUTIME_ID);
+  if (cpu > span->opened_cpu_ns) span->open_cpu_ns += cpu - span->opened_cpu_ns;
+  for (SpanMember& m : span->members) CloseMemberWindow(span, &m, ts, thread_cpu);
 }
 
 template <typename Fn>
@@ -326,6 +417,33 @@ std::string FormatBlock() {
     out.push_back('\n');
   }
 
+  // Version 4: each counted region's span over the process (ProcessSpan); a window still open
+  // (a thread inside at exit) is counted up to now.
+  const uint64_t cpu_now = ClockNs(CLOCK_PROCESS_CPUTIME_ID);
+  const uint64_t self_cpu = ClockNs(CLOCK_THREAD_CPUTIME_ID);
+  for (const auto& [name, span] : g->spans) {
+    auto totals = regions.find(name);
+    if (totals == regions.end() || totals->second.calls == 0) continue;
+    Lock lock(&span->mu);
+    uint64_t open = span->open_cpu_ns;
+    uint64_t gaps = span->member_gap_ns;
+    if (span->open > 0) {
+      if (cpu_now > span->opened_cpu_ns) open += cpu_now - span->opened_cpu_ns;
+      ProcessSpan now = {};
+      for (SpanMember m : span->members) CloseMemberWindow(&now, &m, t_state, self_cpu);
+      gaps += now.member_gap_ns;
+    }
+    out.append("span");
+    AppendField(&out, name);
+    out.push_back('\t');
+    AppendSeconds(&out, open);
+    out.push_back('\t');
+    AppendSeconds(&out, span->inside_cpu_ns);
+    out.push_back('\t');
+    AppendSeconds(&out, gaps);
+    out.push_back('\n');
+  }
+
   for (const auto& [name, totals] : regions) {
     if (totals.uncounted > 0 && g->counted > 0) {
       std::string why;
@@ -450,6 +568,24 @@ void ThreadEnded(void* arg) {
         g->lost_calls.fetch_add(1, std::memory_order_relaxed);
       }
     }
+    // Its spans lose a member: a call still open ends here (its time inside is its own), and
+    // its share of an open window is settled while its clock can still be read.
+    const uint64_t thread_cpu = ClockNs(CLOCK_THREAD_CPUTIME_ID);
+    ForEachRegion(ts, [&](Region& region) {
+      ProcessSpan* span = region.span;
+      if (span == nullptr) return;
+      Lock span_lock(&span->mu);
+      if (region.begin_spanned) {
+        region.begin_spanned = false;
+        ExitSpan(span, ts, thread_cpu, thread_cpu - region.begin_thread_cpu_ns);
+      }
+      for (size_t i = 0; i < span->members.size(); ++i) {
+        if (span->members[i].thread != ts) continue;
+        CloseMemberWindow(span, &span->members[i], ts, thread_cpu);
+        span->members.erase(span->members.begin() + static_cast<long>(i));
+        break;
+      }
+    });
   }
   delete ts;  // stops this thread's counters
 }
@@ -497,10 +633,22 @@ void AfterForkInChild() {
     declaration.conflicts = 0;
     declaration.invalid = 0;
   }
+  // Spans start again with the one thread there is: open where it is inside.
+  for (auto& [name, span] : g->spans) {
+    pthread_mutex_init(&span->mu, nullptr);  // another thread may have held it at the fork
+    span->open = 0;
+    span->open_cpu_ns = 0;
+    span->inside_cpu_ns = 0;
+    span->member_gap_ns = 0;
+    span->members.clear();
+  }
+  if (self != nullptr)
+    self->has_cpu_clock = pthread_getcpuclockid(pthread_self(), &self->cpu_clock) == 0;
   if (self != nullptr) {
     self->next = nullptr;
     g->threads = self;
     uint64_t now = NowNs();
+    const uint64_t thread_cpu = ClockNs(CLOCK_THREAD_CPUTIME_ID);
     ForEachRegion(self, [&](Region& region) {
       region.calls.Set(0);
       region.ns.Set(0);
@@ -512,6 +660,12 @@ void AfterForkInChild() {
       // A call open across the fork is the child's from here on.
       region.begin_ns = now;
       region.begin_counted = false;
+      if (region.begin_spanned && region.depth.Get() > 0) {
+        EnterSpan(region.span, self, thread_cpu);
+        region.begin_thread_cpu_ns = thread_cpu;
+      } else {
+        region.begin_spanned = false;
+      }
     });
     if (self->counters != nullptr) {
       self->inherited_counters = std::move(self->counters);
@@ -588,6 +742,7 @@ __attribute__((noinline, cold)) ThreadState* EnterThread() {
     return nullptr;
   }
   ts->counted = g->counted;
+  ts->has_cpu_clock = pthread_getcpuclockid(pthread_self(), &ts->cpu_clock) == 0;
   std::unique_ptr<ThreadCounters> counters;
   std::string why;
   if (ts->counted > 0) counters = StartCounters(&why);
@@ -661,6 +816,40 @@ __attribute__((noinline)) Region* LookupSlow(ThreadState* ts, const char* name) 
   return found;
 }
 
+// The region's process span, created by its first call in any thread. Cold: once per region
+// and thread. Null when memory ran out (the region then has no span line).
+__attribute__((noinline, cold)) ProcessSpan* FindSpan(Region* region) {
+  Lock lock(&g->mu);
+  try {
+    std::unique_ptr<ProcessSpan>& span = g->spans[region->name.get()];
+    if (span == nullptr) span = std::make_unique<ProcessSpan>();
+    region->span = span.get();
+  } catch (...) {
+    g->lost_calls.fetch_add(1, std::memory_order_relaxed);
+  }
+  return region->span;
+}
+
+// Joins the region's span at a call's begin (counters run in this thread).
+inline void JoinSpan(ThreadState* ts, Region* region) {
+  ProcessSpan* span = region->span != nullptr ? region->span : FindSpan(region);
+  region->begin_spanned = span != nullptr;
+  if (span == nullptr) return;
+  const uint64_t thread_cpu = ClockNs(CLOCK_THREAD_CPUTIME_ID);
+  region->begin_thread_cpu_ns = thread_cpu;
+  Lock lock(&span->mu);
+  EnterSpan(span, ts, thread_cpu);
+}
+
+// Leaves it at the call's end.
+inline void LeaveSpan(ThreadState* ts, Region* region) {
+  if (!region->begin_spanned) return;
+  region->begin_spanned = false;
+  const uint64_t thread_cpu = ClockNs(CLOCK_THREAD_CPUTIME_ID);
+  Lock lock(&region->span->mu);
+  ExitSpan(region->span, ts, thread_cpu, thread_cpu - region->begin_thread_cpu_ns);
+}
+
 inline Region* Lookup(ThreadState* ts, const char* name) {
   const ThreadState::Entry& entry = ts->cache[CacheIndex(name)];
   if (__builtin_expect(entry.key == name, 1) && std::strcmp(entry.region->name.get(), name) == 0)
@@ -682,6 +871,7 @@ inline void Begin(const char* name) {
     return;
   }
   if (ts->counted != 0) {
+    JoinSpan(ts, region);
     ThreadCounters* counters = ts->counters.get();
     if (counters == nullptr) counters = RestartCounters(ts);
     region->begin_counted = counters != nullptr && counters->Read(region->begin_values);
@@ -716,6 +906,7 @@ inline void End(const char* name) {
     } else {
       region->uncounted_partial.Add(1);
     }
+    LeaveSpan(ts, region);
   }
   region->ns.Add(now - region->begin_ns);
   region->calls.Add(1);

@@ -107,13 +107,39 @@ std::string Footnotes::Refer(const std::string& text) {
   for (const std::string& note : texts_) {
     size_t at = out.find(note);
     if (at == std::string::npos) continue;
-    auto known = std::find(referred_.begin(), referred_.end(), note);
-    size_t number = static_cast<size_t>(known - referred_.begin()) + 1;
-    if (known == referred_.end()) referred_.push_back(note);
-    std::string reference = "see note " + std::to_string(number);
+    std::string reference = "see note " + std::to_string(NumberOf(note));
     for (; at != std::string::npos; at = out.find(note, at + reference.size()))
       out.replace(at, note.size(), reference);
   }
+  return out;
+}
+
+size_t Footnotes::NumberOf(const std::string& note) {
+  auto known = std::find(referred_.begin(), referred_.end(), note);
+  if (known == referred_.end()) {
+    referred_.push_back(note);
+    return referred_.size();
+  }
+  return static_cast<size_t>(known - referred_.begin()) + 1;
+}
+
+std::string Footnotes::ReferCell(const std::string& text) {
+  std::string referred = Refer(text);
+  if (referred == text) return text;
+  std::vector<std::string> clauses = Clauses(referred);
+  std::vector<size_t> numbers;
+  for (const std::string& clause : clauses) {
+    const std::string kSee = "see note ";
+    bool reference = clause.rfind(kSee, 0) == 0 && clause.size() > kSee.size() &&
+                     clause.find_first_not_of("0123456789", kSee.size()) == std::string::npos;
+    // A note only in part (a reference inside a clause): the cell stays as Refer made it.
+    if (!reference && clause.find(kSee) != std::string::npos) return referred;
+    size_t n = reference ? std::stoul(clause.substr(kSee.size())) : NumberOf(clause);
+    if (std::find(numbers.begin(), numbers.end(), n) == numbers.end()) numbers.push_back(n);
+  }
+  std::sort(numbers.begin(), numbers.end());
+  std::string out = numbers.size() == 1 ? "see note " : "see notes ";
+  for (size_t i = 0; i < numbers.size(); ++i) out += (i ? ", " : "") + std::to_string(numbers[i]);
   return out;
 }
 

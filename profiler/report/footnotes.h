@@ -20,11 +20,18 @@ class Footnotes {
   // `text` with each footnote text in it replaced by "see note N", numbered in the order they
   // are first referred to.
   std::string Refer(const std::string& text);
+  // A table cell as Refer makes it, and then only references: where some of its clauses are
+  // notes, the others become notes too (each whole, once), and the cell reads "see note 3" or
+  // "see notes 3, 4, 7" (in order), never "see note 3; FMA = 2 per lane; see note 4".
+  std::string ReferCell(const std::string& text);
   // "notes:" and a line for each note referred to, wrapped to `width` (0: no limit); "" when
   // none was.
   std::string Block(size_t width) const;
 
  private:
+  // The number of `note`, given it now if it has none.
+  size_t NumberOf(const std::string& note);
+
   std::vector<std::string> texts_;     // longest first
   std::vector<std::string> referred_;  // in the order of their numbers
 };

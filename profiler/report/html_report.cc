@@ -13,9 +13,10 @@ namespace {
 // The page's style: readable on screen, clean on paper (no controls, no tooltip, sections kept
 // whole, the plot as wide as the page).
 constexpr const char* kCss = R"CSS(
-body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; max-width: 1300px; }
-h1 { font-size: 1.5em; margin-bottom: 0.2em; }
-h2 { font-size: 1.2em; border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin-top: 1.4em; }
+body { font-family: system-ui, sans-serif; margin: 1em 1.5em; color: #222; max-width: 1300px; }
+h1 { font-size: 1.5em; margin: 0 0 0.2em; }
+header p { margin: 0.2em 0; }
+h2 { font-size: 1.2em; border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin: 0.8em 0 0.3em; }
 table { border-collapse: collapse; font-size: 0.9em; }
 th, td { border: 1px solid #ddd; padding: 0.2em 0.5em; text-align: left; vertical-align: top; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
@@ -27,21 +28,26 @@ tr.selected td { background: #fff6cc; }
 tbody tr { cursor: pointer; }
 .warning { color: #a83232; }
 #plot-and-detail { display: flex; gap: 1em; align-items: flex-start; flex-wrap: wrap; }
-#plot { flex: 1 1 100%; min-width: 0; }
-#plot svg { width: 100%; max-width: 1000px; height: auto; border: 1px solid #eee; }
+/* The plot keeps its size and place whatever the details beside it hold (a hover stays on its
+   point); the details scroll within the plot's height, so the runs' table never moves. */
+#plot { flex: 0 0 880px; max-width: 100%; }
+#plot svg { width: 100%; max-width: 880px; height: auto; border: 1px solid #eee; }
 #plot .point, #plot .series { cursor: pointer; }
 #plot .series.selected .point { stroke: #000; stroke-width: 3; }
-#detail { flex: 1 1 100%; font-size: 0.9em; }
+#detail { flex: 1 1 300px; min-width: 0; max-height: 640px; overflow: auto; font-size: 0.9em; }
 #detail .verdict { font-weight: bold; }
 #tooltip { position: fixed; pointer-events: none; background: #fffff0; border: 1px solid #999;
   padding: 0.3em 0.5em; font-size: 0.85em; max-width: 420px; box-shadow: 2px 2px 4px #0002; }
 #filter { margin: 0.5em 0; padding: 0.3em; width: 24em; }
 .muted { color: #777; }
+details > summary { cursor: pointer; margin: 0.8em 0 0.4em; }
+#warnings-summary { margin: 0.3em 0; }
 @media print {
   body { margin: 0; max-width: none; }
   #filter, #tooltip, .screen-only { display: none !important; }
   section { break-inside: avoid; }
   #plot { flex-basis: 100%; }
+  #detail { max-height: none; overflow: visible; }
   #plot svg { width: 100%; max-width: none; border: none; }
   tbody tr { cursor: auto; }
   th[data-key]::after { content: ""; }
@@ -180,6 +186,10 @@ constexpr const char* kScript = R"JS(
       rows.forEach(function (r) { body.appendChild(r); });
     });
   });
+  // Printed, the collapsed ceilings are printed too.
+  window.addEventListener('beforeprint', function () {
+    document.querySelectorAll('details').forEach(function (d) { d.open = true; });
+  });
   document.getElementById('filter').addEventListener('input', function (ev) {
     var words = ev.target.value.toLowerCase().split(/\s+/).filter(Boolean);
     Array.prototype.forEach.call(body.rows, function (r) {
@@ -212,9 +222,13 @@ std::string MachineSection(const StoredProfile& sp) {
   s += "<p>clock: " + Format("%.3g", p.clock_ghz_scalar) + " GHz one core scalar, " +
        Format("%.3g", p.clock_ghz_vector) + " GHz widest FMA on every measuring thread; nominal " +
        Format("%.3g", sp.nominal_ghz) + " GHz; ISA " + E(sp.isa) + "</p>\n";
-  for (const std::string& w : p.noisy_reasons)
-    s += "<p class=\"warning\">noisy profile: " + E(w) + "</p>\n";
-  for (const std::string& w : p.warnings) s += "<p class=\"warning\">warning: " + E(w) + "</p>\n";
+  if (!p.noisy_reasons.empty() || !p.warnings.empty()) {
+    s += "<div id=\"machine-warnings\">\n";
+    for (const std::string& w : p.noisy_reasons)
+      s += "<p class=\"warning\">noisy profile: " + E(w) + "</p>\n";
+    for (const std::string& w : p.warnings) s += "<p class=\"warning\">warning: " + E(w) + "</p>\n";
+    s += "</div>\n";
+  }
   s += "<h3>Ladder</h3><table id=\"ladder\"><tr><th>level</th><th>size (reported)</th>"
        "<th>size (measured)</th><th>latency ns</th><th>bandwidth GB/s (1 thread, load)</th>"
        "<th>note</th></tr>\n";
@@ -224,13 +238,38 @@ std::string MachineSection(const StoredProfile& sp) {
          (l.latency_ns > 0 ? Format("%.3g", l.latency_ns) : "") + "</td><td class=\"num\">" +
          (l.bandwidth_gbs > 0 ? Format("%.3g", l.bandwidth_gbs) : "") + "</td><td>" + E(l.note) +
          "</td></tr>\n";
-  s += "</table>\n<h3>Ceilings</h3><table id=\"ceilings\"><tr><th>ceiling</th><th>threads</th>"
+  // The ceilings are many (60 and more) and a student's first question is about the runs:
+  // collapsed, one click away.
+  s += "</table>\n<details id=\"ceilings-details\"><summary><h3 style=\"display:inline\">"
+       "Ceilings</h3> (" +
+       std::to_string(p.ceilings.size()) +
+       ", every one measured; the roofline draws those the runs are held against)</summary>\n"
+       "<table id=\"ceilings\"><tr><th>ceiling</th><th>threads</th>"
        "<th>value</th><th>unit</th><th>spread %</th></tr>\n";
   for (const Ceiling& c : p.ceilings)
     s += "<tr><td>" + E(c.name) + "</td><td class=\"num\">" + std::to_string(c.threads) +
          "</td><td class=\"num\">" + Format("%.4g", c.value) + "</td><td>" + E(c.unit) +
          "</td><td class=\"num\">" + Format("%.2g", c.spread_pct) + "</td></tr>\n";
-  return s + "</table></section>\n";
+  return s + "</table></details></section>\n";
+}
+
+// One line under the title for every warning of the page (the profile's, the runs drawn
+// against other roofs): what it is about and a link to where it is said in full. "" when none.
+std::string WarningsSummary(const HtmlReportInput& in) {
+  const MachineProfile& p = in.profile->profile;
+  size_t machine = p.noisy_reasons.size() + p.warnings.size();
+  size_t plot = in.scene->warnings.size();
+  if (machine + plot == 0) return "";
+  std::vector<std::string> parts;
+  if (machine)
+    parts.push_back("<a href=\"#machine-warnings\">" + std::to_string(machine) +
+                    " about the machine profile" + (p.noisy_reasons.empty() ? "" : " (noisy)") +
+                    "</a>");
+  if (plot)
+    parts.push_back("<a href=\"#roofline\">" + std::to_string(plot) +
+                    " about runs drawn against other roofs</a>");
+  return "<p id=\"warnings-summary\" class=\"warning\">" + std::to_string(machine + plot) +
+         " warning" + (machine + plot == 1 ? "" : "s") + ": " + Join(parts, ", ") + "</p>\n";
 }
 
 std::string RunsTable(const HtmlReportInput& in) {
@@ -360,6 +399,7 @@ std::string HtmlReport(const HtmlReportInput& in) {
   svg.title = in.title;
   svg.standalone = false;
   svg.arrows = in.arrows;
+  svg.series_lines = false;  // the runs' table says each verdict
 
   std::string s = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
   // Nothing may be loaded from anywhere: only this page's own style and script run.
@@ -371,11 +411,12 @@ std::string HtmlReport(const HtmlReportInput& in) {
   s += std::string("<style>") + kCss + "</style>\n</head><body>\n";
   s += "<header><h1>rprof report</h1><p>" + E(in.title) + "; " + std::to_string(in.runs.size()) +
        " run" + (in.runs.size() == 1 ? "" : "s") + ", written " + E(in.generated_at) +
-       ". Each value carries its source: clock, pmu, sim, model.</p></header>\n";
-  s += MachineSection(*in.profile);
-  s += "<section id=\"roofline\"><h2>Roofline</h2>\n<p class=\"screen-only muted\">Hover a "
+       ". Each value carries its source: clock, pmu, sim, model.</p>\n" + WarningsSummary(in) +
+       "</header>\n";
+  // The runs first: the roofline and their table on the first screen; the machine under them.
+  s += "<section id=\"roofline\"><h2>Roofline <small class=\"screen-only muted\">hover a "
        "point for its level and rate; click it (or a row of the table) for the run's metrics, "
-       "trust notes and verdict.</p>\n<div id=\"plot-and-detail\"><div id=\"plot\">\n";
+       "trust notes and verdict</small></h2>\n<div id=\"plot-and-detail\"><div id=\"plot\">\n";
   s += RooflineSvg(*in.scene, svg);
   s += "</div>\n<aside id=\"detail\" aria-live=\"polite\"><p class=\"muted\">No run selected."
        "</p></aside></div>\n";
@@ -388,6 +429,7 @@ std::string HtmlReport(const HtmlReportInput& in) {
   }
   s += "</section>\n";
   s += RunsTable(in);
+  s += MachineSection(*in.profile);
   s += "<div id=\"tooltip\" role=\"tooltip\" hidden></div>\n";
   s += "<script type=\"application/json\" id=\"rprof-data\">" + JsonForScriptElement(w.str()) +
        "</script>\n";

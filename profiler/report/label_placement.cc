@@ -1,11 +1,32 @@
 #include "report/label_placement.h"
 
+#include <algorithm>
+
 #include "core/utf8.h"
 
 namespace rprof {
 
 bool Overlaps(const Box& a, const Box& b) {
   return a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom();
+}
+
+bool Crosses(const Segment& line, const Box& box) {
+  // Liang-Barsky: the part of the segment (t in [0, 1]) inside each slab of the box.
+  double t0 = 0, t1 = 1;
+  double dx = line.x1 - line.x0, dy = line.y1 - line.y0;
+  auto clip = [&](double p, double q) {  // p t < q
+    if (p == 0) return q > 0;            // parallel: inside the slab or not
+    double t = q / p;
+    if (p < 0)
+      t0 = std::max(t0, t);
+    else
+      t1 = std::min(t1, t);
+    return true;
+  };
+  if (!clip(-dx, line.x0 - box.x) || !clip(dx, box.right() - line.x0) ||
+      !clip(-dy, line.y0 - box.y) || !clip(dy, box.bottom() - line.y0))
+    return false;
+  return t0 < t1;
 }
 
 bool Inside(const Box& inner, const Box& outer) {
@@ -54,6 +75,12 @@ int LabelPlacer::Place(const std::vector<Box>& candidates) {
         free = false;
         break;
       }
+    for (const Line& line : lines_) {
+      if (!free) break;
+      Box wider = {c.x - line.clearance, c.y - line.clearance, c.w + 2 * line.clearance,
+                   c.h + 2 * line.clearance};
+      free = !Crosses(line.segment, wider);
+    }
     if (!free) continue;
     taken_.push_back(c);
     return static_cast<int>(i);

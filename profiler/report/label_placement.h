@@ -21,6 +21,13 @@ struct Box {
 
 // Whether the boxes share any area (touching edges do not overlap).
 bool Overlaps(const Box& a, const Box& b);
+// A straight line from (x0, y0) to (x1, y1): a roof, which no label may sit on.
+struct Segment {
+  double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+// Whether the segment passes through the box (touching its edge does not count).
+bool Crosses(const Segment& line, const Box& box);
+
 // Whether `inner` lies wholly inside `outer`.
 bool Inside(const Box& inner, const Box& outer);
 
@@ -44,19 +51,29 @@ double BaselineForTop(double top, double font_size);
 std::vector<Box> CandidatesAround(double ax, double ay, double w, double h, double gap, int rings);
 
 // Places labels one after another: each takes the first of its candidates that lies inside the
-// frame and overlaps nothing placed or reserved before it.
+// frame and overlaps nothing placed or reserved before it, nor lies on a reserved line.
 class LabelPlacer {
  public:
   explicit LabelPlacer(const Box& frame) : frame_(frame) {}
   // A box no label may cover (a point's marker).
   void Reserve(const Box& box) { taken_.push_back(box); }
+  // A line no label may lie on (a roof): kept `clearance` units from every label's box, for
+  // the line's own width.
+  void ReserveLine(const Segment& line, double clearance = 0) {
+    lines_.push_back({line, clearance});
+  }
   // The index of the candidate taken (and now reserved), or -1 when none is free.
   int Place(const std::vector<Box>& candidates);
   const Box& frame() const { return frame_; }
 
  private:
+  struct Line {
+    Segment segment;
+    double clearance;
+  };
   Box frame_;
   std::vector<Box> taken_;
+  std::vector<Line> lines_;
 };
 
 }  // namespace rprof

@@ -30,7 +30,7 @@ std::vector<std::string> TextCells(const std::vector<Cell>& row, const std::vect
                                    Footnotes* footnotes = nullptr) {
   std::vector<std::string> cells;
   for (size_t c : shown)
-    cells.push_back(footnotes ? footnotes->Refer(row[c].text()) : row[c].text());
+    cells.push_back(footnotes ? footnotes->ReferCell(row[c].text()) : row[c].text());
   return cells;
 }
 

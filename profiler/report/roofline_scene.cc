@@ -16,6 +16,9 @@ namespace rprof {
 namespace {
 
 constexpr int kLabelChars = 20;
+// A region's label may be longer: the program's name and the region's both matter.
+constexpr int kRegionLabelChars = 28;
+constexpr int kLeastNameChars = 6;  // a shortened program name keeps at least this much
 const char* const kLevels[] = {"l1", "l2", "l3", "dram"};
 
 std::string Short(double v) { return Format("%.3g", v); }
@@ -75,9 +78,47 @@ std::string StatusReason(const RunRecord& run) {
   return reason + ": its counts are not those of a whole run";
 }
 
-// The label of each series: "#ID TARGET", or in a sweep (several series of one target and
-// region whose parameters differ in exactly one key) "TARGET KEY=VALUE".
+// A program by its file's name: its folders are what two programs of one project share, the
+// name is what tells them apart. Kernels by their name.
+std::string ShownName(const RunRecord& run) {
+  if (run.target_kind == "builtin") return run.target;
+  size_t slash = run.target.find_last_of('/');
+  std::string base = slash == std::string::npos ? run.target : run.target.substr(slash + 1);
+  return base.empty() ? run.target : base;
+}
+
+// What a series' label is made of, each part kept whole where it can be.
+struct LabelParts {
+  std::string id;       // "#7" or ""
+  std::string name;     // "triad", "solver"
+  std::string varying;  // "n=512" or ""
+  std::string region;   // "" for the whole run
+
+  std::string Text(const std::string& shown_name) const {
+    std::string out = id;
+    for (const std::string* part : {&shown_name, &varying, &region})
+      if (!part->empty()) out += (out.empty() ? "" : " ") + *part;
+    return out;
+  }
+  std::string Text() const { return Text(name); }
+  // Within `max_chars`: the name is shortened first (its end cut), down to kLeastNameChars,
+  // so the id, the parameter and the region stay whole; then the whole label is cut.
+  std::string Fitted(int max_chars) const {
+    int over = DisplayChars(Text()) - max_chars;
+    std::string shown = name;
+    if (over > 0) {
+      int keep = std::max(kLeastNameChars, DisplayChars(name) - over);
+      shown = ShortenLabel(name, keep);
+    }
+    return ShortenLabel(Text(shown), max_chars);
+  }
+};
+
+// The label of each series: "#ID NAME [REGION]", or in a sweep (several series of one target
+// and region whose parameters differ in exactly one key) "NAME KEY=VALUE [REGION]".
 void LabelSeries(std::vector<SceneSeries>* series, const std::vector<RunRecord>& runs) {
+  std::map<const SceneSeries*, LabelParts> parts_of;
+  std::map<const SceneSeries*, LabelParts>* label_parts = &parts_of;
   std::map<int64_t, const RunRecord*> by_id;
   for (const RunRecord& r : runs) by_id[r.id] = &r;
   std::map<std::pair<std::string, std::string>, std::vector<SceneSeries*>> groups;
@@ -102,21 +143,78 @@ void LabelSeries(std::vector<SceneSeries>* series, const std::vector<RunRecord>&
       if (differing != 1) varying.clear();
     }
     for (SceneSeries* s : members) {
-      std::string label = RunRef(s->run_id) + " " + s->target;
+      LabelParts& parts = (*label_parts)[s];
+      parts.name = ShownName(*by_id[s->run_id]);
+      parts.id = RunRef(s->run_id);
       if (!varying.empty())
         for (const auto& [k, v] : by_id[s->run_id]->params)
-          if (k == varying) label = s->target + " " + k + "=" + v;
-      if (!s->region.empty()) label += " " + s->region;
-      s->label = label;
+          if (k == varying) parts.id.clear(), parts.varying = k + "=" + v;
+      parts.region = s->region;
     }
   }
-  // Two series of one label (a run repeated with the same parameters) are told apart by id.
+  // Two series of one label (a run repeated with the same parameters, two programs of one
+  // name in different folders) are told apart by id.
   std::map<std::string, int> uses;
-  for (const SceneSeries& s : *series) ++uses[s.label];
+  for (SceneSeries& s : *series) ++uses[(*label_parts)[&s].Text()];
   for (SceneSeries& s : *series) {
-    if (uses[s.label] > 1 && s.label.rfind('#', 0) != 0) s.label = RunRef(s.run_id) + " " + s.label;
-    s.label = ShortenLabel(s.label, kLabelChars);
+    LabelParts& parts = (*label_parts)[&s];
+    if (uses[parts.Text()] > 1 && parts.id.empty()) parts.id = RunRef(s.run_id);
+    s.label = parts.Fitted(s.region.empty() ? kLabelChars : kRegionLabelChars);
   }
+}
+
+std::vector<std::string> SplitPlus(const std::string& names) {
+  std::vector<std::string> out;
+  for (size_t at = 0; at <= names.size();) {
+    size_t plus = std::min(names.find('+', at), names.size());
+    if (plus > at) out.push_back(names.substr(at, plus - at));
+    at = plus + 1;
+  }
+  return out;
+}
+
+// Leaves in scene->roofs those the drawn runs are held against (BuildRooflineScene says which)
+// and counts the others in hidden_roofs. With no series, every roof stays.
+void KeepRoofsThatMatter(RooflineScene* scene) {
+  if (scene->series.empty()) return;
+  std::set<std::string> precisions, ceilings;
+  std::set<std::string> measured_levels, model_levels;
+  for (const SceneSeries& s : scene->series) {
+    const Placement& p = s.placement;
+    if (p.precision == "fp64" || p.precision == "fp32") {
+      precisions.insert(p.precision);
+    } else {  // mixed, or not known: placed against both precisions' roofs
+      precisions.insert("fp64");
+      precisions.insert("fp32");
+    }
+    for (const std::string& c : SplitPlus(p.isa_roof_ceiling)) ceilings.insert(c);
+    for (const ScenePoint& pt : s.points)
+      (IsMeasured(pt.source) ? measured_levels : model_levels).insert(pt.level);
+  }
+  // The ISA's roof is the best pattern of its precision and ISA: matched by that prefix.
+  auto isa_roof = [&](const SceneRoof& r) {
+    std::string prefix = r.precision + "_" + r.isa + "_";
+    for (const std::string& c : ceilings)
+      if (c == r.ceiling || c.rfind(prefix, 0) == 0) return true;
+    return false;
+  };
+  std::vector<SceneRoof> kept;
+  for (const SceneRoof& r : scene->roofs) {
+    bool keep;
+    if (r.compute)
+      keep = (r.best && precisions.count(r.precision)) || isa_roof(r);
+    else if (r.traffic)
+      keep = measured_levels.count(r.level) > 0;
+    else
+      keep = model_levels.count(r.level) || !measured_levels.count(r.level) ||
+             std::none_of(scene->roofs.begin(), scene->roofs.end(),
+                          [&](const SceneRoof& t) { return t.traffic && t.level == r.level; });
+    if (keep)
+      kept.push_back(r);
+    else
+      ++scene->hidden_roofs;
+  }
+  scene->roofs = std::move(kept);
 }
 
 }  // namespace
@@ -141,7 +239,7 @@ std::string ShortenLabel(const std::string& text, int max_chars) {
 }
 
 RooflineScene BuildRooflineScene(const MachineProfile& profile, const std::vector<RunRecord>& runs,
-                                 int threads) {
+                                 int threads, bool all_roofs) {
   RooflineScene scene;
   scene.threads = threads;
   scene.roofs = Roofs(profile, threads);
@@ -193,6 +291,7 @@ RooflineScene BuildRooflineScene(const MachineProfile& profile, const std::vecto
     }
   }
   LabelSeries(&scene.series, runs);
+  if (!all_roofs) KeepRoofsThatMatter(&scene);
 
   double top_bw = 0, low_bw = 1e300;
   for (const SceneRoof& r : scene.roofs) {

@@ -48,7 +48,10 @@ struct SceneSeries {
   std::string region;  // "" for the whole run
   std::string target;
   std::string name;       // in full: "#4 matmul-ikj n=64", "… region triad"
-  std::string label;      // short, for the picture: "#4 matmul-ikj", "triad n=512" in a sweep
+  // Short, for the picture, and what tells the series apart: the program's base name (never
+  // its folders), the parameter that varies in a sweep, the region: "#4 matmul-ikj",
+  // "triad n=512", "#7 solver assemble"; the run's id where the rest would read alike.
+  std::string label;
   std::string precision;  // placement's: "fp64", "fp32", "mixed", ""
   int threads = 1;        // the thread count of the roofs the run was placed against
   Placement placement;
@@ -70,12 +73,19 @@ struct RooflineScene {
   std::vector<std::string> warnings;
   double xmin = 1.0 / 64, xmax = 64, ymin = 0.1, ymax = 100;  // axes, log scale
   double top_compute = 0;  // the highest compute roof drawn: where bandwidth roofs end
+  // Roofs of the profile not drawn because none of the runs is held against them (another
+  // precision, another ISA, the other byte convention): `--all-roofs` draws them.
+  int hidden_roofs = 0;
 };
 
 // Every run (and marker region) of `runs` against `profile`, the roofs of `threads` threads.
 // Each run is placed by RunShapeOf, PlaceRun and PlaceRegion, as `rprof show` places it.
+// The roofs: with `all_roofs`, every one; else only those that matter to the runs drawn: the
+// best compute roof of each of their precisions and the roof of their own ISA (placement's
+// isa_roof_ceiling), every memory level once in compulsory bytes, and in actual traffic at the
+// levels where measured (sim, pmu) bytes are drawn. A student reads 5 lines, not 13.
 RooflineScene BuildRooflineScene(const MachineProfile& profile, const std::vector<RunRecord>& runs,
-                                 int threads);
+                                 int threads, bool all_roofs = false);
 
 // "#12": how pictures name a run.
 std::string RunRef(int64_t run_id);

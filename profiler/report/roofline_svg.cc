@@ -9,6 +9,7 @@
 #include "core/text.h"
 #include "core/utf8.h"
 #include "report/label_placement.h"
+#include "report/text_wrap.h"
 
 namespace rprof {
 
@@ -21,6 +22,10 @@ constexpr double kFont = 11;
 constexpr double kTitleFont = 14;
 constexpr double kMarker = 5;         // a point's half size
 constexpr double kBindingMarker = 7;  // the binding level's point
+// How far a label keeps from a roof line's centre: its stroke is up to 2 px wide.
+constexpr double kLineClearance = 1.5;
+// A wrapped line under the plot continues this many characters in.
+constexpr size_t kHang = 4;
 const char* const kFontFamily = "DejaVu Sans Mono, Liberation Mono, monospace";
 
 std::string Num(double v) { return Format("%.2f", v); }
@@ -89,7 +94,30 @@ std::string Line(const std::string& cls, double x, double baseline, double width
   return out + XmlEscape(shown) + "</text>\n";
 }
 
+// A text under the plot, whole: wrapped at words to what fits in `width` pixels, its
+// continuation lines indented; `*baseline` moves past the lines written.
+std::string WrappedLines(const std::string& cls, double x, double* baseline, double width,
+                         const std::string& text, const std::string& fill = "") {
+  size_t fits = static_cast<size_t>(width / (kCharWidthEm * kFont));
+  std::vector<std::string> lines = WrapText(text, fits, fits - kHang);
+  std::string extra = fill.empty() ? "" : " fill=\"" + fill + "\"";
+  std::string out;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    double indent = i == 0 ? 0 : kHang * kCharWidthEm * kFont;
+    out += Text(cls, x + indent, *baseline, kFont, lines[i], extra);
+    *baseline += kLineEm * kFont;
+  }
+  return out;
+}
+
 std::string TickText(double v) { return Format("%g", v); }
+
+// A roof's label short: the precision and ISA ("fp64 avx2"), or the level ("L2", with
+// `convention`: "L2 traffic"; the legend, where each roof has its line style, says which).
+std::string ShortRoofLabel(const SceneRoof& r, bool convention) {
+  if (r.compute) return r.precision + " " + r.isa;
+  return Upper(r.level) + (r.traffic && convention ? " traffic" : "");
+}
 
 }  // namespace
 
@@ -157,11 +185,10 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
   double top_bw = 0;
   for (const SceneRoof& r : scene.roofs)
     if (!r.compute) top_bw = std::max(top_bw, r.value);
+  // Each roof's line, in pixels; every line reserved before any label is placed, so that no
+  // label (a roof's, a run's, an arrow's) sits on one.
+  std::vector<Segment> lines;
   for (const SceneRoof& r : scene.roofs) {
-    std::string colour = r.compute ? PrecisionColour(r.precision) : "#444444";
-    std::string dash = r.compute ? (r.best ? "" : " stroke-dasharray=\"6,4\"")
-                                 : (r.traffic ? " stroke-dasharray=\"3,3\"" : "");
-    double width = r.compute ? (r.best ? 2 : 1.2) : (r.traffic ? 1.2 : 2);
     double x0, y0, x1, y1;
     if (r.compute) {
       double ridge = top_bw > 0 ? r.value / top_bw : scene.xmin;
@@ -171,26 +198,46 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
       double ai1 = top > 0 ? top / r.value : scene.xmax;
       x0 = ax.X(ai0), y0 = ax.Y(ai0 * r.value), x1 = ax.X(ai1), y1 = ax.Y(ai1 * r.value);
     }
+    lines.push_back({x0, y0, x1, y1});
+    placer.ReserveLine(lines.back(), kLineClearance);
+  }
+  for (size_t i = 0; i < scene.roofs.size(); ++i) {
+    const SceneRoof& r = scene.roofs[i];
+    std::string colour = r.compute ? PrecisionColour(r.precision) : "#444444";
+    std::string dash = r.compute ? (r.best ? "" : " stroke-dasharray=\"6,4\"")
+                                 : (r.traffic ? " stroke-dasharray=\"3,3\"" : "");
+    double width = r.compute ? (r.best ? 2 : 1.2) : (r.traffic ? 1.2 : 2);
+    const double x0 = lines[i].x0, y0 = lines[i].y0, x1 = lines[i].x1, y1 = lines[i].y1;
     roofs += "<line class=\"roof\" data-ceiling=\"" + XmlEscape(r.ceiling) + "\" x1=\"" + Num(x0) +
              "\" y1=\"" + Num(y0) + "\" x2=\"" + Num(x1) + "\" y2=\"" + Num(y1) + "\" stroke=\"" +
              colour + "\" stroke-width=\"" + Num(width) + "\"" + dash + "/>\n";
     // The label beside its line, where it is free: compute roofs above (then below) their
-    // right end, sliding left; bandwidth roofs above-left of a point on the line, sliding up.
-    double w = DisplayChars(r.label) * kCharWidthEm * kFont;
-    std::vector<Box> candidates;
-    if (r.compute) {
-      for (double x = x1 - 4 - w; x >= x0; x -= 24) candidates.push_back({x, y0 - lh - 1, w, lh});
-      for (double x = x1 - 4 - w; x >= x0; x -= 24) candidates.push_back({x, y0 + 2, w, lh});
-    } else {
-      for (double t = 0.04; t <= 0.9; t += 0.04) {
-        double x = x0 + (x1 - x0) * t, y = y0 + (y1 - y0) * t;
-        candidates.push_back({x - w - 3, y - lh - 3, w, lh});
+    // right end, sliding left; bandwidth roofs above-left of a point on the line, sliding up,
+    // then below-right of it. Where the whole label finds no room (bandwidth roofs a few
+    // pixels apart), its short form ("L2", "fp64 avx2") does; the legend has every value.
+    for (const std::string& text : {r.label, ShortRoofLabel(r, true), ShortRoofLabel(r, false)}) {
+      double w = DisplayChars(text) * kCharWidthEm * kFont;
+      std::vector<Box> candidates;
+      if (r.compute) {
+        for (double x = x1 - 4 - w; x >= x0; x -= 12) candidates.push_back({x, y0 - lh - 3, w, lh});
+        for (double x = x1 - 4 - w; x >= x0; x -= 12) candidates.push_back({x, y0 + 3, w, lh});
+      } else {
+        for (double t = 0.04; t <= 0.95; t += 0.02) {
+          double x = x0 + (x1 - x0) * t, y = y0 + (y1 - y0) * t;
+          candidates.push_back({x - w - 3, y - lh - 3, w, lh});
+        }
+        for (double t = 0.04; t <= 0.95; t += 0.02) {
+          double x = x0 + (x1 - x0) * t, y = y0 + (y1 - y0) * t;
+          candidates.push_back({x + 3, y + 3, w, lh});
+        }
       }
+      int at = placer.Place(candidates);
+      if (at < 0) continue;
+      roof_labels +=
+          Text("roof-label", candidates[at].x, BaselineForTop(candidates[at].y, kFont), kFont, text,
+               " fill=\"" + colour + "\" data-ceiling=\"" + XmlEscape(r.ceiling) + "\"");
+      break;
     }
-    int at = placer.Place(candidates);
-    if (at >= 0)
-      roof_labels += Text("roof-label", candidates[at].x, BaselineForTop(candidates[at].y, kFont),
-                          kFont, r.label, " fill=\"" + colour + "\"");
   }
 
   // Series: the points of one run joined, each at its level's marker, the binding one larger.
@@ -254,7 +301,7 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
     double bx = ax.X(binding->ai), by = ax.Y(binding->gflops);
     for (const std::string& text : {s.label, RunRef(s.run_id)}) {
       double w = DisplayChars(text) * kCharWidthEm * kFont;
-      std::vector<Box> candidates = CandidatesAround(bx, by, w, lh, 10, 6);
+      std::vector<Box> candidates = CandidatesAround(bx, by, w, lh, 10, 10);
       int at = placer.Place(candidates);
       if (at < 0) continue;
       const Box& box = candidates[at];
@@ -366,31 +413,31 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
     legend += Line("legend", kLegendX + 18, ly, lwidth - 18, r.label, colour);
     ly += lh;
   }
+  if (scene.hidden_roofs > 0) {
+    legend += Line("legend", kLegendX, ly, lwidth,
+                   std::to_string(scene.hidden_roofs) + " other roof" +
+                       (scene.hidden_roofs > 1 ? "s" : "") + ": --all-roofs");
+    ly += lh;
+  }
 
   // Under the plot: one line per series, the warnings, what was left out and why.
   std::string below;
   double by = std::max(kFrame.bottom() + 62, ly + 10);
   double bwidth = kWidth - 20;
-  below += Line("below", 10, by, bwidth,
-                "runs drawn: label, run, verdict (placement's, as rprof "
-                "show prints it)",
-                "#000000");
-  by += lh;
-  for (const SceneSeries& s : scene.series) {
-    below += Line("below", 10, by, bwidth, s.label + " = " + s.name + ": " + s.placement.verdict);
-    by += lh;
+  if (options.series_lines) {
+    below += WrappedLines("below", 10, &by, bwidth,
+                          "runs drawn: label = run: verdict (placement's, as rprof show prints it)",
+                          "#000000");
+    for (const SceneSeries& s : scene.series)
+      below += WrappedLines("below", 10, &by, bwidth,
+                            s.label + " = " + s.name + ": " + s.placement.verdict);
   }
-  for (const std::string& w : scene.warnings) {
-    below += Line("below", 10, by, bwidth, "warning: " + w, "#a83232");
-    by += lh;
-  }
+  for (const std::string& w : scene.warnings)
+    below += WrappedLines("below", 10, &by, bwidth, "warning: " + w, "#a83232");
   if (!scene.left_out.empty()) {
-    below += Line("below", 10, by, bwidth, "left out:", "#000000");
-    by += lh;
-    for (const LeftOut& l : scene.left_out) {
-      below += Line("below left-out", 10, by, bwidth, l.name + ": " + l.reason);
-      by += lh;
-    }
+    below += WrappedLines("below", 10, &by, bwidth, "left out:", "#000000");
+    for (const LeftOut& l : scene.left_out)
+      below += WrappedLines("below left-out", 10, &by, bwidth, l.name + ": " + l.reason);
   }
   double height = by + 8;
 

@@ -28,6 +28,9 @@ struct SvgOptions {
   std::string title;
   bool standalone = true;  // an XML prolog and xmlns: a file of its own; false inside HTML
   std::vector<SceneArrow> arrows;
+  // A line under the plot per series (label, full name, verdict). The HTML report leaves them
+  // out: its runs' table beside says the same, and the table then fits the first screen.
+  bool series_lines = true;
 };
 
 // The document. Roofs and points inside a frame (<rect id="frame">), a legend beside it (marker

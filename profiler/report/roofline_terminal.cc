@@ -17,10 +17,20 @@ constexpr int kLeftMargin = 7;  // y tick labels: "0.001 " fits
 // Cells of UTF-8 text, one string per column.
 class Grid {
  public:
-  Grid(int w, int h) : w_(w), h_(h), cells_(static_cast<size_t>(w * h), " ") {}
+  Grid(int w, int h)
+      : w_(w), h_(h), cells_(static_cast<size_t>(w * h), " "), roof_(cells_.size(), false) {}
   void Put(int x, int y, const std::string& c) {
-    if (x >= 0 && y >= 0 && x < w_ && y < h_) cells_[static_cast<size_t>(y * w_ + x)] = c;
+    if (!Has(x, y)) return;
+    cells_[static_cast<size_t>(y * w_ + x)] = c;
+    roof_[static_cast<size_t>(y * w_ + x)] = false;
   }
+  // A cell of a roof line: what a point or a label may take, and blank beside itself.
+  void PutRoof(int x, int y, char c) {
+    Put(x, y, std::string(1, c));
+    if (Has(x, y)) roof_[static_cast<size_t>(y * w_ + x)] = true;
+  }
+  bool Has(int x, int y) const { return x >= 0 && y >= 0 && x < w_ && y < h_; }
+  bool IsRoof(int x, int y) const { return Has(x, y) && roof_[static_cast<size_t>(y * w_ + x)]; }
   void PutChar(int x, int y, char c) { Put(x, y, std::string(1, c)); }
   const std::string& At(int x, int y) const { return cells_[static_cast<size_t>(y * w_ + x)]; }
   void Write(int x, int y, const std::string& text) {
@@ -48,7 +58,16 @@ class Grid {
  private:
   int w_, h_;
   std::vector<std::string> cells_;
+  std::vector<bool> roof_;
 };
+
+// A point or a label written at (x, y), `len` cells long, stands apart from the roof it may
+// sit on: a roof character right before or after it is blanked ("~1~~3~~d~" reads as one
+// word; " 1 ~ 3 ~ d " as three points).
+void ClearRoofAround(Grid* g, int x, int y, int len) {
+  for (int c : {x - 1, x + len})
+    if (g->IsRoof(c, y)) g->Put(c, y, " ");
+}
 
 }  // namespace
 
@@ -109,8 +128,12 @@ std::string RooflineText(const RooflineScene& scene, const std::string& title, s
       double top_bw = 0;
       for (const SceneRoof& b : scene.roofs)
         if (!b.compute) top_bw = std::max(top_bw, b.value);
+      // The roofs of narrower vector code every third cell only: light enough that a row
+      // they cross still reads as the points and labels on it.
       for (int c = ix0; c <= ix1; ++c)
-        if (ai_at(c) * top_bw >= r.value && inside(c, y) && g.At(c, y) == " ") g.PutChar(c, y, ch);
+        if (ai_at(c) * top_bw >= r.value && inside(c, y) && g.At(c, y) == " " &&
+            (r.best || c % 3 == 0))
+          g.PutRoof(c, y, ch);
       continue;
     }
     char ch = r.traffic ? '.' : '*';
@@ -122,7 +145,7 @@ std::string RooflineText(const RooflineScene& scene, const std::string& title, s
       int from = prev < 0 ? y : std::min(prev - 1, y), to = prev < 0 ? y : std::max(prev - 1, y);
       if (prev >= 0 && y == prev) from = to = y;
       for (int yy = std::min(from, to); yy <= std::max(from, to); ++yy)
-        if (inside(c, yy) && (g.At(c, yy) == " " || g.At(c, yy) == ".")) g.PutChar(c, yy, ch);
+        if (inside(c, yy) && (g.At(c, yy) == " " || g.At(c, yy) == ".")) g.PutRoof(c, yy, ch);
       prev = y;
     }
   }
@@ -130,6 +153,13 @@ std::string RooflineText(const RooflineScene& scene, const std::string& title, s
   // Points, then labels placed around them.
   LabelPlacer placer({static_cast<double>(ix0), static_cast<double>(iy0),
                       static_cast<double>(ix1 - ix0 + 1), static_cast<double>(iy1 - iy0 + 1)});
+  // No label on a compute roof's row: written over it, "== L3 122 GB/s ==" reads as the
+  // compute roof's own label.
+  for (const SceneRoof& r : scene.roofs)
+    if (r.compute) {
+      double y = row(r.value) + 0.5;  // the middle of the row's cells
+      placer.ReserveLine({static_cast<double>(ix0), y, static_cast<double>(ix1 + 1), y});
+    }
   // Model points first, then measured ones, binding points last: where several share a cell,
   // the one that decided shows.
   std::vector<const ScenePoint*> order;
@@ -145,6 +175,7 @@ std::string RooflineText(const RooflineScene& scene, const std::string& title, s
       int c = col(p.ai), r = row(p.gflops);
       if (!inside(c, r)) continue;
       g.PutChar(c, r, PointGlyph(p.level, IsMeasured(p.source)));
+      ClearRoofAround(&g, c, r, 1);
       placer.Reserve({static_cast<double>(c), static_cast<double>(r), 1, 1});
     }
   }
@@ -168,8 +199,11 @@ std::string RooflineText(const RooflineScene& scene, const std::string& title, s
       std::reverse(candidates.begin(), candidates.end());  // nearest the top end first
     }
     int at = placer.Place(candidates);
-    if (at >= 0)
+    if (at >= 0) {
       g.Write(static_cast<int>(candidates[at].x), static_cast<int>(candidates[at].y), label);
+      ClearRoofAround(&g, static_cast<int>(candidates[at].x), static_cast<int>(candidates[at].y),
+                      static_cast<int>(len));
+    }
   }
   for (const SceneSeries& s : scene.series) {
     for (const ScenePoint& p : s.points) {
@@ -190,6 +224,8 @@ std::string RooflineText(const RooflineScene& scene, const std::string& title, s
         int at = placer.Place(candidates);
         if (at < 0) continue;
         g.Write(static_cast<int>(candidates[at].x), static_cast<int>(candidates[at].y), text);
+        ClearRoofAround(&g, static_cast<int>(candidates[at].x), static_cast<int>(candidates[at].y),
+                        static_cast<int>(len));
         break;
       }
     }
@@ -207,6 +243,10 @@ std::string RooflineText(const RooflineScene& scene, const std::string& title, s
   std::vector<std::string> roofs;
   for (const SceneRoof& r : scene.roofs) roofs.push_back(r.label);
   lines.push_back("  " + Join(roofs, ", "));
+  if (scene.hidden_roofs > 0)
+    lines.push_back("  and " + std::to_string(scene.hidden_roofs) + " other roof" +
+                    (scene.hidden_roofs > 1 ? "s" : "") +
+                    " no run drawn is held against: --all-roofs draws them");
   for (const SceneSeries& s : scene.series)
     lines.push_back(s.label + " = " + s.name + ": " + s.placement.verdict);
   for (const std::string& warning : scene.warnings) lines.push_back("warning: " + warning);

@@ -271,7 +271,14 @@ std::string RunHeading(const RunRecord& run) {
            EscapeForTerminal(run.job->host) + " (rprof job " + EscapeForTerminal(run.job->job_id) +
            ")\n";
   SampleStats stats = Summarize(run.samples);
-  if (stats.count > 0) {
+  if (stats.count == 1) {
+    // One execution has no median, minimum, maximum or spread to tell.
+    out += "time: " + FormatSeconds(stats.median) +
+           (run.calls_per_rep > 1
+                ? " per call, one repetition of " + std::to_string(run.calls_per_rep) + " calls"
+                : ", one execution") +
+           " (no spread: -r N repeats it)\n";
+  } else if (stats.count > 0) {
     char cv[32];
     std::snprintf(cv, sizeof cv, "%.1f %%", stats.cv * 100);
     out += "time: " + FormatSeconds(stats.median) + " per call, median of " +
@@ -372,8 +379,10 @@ std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat forma
   // next to the figures and where the run stood when stored, in as few columns as say it, so a
   // run fits a line of a narrow terminal. For spreadsheets: stored values at full precision,
   // each figure's source beside it, the stored status.
+  // On a narrow terminal the start time goes last of the optional columns: the run id orders
+  // the runs all the same, and 80 columns hold the rest with no word cut (issue 30).
   std::vector<Column> columns = {{"run_id", "run", Align::kRight},
-                                 {"started_at", "started (UTC)"},
+                                 Column("started_at", "started (UTC)").Optional(),
                                  {"target", "target", Align::kLeft, kInCsv},
                                  {"params", "params", Align::kLeft, kInCsv},
                                  {"target_params", "target", Align::kLeft, kInText},

@@ -112,20 +112,24 @@ TextTable::Layout TextTable::Fit() const {
   std::vector<size_t> natural(n), least(n), least_whole(n);
   for (size_t c = 0; c < n; ++c) {
     const TextColumn& column = columns_[c];
-    size_t cells = 0, word = 0;
+    size_t cells = 0, word = 0, piece = 0;
     for (const auto& row : rows_) {
       cells = std::max(cells, DisplayWidth(row[c]));
       word = std::max(word, LongestWord(row[c]));
+      piece = std::max(piece, LongestUnbreakable(row[c]));
     }
     size_t title = LongestWord(header_[c]);
     natural[c] = std::max(cells, DisplayWidth(header_[c]));
     // Numbers keep their width; text and notes wrap down to their longest word (up to
-    // kLongestWholeWord) where that fits, else to a few characters.
+    // kLongestWholeWord) where that fits, else to their longest piece between the places a
+    // word may break (matmul- naive, DRAM-bandwidth- bound): never inside a word or number. A
+    // column that cannot have that much is left out (optional) or the rows become records.
     size_t floor = std::max(title, column.notes ? kLeastNotesWidth : kLeastTextWidth);
-    least[c] = column.right ? std::max(cells, title) : std::min(natural[c], floor);
-    least_whole[c] = column.right
-                         ? least[c]
-                         : std::min(natural[c], std::max(floor, std::min(word, kLongestWholeWord)));
+    least[c] = column.right ? std::max(cells, title) : std::min(natural[c], std::max(floor, piece));
+    least_whole[c] =
+        column.right
+            ? least[c]
+            : std::min(natural[c], std::max({floor, piece, std::min(word, kLongestWholeWord)}));
   }
   Layout layout{natural, std::vector<bool>(n, false), std::vector<bool>(n, false),
                 std::vector<bool>(n, false)};

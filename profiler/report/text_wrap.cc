@@ -26,8 +26,13 @@ size_t Hang(std::string_view text, size_t hang) {
   return hang;
 }
 
-bool BreaksAfter(char c) {
-  switch (c) {
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Whether a long word may break after its character `at` (`at` + 1 < word.size()): after
+// , ; : + / = ) and, inside names, - and _; never between two digits, so a number, a date or
+// a time ("2026-12-01T21:28:05Z", "1,024") stays whole.
+bool BreaksAfter(std::string_view word, size_t at) {
+  switch (word[at]) {
     case ',':
     case ';':
     case ':':
@@ -35,10 +40,14 @@ bool BreaksAfter(char c) {
     case '/':
     case '=':
     case ')':
-      return true;
+    case '-':
+    case '_':
+      break;
     default:
       return false;
   }
+  bool digits_around = at > 0 && IsDigit(word[at - 1]) && IsDigit(word[at + 1]);
+  return !digits_around;
 }
 
 // Cuts a word too wide for its line into pieces: the first at most `first_width` columns, the
@@ -49,7 +58,7 @@ void BreakWord(std::string_view word, size_t first_width, size_t width,
     std::vector<size_t> starts = CharStarts(word);
     size_t cut = starts[room];  // the first `room` characters
     for (size_t i = room; i > 1; --i)
-      if (BreaksAfter(word[starts[i] - 1])) {
+      if (BreaksAfter(word, starts[i] - 1)) {
         cut = starts[i];
         break;
       }
@@ -80,6 +89,21 @@ std::vector<std::string> Units(std::string_view text) {
 }  // namespace
 
 size_t DisplayWidth(std::string_view text) { return CharStarts(text).size() - 1; }
+
+size_t LongestUnbreakable(std::string_view text) {
+  size_t longest = 0;
+  for (const std::string& unit : Units(text)) {
+    size_t start = 0;
+    for (size_t at = 0; at + 1 < unit.size(); ++at)
+      if (BreaksAfter(unit, at)) {
+        longest =
+            std::max(longest, DisplayWidth(std::string_view(unit).substr(start, at + 1 - start)));
+        start = at + 1;
+      }
+    longest = std::max(longest, DisplayWidth(std::string_view(unit).substr(start)));
+  }
+  return longest;
+}
 
 std::vector<std::string> WrapText(std::string_view text, size_t width) {
   return WrapText(text, width, width);

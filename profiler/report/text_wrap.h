@@ -17,9 +17,14 @@ namespace rprof {
 size_t DisplayWidth(std::string_view text);
 
 // `text` in lines of at most `width` columns (0: no limit, one line). Breaks at spaces, which
-// are dropped; a word longer than the width breaks after one of , ; : + / = ) (a formula, a
-// path, a list without spaces), else where the width ends. Never returns no line: "" gives {""}.
+// are dropped; a word longer than the width breaks after one of , ; : + / = ) - _ (a formula, a
+// path, a list without spaces, a name: "matmul-" "naive"), never between two digits (a date, a
+// number), else, only when a piece is wider than the width, where the width ends. Never
+// returns no line: "" gives {""}.
 std::vector<std::string> WrapText(std::string_view text, size_t width);
+// The widest piece of `text` WrapText never cuts: a word, or the part of a long word between
+// two places it may break. A column at least this wide wraps without cutting a word or number.
+size_t LongestUnbreakable(std::string_view text);
 // The same with a first line of its own width (a hanging indent).
 std::vector<std::string> WrapText(std::string_view text, size_t first_width, size_t width);
 

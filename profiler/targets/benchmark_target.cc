@@ -229,8 +229,11 @@ bool BenchmarkTarget::Execute(const LiveCounters& counters, Execution* out, Erro
     }
   }
   // The shim's region: what rprof's own counters saw over the timed loops (Conclude divides).
+  // And the CPU time of threads that never entered the loop while it ran (a thread pool working
+  // for it): work those counts miss (RegionElsewhereNotes).
   for (Metric& m : native.metrics)
-    if (m.region == instance_ && m.source == Source::kPmu) out->metrics.push_back(std::move(m));
+    if (m.region == instance_ && (m.source == Source::kPmu || m.name == "cpu_elsewhere_s"))
+      out->metrics.push_back(std::move(m));
   // The replay under valgrind: Google Benchmark's start-up, one short trial.
   out->replay_native_s = 0.05 + first.cpu_time_s.value_or(0) * 2;
   return true;
@@ -249,7 +252,7 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
       // The timed loop's totals, per iteration.
       std::optional<double> divisor;
       std::string counted;
-      if (m.source == Source::kPmu) {
+      if (m.source == Source::kPmu || m.name == "cpu_elsewhere_s") {
         divisor = native_iterations_;
         counted = "native execution";
       } else if (m.source == Source::kSim) {

@@ -46,7 +46,9 @@ bool KernelTarget::Execute(const LiveCounters& counters, Execution* out, Error* 
   out->ended_at = UtcNow();
   const MeasureResult& measured = worker.measured;
   out->samples = measured.seconds_per_call;
-  out->samples_note = "median of " + std::to_string(out->samples.size()) + " repetitions";
+  out->samples_note = out->samples.size() == 1
+                          ? std::string("one repetition")
+                          : "median of " + std::to_string(out->samples.size()) + " repetitions";
   out->calls_per_repetition = measured.calls_per_repetition;
   out->timed_calls = measured.timed_calls;
   if (worker.killed_after_signal) {

@@ -17,10 +17,12 @@ namespace rprof {
 namespace {
 
 // The version the library writes in each block's header line. rprof also reads version 1,
-// which had no per-thread time columns, and version 2, which had no declared precision.
+// which had no per-thread time columns, version 2, which had no declared precision, and
+// version 3, which had no span records.
 std::string FormatVersion() { return std::to_string(RPROF_MARKER_FORMAT_VERSION); }
 const char kVersion1[] = "1";
 const char kVersion2[] = "2";
+const char kVersion3[] = "3";
 
 // One process's block, as written by librprof-marker.
 struct BlockEvent {
@@ -39,12 +41,15 @@ struct BlockRegion {
   std::optional<double> bytes_per_call;
   std::string precision;                        // version 3 on: "fp64", "fp32", "" (not declared)
   std::vector<std::optional<uint64_t>> counts;  // one per block event; nullopt for "-"
+  std::optional<double> open_cpu_seconds;       // version 4 on: its span record
+  std::optional<double> inside_cpu_seconds;
 };
 
 struct Block {
   long pid = 0;
   bool version1 = false;
   bool version2 = false;
+  bool version3 = false;
   std::vector<BlockEvent> events;
   std::vector<BlockRegion> regions;
   std::vector<std::pair<std::string, std::string>> problems;  // region, message
@@ -111,7 +116,8 @@ class Parser {
       if (fields.size() != 3)
         return Fail("header has " + std::to_string(fields.size()) +
                     " fields, expected 3 (rprof-markers, version, pid)");
-      if (fields[1] != FormatVersion() && fields[1] != kVersion1 && fields[1] != kVersion2)
+      if (fields[1] != FormatVersion() && fields[1] != kVersion1 && fields[1] != kVersion2 &&
+          fields[1] != kVersion3)
         return Fail("marker results format version " + Quoted(fields[1]) +
                     "; this rprof reads version " + FormatVersion() +
                     " (rprof and librprof-marker differ: rebuild the program against this "
@@ -119,6 +125,7 @@ class Parser {
       Block block;
       block.version1 = fields[1] == kVersion1;
       block.version2 = fields[1] == kVersion2;
+      block.version3 = fields[1] == kVersion3;
       if (!ParseInteger(fields[2], &block.pid) || block.pid <= 0)
         return Fail("process id " + Quoted(fields[2]) + " is not a positive integer");
       blocks->push_back(std::move(block));
@@ -130,6 +137,8 @@ class Parser {
     Block& block = blocks->back();
     if (kind == "event") return ParseEvent(fields, &block);
     if (kind == "region") return ParseRegion(fields, &block);
+    if (kind == "span" && !block.version1 && !block.version2 && !block.version3)
+      return ParseSpan(fields, &block);
     if (kind == "problem") {
       if (fields.size() != 3)
         return Fail("problem line has " + std::to_string(fields.size()) +
@@ -137,7 +146,32 @@ class Parser {
       block.problems.emplace_back(fields[1], fields[2]);
       return true;
     }
-    return Fail("unknown record " + Quoted(kind) + " (expected event, region or problem)");
+    return Fail("unknown record " + Quoted(kind) + " (expected event, region, span or problem)");
+  }
+
+  // span <name> <open CPU s> <inside CPU s> <outside CPU s>: after its region's line.
+  bool ParseSpan(const std::vector<std::string_view>& fields, Block* block) {
+    if (fields.size() != 5)
+      return Fail("span line has " + std::to_string(fields.size()) +
+                  " fields, expected 5 (span, region, CPU seconds while open, inside, outside)");
+    BlockRegion* region = nullptr;
+    for (BlockRegion& r : block->regions)
+      if (r.name == fields[1]) region = &r;
+    if (region == nullptr)
+      return Fail("span of region " + Quoted(fields[1]) + ", which has no region line before it");
+    if (region->open_cpu_seconds)
+      return Fail("span of region " + Quoted(fields[1]) + " listed twice");
+    double open = 0, inside = 0, outside = 0;
+    if (!ParseReal(fields[2], &open))
+      return Fail("CPU seconds while open " + Quoted(fields[2]) + " is not a non-negative number");
+    if (!ParseReal(fields[3], &inside))
+      return Fail("CPU seconds inside " + Quoted(fields[3]) + " is not a non-negative number");
+    if (!ParseReal(fields[4], &outside))
+      return Fail("CPU seconds outside " + Quoted(fields[4]) + " is not a non-negative number");
+    region->open_cpu_seconds = open;
+    // The entering threads' own: in their calls, and waiting for each other while it was open.
+    region->inside_cpu_seconds = inside + outside;
+    return true;
   }
 
   bool ParseEvent(const std::vector<std::string_view>& fields, Block* block) {
@@ -305,6 +339,13 @@ void Merge(const std::vector<Block>& blocks, MarkerResults* out) {
         merged.threads = merged.threads.value_or(0) + *region.threads;
       else
         merged.threads = std::nullopt;
+      if (region.open_cpu_seconds && (first || merged.open_cpu_seconds)) {
+        merged.open_cpu_seconds = merged.open_cpu_seconds.value_or(0) + *region.open_cpu_seconds;
+        merged.inside_cpu_seconds =
+            merged.inside_cpu_seconds.value_or(0) + *region.inside_cpu_seconds;
+      } else {
+        merged.open_cpu_seconds = merged.inside_cpu_seconds = std::nullopt;
+      }
       MergeDeclared(region.name, "flops", block.pid, region.flops_per_call, &merged.flops_per_call,
                     &declared[r].flops_pid, &out->problems);
       MergeDeclared(region.name, "bytes", block.pid, region.bytes_per_call, &merged.bytes_per_call,
@@ -373,6 +414,12 @@ std::vector<Metric> MarkerMetrics(const MarkerResults& results) {
       metrics.push_back({"threads", static_cast<double>(*region.threads), "count", Source::kClock,
                          region.name, "threads that ran the region"});
     metrics.push_back({"calls", calls, "count", Source::kClock, region.name, ""});
+    if (region.open_cpu_seconds && region.inside_cpu_seconds)
+      metrics.push_back(
+          {"cpu_elsewhere_s", std::max(0.0, *region.open_cpu_seconds - *region.inside_cpu_seconds),
+           "s", Source::kClock, region.name,
+           "CPU time of the process's other threads while the region was open: work its "
+           "per-thread counters did not count"});
     for (size_t e = 0; e < results.events.size(); ++e)
       metrics.push_back({results.events[e].name, region.counts[e],
                          EventUnit(results.events[e].name), Source::kPmu, region.name,

@@ -1,5 +1,5 @@
 // What a program using the marker API hands back to rprof: the file named by RPROF_MARKER_OUT,
-// one block per process that exited normally (format: rprof/marker.h, versions 1 to 3), parsed and
+// one block per process that exited normally (format: rprof/marker.h, versions 1 to 4), parsed and
 // merged over processes by region name, then turned into per-region metrics.
 #ifndef RPROF_TARGETS_MARKER_RESULTS_H_
 #define RPROF_TARGETS_MARKER_RESULTS_H_
@@ -38,6 +38,12 @@ struct MarkerRegion {
   // or nullopt when some of the region's calls were not counted; count_notes says why.
   std::vector<std::optional<double>> counts;
   std::vector<std::string> count_notes;
+  // From the span records (format version 4), summed over processes: the CPU time of the whole
+  // process while the region was open in one of its threads, and that of the threads that
+  // entered it (in their calls, and waiting for each other while it was open). nullopt when a
+  // process wrote none (no counters ran, or an older library).
+  std::optional<double> open_cpu_seconds;
+  std::optional<double> inside_cpu_seconds;
 };
 
 struct MarkerResults {
@@ -49,7 +55,7 @@ struct MarkerResults {
 
 // Parses the whole file (empty text: no process reported; true with empty results) and merges
 // its blocks into *out. False with *err = "line N: <what is wrong>" on malformed or unknown input,
-// including a format version other than 1, 2 and 3.
+// including a format version other than 1 to 4.
 bool ParseMarkerResults(const std::string& text, MarkerResults* out, std::string* err);
 
 // Per region (Metric::region = its name): time_s (the region's wall time, thread_max_seconds;
@@ -57,7 +63,8 @@ bool ParseMarkerResults(const std::string& text, MarkerResults* out, std::string
 // and calls (source clock), every event under its own name (source pmu; absent with the reason
 // when not counted), and when declared flops and bytes_dram (source model: declared per call x
 // calls), and with a declared precision flops_dp and flops_sp (model: all the declared FLOPs in
-// that precision).
+// that precision). With span records, cpu_elsewhere_s (clock): the CPU time the process's other
+// threads spent while the region was open, work its per-thread counters did not count.
 std::vector<Metric> MarkerMetrics(const MarkerResults& results);
 
 }  // namespace rprof

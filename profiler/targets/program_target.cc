@@ -248,7 +248,10 @@ bool ProgramTarget::Execute(const LiveCounters& counters, Execution* out, Error*
     out->note = out->note.empty() ? text : out->note + "; " + text;
     CapNote(&out->note);
   }
-  out->samples_note = "median wall time of " + std::to_string(out->samples.size()) + " executions";
+  out->samples_note =
+      out->samples.size() == 1
+          ? std::string("wall time of one execution")
+          : "median wall time of " + std::to_string(out->samples.size()) + " executions";
   out->metrics = MeanPerExecution(regions);
   // A replay runs the whole program once more.
   out->replay_native_s = out->samples.empty() ? 0 : Summarize(out->samples).median;

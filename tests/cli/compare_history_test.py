@@ -15,6 +15,7 @@ import io
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -234,6 +235,22 @@ class History(SeededTestCase):
         self.assertIds(["--tag", "lab=01", "--tag", "size=big"], [3])
         self.assertIds(["-t", "lab=00", "--kernel", "dot"], [4])
         self.assertIds(["--tag", "lab=03"], [])
+
+    def test_invocation_by_a_unique_prefix(self):
+        # As `compare --invocation` takes it: the whole uid, a unique prefix, else an error that
+        # says how many matched, never an empty table.
+        con = sqlite3.connect(self.db)
+        with con:
+            con.executemany("insert into tags (run_id, key, value) values (?, 'invocation', ?)",
+                            [(1, "a54c0001"), (2, "a54c0001"), (3, "a54d0002")])
+        con.close()
+        self.assertIds(["--invocation", "a54c0001"], [2, 1])
+        self.assertIds(["--invocation", "a54c"], [2, 1])
+        self.assertIds(["--invocation", "a54d"], [3])
+        self.assertError(self.rprof("history", "--invocation", "a54"), 2,
+                         "--invocation a54: 2 invocations start so")
+        self.assertError(self.rprof("history", "--invocation", "ffff"), 2,
+                         "--invocation ffff: no stored invocation has this uid")
 
     def test_since(self):
         third = self.scalar("select started_at from runs where id = 3")

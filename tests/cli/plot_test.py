@@ -161,7 +161,7 @@ class Rendering(PlotTestCase):
             return svg_boxes.parse(f.read()), r
 
     def test_svg_parses_and_holds_every_label(self):
-        root, r = self.svg("--last", "3")
+        root, r = self.svg("--last", "3", "--all-roofs")
         self.assertEqual(r.stderr, "", r)
         texts = [t for _, t, _ in svg_boxes.texts(root)]
         for label in CEILING_LABELS + RUN_LABELS:
@@ -179,10 +179,28 @@ class Rendering(PlotTestCase):
                       "model (compulsory bytes)", "the binding level"]:
             self.assertIn(entry, texts)
 
+    def test_only_the_roofs_that_matter_by_default(self):
+        # Three fp64 runs of the model (no ISA measured): the fp64 best roof and every memory
+        # level in compulsory bytes; fp32's and scalar code's roofs only with --all-roofs.
+        root, _ = self.svg("--last", "3")
+        drawn = sorted(c for c, _ in svg_boxes.roof_lines(root))
+        self.assertEqual(drawn, sorted(["fp64_avx2_fma", "l1_load", "l2_load", "l3_load",
+                                        "dram_triad"]))
+        texts = [t for _, t, _ in svg_boxes.texts(root)]
+        self.assertIn("2 other roofs: --all-roofs", texts)
+        for hidden in ["fp32 avx2 fma 111 GFLOP/s", "fp64 scalar fma 7.6 GFLOP/s"]:
+            self.assertNotIn(hidden, texts)
+        root, _ = self.svg("--last", "3", "--all-roofs")
+        self.assertEqual(len(svg_boxes.roof_lines(root)), 7)
+
     def test_no_text_overlaps_and_labels_stay_in_the_frame(self):
         root, _ = self.svg("--last", "3")
         self.assertEqual(svg_boxes.overlapping_texts(root), [])
         self.assertEqual(svg_boxes.labels_outside_frame(root), [])
+        self.assertEqual(svg_boxes.labels_on_roof_lines(root), [])
+        root, _ = self.svg("--last", "3", "--all-roofs")
+        self.assertEqual(svg_boxes.overlapping_texts(root), [])
+        self.assertEqual(svg_boxes.labels_on_roof_lines(root), [])
         labels = [t for cls, t, _ in svg_boxes.texts(root) if cls == "run-label"]
         self.assertEqual(sorted(labels), sorted(RUN_LABELS))
 
@@ -250,9 +268,52 @@ class Rendering(PlotTestCase):
         root, _ = self.svg("--last", "20")
         self.assertEqual(svg_boxes.overlapping_texts(root), [])
         self.assertEqual(svg_boxes.labels_outside_frame(root), [])
+        self.assertEqual(svg_boxes.labels_on_roof_lines(root), [])
         self.assertGreaterEqual(len(svg_boxes.series(root)), 10)
         # Labels pushed away from their points are joined to them by a leader line.
         self.assertEqual(svg_boxes.leaders_off_their_label(root), [])
+
+    def test_two_programs_under_one_long_folder(self):
+        # Two programs of one project, deep in its folders, and a run with a long verdict: each
+        # label names its program (not the folders they share); every line under the plot is
+        # whole, wrapped rather than cut.
+        folder = self.path(os.path.join("a-rather-long-project-folder", "build-release-x86_64",
+                                        "src", "kernels"))
+        os.makedirs(folder)
+        programs = []
+        for name in ["solver_alpha", "stencil_beta"]:
+            programs.append(os.path.join(folder, name))
+            shutil.copy("/bin/true", programs[-1])
+            # A program's report (here its id) goes to stderr, as perf stat's does.
+            r = self.rprof("run", "-q", "--flops", "1e6", "--bytes", "1e6", programs[-1])
+            self.assertEqual(r.returncode, 0, r)
+        root, _ = self.svg("--last", "2")
+        labels = sorted(t for cls, t, _ in svg_boxes.texts(root) if cls == "run-label")
+        self.assertEqual(len(labels), 2, labels)
+        self.assertIn("solver_alpha", labels[0])
+        self.assertIn("stencil_beta", labels[1])
+        for label in labels:
+            self.assertNotIn("a-rather", label)
+            self.assertNotIn("\u2026", label)
+        below = [t for cls, t, _ in svg_boxes.texts(root) if "below" in cls.split()]
+        self.assertTrue(below)
+        for line in below:
+            self.assertFalse(line.endswith("\u2026"), line)
+        # Each program's verdict is there in full, over one or more lines.
+        joined = " ".join(t.strip() for t in below)
+        for program in programs:
+            show = json.loads(self.rprof_ok("show", "--format", "json",
+                                            str(self.last_run_of(program))).stdout)
+            for word in show["placement"]["verdict"].split():
+                self.assertIn(word, joined)
+        self.assertEqual(svg_boxes.overlapping_texts(root), [])
+        self.assertEqual(svg_boxes.labels_on_roof_lines(root), [])
+        self.assertEqual(svg_boxes.labels_outside_frame(root), [])
+
+    def last_run_of(self, program):
+        runs = json.loads(self.rprof_ok("history", "--format", "json", "--kernel",
+                                        program).stdout)
+        return runs[0]["run_id"]
 
     def test_png_and_pdf(self):
         for name, magic in [("x.png", b"\x89PNG\r\n\x1a\n"), ("x.pdf", b"%PDF-")]:
@@ -298,6 +359,27 @@ class Rendering(PlotTestCase):
         self.assertIn("arithmetic intensity", text)
         self.assertIn("#2 triad = #2 triad n=1000: DRAM-bandwidth-bound", text)
         self.assertFalse(os.path.exists(self.path("x.svg")))
+
+    def test_terminal_roofs_leave_the_cells_to_points_and_labels(self):
+        # 100 x 30: the roofs take under a quarter of the frame's cells, with every roof drawn
+        # too; each run's label is there whole, and no point sits between roof characters.
+        for extra in [[], ["--all-roofs"]]:
+            with self.subTest(extra=extra):
+                lines = self.terminal("--size", "100x30", *extra)
+                self.assertReadable(lines, 100)
+                top = next(i for i, line in enumerate(lines) if "+----" in line)
+                bottom = next(i for i in range(top + 1, len(lines)) if "+----" in lines[i])
+                left, right = lines[top].index("+"), lines[top].rindex("+")
+                inner = [line[left + 1:right].ljust(right - left - 1)
+                         for line in lines[top + 1:bottom]]
+                cells = sum(len(line) for line in inner)
+                roof = sum(line.count(c) for line in inner for c in "*.=~")
+                self.assertLess(roof, cells / 4, "\n".join(inner))
+                for line in inner:
+                    for i in range(1, len(line) - 1):
+                        if line[i] in "123Dabcd" and line[i - 1] in "*.=~" and \
+                                line[i + 1] in "*.=~":
+                            self.fail(f"a point between roof characters: {line!r}")
 
     def test_terminal_size_from_the_environment(self):
         env = dict(self.env, COLUMNS="100", LINES="40")

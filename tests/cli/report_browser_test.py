@@ -248,6 +248,39 @@ class ReportInChromium(RprofTestCase):
         self.assertEqual(pdf[:5], b"%PDF-")
         self.assertNoErrors(url)
 
+    def test_first_screen_shows_the_roofline(self):
+        # 1400 x 900, a laptop's window: the roofline's frame (the plot itself) whole on the
+        # first screen, with no scrolling, and the runs' table begun; the screenshot kept for
+        # people to look at.
+        url = self.open_report("--last", "12")
+        b = self.b
+        b.call("Emulation.setDeviceMetricsOverride", width=1400, height=900,
+               deviceScaleFactor=1, mobile=False)
+        b.evaluate("window.scrollTo(0, 0)")
+        rect = b.evaluate("(() => { const r = document.querySelector('#plot svg #frame')"
+                          ".getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right];"
+                          " })()")
+        top, bottom, left, right = rect
+        self.assertGreaterEqual(top, 0)
+        self.assertLessEqual(bottom, 900, "the roofline's frame ends below the first screen")
+        self.assertLessEqual(right, 1400)
+        # And the runs' table starts there too: its first run's row begins on the first screen.
+        row_top = b.evaluate("document.querySelector('#run-table tbody tr')"
+                             ".getBoundingClientRect().top")
+        self.assertLess(row_top, 900, "the runs' table starts below the first screen")
+        self.assertTrue(b.evaluate("!document.getElementById('ceilings-details').open"))
+        shot = b.call("Page.captureScreenshot", format="png")
+        import base64
+        data = base64.b64decode(shot["data"])
+        self.assertEqual(data[:8], b"\x89PNG\r\n\x1a\n")
+        out_dir = os.environ.get("RPROF_SCREENSHOT_DIR", self.tmp)
+        os.makedirs(out_dir, exist_ok=True)
+        path = os.path.join(out_dir, "report-first-screen.png")
+        with open(path, "wb") as f:
+            f.write(data)
+        print(f"\nfirst screen: {path}", file=sys.stderr)
+        self.assertNoErrors(url)
+
     def test_compare_and_a_hostile_run_name(self):
         # A tag whose value would end the data's <script> element, were "<" not escaped.
         hostile = "</script><script>console.error('escaped the JSON')</script>"

@@ -116,6 +116,30 @@ class Report(RprofTestCase):
             self.assertIn(f"<td>{ceiling}</td>", text)
         self.assertIn("3.8 GHz one core scalar", text)
 
+    def test_the_runs_come_first(self):
+        # The roofline and the runs' table before the machine; the ceilings collapsed; the
+        # profile's warnings one line under the title, with a link to them in full.
+        text, _ = self.report("--last", "3")
+        svg, runs = text.index("<svg"), text.index('<table id="run-table"')
+        machine, ceilings = text.index('<section id="machine">'), text.index('<table id="ceilings"')
+        self.assertLess(svg, runs)
+        self.assertLess(runs, machine)
+        self.assertLess(machine, ceilings)
+        self.assertLess(text.index('<details id="ceilings-details">'), ceilings)
+        self.assertNotIn('id="warnings-summary"', text)
+        con = sqlite3.connect(self.db)
+        with con:
+            con.execute("update machine_profiles set noisy = 1, noisy_reasons = "
+                        "'load average 1.9 before measuring'")
+        con.close()
+        text, _ = self.report("--last", "3")
+        summary = re.search(r'<p id="warnings-summary"[^>]*>(.*?)</p>', text)
+        self.assertIsNotNone(summary)
+        self.assertIn('href="#machine-warnings"', summary.group(1))
+        self.assertLess(summary.start(), text.index("<svg"))
+        self.assertIn('<div id="machine-warnings">', text)
+        self.assertIn("load average 1.9 before measuring", text[text.index('id="machine-warnings"'):])
+
     def test_usage_errors(self):
         self.assertError(self.rprof("report", "--last", "2"), 2, "-o FILE.html")
         self.assertError(self.rprof("report", "-o", self.path("r.txt")), 2,

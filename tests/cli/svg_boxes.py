@@ -118,3 +118,36 @@ def leaders_off_their_label(root):
             if run not in boxes or not inside(end, boxes[run]):
                 bad.append(run)
     return bad
+
+
+def roof_lines(root):
+    """[(ceiling, (x1, y1, x2, y2))] for every <line class='roof'>."""
+    return [(e.get("data-ceiling"), tuple(float(e.get(k)) for k in ("x1", "y1", "x2", "y2")))
+            for e in root.iter() if local(e.tag) == "line" and e.get("class") == "roof"]
+
+
+def crosses(segment, box):
+    """Whether the segment passes through the box shrunk by TOLERANCE (Liang-Barsky)."""
+    x0, y0, x1, y1 = segment
+    bx, by = box[0] + TOLERANCE, box[1] + TOLERANCE
+    br, bb = box[0] + box[2] - TOLERANCE, box[1] + box[3] - TOLERANCE
+    t0, t1 = 0.0, 1.0
+    dx, dy = x1 - x0, y1 - y0
+    for p, q in ((-dx, x0 - bx), (dx, br - x0), (-dy, y0 - by), (dy, bb - y0)):
+        if p == 0:
+            if q <= 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+    return t0 < t1
+
+
+def labels_on_roof_lines(root):
+    """Every label on the plot whose box a roof line passes through: [(text, ceiling)]."""
+    lines = roof_lines(root)
+    return [(t, ceiling) for cls, t, box in texts(root) if cls in PLOT_LABELS
+            for ceiling, segment in lines if crosses(segment, box)]

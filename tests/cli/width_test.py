@@ -58,6 +58,31 @@ class Widths(RprofTestCase):
                 self.assertIn(r.returncode, (0, 3), r)  # doctor: 3 where it cannot count FLOPs
                 self.assertFits(r.stdout, " ".join(args))
 
+    def test_history_keeps_every_target_name_and_word_whole(self):
+        # Issue 30: at 80 columns history printed 'matmul-nai / ve n=384', '(compulsor / y' and
+        # a start time cut in two. Words and numbers are never cut now; a column that cannot
+        # fit is left out and said.
+        for args in [["matmul-naive", "-p", "n=48"], ["matmul-ikj-fp32", "-p", "n=32"],
+                     ["triad", "-p", "n=1000000"], ["dot-fp32", "-p", "n=1000"]]:
+            self.rprof_ok("run", *args, "--repeat", "2", "--counters", "model", "-q")
+        insert_profile(self.db)
+        for args in [["matmul-naive", "-p", "n=48"], ["triad", "-p", "n=1000000"]]:
+            self.rprof_ok("run", *args, "--repeat", "2", "--counters", "model", "-q")  # placed
+        text = self.text("history")
+        self.assertFits(text, "history")
+        runs = json.loads(self.text("history", "--format", "json"))
+        lines = text.splitlines()
+        # A table (its header on the first line), not one record a run.
+        self.assertEqual(lines[0].split()[:3], ["run", "target", "status"], text)
+        for run in runs:
+            for word in [run["target"]] + [f"{k}={v}" for k, v in run["params"].items()]:
+                self.assertTrue(any(word in line for line in lines), f"{word!r} cut in\n{text}")
+            bound = (run.get("placement") or {}).get("bound_text") or ""
+            for word in bound.split():
+                self.assertTrue(any(word.rstrip(",") in line for line in lines),
+                                f"{word!r} cut in\n{text}")
+        self.assertIn("(left out to fit 80 columns: started (UTC)", text)
+
     def test_a_run_report_fits_80_columns(self):
         self.rprof_ok("run", "triad", *FAST_RUN, "-q")
         insert_profile(self.db)  # so that the report ends in its placement

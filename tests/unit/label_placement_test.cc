@@ -18,6 +18,19 @@ TEST(LabelPlacement, OverlapIsSharedAreaNotTouchingEdges) {
   EXPECT_FALSE(Overlaps(a, {20, 20, 5, 5}));
 }
 
+TEST(LabelPlacement, ALineThroughABoxCrossesIt) {
+  Box box{10, 10, 20, 10};
+  EXPECT_TRUE(Crosses({0, 0, 40, 40}, box));    // a diagonal through it
+  EXPECT_TRUE(Crosses({0, 15, 40, 15}, box));   // a horizontal through it
+  EXPECT_FALSE(Crosses({0, 25, 40, 25}, box));  // below it
+  EXPECT_FALSE(Crosses({0, 20, 40, 20}, box));  // along its bottom edge: touching
+  EXPECT_FALSE(Crosses({0, 0, 9, 9}, box));     // ends before it
+  // The placer keeps labels off reserved lines, with their clearance.
+  LabelPlacer placer({0, 0, 100, 100});
+  placer.ReserveLine({0, 50, 100, 50}, 1.5);
+  EXPECT_EQ(placer.Place({{10, 45, 20, 10}, {10, 40, 20, 9}, {10, 30, 20, 10}}), 2);
+}
+
 TEST(LabelPlacement, InsideTheFrame) {
   Box frame{0, 0, 100, 50};
   EXPECT_TRUE(Inside({0, 0, 100, 50}, frame));

@@ -1,4 +1,4 @@
-// The parser of the marker results file (format: rprof/marker.h, versions 1 to 3) on hand-written
+// The parser of the marker results file (format: rprof/marker.h, versions 1 to 4) on hand-written
 // files: merging processes, missing events, problems, declarations, malformed input.
 #include "targets/marker_results.h"
 
@@ -287,6 +287,42 @@ TEST(MarkerResults, DeclaredPrecisionBecomesTheSplitOfTheDeclaredFlops) {
   EXPECT_EQ(err, "line 2: declared precision 'fp16' is not fp64, fp32 or '-'");
 }
 
+// Version 4: a span record says how much CPU time threads that never entered the region spent
+// while it was open (cpu_elsewhere_s: open - inside - the entering threads' waits), summed over
+// processes; a region without one (version 3, or no counters) has no such metric.
+TEST(MarkerResults, SpanRecordsGiveTheCpuTimeOfThreadsThatNeverEntered) {
+  const char text[] =
+      "rprof-markers\t4\t100\n"
+      "region\tteam\t1\t0.010000000\t0.010000000\t1\t-\t-\t-\n"
+      "region\teach\t2\t0.020000000\t0.010000000\t2\t-\t-\t-\n"
+      "span\tteam\t0.020000000\t0.010000000\t0.000000000\n"
+      "span\teach\t0.021000000\t0.019000000\t0.002000000\n"
+      "rprof-markers\t4\t101\n"
+      "region\tteam\t1\t0.010000000\t0.010000000\t1\t-\t-\t-\n"
+      "span\tteam\t0.030000000\t0.010000000\t0.000000000\n"
+      "rprof-markers\t3\t102\n"
+      "region\told\t1\t0.010000000\t0.010000000\t1\t-\t-\t-\n";
+  MarkerResults results;
+  std::string err;
+  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err;
+  std::vector<Metric> metrics = MarkerMetrics(results);
+  const Metric* team = FindMetric(metrics, "cpu_elsewhere_s", Source::kClock, "team");
+  const Metric* each = FindMetric(metrics, "cpu_elsewhere_s", Source::kClock, "each");
+  ASSERT_NE(team, nullptr);
+  ASSERT_NE(each, nullptr);
+  EXPECT_NEAR(*team->value, 0.030, 1e-12);  // 0.010 + 0.020 over the two processes
+  EXPECT_NEAR(*each->value, 0.0, 1e-12);    // both threads entered: their waits are theirs
+  EXPECT_EQ(FindMetric(metrics, "cpu_elsewhere_s", Source::kClock, "old"), nullptr);
+
+  EXPECT_FALSE(ParseMarkerResults("rprof-markers\t4\t5\nspan\tx\t1\t1\t0\n", &results, &err));
+  EXPECT_EQ(err, "line 2: span of region 'x', which has no region line before it");
+  EXPECT_FALSE(
+      ParseMarkerResults("rprof-markers\t3\t5\nregion\tx\t1\t0.1\t0.1\t1\t-\t-\t-\n"
+                         "span\tx\t1\t1\t0\n",
+                         &results, &err));
+  EXPECT_EQ(err, "line 3: unknown record 'span' (expected event, region, span or problem)");
+}
+
 // A version-1 block has no per-thread time: the region's time is the sum, and says so.
 TEST(MarkerResults, Version1RegionTimeIsTheSumAndSaysSo) {
   const char text[] =
@@ -342,9 +378,9 @@ INSTANTIATE_TEST_SUITE_P(
     Inputs, MarkerResultsMalformed,
     testing::Values(
         Malformed{"region\tx\t1\t0.1\t-\t-\n",
-                  "line 1: expected the header 'rprof-markers<TAB>3<TAB><pid>', found 'region'"},
-        Malformed{"rprof-markers\t4\t5\n",
-                  "line 1: marker results format version '4'; this rprof reads version 3 (rprof "
+                  "line 1: expected the header 'rprof-markers<TAB>4<TAB><pid>', found 'region'"},
+        Malformed{"rprof-markers\t5\t5\n",
+                  "line 1: marker results format version '5'; this rprof reads version 4 (rprof "
                   "and librprof-marker differ: rebuild the program against this rprof's "
                   "rprof-marker)"},
         Malformed{"rprof-markers\t1\tabc\n", "line 1: process id 'abc' is not a positive integer"},
@@ -368,7 +404,7 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{"rprof-markers\t1\t5\nregion\tx\t1\t0.1\t-\t-\nregion\tx\t1\t0.1\t-\t-\n",
                   "line 3: region 'x' listed twice in one process"},
         Malformed{"rprof-markers\t1\t5\nsample\tx\n",
-                  "line 2: unknown record 'sample' (expected event, region or problem)"},
+                  "line 2: unknown record 'sample' (expected event, region, span or problem)"},
         Malformed{"rprof-markers\t1\t5\nproblem\tx\n",
                   "line 2: problem line has 2 fields, expected 3 (problem, region, message)"},
         // Version 2: the most one thread spent inside and the threads, after the seconds.

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -117,6 +118,42 @@ TEST(RooflineScene, SweepsAreLabelledByTheirParameter) {
   // Alone of its kernel: its id and name, shortened; the full name stays.
   EXPECT_EQ(scene.series[2].label, "#7 a-kernel-with-a-\xe2\x80\xa6");
   EXPECT_EQ(scene.series[2].name, "#7 a-kernel-with-a-very-long-name n=9");
+}
+
+TEST(RooflineScene, ProgramsAreLabelledByTheirNamesNotTheirFolders) {
+  const std::string folder = "/home/student/a-rather-long-project-folder/build/src/";
+  RunRecord alpha = SimTriad(3, "1");
+  alpha.target_kind = "executable";
+  alpha.target = folder + "solver_alpha";
+  alpha.params = {};
+  RunRecord beta = alpha;
+  beta.id = 4;
+  beta.target = folder + "stencil_beta";
+  RunRecord again = alpha;  // the same name in another folder: told apart by id
+  again.id = 5;
+  again.target = "/opt/other/solver_alpha";
+  RooflineScene scene = BuildRooflineScene(TestProfile(), {alpha, beta, again}, 1);
+  ASSERT_EQ(scene.series.size(), 3u);
+  EXPECT_EQ(scene.series[0].label, "#3 solver_alpha");
+  EXPECT_EQ(scene.series[1].label, "#4 stencil_beta");
+  EXPECT_EQ(scene.series[2].label, "#5 solver_alpha");
+  EXPECT_EQ(scene.series[0].name, "#3 " + folder + "solver_alpha");
+}
+
+TEST(RooflineScene, OnlyTheRoofsThatMatterUnlessAllAreAsked) {
+  // An fp64 run measured by sim (traffic at L1, L2, DRAM) with a model DRAM point: fp64's best
+  // roof, each level in compulsory bytes, traffic where sim's bytes are; not fp32's roof.
+  MachineProfile profile = TestProfile();
+  RooflineScene scene = BuildRooflineScene(profile, {SimTriad(1, "1000")}, 1);
+  std::vector<std::string> drawn;
+  for (const SceneRoof& r : scene.roofs) drawn.push_back(r.ceiling + (r.traffic ? " t" : ""));
+  for (const SceneRoof& r : scene.roofs) EXPECT_NE(r.precision, "fp32") << r.label;
+  EXPECT_EQ(std::count(drawn.begin(), drawn.end(), "fp64_avx2_fma"), 1)
+      << testing::PrintToString(drawn);
+  RooflineScene all = BuildRooflineScene(profile, {SimTriad(1, "1000")}, 1, true);
+  EXPECT_EQ(all.hidden_roofs, 0);
+  EXPECT_EQ(scene.hidden_roofs + scene.roofs.size(), all.roofs.size());
+  EXPECT_GT(scene.hidden_roofs, 0);
 }
 
 TEST(RooflineScene, RepeatedRunsOfASweepAreToldApartById) {

@@ -53,6 +53,20 @@ TEST(WrapText, BreaksAtSpacesThenAfterPunctuationThenAnywhere) {
     EXPECT_LE(DisplayWidth(line), 9u) << line;
 }
 
+TEST(WrapText, NamesBreakAfterHyphensAndUnderscoresNumbersNever) {
+  EXPECT_EQ(WrapText("matmul-naive n=384", 10),
+            (std::vector<std::string>{"matmul-", "naive", "n=384"}));
+  EXPECT_EQ(WrapText("DRAM-bandwidth-bound", 16),
+            (std::vector<std::string>{"DRAM-bandwidth-", "bound"}));
+  EXPECT_EQ(WrapText("a_long_region_name", 8),
+            (std::vector<std::string>{"a_long_", "region_", "name"}));
+  // A date and time: no break between two digits; after the "T"'s colon-free part only.
+  EXPECT_EQ(LongestUnbreakable("2026-12-01T21:28:05.798Z"), 24u);
+  EXPECT_EQ(LongestUnbreakable("matmul-naive n=384"), 7u);  // "matmul-", "naive", "n=", "384"
+  EXPECT_EQ(LongestUnbreakable("(compulsory bytes)"), 11u);
+  EXPECT_EQ(LongestUnbreakable(""), 0u);
+}
+
 TEST(WrapProse, ContinuationLinesHangUnderTheirItem) {
   EXPECT_EQ(WrapProse("note: one two three four\n", 15), "note: one two\n  three four\n");
   EXPECT_EQ(WrapProse("  - alpha beta gamma delta epsilon\n", 24),
@@ -96,6 +110,30 @@ TEST(TextTable, NumbersAreNeverCutTheWidestTextIs) {
   EXPECT_LE(Widest(out), 40u) << out;
   EXPECT_NE(out.find("12345.678"), std::string::npos) << out;
   EXPECT_NE(out.find("matmul-naive-fp32"), std::string::npos) << out;  // a whole word fits
+}
+
+TEST(TextTable, NoWordOrNumberIsCutAtEightyColumns) {
+  // history's columns at 80: the text columns wrap at spaces and inside names, never inside
+  // a word, a number or a time.
+  TextTable table({{"run", true},
+                   {"started (UTC)"},
+                   {"target"},
+                   {"status"},
+                   {"time/call", true},
+                   {"GFLOP/s", true},
+                   {"bound"}});
+  table.AddRow({"12", "2026-12-01T21:28:05.798Z", "matmul-naive n=384", "ok", "423 ms", "1.234",
+                "DRAM-bandwidth-bound (compulsory bytes)"});
+  table.AddRow({"11", "2026-12-01T21:27:59.001Z", "triad n=1000000", "ok", "1.2 ms", "0.9",
+                "compute (fp64_avx2_fma)"});
+  table.FitTo(80);
+  std::string out = table.Render();
+  EXPECT_LE(Widest(out), 80u) << out;
+  for (const char* whole : {"2026-12-01T21:28:05.798Z", "(compulsory", "bytes)", "n=384",
+                            "n=1000000", "(fp64_avx2_fma)"})
+    EXPECT_NE(out.find(whole), std::string::npos) << whole << " cut in\n" << out;
+  for (const char* piece : {"matmul-", "naive", "DRAM-", "bound"})
+    EXPECT_NE(out.find(piece), std::string::npos) << piece << "\n" << out;
 }
 
 TEST(TextTable, OptionalColumnsAreLeftOutLastFirstAndSaidSo) {
@@ -146,6 +184,19 @@ TEST(Footnotes, SaidOnceNumberedInTheOrderReferredTo) {
             "\nnotes:\n  1. the geometry of the caches\n  2. the long remedy text\n");
 }
 
+TEST(Footnotes, ACellReferringToNotesReferstoNotesOnly) {
+  Footnotes notes({"the geometry of the caches", "the long remedy text"});
+  EXPECT_EQ(notes.ReferCell("the long remedy text; FMA = 2 per lane; the geometry of the caches"),
+            "see notes 1, 2, 3");
+  // Numbered as Refer numbers them (the longest note text first), the cell's own clause next.
+  EXPECT_EQ(notes.ReferCell("the geometry of the caches"), "see note 1");
+  EXPECT_EQ(notes.ReferCell("FMA = 2 per lane; the long remedy text"), "see notes 2, 3");
+  EXPECT_EQ(notes.ReferCell("nothing to refer to"), "nothing to refer to");
+  EXPECT_EQ(notes.Block(0),
+            "\nnotes:\n  1. the geometry of the caches\n  2. the long remedy text\n"
+            "  3. FMA = 2 per lane\n");
+}
+
 TEST(Render, TheTextIsFittedCsvAndJsonKeepEveryValueWhole) {
   Report report;
   const std::string remedy =
@@ -157,7 +208,9 @@ TEST(Render, TheTextIsFittedCsvAndJsonKeepEveryValueWhole) {
   report.AddFootnote(remedy);
   std::string text = Render(report, OutputFormat::kTable, 30);
   EXPECT_LE(Widest(text), 30u) << text;
-  EXPECT_NE(text.find("no PMU; see\n              note 1"), std::string::npos) << text;
+  // The cell's own clause a note too: a table refers to notes only (issue 30).
+  EXPECT_NE(text.find("see notes 1, 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("  2. no PMU\n"), std::string::npos) << text;
   EXPECT_NE(text.find("notes:\n  1. enable the virtual PMU"), std::string::npos) << text;
   EXPECT_EQ(text.find("host-passthrough"), text.rfind("host-passthrough")) << "said once";
   std::string csv = Render(report, OutputFormat::kCsv, 30);

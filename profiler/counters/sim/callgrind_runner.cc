@@ -257,6 +257,8 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
     close(exec_pipe[1]);
     return false;
   }
+  // Opened before fork: only async-signal-safe calls in the child.
+  int null_out = opts.discard_stdout ? open("/dev/null", O_WRONLY | O_CLOEXEC) : -1;
   ChildLaunch launch = PrepareChildLaunch();
   double start = Now();
   pid_t pid = fork();
@@ -264,11 +266,13 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
     *err = std::string("fork: ") + std::strerror(errno);
     close(exec_pipe[0]);
     close(exec_pipe[1]);
+    if (null_out >= 0) close(null_out);
     return false;
   }
   if (pid == 0) {
     SetUpChild(launch);
     stderr_tail.AttachChild();
+    if (null_out >= 0) dup2(null_out, STDOUT_FILENO);  // dup2 clears O_CLOEXEC on the copy
     close(exec_pipe[0]);
     execve(child_argv[0], child_argv.data(), child_env.data());
     int e = errno;
@@ -277,6 +281,7 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
     _exit(127);
   }
   TrackChild(pid, launch);
+  if (null_out >= 0) close(null_out);
   stderr_tail.Start();
   close(exec_pipe[1]);
   int exec_errno = 0;

@@ -1,5 +1,6 @@
 #include "counters/sim/sim_counts.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
@@ -321,8 +322,20 @@ bool SimAnalyzer::Analyze(const CallgrindOutput& output, SimCounts* counts, std:
     }
   }
   if (c.undecoded_executions > 0) {
-    std::string where;
+    // One entry per object and reason: an object met in several runs of sites (or several
+    // unnamed "???" objects alike) is said once, its executions summed.
+    std::vector<UndecodedObject> merged;
     for (const UndecodedObject& u : c.undecoded) {
+      auto same = std::find_if(merged.begin(), merged.end(), [&](const UndecodedObject& m) {
+        return m.object == u.object && m.reason == u.reason;
+      });
+      if (same == merged.end())
+        merged.push_back(u);
+      else
+        same->executions += u.executions, same->sites += u.sites;
+    }
+    std::string where;
+    for (const UndecodedObject& u : merged) {
       if (!where.empty()) where += "; ";
       where += Format("%" PRIu64 " in %s (%s)", u.executions, u.object.c_str(), u.reason.c_str());
     }

@@ -57,15 +57,17 @@
  * program start (17,000 instructions under valgrind with glibc 2.36, most of which, 10,000 to
  * 13,000, loading any shared library costs, even one with a single empty function), then one
  * getenv() at the first call. Linking the static archive: 1,300 instructions in all, 1 % of an
- * empty program. Outside rprof: one load and one predictable branch per call (a few ns). Under rprof: two
- * clock reads per begin/end pair (tens of ns) plus, when events are counted, one counter read at
- * begin and one at end (PAPI_read of the thread's event set: one read() system call, about
- * 0.3 us on bare metal, 1.2 us in a KVM guest). The first call of a region in a thread
- * allocates its slot; later calls do not allocate. The first call in the process reads the
- * environment, loads the backend and, with events, starts PAPI (tens of ms, once, before that
- * region's clock starts); the first call in each thread starts that thread's counters.
+ * empty program. Outside rprof: one load and one predictable branch per call (a few ns). Under
+ * rprof: two clock reads per begin/end pair (tens of ns) plus, when events are counted, one counter
+ * read at begin and one at end (PAPI_read of the thread's event set: one read() system call, about
+ * 0.3 us on bare metal, 1.2 us in a KVM guest), and at each the thread's and the process's CPU
+ * clocks (two more system calls) under a per-region lock, for the region's span record. The first
+ * call of a region in a thread allocates its slot; later calls do not allocate. The first call in
+ * the process reads the environment, loads the backend and, with events, starts PAPI (tens of ms,
+ * once, before that region's clock starts); the first call in each thread starts that thread's
+ * counters.
  *
- * PROTOCOL WITH RPROF (version 3)
+ * PROTOCOL WITH RPROF (version 4)
  *
  * rprof sets these environment variables on the program it starts; a program can set them itself
  * before its first marker call (the library reads them once, at that call):
@@ -93,12 +95,15 @@
  * record a line, fields separated by one tab; names have tabs, CR and LF replaced by spaces;
  * "-" stands for a value that is absent:
  *
- *   rprof-markers <TAB> 1 <TAB> <pid>
+ *   rprof-markers <TAB> 4 <TAB> <pid>
  *   event   <TAB> <index> <TAB> <name> <TAB> ok|missing <TAB> <reason, empty when ok>
  *   region  <TAB> <name> <TAB> <calls> <TAB> <seconds, total> <TAB> <seconds, most in one thread>
  *           <TAB> <threads> <TAB> <declared FLOPs per call|-> <TAB> <declared bytes per call|->
  *           <TAB> <declared precision: fp64|fp32|->
  *           <TAB> <event 0 total|-> <TAB> <event 1 total|-> ...
+ *   span    <TAB> <name> <TAB> <CPU seconds of the process while the region was open>
+ *           <TAB> <CPU seconds of the threads inside it, in their calls>
+ *           <TAB> <CPU seconds of those threads outside their calls while it was open>
  *   problem <TAB> <region name, or * for the library> <TAB> <what happened>
  *
  * The header comes first; events follow in index order (0, 1, ...), one per distinct name asked
@@ -107,7 +112,13 @@
  * threads; <threads> is how many threads completed a call of the region. Version 1 had no
  * <seconds, most in one thread> and <threads> columns; rprof still reads it (the region's time
  * is then the sum over threads, and says so). Version 2 had no <declared precision> column;
- * rprof still reads it (no precision declared).
+ * rprof still reads it (no precision declared). Version 4 added the span records, written for
+ * the regions whose calls ran with counters: "open" is the CPU time every thread of the process
+ * spent while the region was open in at least one thread (the union of its threads' spans),
+ * "inside" that of the threads in their own calls, "outside" that of the same threads while it
+ * was open but they were not in a call (waiting for the others); what remains of "open" is the
+ * work of threads that never entered it, which the region's counters, counting their own thread
+ * only, did not see. Versions 1 to 3 have none.
  * Numbers do not depend on the locale: integers in decimal; seconds with a '.' and 9 decimals;
  * declared values in the shortest form that reads back exactly ("2e+06", "0.25").
  * Regions that never completed a call have no region line. rprof refuses other versions.
@@ -133,8 +144,8 @@ extern "C" {
 #endif
 
 /* The version in the header line of each results block: the library writes it, rprof refuses
- * any other but versions 1 and 2 (above). Raise it with any change to the format above. */
-#define RPROF_MARKER_FORMAT_VERSION 3
+ * any other but versions 1 to 3 (above). Raise it with any change to the format above. */
+#define RPROF_MARKER_FORMAT_VERSION 4
 #define RPROF_MARKER_MAX_EVENTS 16
 
 /* Starts region `name` in the calling thread. */
