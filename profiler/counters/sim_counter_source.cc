@@ -91,7 +91,9 @@ bool SimulateProgram(const CountedTarget& program, const CacheSizes& caches, int
   // A replay with arguments of its own (a Google Benchmark binary run for one short timed
   // loop) prints a table that is not the run's: kept off the user's stdout.
   sim.discard_stdout = !program.replay_argv.empty();
-  sim.functions = functions;
+  // Not yet for a replay of its own (a Google Benchmark instance): counted over the whole
+  // replay, a function's work would not be the timed loop's per iteration.
+  sim.functions = program.replay_argv.empty() ? functions : 0;
   sim.samples = samples;
   sim.native_time_s = native_time_s;
   SimGeometry(caches, &sim.d1, &sim.ll);
@@ -333,7 +335,10 @@ class SimSource : public CounterSource {
     auto prepared =
         std::make_unique<PreparedSim>(chosen, request.replay_budget_s, request.caches,
                                       request.sim_time, std::move(refused), request.functions);
-    if (replays && request.functions > 0 && target.kind == CountedTarget::Kind::kProgram)
+    // Not yet for a Google Benchmark instance (a replay of its own, replay_argv): its functions
+    // would be counted over the whole replay, not per iteration of its timed loop.
+    if (replays && request.functions > 0 && target.kind == CountedTarget::Kind::kProgram &&
+        target.replay_argv.empty())
       prepared->SampleFunctions();
     return prepared;
   }
