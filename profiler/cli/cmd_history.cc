@@ -33,6 +33,8 @@ bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>&
   cl.Add("tag,t", po::value(&tags)->composing(), "only runs tagged KEY=VALUE (repeatable)");
   cl.Add("job", po::value(&filter.job_id),
          "only the ranks' runs of this MPI job (its whole id; `rprof job ID` shows the job)");
+  cl.Add("function", po::value(&filter.function),
+         "only runs in which this function was a hot function (its name as `show` prints it)");
   cl.Add("limit,n", po::value(&filter.limit), "at most N runs, newest first (default 20; 0: all)");
   std::string invocation;
   cl.Add("invocation", po::value(&invocation),

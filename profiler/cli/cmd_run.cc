@@ -19,6 +19,7 @@
 #include "counters/sim_source.h"
 #include "counters/sim_time_fit.h"
 #include "counters/source_registry.h"
+#include "functions/functions_option.h"
 #include "machine/current_machine.h"
 #include "pipeline/run_pipeline.h"
 #include "pipeline/sim_inputs.h"
@@ -138,7 +139,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   int repeat = 0, threads = 0;
   double min_time = 0.5, timeout = 0, flops = 0, bytes = 0, sim_budget = 20;
   std::string counters = "auto", sim_cache = "measured", sim_prefetch = "none";
-  std::string precision;
+  std::string precision, functions = "10";
   CommandLine cl("run", "[options] [--] KERNEL|PLUGIN.so|PROGRAM [PROGRAM ARGS...]",
                  "Measures a built-in kernel, a kernel from a plugin, or a whole program, "
                  "stores the run, then prints it.\nrprof's options come before the program; "
@@ -192,6 +193,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   cl.Add("threads", po::value(&threads),
          "programs: the threads (or processes) it computes on, which choose its roof (default: "
          "its CPU time / wall time, rounded); a kernel takes -p threads=N where it has one");
+  cl.Add("functions", po::value(&functions), kFunctionsHelp);
   cl.Add("cpu-list,C", po::value(&cpu_list_text),
          "pin the target to these CPUs, as likwid-pin and taskset -c write them (0,2-3): a "
          "kernel's threads, a program and all it starts; stored with the run");
@@ -358,6 +360,8 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   request.groups = plan;
   request.replay_budget_s = sim_budget;
   request.wait_progress = StartElapsedProgress;  // valgrind's wait, on a terminal
+  if (std::string why; !ParseFunctionsOption(functions, &request.functions, &why))
+    return Fail(err, ErrorKind::kUsage, why);
 
   // From here to the end, a signal ends the phase it arrives in and what was measured is
   // stored (process/interruption.h).

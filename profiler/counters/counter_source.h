@@ -95,6 +95,8 @@ struct CounterRequest {
   // destroyed. Empty: nothing is shown. The command line hands its progress line down
   // (report/progress.h's StartElapsedProgress): counters draw nothing of their own.
   std::function<std::shared_ptr<void>(const std::string& what, double expected_s)> wait_progress;
+  // Programs: how many hot functions to count on their own (--functions; 0: off).
+  int functions = 0;
 };
 
 // What the driver knows once the target has run natively, for the sources to finish with.

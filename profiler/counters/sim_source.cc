@@ -4,15 +4,19 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
+#include "core/text.h"
 #include "counters/pmu_diagnosis.h"
 #include "counters/sim/callgrind_output.h"
 #include "counters/sim/callgrind_runner.h"
+#include "counters/sim/function_counts.h"
 #include "counters/sim/sim_counts.h"
 #include "counters/sim/simtool_location.h"
 #include "counters/sim_cache_sizes.h"
+#include "functions/hot_functions.h"
 #include "machine/topology.h"
 
 namespace rprof {
@@ -167,6 +171,98 @@ bool Analyze(SimAnalyzer* analyzer, const std::vector<std::string>& files, SimCo
 
 constexpr std::string_view kRegionTrigger = "Client Request: rprof-region:";
 
+// A function's time from the native run's samples: its share of them x the run's time per
+// execution (source clock: a share of the measured wall time), with the count and the
+// binomial standard error of the share; time_share beside it.
+void AddSampledTime(const FunctionSamples& samples, uint64_t own, double native_time_s,
+                    const std::string& region, std::vector<Metric>* out) {
+  double n = static_cast<double>(samples.total);
+  double p = static_cast<double>(own) / n;
+  double relative_error = own > 0 ? std::sqrt((1 - p) / (p * n)) : 0;
+  std::string note = Format(
+      "%llu of %llu cpu-clock samples (one per %.3g ms of CPU time, every thread) x the "
+      "run's time %.4g s; ±%.2g %% (binomial standard error of the share)",
+      static_cast<unsigned long long>(own), static_cast<unsigned long long>(samples.total),
+      samples.period_s * 1e3, native_time_s, 100 * relative_error);
+  if (samples.lost > 0)
+    note += Format("; %llu samples lost (the ring buffer was full)",
+                   static_cast<unsigned long long>(samples.lost));
+  note += samples.user_only
+              ? "; a share of user CPU time (perf_event_paranoid kept kernel code unsampled)"
+              : "; a share of CPU time, kernel time included";
+  note += ": with several threads busy at once it overstates wall time";
+  if (own == 0) {
+    out->push_back({"time_s", std::nullopt, "s", Source::kClock, region,
+                    "no cpu-clock sample fell in this function (" + note + ")"});
+    return;
+  }
+  out->push_back({"time_s", p * native_time_s, "s", Source::kClock, region, note});
+  out->push_back({"time_share", p, "1", Source::kClock, region, note});
+}
+
+// The hot functions of the whole run's `output` (rprofsim with --rprofsim-functions=yes, or
+// callgrind): each chosen one's metrics as a region's (FunctionRegion), plus where its code is
+// (line_first / line_last, their note the file; the instructions' note the object and how it
+// was named). Without sampling, instructions stand for time in choosing them (said).
+bool AddFunctionMetrics(SimAnalyzer* analyzer, const CallgrindOutput& output, int top,
+                        const FunctionSamples* samples, double native_time_s,
+                        std::vector<Metric>* out, std::string* why) {
+  bool sampled = samples != nullptr && samples->total > 0 && native_time_s > 0;
+  auto samples_of = [&](const std::string& name) -> uint64_t {
+    auto it = samples->by_function.find(name);
+    return it == samples->by_function.end() ? 0 : it->second;
+  };
+  std::vector<FunctionSlice> slices = SplitByFunction(output);
+  std::vector<SimCounts> counts(slices.size());
+  std::vector<FunctionCandidate> candidates(slices.size());
+  for (size_t i = 0; i < slices.size(); ++i) {
+    if (!analyzer->Analyze(slices[i].output, &counts[i], why)) return false;
+    candidates[i] = {slices[i].name, static_cast<double>(counts[i].instructions),
+                     static_cast<double>(counts[i].flops()), std::nullopt};
+    if (sampled)
+      candidates[i].time_share =
+          static_cast<double>(samples_of(slices[i].name)) / static_cast<double>(samples->total);
+  }
+  HotFunctionRule rule;
+  rule.top = top;
+  std::vector<std::string> used;
+  int ir = output.EventIndex("Ir");
+  double total = ir < 0 ? 0 : static_cast<double>(output.self_totals[static_cast<size_t>(ir)]);
+  for (size_t i : SelectHotFunctions(candidates, rule)) {
+    const FunctionSlice& slice = slices[i];
+    // One name, one function: the same name in two modules gets its module's name too.
+    std::string name = slice.name;
+    if (std::find(used.begin(), used.end(), name) != used.end()) {
+      size_t slash = slice.object.rfind('/');
+      name += " (" + slice.object.substr(slash == std::string::npos ? 0 : slash + 1) + ")";
+    }
+    used.push_back(name);
+    std::string region = FunctionRegion(name);
+    size_t first = out->size();
+    AddSimMetrics(counts[i], region, out);
+    std::string where =
+        (slice.named ? "function " + slice.name + " in " : "code without a symbol in ") +
+        slice.object +
+        (slice.named ? " (its symbol)"
+                     : ": named by its module and start address (its unwind-table entry)") +
+        Format("; %.3g %% of the run's executed instructions",
+               total > 0 ? 100.0 * static_cast<double>(counts[i].instructions) / total : 0.0) +
+        "; inlined code is counted in the function it was inlined into" +
+        (sampled ? "" : "; chosen by its share of the instructions (no time was sampled)");
+    for (size_t k = first; k < out->size(); ++k)
+      if ((*out)[k].name == "instructions")
+        (*out)[k].note = where + ((*out)[k].note.empty() ? "" : "; " + (*out)[k].note);
+    if (sampled) AddSampledTime(*samples, samples_of(slice.name), native_time_s, region, out);
+    if (slice.first_line > 0) {
+      out->push_back({"line_first", static_cast<double>(slice.first_line), "line", Source::kSim,
+                      region, slice.file});
+      out->push_back({"line_last", static_cast<double>(slice.last_line), "line", Source::kSim,
+                      region, slice.file});
+    }
+  }
+  return true;
+}
+
 // Whether `path` is a file whose first bytes are "#!".
 bool IsScript(const std::string& path) {
   char magic[2] = {};
@@ -303,6 +399,10 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
     options.extra_valgrind_args.push_back("--simulate-wb=yes");
   }
   if (request.collect_from_start) options.extra_valgrind_args.push_back("--collect-atstart=yes");
+  // Each instruction's function and line, looked up when its block is translated (callgrind
+  // writes them always).
+  if (request.functions > 0 && !options.simtool.empty())
+    options.extra_valgrind_args.push_back("--rprofsim-functions=yes");
   // A script (pyenv's python3, ./run.sh) is its interpreter's process: valgrind must follow the
   // exec the kernel makes for it, and the exec'd program's counts replace the wrapper's (same
   // pid, same output file). The program's own children are then followed too: their outputs
@@ -341,12 +441,20 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
 
   SimAnalyzer analyzer;
   SimCounts counts;
-  if (!Analyze(&analyzer, run.output_files, &counts, &why)) {
+  CallgrindOutput whole;
+  if (!ReadCallgrindOutputFiles(run.output_files, &whole, &why) ||
+      !analyzer.Analyze(whole, &counts, &why)) {
     cleanup();
     return Fail(err, ErrorKind::kEnvironment, "sim: valgrind output: " + why);
   }
   result->fp_mix = DescribeFpMix(counts);
   AddSimMetrics(counts, "", &result->metrics);
+  if (request.functions > 0 &&
+      !AddFunctionMetrics(&analyzer, whole, request.functions, request.samples,
+                          request.native_time_s, &result->metrics, &why)) {
+    cleanup();
+    return Fail(err, ErrorKind::kEnvironment, "sim: valgrind output, by function: " + why);
+  }
 
   if (request.per_region && (!options.simtool.empty() || run.output_files.size() > 1)) {
     // Group the files by the region they are of (callgrind: whose end dumped them).

@@ -13,6 +13,7 @@
 #include "core/metric.h"
 #include "counters/counter_source.h"
 #include "counters/sim_time_fit.h"
+#include "functions/function_sampler.h"
 
 namespace rprof {
 
@@ -35,6 +36,14 @@ struct SimRequest {
   bool per_region = false;
   // The replay's standard output to /dev/null (CallgrindOptions::discard_stdout).
   bool discard_stdout = false;
+  // Also count each hot function on its own (HotFunctionRule::top, functions/hot_functions.h):
+  // its metrics carry the region FunctionRegion(name). 0: no function is counted.
+  int functions = 0;
+  // The native executions' cpu-clock samples per function (function_sampler.h) and their time
+  // per execution, which the samples share out: each counted function's time_s, and the hot
+  // functions chosen by time. nullptr: not sampled.
+  const FunctionSamples* samples = nullptr;
+  double native_time_s = 0;
 };
 
 struct SimResult {

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "functions/hot_functions.h"
 #include "report/text_table.h"
 
 namespace rprof {
@@ -51,7 +52,9 @@ std::string RegionPlacementsText(const std::vector<RegionPlacement>& regions) {
   std::string out = "regions on the roofline:\n";
   for (const RegionPlacement& r : regions) {
     const Placement& p = r.placement;
-    out += "  region " + EscapeForTerminal(r.region) + ": ";  // named by the program
+    out += IsFunctionRegion(r.region)  // named by the program, or a hot function's symbol
+               ? "  function " + EscapeForTerminal(std::string(FunctionOfRegion(r.region))) + ": "
+               : "  region " + EscapeForTerminal(r.region) + ": ";
     if (!p.placed) {
       out += "not placed: " + p.reason + "\n";
       continue;

@@ -5,6 +5,8 @@
 #include "core/json.h"
 #include "core/stats.h"
 #include "core/text.h"
+#include "functions/function_json.h"
+#include "functions/hot_functions.h"
 #include "report/footnotes.h"
 #include "report/placement_report.h"
 #include "report/render.h"
@@ -202,6 +204,7 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
       }
       w->EndObject();
     }
+    if (region && IsFunctionRegion(*region)) WriteFunctionSource(metrics, w);
     if (region && placement) {
       auto found = region_placements.find(*region);
       write_placement(found == region_placements.end() ? nullptr : found->second);
@@ -216,8 +219,16 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
   write_metrics(by_region[""]);
   w->Key("regions").BeginObject();
   for (const auto& [region, metrics] : by_region) {
-    if (region.empty()) continue;
+    if (region.empty() || IsFunctionRegion(region)) continue;
     w->Key(region);
+    write_metrics(metrics, &region);
+  }
+  w->EndObject();
+  // Hot functions (issue 28): placed as regions are, by their own name.
+  w->Key("functions").BeginObject();
+  for (const auto& [region, metrics] : by_region) {
+    if (!IsFunctionRegion(region)) continue;
+    w->Key(std::string(FunctionOfRegion(region)));
     write_metrics(metrics, &region);
   }
   w->EndObject();
@@ -303,7 +314,11 @@ std::string FormatRun(const RunRecord& run, OutputFormat format, const RunPlacem
   bool spreads = false;
   for (const Metric& m : run.metrics) spreads = spreads || SpreadOf(m, run);
   for (const auto& [region, metrics] : regions) {
-    report.AddText(region.empty() ? "\n" : "\nregion " + EscapeForTerminal(region) + "\n");
+    report.AddText(region.empty() ? "\n"
+                   : IsFunctionRegion(region)
+                       ? "\nfunction " + EscapeForTerminal(std::string(FunctionOfRegion(region))) +
+                             "\n"
+                       : "\nregion " + EscapeForTerminal(region) + "\n");
     std::vector<Column> columns = {
         {"metric", "metric"}, {"value", "value", Align::kRight}, {"unit", "unit"}};
     if (spreads) columns.emplace_back("spread_pct", "spread", Align::kRight);

@@ -459,6 +459,10 @@ bool RunStore::List(const RunFilter& filter, std::vector<RunRecord>* out, Error*
   if (!filter.job_id.empty()) sql += " AND r.job_id = :job";
   if (!filter.status.empty()) sql += " AND r.status = :status";
   if (!filter.since.empty()) sql += " AND r.started_at >= :since";
+  if (!filter.function.empty())
+    sql +=
+        " AND EXISTS (SELECT 1 FROM metrics fm WHERE fm.run_id = r.id"
+        " AND fm.region = 'fn:' || :function)";
   for (size_t i = 0; i < filter.tags.size(); ++i) {
     std::string n = std::to_string(i);
     sql += " AND EXISTS (SELECT 1 FROM tags t WHERE t.run_id = r.id AND t.key = :tk" + n +
@@ -479,6 +483,7 @@ bool RunStore::List(const RunFilter& filter, std::vector<RunRecord>* out, Error*
   if (!filter.job_id.empty()) stmt.Bind(index++, filter.job_id);
   if (!filter.status.empty()) stmt.Bind(index++, filter.status);
   if (!filter.since.empty()) stmt.Bind(index++, filter.since);
+  if (!filter.function.empty()) stmt.Bind(index++, filter.function);
   for (const auto& [key, value] : filter.tags) {
     stmt.Bind(index++, key);
     stmt.Bind(index++, value);

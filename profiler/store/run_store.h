@@ -32,6 +32,9 @@ struct RunFilter {
   std::string status;  // "" for all
   std::string since;   // ISO 8601 prefix compared as text; "" for all
   KeyValues tags;      // every tag must match
+  // Only runs in which this function was a hot function (metrics under region "fn:" + it);
+  // "" for all.
+  std::string function;
   int limit = 20;      // newest first; <= 0 for all
 };
 

@@ -61,30 +61,34 @@ std::string Quote(std::string_view s) {
   return q;
 }
 
-// The compression ids defined so far in one name space whose names are not needed (files,
-// functions): only whether an id was defined matters, to reject references to undefined ones.
-class IdSet {
+// The compression ids defined so far in one name space (files, functions), each with the index
+// of its name in the output's list (CallgrindOutput::files / ::functions).
+class IdMap {
  public:
+  static constexpr uint32_t kNone = UINT32_MAX;
   void Clear() {
     dense_.clear();
     sparse_.clear();
   }
-  void Insert(uint64_t id) {
+  void Insert(uint64_t id, uint32_t value) {
     if (id < kDenseLimit) {
-      if (id >= dense_.size()) dense_.resize(std::max<size_t>(id + 1, dense_.size() * 2), false);
-      dense_[id] = true;
+      if (id >= dense_.size()) dense_.resize(std::max<size_t>(id + 1, dense_.size() * 2), kNone);
+      dense_[id] = value;
     } else {
-      sparse_.insert(id);
+      sparse_[id] = value;
     }
   }
-  bool Contains(uint64_t id) const {
-    return id < kDenseLimit ? id < dense_.size() && dense_[id] : sparse_.count(id) > 0;
+  // The value of a defined id; kNone when it was never defined.
+  uint32_t Find(uint64_t id) const {
+    if (id < kDenseLimit) return id < dense_.size() ? dense_[id] : kNone;
+    auto it = sparse_.find(id);
+    return it == sparse_.end() ? kNone : it->second;
   }
 
  private:
   static constexpr uint64_t kDenseLimit = 1 << 22;  // callgrind numbers ids densely from 0
-  std::vector<bool> dense_;
-  std::unordered_set<uint64_t> sparse_;
+  std::vector<uint32_t> dense_;
+  std::unordered_map<uint64_t, uint32_t> sparse_;
 };
 
 // A parse failure: the 1-based line and what was wrong there.
@@ -133,7 +137,9 @@ class Reader {
   bool ParsePositions(std::string_view* rest, std::vector<uint64_t>* positions, bool update_base);
   bool ParseCosts(std::string_view rest, std::vector<uint64_t>* costs);
   bool ResolveObject(std::string_view value, std::string* name);
-  bool CheckNameId(NameSpace space, std::string_view value);
+  // Resolves a file or function name ("(id) name", "(id)", "name") to its index in the
+  // output's list, defining the id; SiteSource::kUnnamed for an empty name.
+  bool ResolveName(NameSpace space, std::string_view value, uint32_t* index);
   bool SetEvents(std::string_view value);
   bool SetPositions(std::string_view value);
   bool StartPartIfInBody();
@@ -149,7 +155,12 @@ class Reader {
 
   // Per file.
   std::unordered_map<uint64_t, std::string> object_names_;
-  IdSet ids_[3];  // kFile and kFunction used
+  IdMap ids_[3];  // kFile and kFunction used
+  // The source the next cost lines are of: fl= sets the file, fi=/fe= an inlined one until the
+  // next fl= or fn=.
+  uint32_t function_ = SiteSource::kUnnamed;
+  uint32_t file_ = SiteSource::kUnnamed;
+  uint32_t inline_file_ = SiteSource::kUnnamed;
   Part part_;
   Pending pending_ = Pending::kNone;
   size_t pending_line_ = 0;
@@ -162,6 +173,8 @@ class Reader {
   // Across files.
   std::unordered_map<std::string, uint32_t> object_index_;
   std::unordered_map<std::string, size_t> event_index_;
+  std::unordered_map<std::string, uint32_t> name_index_[3];  // kFile and kFunction used
+  std::vector<SiteSource> row_sources_;
   std::vector<AddressIndex> site_rows_;  // per object: address -> row
   std::vector<InstructionSite> row_sites_;
   std::vector<uint64_t> rows_;  // row-major, stride out_->events.size()
@@ -185,6 +198,7 @@ bool Reader::ParseFile(std::string_view text, ParseError* error) {
   base_.assign(1, 0);
   object_ = 0;
   object_set_ = false;
+  function_ = file_ = inline_file_ = SiteSource::kUnnamed;
   saw_pid_ = false;
   file_has_events_ = false;
 
@@ -468,20 +482,30 @@ bool Reader::ResolveObject(std::string_view value, std::string* name) {
   return true;
 }
 
-bool Reader::CheckNameId(NameSpace space, std::string_view value) {
+bool Reader::ResolveName(NameSpace space, std::string_view value, uint32_t* index) {
   uint64_t id = 0;
   std::string_view text;
   bool has_id;
   if (!SplitCompressedName(value, &id, &text, &has_id)) {
     return Fail("bad name compression " + Quote(Trim(value)) + " (expected '(id) name' or '(id)')");
   }
-  if (!has_id) return true;
-  IdSet& ids = ids_[static_cast<int>(space)];
-  if (!text.empty()) {
-    ids.Insert(id);
-  } else if (!ids.Contains(id)) {
-    return Fail("name id (" + std::to_string(id) + ") is used before it is defined");
+  IdMap& ids = ids_[static_cast<int>(space)];
+  if (has_id && text.empty()) {
+    *index = ids.Find(id);
+    if (*index == IdMap::kNone) {
+      return Fail("name id (" + std::to_string(id) + ") is used before it is defined");
+    }
+    return true;
   }
+  *index = SiteSource::kUnnamed;
+  if (!text.empty()) {
+    std::vector<std::string>& names = space == NameSpace::kFunction ? out_->functions : out_->files;
+    auto [it, inserted] = name_index_[static_cast<int>(space)].emplace(
+        std::string(text), static_cast<uint32_t>(names.size()));
+    if (inserted) names.emplace_back(text);
+    *index = it->second;
+  }
+  if (has_id) ids.Insert(id, *index);
   return true;
 }
 
@@ -501,10 +525,17 @@ bool Reader::HandleSpec(std::string_view key, std::string_view value) {
     return true;
   }
   if (key == "fl" || key == "fi" || key == "fe" || key == "cfi" || key == "cfl" || key == "jfi") {
-    return CheckNameId(NameSpace::kFile, value);
+    uint32_t file;
+    if (!ResolveName(NameSpace::kFile, value, &file)) return false;
+    if (key == "fl") file_ = file, inline_file_ = SiteSource::kUnnamed;
+    if (key == "fi" || key == "fe") inline_file_ = file;
+    return true;
   }
   if (key == "fn" || key == "cfn" || key == "jfn" || key == "frfn") {
-    return CheckNameId(NameSpace::kFunction, value);
+    uint32_t function;
+    if (!ResolveName(NameSpace::kFunction, value, &function)) return false;
+    if (key == "fn") function_ = function, inline_file_ = SiteSource::kUnnamed;
+    return true;
   }
   if (key == "calls" || key == "jump" || key == "jcnd") {
     if (!part_.has_events) return Fail(std::string(key) + "= line before any events: line");
@@ -620,6 +651,10 @@ bool Reader::HandleCostLine(std::string_view line) {
   return true;
 }
 
+namespace {
+uint32_t LineOf(uint64_t line) { return line > UINT32_MAX ? 0 : static_cast<uint32_t>(line); }
+}  // namespace
+
 void Reader::AddSelfCost(uint64_t address, const std::vector<uint64_t>& part_costs) {
   size_t stride = out_->events.size();
   bool inserted;
@@ -628,6 +663,14 @@ void Reader::AddSelfCost(uint64_t address, const std::vector<uint64_t>& part_cos
   if (inserted) {
     row_sites_.push_back({object_, address});
     rows_.resize(rows_.size() + stride, 0);
+    row_sources_.emplace_back();
+  }
+  // An address is one instruction, so one function and line: the first that names them holds.
+  SiteSource& source = row_sources_[r];
+  if (source.function == SiteSource::kUnnamed) source.function = function_;
+  if (source.file == SiteSource::kUnnamed) {
+    source.file = inline_file_ != SiteSource::kUnnamed ? inline_file_ : file_;
+    if (part_.line_index >= 0) source.line = LineOf(positions_[part_.line_index]);
   }
   uint64_t* row = &rows_[static_cast<size_t>(r) * stride];
   if (part_.self.size() < stride) part_.self.resize(stride, 0);
@@ -648,10 +691,12 @@ void Reader::Finish() {
     return x.object != y.object ? x.object < y.object : x.address < y.address;
   });
   out_->sites.resize(order.size());
+  out_->site_sources.resize(order.size());
   out_->costs.assign(order.size() * stride, 0);
   out_->self_totals.assign(stride, 0);
   for (size_t i = 0; i < order.size(); ++i) {
     out_->sites[i] = row_sites_[order[i]];
+    out_->site_sources[i] = row_sources_[order[i]];
     const uint64_t* src = &rows_[static_cast<size_t>(order[i]) * stride];
     std::copy_n(src, stride, &out_->costs[i * stride]);
     for (size_t e = 0; e < stride; ++e) out_->self_totals[e] += src[e];

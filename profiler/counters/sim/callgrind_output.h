@@ -66,6 +66,15 @@ struct InstructionSite {
   friend bool operator==(const InstructionSite&, const InstructionSite&) = default;
 };
 
+// Where an instruction's code came from, as the file said (fn=, fl=/fi=/fe= and a line
+// subposition): indexes into CallgrindOutput::functions and ::files.
+struct SiteSource {
+  static constexpr uint32_t kUnnamed = UINT32_MAX;  // the file named none
+  uint32_t function = kUnnamed;
+  uint32_t file = kUnnamed;
+  uint32_t line = 0;  // 0: unknown
+};
+
 // The parsed content of one or more callgrind output files.
 struct CallgrindOutput {
   // Event names in the column order of `costs` ("Ir", "Dr", "Dw", "I1mr", "D1mr", ...). When
@@ -80,6 +89,13 @@ struct CallgrindOutput {
   std::vector<InstructionSite> sites;
   // Self costs, row-major: costs[i * events.size() + e] is event e at sites[i].
   std::vector<uint64_t> costs;
+
+  // Function names (fn=) and source files (fl=, fi=, fe=) as written ("???" where valgrind had
+  // none), each once; site_sources[i] says which are sites[i]'s. callgrind writes them always,
+  // rprofsim with --rprofsim-functions=yes; without them every site is kUnnamed.
+  std::vector<std::string> functions;
+  std::vector<std::string> files;
+  std::vector<SiteSource> site_sources;  // parallel to `sites`
 
   // Sum of every self cost line (equals the sum of `costs` per column).
   std::vector<uint64_t> self_totals;

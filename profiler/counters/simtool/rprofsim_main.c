@@ -28,7 +28,15 @@
  * one thread ran and the set of open regions stayed the same: a flush adds the counts to the
  * running thread's total and to its share of every region open anywhere, and zeroes them. Blocks
  * executed since the last flush are found through a list that a block joins (one guarded helper
- * call) the first time it runs after a flush. */
+ * call) the first time it runs after a flush.
+ *
+ * Functions (--rprofsim-functions=yes): each instruction's function, source file and line, from
+ * valgrind's debug-info reader (the ELF symbol table, else .dynsym, and DWARF's line table), are
+ * looked up once, when its block is translated, never when it executes: the replay's cost per
+ * executed instruction does not change. VG_(get_fnname) names the function whose symbol covers
+ * the address, so inlined code counts in the function it was inlined into, while its line is
+ * the inlined source's. The output then has "positions: instr line" and fl= / fn= lines before
+ * the cost lines they apply to; an instruction without a symbol has "fn=(id) ???". */
 #include "cache_sim.h"
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
@@ -56,6 +64,9 @@ typedef struct {
   Addr address;        /* link-time address inside the object (what callgrind prints) */
   UInt id;             /* index into instrs[] */
   UInt segment;        /* its block's segment (whose count is its executions) */
+  UInt fn_id;          /* index into functions[] (0: "???"), with --rprofsim-functions=yes */
+  UInt file_id;        /* index into files[] (0: "???") */
+  UInt line;           /* source line, 0 when unknown */
   uint64_t cost[EV_COUNT];
 } InstrInfo;
 
@@ -99,6 +110,7 @@ static CsLevelConfig levels_config[CS_MAX_LEVELS];
 static int levels_count = 0;
 static int prefetch = CS_PREFETCH_NONE;
 static Bool collect_at_start = False;
+static Bool with_functions = False;
 static const HChar* out_file = "rprofsim.out.%p";
 
 static Bool collecting;
@@ -130,6 +142,72 @@ static UInt Grow(void** array, UInt cap, SizeT elem, const HChar* cc) {
   UInt next = cap == 0 ? 64 : cap * 2;
   *array = VG_(realloc)(cc, *array, next * elem);
   return next;
+}
+
+/* Interned names (functions, source files): an open-addressing hash set, as libpython or
+ * OpenBLAS name thousands of functions and every translated instruction looks one up. Id 0 is
+ * "???" (unknown). */
+typedef struct {
+  HChar** names; /* by id */
+  UInt count, cap;
+  UInt* slots; /* id + 1; 0: empty */
+  UInt slot_count;
+} NameTable;
+
+static NameTable functions, files;
+
+static UInt HashName(const HChar* s) {
+  UInt h = 2166136261u; /* FNV-1a */
+  for (; *s; ++s) h = (h ^ (UChar)*s) * 16777619u;
+  return h;
+}
+
+static UInt NameId(NameTable* t, const HChar* name) {
+  if (t->slot_count == 0 || 2 * (t->count + 1) > t->slot_count) { /* (re)build at half load */
+    UInt slots = t->slot_count == 0 ? 1024 : 2 * t->slot_count;
+    if (t->slots != NULL) VG_(free)(t->slots);
+    t->slots = VG_(calloc)("rprofsim.nameslots", slots, sizeof(UInt));
+    t->slot_count = slots;
+    for (UInt id = 0; id < t->count; ++id) {
+      UInt k = HashName(t->names[id]) & (slots - 1);
+      while (t->slots[k] != 0) k = (k + 1) & (slots - 1);
+      t->slots[k] = id + 1;
+    }
+  }
+  UInt k = HashName(name) & (t->slot_count - 1);
+  for (; t->slots[k] != 0; k = (k + 1) & (t->slot_count - 1))
+    if (VG_(strcmp)(t->names[t->slots[k] - 1], name) == 0) return t->slots[k] - 1;
+  if (t->count == t->cap)
+    t->cap = Grow((void**)&t->names, t->cap, sizeof(HChar*), "rprofsim.names");
+  t->names[t->count] = VG_(strdup)("rprofsim.name", name);
+  t->slots[k] = t->count + 1;
+  return t->count++;
+}
+
+/* The function, file and line of the instruction at `runtime`, into *ii. */
+static void LookUpSource(InstrInfo* ii, Addr runtime) {
+  DiEpoch ep = VG_(current_DiEpoch)();
+  const HChar* name = NULL;
+  /* The name is copied (NameId) before the next lookup overwrites valgrind's buffer. */
+  ii->fn_id = VG_(get_fnname)(ep, runtime, &name) && name != NULL && *name != '\0'
+                  ? NameId(&functions, name)
+                  : 0;
+  const HChar* file = NULL;
+  const HChar* dir = NULL;
+  UInt line = 0;
+  if (VG_(get_filename_linenum)(ep, runtime, &file, &dir, &line) && file != NULL && *file != '\0') {
+    if (dir != NULL && *dir != '\0' && file[0] != '/') {
+      HChar path[4096];
+      VG_(snprintf)(path, sizeof path, "%s/%s", dir, file);
+      ii->file_id = NameId(&files, path);
+    } else {
+      ii->file_id = NameId(&files, file);
+    }
+    ii->line = line;
+  } else {
+    ii->file_id = 0;
+    ii->line = 0;
+  }
 }
 
 static UInt ObjectId(const HChar* name) {
@@ -321,6 +399,12 @@ static InstrInfo* NewInstr(InstrInfo* ii, Addr runtime) {
     instr_cap = Grow((void**)&instrs, instr_cap, sizeof(InstrInfo*), "rprofsim.instrs");
   ii->id = instr_count;
   instrs[instr_count++] = ii;
+  if (with_functions) {
+    LookUpSource(ii, runtime);
+  } else {
+    ii->fn_id = ii->file_id = 0;
+    ii->line = 0;
+  }
   for (int e = 0; e < EV_COUNT; ++e) ii->cost[e] = 0;
   return ii;
 }
@@ -578,7 +662,22 @@ static int EventColumn(int column) { /* output column -> index into cost[] */
   return EV_CACHE + CS_EV_NT_BYTES;
 }
 
-static void WritePart(Writer* w, const Bucket* b, Bool* object_named) {
+/* "fl=(id) name" the first time the file sees id, "fl=(id)" after (callgrind's name
+ * compression); `key` is "fl" or "fn". */
+static void PutName(Writer* w, const HChar* key, UInt id, const HChar* name, Bool* named) {
+  HChar line[64];
+  VG_(sprintf)(line, "%s=(%u)", key, id + 1);
+  Put(w, line);
+  if (!named[id]) {
+    Put(w, " ");
+    Put(w, name);
+    named[id] = True;
+  }
+  Put(w, "\n");
+}
+
+static void WritePart(Writer* w, const Bucket* b, Bool* object_named, Bool* fn_named,
+                      Bool* file_named) {
   HChar line[4096];
   int columns = EV_CACHE + levels_count * CS_EV_PER_LEVEL + 1;
   VG_(sprintf)(line, "\npart: %u\nthread: %u\n", (UInt)(b - buckets) + 1, (UInt)b->tid);
@@ -593,7 +692,8 @@ static void WritePart(Writer* w, const Bucket* b, Bool* object_named) {
   } else {
     Put(w, "desc: Trigger: Program termination\n");
   }
-  Put(w, "positions: instr\nevents: Ir Dr Dw");
+  Put(w, with_functions ? "positions: instr line\nevents: Ir Dr Dw"
+                        : "positions: instr\nevents: Ir Dr Dw");
   static const HChar* kLevelEvents[CS_EV_PER_LEVEL] = {"mr", "mw", "out", "pf"};
   for (int k = 0; k < levels_count; ++k) {
     for (int e = 0; e < CS_EV_PER_LEVEL; ++e) {
@@ -604,7 +704,7 @@ static void WritePart(Writer* w, const Bucket* b, Bool* object_named) {
   Put(w, " NTb\n");
   ULong totals[EV_COUNT];
   for (int e = 0; e < EV_COUNT; ++e) totals[e] = 0;
-  Int current_object = -1;
+  Int current_object = -1, current_fn = -1, current_file = -1;
   for (UInt id = 0; id < b->cap; ++id) {
     const uint64_t* c = b->cost[id];
     if (c == NULL) continue;
@@ -619,7 +719,19 @@ static void WritePart(Writer* w, const Bucket* b, Bool* object_named) {
       }
       Put(w, line);
     }
+    if (with_functions) {
+      /* callgrind's order: the file, then the function, then the cost lines they apply to. */
+      if ((Int)ii->file_id != current_file) {
+        current_file = (Int)ii->file_id;
+        PutName(w, "fl", ii->file_id, files.names[ii->file_id], file_named);
+      }
+      if ((Int)ii->fn_id != current_fn) {
+        current_fn = (Int)ii->fn_id;
+        PutName(w, "fn", ii->fn_id, functions.names[ii->fn_id], fn_named);
+      }
+    }
     Int at = VG_(sprintf)(line, "0x%lx", (UWord)ii->address);
+    if (with_functions) at += VG_(sprintf)(line + at, " %u", ii->line);
     for (int col = 0; col < columns; ++col) {
       ULong v = (ULong)c[EventColumn(col)];
       totals[EventColumn(col)] += v;
@@ -652,13 +764,17 @@ static void WriteFile(const HChar* path, const HChar* name, const Bucket* only) 
   w->used = 0;
   WriteHeader(w);
   Bool* named = VG_(calloc)("rprofsim.named", object_count + 1, sizeof(Bool));
+  Bool* fn_named = VG_(calloc)("rprofsim.named", functions.count + 1, sizeof(Bool));
+  Bool* file_named = VG_(calloc)("rprofsim.named", files.count + 1, sizeof(Bool));
   for (UInt i = 0; i < bucket_count; ++i) {
     const Bucket* b = &buckets[i];
     Bool match =
         name == NULL ? b->name == NULL : b->name != NULL && VG_(strcmp)(b->name, name) == 0;
-    if (match && (only == NULL || only == b)) WritePart(w, b, named);
+    if (match && (only == NULL || only == b)) WritePart(w, b, named, fn_named, file_named);
   }
   VG_(free)(named);
+  VG_(free)(fn_named);
+  VG_(free)(file_named);
   WriteFlush(w);
   VG_(close)(w->fd);
 }
@@ -718,6 +834,7 @@ static Bool ProcessOption(const HChar* arg) {
        "at most 4 levels\n");
   } else if VG_STR_CLO (arg, "--rprofsim-out-file", out_file) {
   } else if VG_BOOL_CLO (arg, "--collect-atstart", collect_at_start) {
+  } else if VG_BOOL_CLO (arg, "--rprofsim-functions", with_functions) {
   } else if VG_XACT_CLO (arg, "--sim-prefetch=none", prefetch, CS_PREFETCH_NONE) {
   } else if VG_XACT_CLO (arg, "--sim-prefetch=next-line", prefetch, CS_PREFETCH_NEXT_LINE) {
   } else if VG_XACT_CLO (arg, "--sim-prefetch=stride", prefetch, CS_PREFETCH_STRIDE) {
@@ -732,6 +849,7 @@ static void PrintUsage(void) {
   ("    --cache=SIZE,WAYS,LINE[,non-inclusive|inclusive|victim]  a data cache level, L1D first\n"
    "                                    (default: 32768,8,64 then 1048576,16,64)\n"
    "    --collect-atstart=no|yes        count from the start [no]\n"
+   "    --rprofsim-functions=no|yes     each instruction's function, file and line [no]\n"
    "    --sim-prefetch=none|next-line|stride  prefetch model into L2 [none]\n"
    "    --rprofsim-out-file=FILE        output file [rprofsim.out.%%p]\n");
 }
@@ -753,6 +871,8 @@ static void PostCloInit(void) {
   cs_init(&sim, levels_config, levels_count, prefetch, tag_storage);
   threads = VG_(calloc)("rprofsim.threads", VG_N_THREADS, sizeof(ThreadRegions));
   collecting = collect_at_start;
+  NameId(&functions, "???"); /* id 0: unknown */
+  NameId(&files, "???");
 }
 
 static void PreCloInit(void) {

@@ -1,0 +1,38 @@
+// A program's sim counts split by the function that executed each instruction (the fn= of
+// callgrind's format, which rprofsim writes with --rprofsim-functions=yes): one
+// CallgrindOutput per function, which SimAnalyzer turns into the function's own SimCounts as it
+// does the whole run's. Inlined code is its caller's (valgrind names the function whose symbol
+// covers the address); code without a symbol is split by unwind-table entry (unwind_ranges.h)
+// and named by module and address.
+#ifndef RPROF_COUNTERS_SIM_FUNCTION_COUNTS_H_
+#define RPROF_COUNTERS_SIM_FUNCTION_COUNTS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "counters/sim/callgrind_output.h"
+
+namespace rprof {
+
+struct FunctionSlice {
+  std::string name;    // FunctionDisplayName: the symbol, else "module+0xstart"
+  bool named = false;  // a symbol named it
+  std::string object;  // its object file, as valgrind named it
+  // Its source: the file most of its executed instructions came from, and the first and last
+  // line executed there; "" and 0 without line information.
+  std::string file;
+  uint32_t first_line = 0, last_line = 0;
+  // Its sites alone, with their costs and the run's geometry (not the run's function and file
+  // names, nor each site's source: what SimAnalyzer needs, no more).
+  CallgrindOutput output;
+};
+
+// Splits `output` by (object, function). Empty when the output names no function (rprofsim
+// without --rprofsim-functions=yes). Sites that execute nothing (cache events alone) stay with
+// their function.
+std::vector<FunctionSlice> SplitByFunction(const CallgrindOutput& output);
+
+}  // namespace rprof
+
+#endif  // RPROF_COUNTERS_SIM_FUNCTION_COUNTS_H_

@@ -1,0 +1,306 @@
+#include "functions/function_sampler.h"
+
+#include <cxxabi.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <linux/perf_event.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "functions/hot_functions.h"
+#include "functions/unwind_ranges.h"
+
+namespace rprof {
+namespace {
+
+// Per CPU: 1 MiB of samples (about 40,000 at 24 B each) before the kernel drops any (counted in
+// FunctionSamples::lost, never silently).
+constexpr size_t kDataPages = 256;
+// x86-64's kernel half of the address space: samples there are the kernel's.
+constexpr uint64_t kKernelStart = 0xffff800000000000ull;
+
+struct Mapping {
+  uint32_t pid = 0;
+  uint64_t start = 0, length = 0, file_offset = 0;
+  std::string path;
+};
+
+struct Sample {
+  uint32_t pid = 0;
+  uint64_t ip = 0;
+};
+
+// One ELF file's functions by link-time address, from .symtab (else .dynsym), and the
+// segments that map file offsets to link-time addresses.
+struct ElfFunctions {
+  struct Symbol {
+    uint64_t start = 0, end = 0;
+    std::string name;
+  };
+  struct Segment {
+    uint64_t offset = 0, size = 0, vaddr = 0;
+  };
+  bool readable = false;
+  std::vector<Symbol> symbols;  // sorted by start
+  std::vector<Segment> segments;
+
+  void Load(const std::string& path) {
+    int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
+    if (elf != nullptr && elf_kind(elf) == ELF_K_ELF) {
+      readable = true;
+      size_t count = 0;
+      if (elf_getphdrnum(elf, &count) == 0) {
+        for (size_t i = 0; i < count; ++i) {
+          GElf_Phdr ph;
+          if (gelf_getphdr(elf, static_cast<int>(i), &ph) != nullptr && ph.p_type == PT_LOAD)
+            segments.push_back({ph.p_offset, ph.p_filesz, ph.p_vaddr});
+        }
+      }
+      // .symtab holds every function; a stripped file keeps .dynsym's exported ones only.
+      for (Elf64_Word wanted : {SHT_SYMTAB, SHT_DYNSYM}) {
+        for (Elf_Scn* scn = nullptr; (scn = elf_nextscn(elf, scn)) != nullptr;) {
+          GElf_Shdr sh;
+          if (gelf_getshdr(scn, &sh) == nullptr || sh.sh_type != wanted || sh.sh_entsize == 0)
+            continue;
+          Elf_Data* data = elf_getdata(scn, nullptr);
+          for (size_t k = 0; data != nullptr && k < sh.sh_size / sh.sh_entsize; ++k) {
+            GElf_Sym sym;
+            if (gelf_getsym(data, static_cast<int>(k), &sym) == nullptr) continue;
+            int type = GELF_ST_TYPE(sym.st_info);
+            if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_value == 0) continue;
+            const char* name = elf_strptr(elf, sh.sh_link, sym.st_name);
+            if (name == nullptr || *name == '\0') continue;
+            symbols.push_back(
+                {sym.st_value, sym.st_value + std::max<uint64_t>(sym.st_size, 1), Demangled(name)});
+          }
+        }
+        if (!symbols.empty()) break;
+      }
+      std::sort(symbols.begin(), symbols.end(),
+                [](const Symbol& a, const Symbol& b) { return a.start < b.start; });
+    }
+    if (elf != nullptr) elf_end(elf);
+    close(fd);
+  }
+
+  // valgrind names C++ functions demangled: so do the samples, so that both meet.
+  static std::string Demangled(const char* name) {
+    if (name[0] != '_' || name[1] != 'Z') return name;
+    int status = 0;
+    char* text = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+    std::string out = status == 0 && text != nullptr ? text : name;
+    std::free(text);
+    return out;
+  }
+
+  std::optional<uint64_t> LinkAddress(uint64_t file_offset) const {
+    for (const Segment& s : segments)
+      if (file_offset >= s.offset && file_offset < s.offset + s.size)
+        return s.vaddr + (file_offset - s.offset);
+    return std::nullopt;
+  }
+
+  const Symbol* Find(uint64_t address) const {
+    auto it = std::upper_bound(symbols.begin(), symbols.end(), address,
+                               [](uint64_t a, const Symbol& s) { return a < s.start; });
+    if (it == symbols.begin()) return nullptr;
+    --it;
+    return address < it->end ? &*it : nullptr;
+  }
+};
+
+long PerfEventOpen(perf_event_attr* attr, pid_t pid, int cpu) {
+  return syscall(__NR_perf_event_open, attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+}  // namespace
+
+struct FunctionSampler::Impl {
+  struct Buffer {
+    int fd = -1;
+    void* map = nullptr;
+    size_t size = 0;
+  };
+  std::vector<Buffer> buffers;
+  std::vector<Mapping> mappings;
+  std::vector<Sample> samples;
+  uint64_t lost = 0;
+
+  void Close() {
+    for (Buffer& b : buffers) {
+      if (b.map != nullptr) munmap(b.map, b.size);
+      if (b.fd >= 0) close(b.fd);
+    }
+    buffers.clear();
+  }
+
+  // Reads every record the kernel wrote into `b` (the process has exited: nothing more comes).
+  void Drain(const Buffer& b) {
+    auto* page = static_cast<perf_event_mmap_page*>(b.map);
+    const size_t page_size = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    const uint8_t* data = static_cast<const uint8_t*>(b.map) + page_size;
+    const uint64_t data_size = kDataPages * page_size;
+    uint64_t head = __atomic_load_n(&page->data_head, __ATOMIC_ACQUIRE);
+    uint64_t tail = page->data_tail;
+    std::vector<uint8_t> record;
+    while (tail + sizeof(perf_event_header) <= head) {
+      perf_event_header header;
+      for (size_t i = 0; i < sizeof header; ++i)
+        reinterpret_cast<uint8_t*>(&header)[i] = data[(tail + i) % data_size];
+      if (header.size < sizeof header || tail + header.size > head) break;
+      record.resize(header.size);
+      for (size_t i = 0; i < header.size; ++i) record[i] = data[(tail + i) % data_size];
+      const uint8_t* body = record.data() + sizeof header;
+      size_t body_size = header.size - sizeof header;
+      if (header.type == PERF_RECORD_SAMPLE && body_size >= 16) {
+        Sample s;
+        std::memcpy(&s.ip, body, 8);
+        std::memcpy(&s.pid, body + 8, 4);
+        samples.push_back(s);
+      } else if (header.type == PERF_RECORD_MMAP2 && body_size > 64) {
+        // pid, tid, addr, len, pgoff, maj, min, ino, ino_generation, prot, flags, filename
+        Mapping m;
+        uint32_t prot = 0;
+        std::memcpy(&m.pid, body, 4);
+        std::memcpy(&m.start, body + 8, 8);
+        std::memcpy(&m.length, body + 16, 8);
+        std::memcpy(&m.file_offset, body + 24, 8);
+        std::memcpy(&prot, body + 56, 4);
+        const char* name = reinterpret_cast<const char*>(body + 64);
+        m.path.assign(name, strnlen(name, body_size - 64));
+        if (prot & PROT_EXEC) mappings.push_back(std::move(m));
+      } else if (header.type == PERF_RECORD_LOST && body_size >= 16) {
+        uint64_t n = 0;
+        std::memcpy(&n, body + 8, 8);
+        lost += n;
+      }
+      tail += header.size;
+    }
+    __atomic_store_n(&page->data_tail, tail, __ATOMIC_RELEASE);
+  }
+};
+
+FunctionSampler::FunctionSampler(double period_s) : impl_(std::make_unique<Impl>()) {
+  samples_.period_s = period_s;
+  elf_version(EV_CURRENT);
+}
+
+FunctionSampler::~FunctionSampler() { impl_->Close(); }
+
+bool FunctionSampler::Attach(pid_t pid) {
+  impl_->Close();
+  perf_event_attr attr;
+  std::memset(&attr, 0, sizeof attr);
+  attr.size = sizeof attr;
+  attr.type = PERF_TYPE_SOFTWARE;
+  attr.config = PERF_COUNT_SW_CPU_CLOCK;
+  attr.sample_period = static_cast<uint64_t>(std::llround(samples_.period_s * 1e9));
+  attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+  attr.disabled = 1;
+  attr.enable_on_exec = 1;
+  attr.inherit = 1;  // every thread and child; per CPU, as the kernel allows only then
+  // Kernel time too where allowed (page faults, system calls: "[kernel]"), so that shares are
+  // of all the CPU time the run's time stands for; user code only where perf_event_paranoid
+  // forbids it, said.
+  attr.exclude_kernel = 0;
+  attr.exclude_hv = 1;
+  attr.mmap = 1;
+  attr.mmap2 = 1;
+  const size_t page_size = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  long cpus = sysconf(_SC_NPROCESSORS_CONF);
+  std::string why;
+  for (int cpu = 0; cpu < cpus; ++cpu) {
+    long fd = PerfEventOpen(&attr, pid, cpu);
+    if (fd < 0 && (errno == EACCES || errno == EPERM) && !attr.exclude_kernel) {
+      attr.exclude_kernel = 1;
+      samples_.user_only = true;
+      fd = PerfEventOpen(&attr, pid, cpu);
+    }
+    if (fd < 0) {
+      if (why.empty()) why = std::string("perf_event_open(cpu-clock): ") + std::strerror(errno);
+      continue;  // an offline CPU
+    }
+    Impl::Buffer b;
+    b.fd = static_cast<int>(fd);
+    b.size = (1 + kDataPages) * page_size;
+    b.map = mmap(nullptr, b.size, PROT_READ | PROT_WRITE, MAP_SHARED, b.fd, 0);
+    if (b.map == MAP_FAILED) {
+      if (why.empty()) why = std::string("mmap of the sample buffer: ") + std::strerror(errno);
+      close(b.fd);
+      continue;
+    }
+    impl_->buffers.push_back(b);
+  }
+  if (impl_->buffers.empty()) {
+    samples_.why_not = why.empty() ? "no CPU to sample on" : why;
+    return false;
+  }
+  return true;
+}
+
+void FunctionSampler::Collect() {
+  for (const Impl::Buffer& b : impl_->buffers) impl_->Drain(b);
+  impl_->Close();
+  samples_.lost += impl_->lost;
+  impl_->lost = 0;
+
+  std::unordered_map<std::string, std::unique_ptr<ElfFunctions>> files;
+  UnwindRanges unwind;
+  // The newest mapping of the sample's process that covers its address; a forked child without
+  // mappings of its own shares its parent's.
+  auto find_mapping = [&](const Sample& s) -> const Mapping* {
+    const Mapping* any = nullptr;
+    for (auto it = impl_->mappings.rbegin(); it != impl_->mappings.rend(); ++it) {
+      if (s.ip < it->start || s.ip - it->start >= it->length) continue;
+      if (it->pid == s.pid) return &*it;
+      if (any == nullptr) any = &*it;
+    }
+    return any;
+  };
+  for (const Sample& s : impl_->samples) {
+    ++samples_.total;
+    const Mapping* m = find_mapping(s);
+    std::string name = "[unknown]";
+    if (s.ip >= kKernelStart) {
+      ++samples_.by_function["[kernel]"];
+      continue;
+    }
+    if (m != nullptr && !m->path.empty() && m->path[0] == '/') {
+      auto& file = files[m->path];
+      if (!file) {
+        file = std::make_unique<ElfFunctions>();
+        file->Load(m->path);
+      }
+      std::optional<uint64_t> link = file->LinkAddress(m->file_offset + (s.ip - m->start));
+      if (link) {
+        bool named = false;
+        if (const ElfFunctions::Symbol* sym = file->Find(*link)) {
+          name = sym->name;
+        } else {
+          std::optional<uint64_t> start = unwind.FunctionStart(m->path, *link);
+          name = FunctionDisplayName("", m->path, start ? *start : *link, &named);
+        }
+      }
+    } else if (m != nullptr) {
+      name = m->path.empty() ? "[unknown]" : m->path;  // [vdso], anonymous (JIT) code
+    }
+    ++samples_.by_function[name];
+  }
+  impl_->samples.clear();
+  impl_->mappings.clear();
+}
+
+}  // namespace rprof

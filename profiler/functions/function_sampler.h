@@ -1,0 +1,58 @@
+// Where a program's time goes, by function, without markers or a PMU: every thread of each
+// execution sampled with perf_event's software `cpu-clock` (a timer, so it works in a virtual
+// machine without a PMU), one event per online CPU, inherited by every thread and child and
+// enabled at exec, as `perf record` does. The samples' addresses are symbolized afterwards from
+// the mappings the kernel reported (PERF_RECORD_MMAP2) and each file's symbol table (elfutils'
+// libelf), else its unwind table (unwind_ranges.h): the same names the sim source gives the
+// same functions, so sampled time and counted work meet per function.
+#ifndef RPROF_FUNCTIONS_FUNCTION_SAMPLER_H_
+#define RPROF_FUNCTIONS_FUNCTION_SAMPLER_H_
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "core/error.h"
+
+namespace rprof {
+
+// Samples per function over every execution sampled so far.
+struct FunctionSamples {
+  // FunctionDisplayName's names; "[kernel]", "[unknown]", or a mapping's ("[vdso]")
+  std::map<std::string, uint64_t> by_function;
+  uint64_t total = 0;   // samples taken in user code
+  uint64_t lost = 0;    // samples the ring buffers had no room for
+  double period_s = 0;  // cpu-clock time between samples, per thread
+  // Kernel code was not sampled (perf_event_paranoid): shares are of user CPU time only.
+  bool user_only = false;
+  std::string why_not;  // why nothing was sampled (perf_event_open refused); "" when sampled
+};
+
+class FunctionSampler {
+ public:
+  // `period_s`: CPU time between two samples of one thread.
+  explicit FunctionSampler(double period_s);
+  ~FunctionSampler();
+  FunctionSampler(const FunctionSampler&) = delete;
+  FunctionSampler& operator=(const FunctionSampler&) = delete;
+
+  // Opens the sampling events on `pid`, a child that has not exec'd yet. False (why_not set)
+  // when the kernel refuses: the run then has no per-function time, said, and goes on.
+  bool Attach(pid_t pid);
+  // After the execution ended: reads its samples and symbolizes them.
+  void Collect();
+
+  const FunctionSamples& samples() const { return samples_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  FunctionSamples samples_;
+};
+
+}  // namespace rprof
+
+#endif  // RPROF_FUNCTIONS_FUNCTION_SAMPLER_H_

@@ -1,0 +1,88 @@
+#include "functions/hot_functions.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <numeric>
+
+namespace rprof {
+
+std::vector<size_t> SelectHotFunctions(const std::vector<FunctionCandidate>& candidates,
+                                       const HotFunctionRule& rule) {
+  std::vector<size_t> chosen;
+  if (rule.top <= 0 || candidates.empty()) return chosen;
+  bool sampled = std::any_of(candidates.begin(), candidates.end(),
+                             [](const FunctionCandidate& c) { return c.time_share.has_value(); });
+  double total_instructions = 0;
+  for (const FunctionCandidate& c : candidates) total_instructions += c.instructions;
+  // The time share, or the instruction share standing for it.
+  auto weight = [&](const FunctionCandidate& c) {
+    if (sampled) return c.time_share.value_or(0.0);
+    return total_instructions > 0 ? c.instructions / total_instructions : 0.0;
+  };
+  std::vector<size_t> by_time(candidates.size());
+  std::iota(by_time.begin(), by_time.end(), size_t{0});
+  // Ties broken by name: the same counts choose the same functions every time.
+  auto heavier = [&](auto key) {
+    return [&, key](size_t a, size_t b) {
+      double x = key(candidates[a]), y = key(candidates[b]);
+      return x != y ? x > y : candidates[a].name < candidates[b].name;
+    };
+  };
+  std::stable_sort(by_time.begin(), by_time.end(), heavier(weight));
+  std::vector<size_t> by_flops = by_time;
+  std::stable_sort(by_flops.begin(), by_flops.end(),
+                   heavier([](const FunctionCandidate& c) { return c.flops; }));
+
+  std::vector<bool> taken(candidates.size(), false);
+  auto take = [&](size_t i) {
+    if (!taken[i]) taken[i] = true, chosen.push_back(i);
+  };
+  size_t top = static_cast<size_t>(rule.top);
+  for (size_t k = 0; k < by_time.size(); ++k) {
+    double w = weight(candidates[by_time[k]]);
+    if (w <= 0) break;
+    if (k < top || w > rule.min_share) take(by_time[k]);
+  }
+  for (size_t k = 0; k < by_flops.size() && k < top; ++k)
+    if (candidates[by_flops[k]].flops > 0) take(by_flops[k]);
+  // Heaviest first, whichever list chose them.
+  std::stable_sort(chosen.begin(), chosen.end(), heavier(weight));
+  return chosen;
+}
+
+std::string FunctionRegion(std::string_view function) {
+  return std::string(kFunctionRegionPrefix) + std::string(function);
+}
+
+bool IsFunctionRegion(std::string_view region) {
+  return region.size() > kFunctionRegionPrefix.size() &&
+         region.substr(0, kFunctionRegionPrefix.size()) == kFunctionRegionPrefix;
+}
+
+std::string_view FunctionOfRegion(std::string_view region) {
+  return IsFunctionRegion(region) ? region.substr(kFunctionRegionPrefix.size()) : region;
+}
+
+bool IsSymbolName(std::string_view symbol) {
+  if (symbol.empty() || symbol == "???") return false;
+  // callgrind's stand-in for code without a symbol: "0x" and hex digits only.
+  if (symbol.size() > 2 && symbol[0] == '0' && symbol[1] == 'x' &&
+      symbol.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string_view::npos)
+    return false;
+  return true;
+}
+
+std::string FunctionDisplayName(std::string_view symbol, std::string_view object, uint64_t start,
+                                bool* named) {
+  *named = IsSymbolName(symbol);
+  if (*named) return std::string(symbol);
+  size_t slash = object.rfind('/');
+  std::string_view module = slash == std::string_view::npos ? object : object.substr(slash + 1);
+  if (module.empty() || module == "???") module = "unknown-module";
+  char address[32];
+  std::snprintf(address, sizeof address, "+0x%" PRIx64, start);
+  return std::string(module) + address;
+}
+
+}  // namespace rprof

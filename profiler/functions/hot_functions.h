@@ -1,0 +1,59 @@
+// Which of a program's functions get a roofline point of their own, and what they are called
+// there. A function's metrics travel as a region's do (Metric::region), under the name
+// FunctionRegion() gives it, so that placement, storage, tables and plots treat a hot function
+// as they treat a marker region.
+#ifndef RPROF_FUNCTIONS_HOT_FUNCTIONS_H_
+#define RPROF_FUNCTIONS_HOT_FUNCTIONS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rprof {
+
+// A function's weight in the run, as far as it is measured.
+struct FunctionCandidate {
+  std::string name;
+  double instructions = 0;           // executed instructions (sim)
+  double flops = 0;                  // FLOPs (sim)
+  std::optional<double> time_share;  // its share of the run's time, 0..1 (sampling)
+};
+
+// --functions N: the N heaviest by time and the N heaviest by FLOPs, and every function above
+// `min_share` of the time. top 0: none (--functions off).
+struct HotFunctionRule {
+  int top = 10;
+  double min_share = 0.01;
+};
+
+// The chosen candidates' indexes, heaviest first, each once. A function's "time" is its
+// sampled time share where any candidate has one; without sampling its share of the executed
+// instructions stands for it (the replay's measure of work). Functions with neither
+// instructions nor time are never chosen.
+std::vector<size_t> SelectHotFunctions(const std::vector<FunctionCandidate>& candidates,
+                                       const HotFunctionRule& rule);
+
+// The region name a function's metrics carry: "fn:" + its name.
+inline constexpr std::string_view kFunctionRegionPrefix = "fn:";
+std::string FunctionRegion(std::string_view function);
+// Whether a Metric::region is a function's, and which.
+bool IsFunctionRegion(std::string_view region);
+std::string_view FunctionOfRegion(std::string_view region);
+
+// How a function is named: its symbol (from the symbol table or debug info); code without one
+// by the module and the start of the code it belongs to, "libfoo.so+0x1a2b" (`start`: the start
+// of its unwind-table entry, else the lowest address executed there), since an address alone
+// says nothing without its module. *named: whether a symbol named it. Valgrind says "???" for
+// no symbol; callgrind names such code "0x000000000040113a".
+std::string FunctionDisplayName(std::string_view symbol, std::string_view object, uint64_t start,
+                                bool* named);
+
+// Whether `symbol` is a real name (not empty, "???", or callgrind's "0x…" address stand-in).
+bool IsSymbolName(std::string_view symbol);
+
+}  // namespace rprof
+
+#endif  // RPROF_FUNCTIONS_HOT_FUNCTIONS_H_

@@ -1,0 +1,35 @@
+// Where a function starts in an object file that has no symbol for it (a stripped binary): the
+// start of the unwind-table entry (.eh_frame's FDE, read with elfutils' libdw) that covers an
+// address. Compilers emit one FDE per function, and strip keeps .eh_frame, so this separates
+// the functions of a stripped binary where the symbol table cannot.
+#ifndef RPROF_FUNCTIONS_UNWIND_RANGES_H_
+#define RPROF_FUNCTIONS_UNWIND_RANGES_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace rprof {
+
+class UnwindRanges {
+ public:
+  UnwindRanges();
+  ~UnwindRanges();
+  UnwindRanges(const UnwindRanges&) = delete;
+  UnwindRanges& operator=(const UnwindRanges&) = delete;
+
+  // The link-time start address of the FDE covering `address` (link-time, as valgrind prints
+  // it) in the ELF file `path`; nullopt when the file cannot be read, has no .eh_frame, or no
+  // entry covers the address. Files are opened once and kept.
+  std::optional<uint64_t> FunctionStart(const std::string& path, uint64_t address);
+
+ private:
+  struct File;
+  std::map<std::string, std::unique_ptr<File>> files_;
+};
+
+}  // namespace rprof
+
+#endif  // RPROF_FUNCTIONS_UNWIND_RANGES_H_

@@ -1,0 +1,95 @@
+// Which functions get a roofline point of their own (functions/hot_functions.h), what code
+// without a symbol is called, and --functions' parsing.
+#include "functions/hot_functions.h"
+
+#include <gtest/gtest.h>
+
+#include "functions/functions_option.h"
+
+namespace rprof {
+namespace {
+
+std::vector<std::string> Names(const std::vector<FunctionCandidate>& c,
+                               const std::vector<size_t>& chosen) {
+  std::vector<std::string> names;
+  for (size_t i : chosen) names.push_back(c[i].name);
+  return names;
+}
+
+TEST(SelectHotFunctions, WithoutSamplingInstructionsStandForTimeAndFlopsAddTheirOwn) {
+  // 1000 instructions in all: `a` 60 %, `b` 30 %, the rest 1 % each or less; `flopper` does
+  // few instructions but most FLOPs.
+  std::vector<FunctionCandidate> c = {
+      {"b", 300, 0, std::nullopt},    {"a", 600, 10, std::nullopt},
+      {"tiny", 5, 0, std::nullopt},   {"flopper", 8, 1000, std::nullopt},
+      {"small", 20, 0, std::nullopt}, {"never", 0, 0, std::nullopt},
+  };
+  HotFunctionRule rule;
+  rule.top = 2;
+  // Top 2 by instructions (a, b), everything above 1 % (small: 2 %), top 2 by FLOPs (flopper,
+  // a); heaviest first; `tiny` (0.5 %) and `never` left out.
+  EXPECT_EQ(Names(c, SelectHotFunctions(c, rule)),
+            (std::vector<std::string>{"a", "b", "small", "flopper"}));
+}
+
+TEST(SelectHotFunctions, SampledTimeRanksWhereAnyCandidateHasIt) {
+  std::vector<FunctionCandidate> c = {
+      {"busy_loop", 900, 0, 0.10},  // many instructions, little time
+      {"stalls", 100, 0, 0.85},     // few instructions, most of the time
+      {"rest", 10, 0, 0.05},
+  };
+  HotFunctionRule rule;
+  rule.top = 1;
+  EXPECT_EQ(Names(c, SelectHotFunctions(c, rule)),
+            (std::vector<std::string>{"stalls", "busy_loop", "rest"}));  // all above 1 %
+  rule.min_share = 0.5;
+  EXPECT_EQ(Names(c, SelectHotFunctions(c, rule)), (std::vector<std::string>{"stalls"}));
+}
+
+TEST(SelectHotFunctions, OffChoosesNoneAndTiesAreBrokenByName) {
+  std::vector<FunctionCandidate> c = {{"z", 50, 0, std::nullopt}, {"y", 50, 0, std::nullopt}};
+  HotFunctionRule rule;
+  rule.top = 0;
+  EXPECT_TRUE(SelectHotFunctions(c, rule).empty());
+  rule.top = 1;
+  rule.min_share = 0.9;
+  EXPECT_EQ(Names(c, SelectHotFunctions(c, rule)), (std::vector<std::string>{"y"}));
+}
+
+TEST(FunctionDisplayName, SymbolElseModuleAndAddress) {
+  bool named = false;
+  EXPECT_EQ(FunctionDisplayName("triad", "/tmp/app", 0x1139, &named), "triad");
+  EXPECT_TRUE(named);
+  // valgrind's "???" and callgrind's address stand-in are no names: module + start address.
+  EXPECT_EQ(FunctionDisplayName("???", "/usr/lib/x86_64-linux-gnu/libm.so.6", 0x2a40, &named),
+            "libm.so.6+0x2a40");
+  EXPECT_FALSE(named);
+  EXPECT_EQ(FunctionDisplayName("0x000000000040113a", "/tmp/app", 0x401130, &named),
+            "app+0x401130");
+  EXPECT_FALSE(named);
+  EXPECT_EQ(FunctionDisplayName("", "???", 0x10, &named), "unknown-module+0x10");
+  EXPECT_TRUE(IsSymbolName("0x_not_hex"));
+}
+
+TEST(FunctionRegion, PrefixRoundTrips) {
+  EXPECT_EQ(FunctionRegion("triad"), "fn:triad");
+  EXPECT_TRUE(IsFunctionRegion("fn:triad"));
+  EXPECT_FALSE(IsFunctionRegion("triad"));
+  EXPECT_FALSE(IsFunctionRegion("fn:"));
+  EXPECT_EQ(FunctionOfRegion("fn:std::sort<int*>"), "std::sort<int*>");
+}
+
+TEST(ParseFunctionsOption, CountOrOff) {
+  int top = -1;
+  std::string why;
+  EXPECT_TRUE(ParseFunctionsOption("off", &top, &why));
+  EXPECT_EQ(top, 0);
+  EXPECT_TRUE(ParseFunctionsOption("25", &top, &why));
+  EXPECT_EQ(top, 25);
+  EXPECT_FALSE(ParseFunctionsOption("ten", &top, &why));
+  EXPECT_EQ(why, "--functions ten: use a count from 1 to 1000, or off");
+  EXPECT_FALSE(ParseFunctionsOption("-3", &top, &why));
+}
+
+}  // namespace
+}  // namespace rprof
