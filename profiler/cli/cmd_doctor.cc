@@ -553,7 +553,7 @@ Check DatabaseCheck(const DatabasePath& db, bool* exists) {
 Check ProfileCheck(const DatabasePath& db, bool db_exists) {
   Check c{"machine_profile", Status::kMissing, "", ""};
   std::string fingerprint = CurrentMachine().fingerprint;
-  c.remedy = "rprof machine measure (about 15 s): runs are then placed on this machine's roofline";
+  c.remedy = "rprof machine measure (about 5 s): runs are then placed on this machine's roofline";
   if (!db_exists) {
     c.detail = "no database yet, so no profile for this machine (" + fingerprint + ")";
     return c;

@@ -34,7 +34,7 @@ bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, 
   int threads = 0;
   double wait_s = 30;
   cl.Add("quick", "a quick profile: fewer points, short repetitions (default)");
-  cl.Add("full", "a full profile: every pattern over the whole sweep (about a minute)");
+  cl.Add("full", "a full profile: every pattern over the whole sweep (about 20 s)");
   cl.Add("threads", po::value(&threads),
          "threads of the all-threads ceilings (default: one per core this process may use)");
   cl.Add("timings", "print on stderr how long each phase of the measurement took");

@@ -64,8 +64,8 @@ Plan PlanFor(const std::string& mode, double scale) {
     // (BandwidthFor): the load sweep places the levels, the other patterns need their shape.
     p = {0.002, 50, 0.005, 12, 4, 0.005, 8, true, 0, 3, 4, 0.005, 5, 0};
   } else {
-    // Quick: 5 s. Each ceiling is still the best of several 2 ms repetitions taken in two
-    // rounds (compute) or re-measured when they spread (everything).
+    // Quick: 5 s. Each ceiling is still the best of several 2 ms repetitions, taken in two
+    // rounds (compute), and measured again when no other repetition confirms the best.
     p = {0.001, 20, 0.002, 8, 2, 0.002, 6, false, 3, 2, 2, 0.003, 3, 512 * kMiB};
   }
   p.clock_rep_s *= scale;
@@ -121,7 +121,7 @@ class Measurer {
   std::map<int, std::vector<DetectedLevel>> bw_levels_;  // by thread count
   std::vector<DetectedLevel> lat_levels_;
   bool settled_quiet_ = false;  // Settle saw other processes use under kNoisyCompetingCpus
-  int remeasured_ = 0;          // measurements repeated for their large spread
+  int remeasured_ = 0;          // measurements repeated: their best was not confirmed
 };
 
 // CPU seconds this process used so far, all threads: unlike wall time, it hardly grows when
@@ -434,7 +434,7 @@ bool Measurer::Compute(std::string* err) {
   // A large spread: something disturbed some repetitions. Measure once more after a pause, and
   // keep whichever set of repetitions varied less.
   for (Job& j : jobs) {
-    if (SpreadOf(j.rates) <= kLargeSpreadPct) continue;
+    if (BestConfirmed(Summarize(j.rates, /*higher_is_better=*/true))) continue;
     std::vector<double> first = std::move(j.rates);
     j.rates.clear();
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -596,7 +596,7 @@ bool Measurer::BandwidthFor(int threads, std::string* err) {
         if (best == nullptr || r.gbs.best > best->gbs.best) best = &r, best_ws = ws;
       }
       if (best == nullptr) continue;
-      if (best->gbs.spread_pct > kLargeSpreadPct) {
+      if (!BestConfirmed(best->gbs)) {
         if (!measure(p, best_ws, /*again=*/true)) return false;
         ++remeasured_;
       }
@@ -657,7 +657,7 @@ bool Measurer::Latency(std::string* err) {
     o.repetitions = plan_.lat_reps;
     LatencyResult r;
     if (!MeasureLatency(*team_, &buffer, o, &r, err)) return false;
-    if (r.ns.spread_pct > kLargeSpreadPct) {
+    if (!BestConfirmed(r.ns)) {
       LatencyResult again;
       if (!MeasureLatency(*team_, &buffer, o, &again, err)) return false;
       if (again.ns.spread_pct < r.ns.spread_pct) r = again;
@@ -739,9 +739,9 @@ void Measurer::Warnings(const CompetingLoad& load) {
   }
   if (remeasured_ > 0) {
     out_->warnings.push_back(
-        Format("%d measurement%s varied more than %.0f %% between "
-               "repetitions and %s measured again (the steadier kept)",
-               remeasured_, remeasured_ > 1 ? "s" : "", kLargeSpreadPct,
+        Format("%d measurement%s had no repetition within %.0f %% of the best and %s "
+               "measured again (the steadier kept)",
+               remeasured_, remeasured_ > 1 ? "s" : "", kConfirmedBestPct,
                remeasured_ > 1 ? "were" : "was"));
   }
   for (const std::string& contradiction : ProfileContradictions(*out_))

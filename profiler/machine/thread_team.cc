@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace rprof {
@@ -109,7 +110,13 @@ RepStats Summarize(std::vector<double> values, bool higher_is_better) {
   s.best = higher_is_better ? hi : lo;
   s.worst = higher_is_better ? lo : hi;
   s.spread_pct = hi > 0 ? (hi - lo) / hi * 100.0 : 0;
+  s.runner_up = n < 2 ? s.best : higher_is_better ? values[n - 2] : values[1];
   return s;
+}
+
+bool BestConfirmed(const RepStats& stats) {
+  if (stats.repetitions < 2 || stats.best <= 0) return stats.repetitions >= 1;
+  return std::abs(stats.best - stats.runner_up) <= kConfirmedBestPct / 100 * stats.best;
 }
 
 }  // namespace rprof

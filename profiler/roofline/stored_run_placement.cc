@@ -14,8 +14,9 @@ RunPlacement PlaceStoredRun(RunStore* store, const RunRecord& run) {
     return result;
   }
   if (!found) {
-    result.missing = "no machine profile for this machine yet; `rprof machine measure` (about "
-                     "15 s) measures its roofline, then every run is placed on it";
+    result.missing =
+        "no machine profile for this machine yet; `rprof machine measure` (about "
+        "5 s) measures its roofline, then every run is placed on it";
     return result;
   }
   result.profile_id = profile.id;

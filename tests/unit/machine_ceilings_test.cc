@@ -475,5 +475,21 @@ TEST(ThreadTeamTest, RunsOnEveryWorkerAndSummarizes) {
   EXPECT_EQ(Summarize({3, 1, 2}, false).best, 1);
 }
 
+// A ceiling is the best repetition; it stands confirmed when another came within 2 % of it,
+// however far the slow ones spread (a tick in one 2 ms repetition of a VM): only then is a
+// measurement taken again.
+TEST(ThreadTeamTest, BestConfirmedByTheRunnerUp) {
+  RepStats spread = Summarize({100, 99, 70, 60}, true);  // 40 % spread, best two 1 % apart
+  EXPECT_EQ(spread.runner_up, 99);
+  EXPECT_TRUE(BestConfirmed(spread));
+  RepStats lone = Summarize({100, 95, 94, 93}, true);  // a lone best: 5 % above the rest
+  EXPECT_FALSE(BestConfirmed(lone));
+  RepStats latency = Summarize({10.0, 10.1, 14}, false);  // lower is better
+  EXPECT_EQ(latency.runner_up, 10.1);
+  EXPECT_TRUE(BestConfirmed(latency));
+  EXPECT_FALSE(BestConfirmed(Summarize({10.0, 10.5}, false)));
+  EXPECT_TRUE(BestConfirmed(Summarize({7}, true)));  // one repetition: nothing to confirm
+}
+
 }  // namespace
 }  // namespace rprof
