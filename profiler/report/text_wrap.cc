@@ -69,7 +69,8 @@ void BreakWord(std::string_view word, size_t first_width, size_t width,
 }
 
 // The words of `text`, a run of spaces being one break; a short number stays with the word
-// before it ("see note 1", "pass 2"), as one unit.
+// before it ("see note 1", "pass 2"), and a percent sign with the number before it ("33 %",
+// "17 %)"), as one unit.
 std::vector<std::string> Units(std::string_view text) {
   std::vector<std::string> units;
   for (size_t at = 0; at <= text.size();) {
@@ -78,7 +79,8 @@ std::vector<std::string> Units(std::string_view text) {
     at = space + 1;
     if (word.empty()) continue;
     bool short_number = word.size() <= 3 && word.find_first_not_of("0123456789") == word.npos;
-    if (short_number && !units.empty())
+    bool percent_sign = word.size() <= 2 && word[0] == '%';
+    if ((short_number || percent_sign) && !units.empty())
       units.back() += " " + std::string(word);
     else
       units.emplace_back(word);

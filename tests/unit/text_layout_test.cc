@@ -65,6 +65,11 @@ TEST(WrapText, NamesBreakAfterHyphensAndUnderscoresNumbersNever) {
   EXPECT_EQ(LongestUnbreakable("matmul-naive n=384"), 7u);  // "matmul-", "naive", "n=", "384"
   EXPECT_EQ(LongestUnbreakable("(compulsory bytes)"), 11u);
   EXPECT_EQ(LongestUnbreakable(""), 0u);
+  // A percentage stays whole: lab00's "l2 bandwidth, 17 / % of roof" read as two numbers.
+  EXPECT_EQ(WrapText("l2 bandwidth, 17 % of roof", 18),
+            (std::vector<std::string>{"l2 bandwidth, 17 %", "of roof"}));
+  EXPECT_EQ(WrapText("l2 bandwidth, 17 % of roof", 17),
+            (std::vector<std::string>{"l2", "bandwidth, 17 %", "of roof"}));
 }
 
 TEST(WrapProse, ContinuationLinesHangUnderTheirItem) {
