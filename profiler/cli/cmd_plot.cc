@@ -111,10 +111,7 @@ bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& ar
   cl.Add("size", po::value(&size),
          "--terminal: WIDTHxHEIGHT in characters (default: the terminal's, $COLUMNS and $LINES)");
   cl.Add("gnuplot", po::value(&script), "write the gnuplot script (data inline) to FILE");
-  cl.Add("threads", po::value(&threads), "draw the ceilings of N threads (default 1)");
-  cl.Add("all-roofs",
-         "draw every roof of the profile (default: those the runs drawn are held against: their "
-         "precision's best and their own ISA's, each memory level once)");
+  AddRoofOptions(&cl, &threads);
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
   bool terminal = cl.Has("terminal");

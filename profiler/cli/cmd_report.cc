@@ -41,10 +41,7 @@ bool ReportCommand(const GlobalOptions& global, const std::vector<std::string>& 
   cl.Add("output,o", po::value(&output), "write FILE.html");
   cl.Add("compare", po::value(&compare)->multitoken(),
          "A B: an arrow from run A to run B with B's speed-up (both join the report)");
-  cl.Add("threads", po::value(&threads), "draw the ceilings of N threads (default 1)");
-  cl.Add("all-roofs",
-         "draw every roof of the profile (default: those the runs drawn are held against: their "
-         "precision's best and their own ISA's, each memory level once)");
+  AddRoofOptions(&cl, &threads);
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
   if (output.empty()) return Fail(err, ErrorKind::kUsage, "report: say where: -o FILE.html");

@@ -170,8 +170,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   cl.Add("sim-budget", po::value(&sim_budget),
          "auto: run sim only when it is expected to take at most S seconds (default 20)");
   cl.Add("sim-cache", po::value(&sim_cache),
-         "the caches sim simulates: measured (default: the effective sizes of this machine's "
-         "newest profile, where it has one) or reported (what sysfs says)");
+         "the caches sim simulates: measured (default: the size this machine's newest profile "
+         "gives each level, the reported one unless a sound, repeated measurement replaced it) "
+         "or reported (what sysfs says)");
   cl.Add("sim-prefetch", po::value(&sim_prefetch),
          "sim: the prefetch model rprofsim adds to its hierarchy, filling L2 ahead of L1D "
          "misses: none (default: demand traffic only), next-line or stride");

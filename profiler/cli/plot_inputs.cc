@@ -16,6 +16,13 @@ void AddRunChoiceOptions(CommandLine* cl, RunChoice* choice, bool with_profile) 
   cl->AddPositional("run", po::value(&choice->ids)->composing(), "run ids", -1);
 }
 
+void AddRoofOptions(CommandLine* cl, int* threads) {
+  cl->Add("threads", po::value(threads), "draw the ceilings of N threads (default 1)");
+  cl->Add("all-roofs",
+          "draw every roof of the profile (default: those the runs drawn are held against: "
+          "their precision's best and their own ISA's, each memory level once)");
+}
+
 bool LoadRunChoice(const GlobalOptions& global, const RunChoice& choice, const std::string& command,
                    RunStore* store, std::vector<RunRecord>* runs, StoredProfile* profile,
                    Error* err) {

@@ -25,6 +25,9 @@ struct RunChoice {
 // Adds [RUN...] --last --kernel --tag (and --profile when `with_profile`) to `cl`.
 void AddRunChoiceOptions(CommandLine* cl, RunChoice* choice, bool with_profile);
 
+// Adds the roofs a drawing shows: --threads N (into *threads) and --all-roofs (cl->Has).
+void AddRoofOptions(CommandLine* cl, int* threads);
+
 // Opens the database, loads the chosen runs (default: the newest 10) and the profile. Errors
 // name `command`: no run matches (usage), no profile for the runs' machine (environment).
 bool LoadRunChoice(const GlobalOptions& global, const RunChoice& choice, const std::string& command,

@@ -8,10 +8,11 @@
 #include <cstring>
 
 #include "core/json.h"
+#include "core/text.h"
+#include "store/closed_list_sync.h"
 #include "store/migrations.h"
 #include "store/network_filesystem.h"
 #include "store/schema_check.h"
-#include "core/text.h"
 
 namespace rprof {
 
@@ -62,25 +63,6 @@ bool CheckDirectory(const std::string& path, std::string* err) {
   return true;
 }
 
-// run_summary prefers one source's value over another's by the `sources` table: kept equal to
-// rprof's own order (core/source.h), so a new source needs no new view. Writes only when the
-// table differs, so opening an up-to-date database writes nothing.
-bool SyncSourcePreference(Database* db, std::string* err) {
-  std::vector<std::pair<std::string, int64_t>> stored, wanted;
-  if (!db->ForEachRow("SELECT name, preference FROM sources ORDER BY preference, name", err,
-                      [&](const Statement& s) { stored.emplace_back(s.Text(0), s.Int(1)); }))
-    return false;
-  for (Source source : CountingSources())
-    wanted.emplace_back(SourceName(source), static_cast<int64_t>(wanted.size()) + 1);
-  if (stored == wanted) return true;
-  Transaction txn(db);
-  if (!txn.Begin(err) || !db->Exec("DELETE FROM sources", err)) return false;
-  for (const auto& [name, preference] : wanted)
-    if (!db->Run("INSERT INTO sources (name, preference) VALUES (?, ?)", err, name, preference))
-      return false;
-  return txn.Commit(err);
-}
-
 }  // namespace
 
 DatabasePath ResolveDatabasePath(const std::string& flag_value) {
@@ -100,7 +82,7 @@ bool RunStore::Open(const DatabasePath& path, Error* err) {
   if ((path.is_default && !MakeDirs(DirName(path.path), &why)) ||
       !CheckDirectory(path.path, &why) || !db_.Open(path.path, Database::Mode::kReadWrite, &why) ||
       !Migrate(&db_, BuiltinMigrations(), &why) || !CheckSchema(&db_, &why) ||
-      !SyncSourcePreference(&db_, &why)) {
+      !SyncClosedLists(&db_, &why)) {
     DbFail(why, err);
     if (err) err->remedy = Remedy::kOtherDatabase;
     return false;
@@ -145,7 +127,7 @@ bool RunStore::OpenExisting(const DatabasePath& path, Error* err) {
   // The readers expect the current schema: an older file is brought up to date, as the next
   // run would, and only such a file is ever written by a reader.
   if (version < CurrentSchemaVersion() &&
-      (!Migrate(&db_, BuiltinMigrations(), &why) || !SyncSourcePreference(&db_, &why)))
+      (!Migrate(&db_, BuiltinMigrations(), &why) || !SyncClosedLists(&db_, &why)))
     return DbFail("schema version " + std::to_string(version) + " is older than this rprof's " +
                       std::to_string(CurrentSchemaVersion()) +
                       " and could not be brought up to date: " + why,

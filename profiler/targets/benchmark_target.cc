@@ -131,12 +131,7 @@ bool BenchmarkTarget::Execute(const LiveCounters& counters, Execution* out, Erro
   ProgramTarget program(counted_.path, counted_.argv, options);
   Execution native;
   if (!program.Execute(counters, &native, err)) return false;
-  out->started_at = native.started_at;
-  out->ended_at = native.ended_at;
-  out->status = native.status;
-  out->exit_code = native.exit_code;
-  out->signal = native.signal;
-  out->note = native.note;
+  CopyOutcome(native, out);
   native_iterations_ = ReadShimIterations(iterations_file_);
   unlink(iterations_file_.c_str());
   if (shim_applies_ && !native_iterations_ && native.status == RunStatus::kOk)

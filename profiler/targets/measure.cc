@@ -75,14 +75,9 @@ bool Measure(Target& target, const std::vector<ChosenSource>& sources,
                 InterruptionNote() + ": nothing was measured, nothing is stored");
   Execution ex;
   if (!target.Execute(live, &ex, err)) return false;
-  run->started_at = ex.started_at;
-  run->ended_at = ex.ended_at;
+  CopyOutcome(ex, run);
   run->samples = ex.samples;
   run->calls_per_rep = ex.calls_per_repetition;
-  run->status = ex.status;
-  run->exit_code = ex.exit_code;
-  run->signal = ex.signal;
-  run->note = ex.note;
 
   run->sources = {std::string(SourceName(Source::kClock))};
   NativeOutcome outcome;

@@ -39,6 +39,19 @@ struct Execution {
   std::string started_at, ended_at;
 };
 
+// How an execution went: when it started and ended, its status, exit code, signal and note,
+// copied to a run (RunRecord) or to the execution of a target built on another's (a benchmark
+// instance on its binary's). One copy, so that a field added to the outcome reaches both.
+template <typename To>
+void CopyOutcome(const Execution& from, To* to) {
+  to->started_at = from.started_at;
+  to->ended_at = from.ended_at;
+  to->status = from.status;
+  to->exit_code = from.exit_code;
+  to->signal = from.signal;
+  to->note = from.note;
+}
+
 class Target {
  public:
   virtual ~Target() = default;

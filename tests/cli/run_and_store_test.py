@@ -7,6 +7,7 @@ import io
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -171,6 +172,66 @@ class StoredRows(RprofTestCase):
         self.rprof_ok("run", "triad", *FAST_RUN, "-q", db=False)
         default = os.path.join(self.env["XDG_DATA_HOME"], "rprof", "rprof.db")
         self.assertEqual(self.scalar("select count(*) from runs", db=default), 1)
+
+
+class ClosedListTables(RprofTestCase):
+    """Issue 27, schema 18: target kinds, run statuses and sources are tables the runs' columns
+    reference, kept equal to rprof's own lists at every read-write open, not CHECK lists."""
+
+    KINDS = ["benchmark", "builtin", "executable", "plugin"]
+    STATUSES = ["crashed", "failed", "interrupted", "ok"]
+
+    def test_the_columns_reference_the_tables_rprof_keeps(self):
+        self.rprof_ok("run", "triad", *FAST_RUN, "-q")
+        runs = self.scalar("select sql from sqlite_master where name = 'runs'")
+        metrics = self.scalar("select sql from sqlite_master where name = 'metrics'")
+        self.assertNotIn("CHECK (target_kind", runs)
+        self.assertNotIn("CHECK (status", runs)
+        self.assertNotIn("CHECK (source", metrics)
+        self.assertIn("target_kind   TEXT NOT NULL REFERENCES target_kinds(name)", runs)
+        self.assertIn("status        TEXT NOT NULL REFERENCES run_statuses(name)", runs)
+        self.assertIn("source  TEXT NOT NULL REFERENCES sources(name)", metrics)
+        self.assertEqual([r[0] for r in self.query("select name from target_kinds order by 1")],
+                         self.KINDS)
+        self.assertEqual([r[0] for r in self.query("select name from run_statuses order by 1")],
+                         self.STATUSES)
+        self.assertEqual(self.query("select name, preference from sources order by preference"),
+                         [("pmu", 1), ("sim", 2), ("model", 3), ("clock", 4)])
+        # A name no list has is refused, as the CHECK did (rprof's connections enforce keys).
+        con = sqlite3.connect(self.db)
+        try:
+            con.execute("pragma foreign_keys = on")
+            with self.assertRaises(sqlite3.IntegrityError):
+                con.execute("update runs set target_kind = 'rocket'")
+            with self.assertRaises(sqlite3.IntegrityError):
+                con.execute("update metrics set source = 'guess'")
+            # An entry the table lacks (a list grown since the file was made) is added back at
+            # the next open, with its text.
+            con.execute("delete from target_kinds where name = 'plugin'")
+            con.execute("update run_statuses set text = 'stale' where name = 'crashed'")
+            con.commit()
+        finally:
+            con.close()
+        self.rprof_ok("run", "triad", *FAST_RUN, "-q")
+        self.assertEqual(self.scalar("select text from target_kinds where name = 'plugin'"),
+                         "a kernel from a plugin (.so)")
+        self.assertNotEqual(self.scalar("select text from run_statuses where name = 'crashed'"),
+                            "stale")
+
+    def test_a_schema_17_file_with_runs_is_brought_up(self):
+        rprof_harness.make_database(self.db, before="_closed_list_tables")
+        con = sqlite3.connect(self.db)
+        try:
+            self.assertIn("CHECK (target_kind IN", con.execute(
+                "select sql from sqlite_master where name = 'runs'").fetchone()[0])
+        finally:
+            con.close()
+        self.rprof_ok("run", "triad", *FAST_RUN, "-q")
+        self.assertGreaterEqual(self.scalar("pragma user_version"), 18)
+        self.assertIn("REFERENCES target_kinds(name)",
+                      self.scalar("select sql from sqlite_master where name = 'runs'"))
+        self.assertEqual(self.query("select target_kind, status from runs"), [("builtin", "ok")])
+        self.assertEqual(self.query("pragma foreign_key_check"), [])
 
 
 class ReadingBack(RprofTestCase):

@@ -1,0 +1,61 @@
+#include "store/closed_list_sync.h"
+
+#include <map>
+#include <string_view>
+#include <utility>
+
+#include "core/run.h"
+#include "core/source.h"
+#include "core/target_kind.h"
+
+namespace rprof {
+
+namespace {
+
+// name -> its second column (text, or preference as text), as wanted or as stored.
+using Rows = std::map<std::string, std::string>;
+
+bool Stored(Database* db, const std::string& table, const std::string& column, Rows* rows,
+            std::string* err) {
+  return db->ForEachRow("SELECT name, " + column + " FROM " + table, err,
+                        [&](const Statement& s) { (*rows)[s.Text(0)] = s.Text(1); });
+}
+
+// Upserts what differs: one transaction, only when something does.
+bool Bring(Database* db, const std::string& table, const std::string& column, const Rows& wanted,
+           std::string* err) {
+  Rows stored;
+  if (!Stored(db, table, column, &stored, err)) return false;
+  std::vector<std::pair<std::string, std::string>> changes;
+  for (const auto& [name, value] : wanted) {
+    auto it = stored.find(name);
+    if (it == stored.end() || it->second != value) changes.emplace_back(name, value);
+  }
+  if (changes.empty()) return true;
+  Transaction txn(db);
+  if (!txn.Begin(err)) return false;
+  const std::string sql = "INSERT INTO " + table + " (name, " + column + ") VALUES (?, ?) " +
+                          "ON CONFLICT(name) DO UPDATE SET " + column + " = excluded." + column;
+  for (const auto& [name, value] : changes)
+    if (!db->Run(sql, err, name, value)) return false;
+  return txn.Commit(err);
+}
+
+}  // namespace
+
+bool SyncClosedLists(Database* db, std::string* err) {
+  Rows kinds, statuses, sources;
+  for (const TargetKindInfo& k : kTargetKinds) kinds[std::string(k.name)] = std::string(k.text);
+  for (const RunStatusInfo& s : kRunStatuses) statuses[s.name] = s.text;
+  // run_summary prefers a metric's value by this order: the counting sources as core/source.h
+  // lists them, then the clock.
+  int preference = 0;
+  for (Source source : CountingSources())
+    sources[std::string(SourceName(source))] = std::to_string(++preference);
+  sources[std::string(SourceName(Source::kClock))] = std::to_string(++preference);
+  return Bring(db, "target_kinds", "text", kinds, err) &&
+         Bring(db, "run_statuses", "text", statuses, err) &&
+         Bring(db, "sources", "preference", sources, err);
+}
+
+}  // namespace rprof

@@ -1,0 +1,22 @@
+// The database's copies of rprof's closed lists (schema 018): target kinds, run statuses and
+// sources, each a table the runs' columns reference. rprof's own lists (core/target_kind.h,
+// core/run.h, core/source.h) are the truth; at every read-write open each table is brought up
+// to them, so a new entry is a line of C++ and no migration.
+#ifndef RPROF_STORE_CLOSED_LIST_SYNC_H_
+#define RPROF_STORE_CLOSED_LIST_SYNC_H_
+
+#include <string>
+
+#include "store/database.h"
+
+namespace rprof {
+
+// Adds every entry the tables lack and updates a changed text or preference (the counting
+// sources' order of preference, which run_summary sorts by; the clock after them). Never
+// deletes: stored runs may name an entry a later rprof dropped. Reads only, when the tables are
+// current (the usual open writes nothing).
+bool SyncClosedLists(Database* db, std::string* err);
+
+}  // namespace rprof
+
+#endif  // RPROF_STORE_CLOSED_LIST_SYNC_H_
