@@ -127,6 +127,10 @@ class ReportInChromium(RprofTestCase):
         }})()""")
         if spot["own"]:
             b.call("Input.dispatchMouseEvent", type="mouseMoved", x=spot["x"], y=spot["y"])
+            # What hovering shows, read before the click: the details the click opens may move
+            # the page under a still mouse (on a busy machine the tooltip was hidden again).
+            spot["tooltip"] = b.evaluate("[document.getElementById('tooltip')?.hidden, "
+                                         "document.getElementById('tooltip')?.textContent]")
             for kind in ["mousePressed", "mouseReleased"]:
                 b.call("Input.dispatchMouseEvent", type=kind, x=spot["x"], y=spot["y"],
                        button="left", clickCount=1)
@@ -162,8 +166,7 @@ class ReportInChromium(RprofTestCase):
         point = f'#plot .series[data-run="{target}"] .point[data-binding="true"]'
         spot = self.click(point)
         if spot["own"]:
-            tip = b.evaluate("[document.getElementById('tooltip').hidden, "
-                             "document.getElementById('tooltip').textContent]")
+            tip = spot["tooltip"]
             self.assertFalse(tip[0], "the tooltip shows on hover")
             self.assertIn(shows[target]["placement"]["verdict"], tip[1])
         # The click shows the run's details: show's values.

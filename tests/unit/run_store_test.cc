@@ -214,10 +214,12 @@ TEST_F(RunStoreTest, ForEachRowVisitsRowsInOrderAndReportsErrors) {
 }
 
 // run_summary's preferred source comes from the sources table, which the store keeps equal to
-// rprof's own order of sources however it was left.
+// rprof's own order of sources however it was left (since schema 18 every source, the clock
+// after the counting ones: metrics.source references the table).
 TEST_F(RunStoreTest, RunSummaryPrefersSourcesInRprofsOrder) {
-  EXPECT_EQ(RawCount(path_, "SELECT group_concat(name, ' ') = 'pmu sim model' FROM "
-                            "(SELECT name FROM sources ORDER BY preference)"),
+  EXPECT_EQ(RawCount(path_,
+                     "SELECT group_concat(name, ' ') = 'pmu sim model clock' FROM "
+                     "(SELECT name FROM sources ORDER BY preference)"),
             1);
   RunRecord run = SmallRun("triad", RunStatus::kOk, "2026-12-01T10:00:00.000Z", {});
   run.metrics.push_back({"gflops", 1.0, "GFLOP/s", Source::kModel, "", ""});

@@ -3,7 +3,7 @@
 runs each of `perf stat /bin/true`, `rprof --version`, `rprof history --limit 1` and
 `rprof run --counters pmu /bin/true` on a temporary database, as ratios to perf stat's.
 
-usage: scripts/startup_cost [RPROF ...]   (default: build/profiler/rprof)
+usage: tests/bench/startup_cost.py [RPROF ...]   (default: build/profiler/rprof)
 Compare binaries in one sitting: the machine's load moves every figure, the ratios less.
 """
 import os
