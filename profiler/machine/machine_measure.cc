@@ -455,6 +455,7 @@ bool Measurer::Compute(std::string* err) {
     c.unit = "GFLOP/s";
     c.spread_pct = stats.spread_pct;
     c.repetitions = stats.repetitions;
+    c.best_confirmed = BestConfirmed(stats);
     out_->ceilings.push_back(c);
   }
   return true;
@@ -613,6 +614,7 @@ bool Measurer::BandwidthFor(int threads, std::string* err) {
       c.unit = "GB/s";
       c.spread_pct = best->gbs.spread_pct;
       c.repetitions = best->gbs.repetitions;
+      c.best_confirmed = BestConfirmed(best->gbs);
       // Both conventions from the one measurement: the same kernel moved this many more bytes
       // per element beyond L1 (core-L1 traffic is the instructions' own bytes).
       c.bytes_per_element = PatternBytesPerElement(p);

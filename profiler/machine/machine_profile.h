@@ -40,6 +40,10 @@ struct Ceiling {
   std::string unit;                // "GFLOP/s" | "GB/s"
   double spread_pct = 0;           // (max - min) / max over the repetitions, percent
   int repetitions = 0;
+  // Set by the measurement (not stored): another repetition came within kConfirmedBestPct of
+  // the best (machine/thread_team.h), so the ceiling stands however far the others spread.
+  // False when unknown (a profile read back): its spread alone then says whether it is noise.
+  bool best_confirmed = false;
   // Bandwidth: bytes per element of the pattern in each convention, which turn `value` into the
   // other convention by exact arithmetic (the same kernel, the same time). bytes_per_element:
   // compulsory, what the instructions load and store (load 8, copy 16, triad 24, copy_nt 16).
