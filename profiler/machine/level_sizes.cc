@@ -121,10 +121,10 @@ void DecideLevelSizes(const MachineProfile* previous, int64_t previous_id, Machi
       decide(m, kRuleReportedImpossible,
              "DRAM's latency from " + FormatBytes(onset) + " on, under a quarter of the reported " +
                  FormatBytes(r) + ": the reported size cannot be");
-    } else if (sound && 4 * m > r) {
+    } else if (sound && 8 * m > r) {
       decide(r, kRuleReported,
              "the measured " + FormatBytes(m) +
-                 " agrees within two octaves (a chase climbs "
+                 " agrees within three octaves (a chase climbs "
                  "before a cache that is not least-recently-used is full)");
     } else if (sound && l.level == last_cache) {
       decide(r, kRuleReported,

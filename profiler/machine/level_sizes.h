@@ -17,7 +17,7 @@ namespace rprof {
 //   reported            the prior holds: the measurement agrees with it, or is not sound enough
 //                       to replace it (size_reason says which condition failed);
 //   measured            a sound measurement, repeated (two profiles in a row at least), smaller
-//                       than a quarter of the reported size, of a level below the last one,
+//                       than an eighth of the reported size, of a level below the last one,
 //                       replaces it;
 //   reported_impossible the reported size cannot be (DRAM's latency well inside it: a VM
 //                       advertising its host's 480 MiB L3 to 2 vCPUs): a sound measurement
@@ -49,17 +49,18 @@ void DropDramLikeLevels(MachineProfile* profile);
 //    before it and clearly below DRAM's; the bandwidth sweep's plateau ends within an octave of
 //    the latency sweep's (the plateau seen in both sweeps); the measured size is not above the
 //    reported one by more than half (a cache is never larger than the hardware says);
-//  - a sound size more than a quarter of the reported one (or reported 0) agrees with it:
+//  - a sound size more than an eighth of the reported one (or reported 0) agrees with it:
 //    reported (or, without a reported size, measured). A latency chase through a cache that
 //    does not evict the least recently used line (Zen's L2, an adaptive L3) climbs well before
-//    the cache is full: on a Zen 5 VM the 1 MiB L2's plateau ended at 362 KiB, twice in a row;
+//    the cache is full: on a Zen 5 VM the 1 MiB L2's plateau ended at 256 or 362 KiB on every
+//    quiet profile;
 //  - the last cache level, shared with whatever else runs (a VM's neighbours), measured smaller
 //    than reported: that is their share of it now (the same VM's 32 MiB L3 measured 2.8, 4, 5.7
 //    and 8 MiB in four profiles of one sitting), never its size; only an impossible report
 //    gives way;
 //  - reported impossible (DRAM's latency from under a quarter of the reported size on) and
 //    sound: reported_impossible, the measured size;
-//  - a level below the last, sound, under a quarter of the reported size, and size_agreement
+//  - a level below the last, sound, under an eighth of the reported size, and size_agreement
 //    >= 2: measured;
 //  - otherwise: the previous profile's measured size (kept) when it had one for this reported
 //    size, else the reported size.

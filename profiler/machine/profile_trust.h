@@ -22,8 +22,9 @@ const Ceiling* FmaCounterpart(const MachineProfile& profile, const Ceiling& c);
 
 // True for a compute ceiling no real machine reaches: mul+add (two instructions for 2 FLOPs)
 // above the FMA of its ISA, precision and threads (one instruction for 2 FLOPs) by more than
-// kConfirmedBestPct (a tie is real where adds have pipes of their own). It is noise, never a
-// roof: placement skips it.
+// kMulAddTiePct (a tie is real where adds have pipes of their own). It is noise, never a roof:
+// placement skips it.
+constexpr double kMulAddTiePct = 5;
 bool ImplausibleCeiling(const MachineProfile& profile, const Ceiling& c);
 
 // The contradictions in `profile` no real machine shows, one sentence each: a mul+add ceiling

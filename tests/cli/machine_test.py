@@ -46,14 +46,14 @@ def catches_sigint(pid):
 
 def best_roof(ceilings, precision, threads=1):
     """The best compute ceiling of a precision at a thread count that can be a roof: a mul+add
-    more than 2 % above the FMA of its ISA, precision and threads is noise (FMA does 2 FLOPs an
-    instruction) and never the roof; within 2 % it ties the FMA (Zen 5's add pipes)."""
+    more than 5 % above the FMA of its ISA, precision and threads is noise (FMA does 2 FLOPs an
+    instruction) and never the roof; within 5 % it ties the FMA (Zen 5's add pipes)."""
     fma = {(c["isa"], c["precision"], c["threads"]): c["value"] for c in ceilings
            if c["kind"] == "compute" and c["pattern"] == "fma"}
     return max((c for c in ceilings if c["kind"] == "compute" and c["threads"] == threads
                 and c["precision"] == precision
                 and not (c["pattern"] == "mul_add"
-                         and c["value"] > 1.02 * fma.get((c["isa"], c["precision"],
+                         and c["value"] > 1.05 * fma.get((c["isa"], c["precision"],
                                                           c["threads"]), float("inf")))),
                key=lambda c: c["value"])
 

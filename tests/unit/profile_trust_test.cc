@@ -135,13 +135,13 @@ TEST(ProfileNoiseTest, LargeSpreadsWithAConfirmedBestAreNotNoise) {
 }
 
 // Where adds have pipes of their own (Zen 5), mul+add ties the FMA and comes out a little above
-// it as often as below: within 2 % that is a tie, no contradiction, and no noisy profile.
+// it as often as below: within 5 % that is a tie, no contradiction, and no noisy profile.
 TEST(ProfileNoiseTest, MulAddTyingTheFmaIsNoContradiction) {
   MachineProfile p = QuietProfile();
   p.ceilings[1].value = 50.8;  // fp64_avx2_mul_add 1.6 % above fp64_avx2_fma's 50
   EXPECT_FALSE(ImplausibleCeiling(p, p.ceilings[1]));
   EXPECT_TRUE(ProfileNoiseReasons(p, 0).empty());
-  p.ceilings[1].value = 51.5;  // 3 % above: more than a best-of measurement resolves
+  p.ceilings[1].value = 53;  // 6 % above: no tie
   EXPECT_TRUE(ImplausibleCeiling(p, p.ceilings[1]));
 }
 
