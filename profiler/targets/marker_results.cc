@@ -55,6 +55,7 @@ struct Block {
   std::vector<std::pair<std::string, std::string>> problems;  // region, message
   // The names seen, to refuse one listed twice in constant time (10^5 regions stay linear).
   std::unordered_set<std::string> event_names, region_names;
+  std::unordered_map<std::string, size_t> region_index;  // name -> regions[i], for span lines
 };
 
 std::vector<std::string_view> SplitTabs(std::string_view line) {
@@ -154,9 +155,9 @@ class Parser {
     if (fields.size() != 5)
       return Fail("span line has " + std::to_string(fields.size()) +
                   " fields, expected 5 (span, region, CPU seconds while open, inside, outside)");
-    BlockRegion* region = nullptr;
-    for (BlockRegion& r : block->regions)
-      if (r.name == fields[1]) region = &r;
+    auto found = block->region_index.find(std::string(fields[1]));
+    BlockRegion* region =
+        found == block->region_index.end() ? nullptr : &block->regions[found->second];
     if (region == nullptr)
       return Fail("span of region " + Quoted(fields[1]) + ", which has no region line before it");
     if (region->open_cpu_seconds)
@@ -253,6 +254,7 @@ class Parser {
         return Fail("count " + Quoted(fields[i]) + " is neither '-' nor a non-negative integer");
       }
     }
+    block->region_index.emplace(region.name, block->regions.size());
     block->regions.push_back(std::move(region));
     return true;
   }

@@ -91,7 +91,9 @@ TEST(MarkerResultsTest, ManyRegionsParseInLinearTime) {
   auto start = std::chrono::steady_clock::now();
   ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err;
   std::vector<Metric> metrics = MarkerMetrics(results);
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+  // Linear: a quadratic merge took minutes. 5 s, not 1: the sanitized build on a busy 2-core
+  // machine took 1.2 s (a bound that catches the quadratic case, not a benchmark).
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
   EXPECT_EQ(results.regions.size(), 100000u);
 }
 
