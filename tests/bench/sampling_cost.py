@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""What sampling a program for its hot functions costs it (issue 28), through the rprof binary:
+the program's wall time as `rprof run --counters pmu` measures it, with the cpu-clock sampler
+(the default, --functions 10) and without it (--functions off), runs interleaved, median of N
+each, and the spread of the unsampled runs (the noise the sampled median should stay within).
+
+usage: tests/bench/sampling_cost.py [--runs N] [RPROF [PROGRAM ARGS...]]
+  default: build/profiler/rprof build/tests/cli_targets/hot_functions 500 80 (about 1 s here)
+Take the figures in one sitting: the machine's load moves each of them, the ratio less.
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+
+def program_seconds(rprof, db, functions, program):
+    out = subprocess.run([rprof, "--db", db, "run", "--counters", "pmu", "--functions", functions,
+                          "--format", "json", "-o", "/dev/stdout"] + program,
+                         capture_output=True, text=True, check=True)
+    run = json.loads(out.stdout[out.stdout.index("{"):])
+    sampled = len(run["functions"]) > 0
+    if sampled != (functions != "off"):
+        sys.exit(f"--functions {functions} gave functions {sorted(run['functions'])}")
+    return run["metrics"]["time_s"]["clock"]["value"]
+
+
+def main():
+    args = sys.argv[1:]
+    runs = 5
+    if args[:1] == ["--runs"]:
+        runs, args = int(args[1]), args[2:]
+    rprof = args[0] if args else "build/profiler/rprof"
+    program = args[1:] or ["build/tests/cli_targets/hot_functions", "500", "80"]
+    times = {"off": [], "10": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "runs.db")
+        program_seconds(rprof, db, "off", program)  # the database made, caches warm
+        for _ in range(runs):
+            for functions in ("off", "10"):
+                times[functions].append(program_seconds(rprof, db, functions, program))
+    off, on = statistics.median(times["off"]), statistics.median(times["10"])
+    spread = (max(times["off"]) - min(times["off"])) / off
+    print(f"program: {' '.join(program)}; {runs} runs each, interleaved")
+    for functions, label in (("off", "--functions off (not sampled)"),
+                             ("10", "default (sampled, 0.5 ms)")):
+        t = times[functions]
+        print(f"{label:32s} median {statistics.median(t):.4f} s  "
+              f"min {min(t):.4f}  max {max(t):.4f}")
+    print(f"sampled / unsampled median: {on / off:.4f} ({100 * (on / off - 1):+.2f} %); "
+          f"unsampled spread (max-min)/median: {100 * spread:.2f} %")
+
+
+if __name__ == "__main__":
+    main()
