@@ -289,17 +289,19 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
       if (!no_iterations_reason_.empty() || !replay_iterations) continue;
       if (m.name != "line_first" && m.name != "line_last" && m.name != "threads" && m.value) {
         m.value = *m.value / (*replay_iterations / static_cast<double>(threads_));
-        m.note = Format("its share of the timed loop, per iteration (%.0f iterations in the "
-                        "replay under valgrind)",
-                        *replay_iterations) +
+        m.note = Format(
+                     "its share of the timed loop, per iteration (%.0f iterations in the "
+                     "replay under valgrind)",
+                     *replay_iterations) +
                  (m.note.empty() ? "" : "; " + m.note);
       }
       kept.push_back(std::move(m));
       continue;
     }
     if (IsFunctionRegion(m.region) && m.source == Source::kClock && m.value)
-      m.note += "; the share is of the whole benchmark execution (its start-up and Google "
-                "Benchmark's trial loops too), the time Google Benchmark's per iteration";
+      m.note +=
+          "; the share is of the whole benchmark execution (its start-up and Google "
+          "Benchmark's trial loops too), the time Google Benchmark's per iteration";
     // The whole process's own counts are start-up and set-up as much as the loop: not kept.
     if (m.region.empty() && (m.source == Source::kPmu || m.source == Source::kSim)) {
       if (m.source == Source::kSim) sim_replayed = true;

@@ -27,9 +27,9 @@ static void init_array(double* alpha, double* beta) {
 }
 
 /* PolyBench's own kernel, its loops as written there. */
-__attribute__((noinline)) static void kernel_gemm(int ni, int nj, int nk, double alpha,
-                                                  double beta, double C[NI][NJ],
-                                                  double A[NI][NK], double B[NK][NJ]) {
+__attribute__((noinline)) static void kernel_gemm(int ni, int nj, int nk, double alpha, double beta,
+                                                  double C[NI][NJ], double A[NI][NK],
+                                                  double B[NK][NJ]) {
   for (int i = 0; i < ni; i++) {
     for (int j = 0; j < nj; j++) C[i][j] *= beta;
     for (int k = 0; k < nk; k++)

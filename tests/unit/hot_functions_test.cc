@@ -1,11 +1,11 @@
 // Which functions get a roofline point of their own (functions/hot_functions.h), what code
 // without a symbol is called, and --functions' parsing.
 #include "functions/hot_functions.h"
-#include "functions/sampled_time.h"
 
 #include <gtest/gtest.h>
 
 #include "functions/functions_option.h"
+#include "functions/sampled_time.h"
 
 namespace rprof {
 namespace {
@@ -96,8 +96,8 @@ TEST(ParseFunctionsOption, CountOrOff) {
 // time_s = share x the run's time, the top N and everything above 1 %, kernel code left out.
 TEST(AddSampledFunctions, TimeProfileAloneSaysSo) {
   FunctionSamples samples;
-  samples.by_function = {{"triad", 600}, {"matmul", 300}, {"[kernel]", 80}, {"main", 15},
-                         {"setup", 5}};
+  samples.by_function = {
+      {"triad", 600}, {"matmul", 300}, {"[kernel]", 80}, {"main", 15}, {"setup", 5}};
   samples.total = 1000;
   samples.period_s = 0.5e-3;
   HotFunctionRule rule;
