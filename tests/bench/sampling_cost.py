@@ -2,10 +2,11 @@
 """What sampling a program for its hot functions costs it (issue 28), through the rprof binary:
 the program's wall time as `rprof run --counters pmu` measures it, with the cpu-clock sampler
 (the default, --functions 10) and without it (--functions off), runs interleaved, median of N
-each, and the spread of the unsampled runs (the noise the sampled median should stay within).
+each, and the spread of the unsampled runs (the noise the sampled median should stay within);
+beside it the whole rprof command's time (symbolizing the samples comes after the program).
 
 usage: tests/bench/sampling_cost.py [--runs N] [RPROF [PROGRAM ARGS...]]
-  default: build/profiler/rprof build/tests/cli_targets/hot_functions 500 80 (about 1 s here)
+  default: build/profiler/rprof build/tests/cli_targets/hot_functions 1200 200 (about 1 s here)
 Take the figures in one sitting: the machine's load moves each of them, the ratio less.
 """
 import json
@@ -14,9 +15,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 
 def program_seconds(rprof, db, functions, program):
+    """The program's time as rprof measured it, and the whole rprof command's (symbolizing the
+    samples is rprof's own work after the program ended)."""
+    start = time.perf_counter()
     out = subprocess.run([rprof, "--db", db, "run", "--counters", "pmu", "--functions", functions,
                           "--format", "json", "-o", "/dev/stdout"] + program,
                          capture_output=True, text=True, check=True)
@@ -24,7 +29,7 @@ def program_seconds(rprof, db, functions, program):
     sampled = len(run["functions"]) > 0
     if sampled != (functions != "off"):
         sys.exit(f"--functions {functions} gave functions {sorted(run['functions'])}")
-    return run["metrics"]["time_s"]["clock"]["value"]
+    return run["metrics"]["time_s"]["clock"]["value"], time.perf_counter() - start
 
 
 def main():
@@ -33,14 +38,17 @@ def main():
     if args[:1] == ["--runs"]:
         runs, args = int(args[1]), args[2:]
     rprof = args[0] if args else "build/profiler/rprof"
-    program = args[1:] or ["build/tests/cli_targets/hot_functions", "500", "80"]
+    program = args[1:] or ["build/tests/cli_targets/hot_functions", "1200", "200"]
     times = {"off": [], "10": []}
+    whole = {"off": [], "10": []}
     with tempfile.TemporaryDirectory() as tmp:
         db = os.path.join(tmp, "runs.db")
         program_seconds(rprof, db, "off", program)  # the database made, caches warm
         for _ in range(runs):
             for functions in ("off", "10"):
-                times[functions].append(program_seconds(rprof, db, functions, program))
+                program_s, rprof_s = program_seconds(rprof, db, functions, program)
+                times[functions].append(program_s)
+                whole[functions].append(rprof_s)
     off, on = statistics.median(times["off"]), statistics.median(times["10"])
     spread = (max(times["off"]) - min(times["off"])) / off
     print(f"program: {' '.join(program)}; {runs} runs each, interleaved")
@@ -48,7 +56,8 @@ def main():
                              ("10", "default (sampled, 0.5 ms)")):
         t = times[functions]
         print(f"{label:32s} median {statistics.median(t):.4f} s  "
-              f"min {min(t):.4f}  max {max(t):.4f}")
+              f"min {min(t):.4f}  max {max(t):.4f}  "
+              f"(whole rprof command: median {statistics.median(whole[functions]):.4f} s)")
     print(f"sampled / unsampled median: {on / off:.4f} ({100 * (on / off - 1):+.2f} %); "
           f"unsampled spread (max-min)/median: {100 * spread:.2f} %")
 
