@@ -21,10 +21,14 @@ inline constexpr const char* kTimeProfileOnly =
     "no source here counts per function: the time profile alone; --counters sim counts each "
     "function's FLOPs and bytes";
 
+// The largest relative standard error of a share that still makes a time: about 4 samples.
+inline constexpr double kMostRelativeError = 0.5;
+
 // Appends `region`'s time_s and time_share (source clock): `own` of samples.total samples x
 // `native_time_s` (the run's time per execution, or per iteration of a benchmark), the note
 // giving the count, the binomial standard error of the share, lost samples and whether kernel
-// code was sampled. A function no sample fell in gets time_s absent, with that reason.
+// code was sampled. A function no sample fell in gets time_s absent, with that reason; one whose
+// share's relative error is over kMostRelativeError gets its share but no time, said.
 // samples.total must be > 0.
 void AddSampledTime(const FunctionSamples& samples, uint64_t own, double native_time_s,
                     const std::string& region, std::vector<Metric>* out);

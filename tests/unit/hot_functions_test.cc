@@ -121,6 +121,28 @@ TEST(AddSampledFunctions, TimeProfileAloneSaysSo) {
   for (const Metric& m : out) EXPECT_TRUE(m.name == "time_s" || m.name == "time_share") << m.name;
 }
 
+// Two samples of a thousand are a share (0.2 %), not a time: ±71 % would make any rate.
+TEST(AddSampledTime, TooFewSamplesGiveAShareButNoTime) {
+  FunctionSamples samples;
+  samples.total = 1000;
+  samples.period_s = 0.5e-3;
+  std::vector<Metric> out;
+  AddSampledTime(samples, 2, 1.0, "fn:f", &out);
+  const Metric* time = FindMetric(out, "time_s", Source::kClock, "fn:f");
+  ASSERT_NE(time, nullptr);
+  EXPECT_FALSE(time->value.has_value());
+  EXPECT_NE(time->note.find("too few cpu-clock samples for a time (±71 %"), std::string::npos)
+      << time->note;
+  const Metric* share = FindMetric(out, "time_share", Source::kClock, "fn:f");
+  ASSERT_NE(share, nullptr);
+  EXPECT_DOUBLE_EQ(*share->value, 0.002);
+  // Five of ten (±32 %) are a time.
+  samples.total = 10;
+  out.clear();
+  AddSampledTime(samples, 5, 1.0, "fn:f", &out);
+  EXPECT_DOUBLE_EQ(*FindMetric(out, "time_s", Source::kClock, "fn:f")->value, 0.5);
+}
+
 TEST(AddSampledFunctions, NothingSampledNothingAdded) {
   FunctionSamples samples;
   std::vector<Metric> out;
