@@ -6,11 +6,23 @@
 
 namespace rprof {
 
+namespace {
+
+// The binomial standard error of `own` of `total` samples, relative to the share; infinite for
+// none.
+double ShareError(uint64_t own, uint64_t total) {
+  if (own == 0 || total == 0) return INFINITY;
+  double p = static_cast<double>(own) / static_cast<double>(total);
+  return std::sqrt((1 - p) / (p * static_cast<double>(total)));
+}
+
+}  // namespace
+
 void AddSampledTime(const FunctionSamples& samples, uint64_t own, double native_time_s,
                     const std::string& region, std::vector<Metric>* out) {
   double n = static_cast<double>(samples.total);
   double p = static_cast<double>(own) / n;
-  double relative_error = own > 0 ? std::sqrt((1 - p) / (p * n)) : 0;
+  double relative_error = own > 0 ? ShareError(own, samples.total) : 0;
   std::string note = Format(
       "%llu of %llu cpu-clock samples (one per %.3g ms of CPU time, every thread) x the "
       "run's time %.4g s; ±%.2g %% (binomial standard error of the share)",
@@ -50,7 +62,9 @@ void AddSampledFunctions(const FunctionSamples& samples, double native_time_s,
   std::vector<FunctionCandidate> candidates;
   std::vector<uint64_t> own;
   for (const auto& [name, count] : samples.by_function) {
-    if (!IsSampledFunction(name) || count == 0) continue;
+    // Too few samples for a time: seen, not hot (nothing else about it is known here).
+    if (!IsSampledFunction(name) || ShareError(count, samples.total) > kMostRelativeError)
+      continue;
     FunctionCandidate c;
     c.name = name;
     c.time_share = static_cast<double>(count) / static_cast<double>(samples.total);

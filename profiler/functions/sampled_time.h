@@ -36,9 +36,11 @@ void AddSampledTime(const FunctionSamples& samples, uint64_t own, double native_
 // The hot functions of the samples alone, where no source counted per function: the top
 // `rule.top` by sampled time and every one above `rule.min_share`, each as a region
 // (FunctionRegion) with its time_s and time_share; their notes say that nothing counted their
-// FLOPs or bytes (kTimeProfileOnly). Code outside any function of the program ("[kernel]",
-// "[unknown]", "[vdso]") is no function: left out, its samples still in the total. Nothing
-// when nothing was sampled or native_time_s is not positive.
+// FLOPs or bytes (kTimeProfileOnly). A function with too few samples for a time
+// (kMostRelativeError) is not hot: nothing but its share would be known. Code outside any
+// function of the program ("[kernel]", "[unknown]", "[vdso]") is no function: left out, its
+// samples still in the total. Nothing when nothing was sampled or native_time_s is not
+// positive.
 void AddSampledFunctions(const FunctionSamples& samples, double native_time_s,
                          const HotFunctionRule& rule, std::vector<Metric>* out);
 

@@ -116,6 +116,13 @@ TEST(AddSampledFunctions, TimeProfileAloneSaysSo) {
   // function of the program.
   EXPECT_NE(FindMetric(out, "time_s", Source::kClock, "fn:main"), nullptr);
   EXPECT_EQ(FindMetric(out, "time_s", Source::kClock, "fn:setup"), nullptr);
+  // Two samples are too few for a time: not hot, even within the top N.
+  samples.by_function["rare"] = 2;
+  rule.top = 10;
+  out.clear();
+  AddSampledFunctions(samples, 2.0, rule, &out);
+  EXPECT_NE(FindMetric(out, "time_s", Source::kClock, "fn:setup"), nullptr);  // 5: ±44 %
+  EXPECT_EQ(FindMetric(out, "time_share", Source::kClock, "fn:rare"), nullptr);
   EXPECT_EQ(FindMetric(out, "time_s", Source::kClock, "fn:[kernel]"), nullptr);
   // No FLOPs or bytes are made up for them.
   for (const Metric& m : out) EXPECT_TRUE(m.name == "time_s" || m.name == "time_share") << m.name;
