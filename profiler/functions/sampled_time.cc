@@ -63,8 +63,7 @@ void AddSampledFunctions(const FunctionSamples& samples, double native_time_s,
   std::vector<uint64_t> own;
   for (const auto& [name, count] : samples.by_function) {
     // Too few samples for a time: seen, not hot (nothing else about it is known here).
-    if (!IsSampledFunction(name) || ShareError(count, samples.total) > kMostRelativeError)
-      continue;
+    if (!IsSampledFunction(name) || ShareError(count, samples.total) > kMostRelativeError) continue;
     FunctionCandidate c;
     c.name = name;
     c.time_share = static_cast<double>(count) / static_cast<double>(samples.total);
