@@ -15,31 +15,21 @@
 #include "core/text.h"
 #include "counters/event_names.h"
 #include "counters/group_session.h"
-#include "counters/sim_cache_sizes.h"
-#include "counters/sim_source.h"
-#include "counters/sim_time_fit.h"
 #include "counters/source_registry.h"
 #include "functions/functions_option.h"
-#include "machine/current_machine.h"
-#include "pipeline/run_pipeline.h"
-#include "pipeline/sim_inputs.h"
+#include "pipeline/run_session.h"
 #include "process/cpu_list.h"
 #include "process/interruption.h"
 #include "report/progress.h"
 #include "report/render.h"
 #include "report/run_report.h"
 #include "report/terminal_width.h"
-#include "rprof_config.h"
-#include "store/job_database.h"
-#include "store/network_filesystem.h"
-#include "store/run_store.h"
 #include "targets/benchmark_binary.h"
 #include "targets/kernel_catalog.h"
 #include "targets/kernel_target.h"
 #include "targets/measure.h"
 #include "targets/plugin_loader.h"
 #include "targets/program_target.h"
-#include "targets/rank_identity.h"
 #include "targets/target_path.h"
 
 namespace rprof {
@@ -367,32 +357,15 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   // From here to the end, a signal ends the phase it arrives in and what was measured is
   // stored (process/interruption.h).
   InterruptionScope interruption;
-  // Open the store first: a database that cannot take the run should fail before the
-  // measurement, not after it.
-  // One rank of a parallel job: which one, and where its run goes (store/job_database.h).
-  run.machine = CurrentMachine();
-  std::string job_note;
-  if (!RankFromEnvironment(ProcessEnvironment(), run.machine.hostname, &run.job, &job_note, err))
-    return false;
-  if (run.job) request.job_launcher = run.job->launcher.empty() ? "a launcher" : run.job->launcher;
-  DatabasePath db_path = ResolveDatabasePath(global.db);
-  if (run.job) {
-    JobDatabase chosen = ChooseJobDatabase(db_path, *run.job, NetworkFilesystemOf(db_path.path));
-    // Said once for the job, by its first rank.
-    if (!chosen.notice.empty() && run.job->rank == 0) std::cerr << "rprof: " << chosen.notice << "\n";
-    db_path = chosen.path;
-  }
-  RunStore store;
-  if (!store.Open(db_path, err)) return false;
-  const RunPipeline pipeline{&store, db_path, plan};
-
-  run.rprof_version = RPROF_VERSION;
-  if (!ChooseSimCacheSizes(&store, run.machine.fingerprint, sim_cache, &request.caches, err))
-    return false;
-  if (sim_prefetch != "none") request.caches.prefetch = sim_prefetch;
-  // What replays under this simulator took on this machine before: the sim time estimate's fit.
-  if (!LoadSimTimeFit(&store, run.machine.fingerprint, SimulatorName(), &request.sim_time, err))
-    return false;
+  SessionOptions session_options;
+  session_options.db_flag = global.db;
+  session_options.groups = plan;
+  session_options.sim_cache = sim_cache;
+  session_options.sim_prefetch = sim_prefetch;
+  if (cl.Has("precision")) session_options.precision = precision;
+  RunSession session;
+  if (!session.Open(session_options, &request, &run, err)) return false;
+  if (!session.notice().empty()) std::cerr << "rprof: " << session.notice() << "\n";
   // A Google Benchmark binary: one run per benchmark instance (cli/run_benchmarks.h).
   if (!kernel && (cl.Has("gbench") || LooksLikeBenchmarkBinary(program_path))) {
     for (const char* option : {"repeat", "flops", "bytes", "threads"})
@@ -403,24 +376,15 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
                         "--benchmark_repetitions=N after its name, and declares its work and "
                         "threads itself");
     if (cl.Has("quiet")) QuietProgress();
-    if (cl.Has("precision")) run.precision = precision;
     BenchmarkRunPlan benchmarks{program_path, program_argv, timeout,
                                 output,       format,       cl.Has("quiet") > 0};
-    return RunBenchmarks(pipeline, benchmarks, sources, request, run, err);
+    return RunBenchmarks(session, benchmarks, sources, request, run, err);
   }
   std::vector<SourceFailure> failed_sources;
   if (cl.Has("quiet")) QuietProgress();  // the id alone, on every stream
-  if (!Measure(*measured, sources, request, &run, &failed_sources, err)) return false;
-  // Declared for the program: the roof of its precision, before the measured split of FLOPs.
-  if (cl.Has("precision")) run.precision = precision;
-  // The geometry rprofsim simulated is stored with the run (callgrind's two levels are in the
-  // notes of its metrics).
-  if (std::find(run.sources.begin(), run.sources.end(), "sim") != run.sources.end() &&
-      SimulatorName() == "rprofsim")
-    run.sim_caches = SimCacheGeometry(ReadTopology(), request.caches);
-  if (!job_note.empty()) run.note += (run.note.empty() ? "" : "; ") + job_note;
+  if (!session.Measure(*measured, sources, request, &run, &failed_sources, err)) return false;
   RunPlacement placement;
-  if (!FinishRun(pipeline, &run, &placement, err)) return false;
+  if (!session.Finish(&run, &placement, err)) return false;
 
   // Where the report goes (--quiet's id too): --output FILE; else standard output for a
   // kernel, which prints nothing of its own; else, for a program, standard error, as perf
