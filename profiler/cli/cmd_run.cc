@@ -4,14 +4,13 @@
 #include <algorithm>
 #include <iostream>
 
-#include "cli/command.h"
 #include "cli/launch_ranks.h"
 #include "cli/option_ranges.h"
 #include "cli/options.h"
 #include "cli/output_file.h"
 #include "cli/run_arguments.h"
 #include "cli/run_benchmarks.h"
-#include "core/spelling.h"
+#include "cli/run_target.h"
 #include "core/text.h"
 #include "counters/event_names.h"
 #include "counters/group_session.h"
@@ -25,38 +24,10 @@
 #include "report/run_report.h"
 #include "report/terminal_width.h"
 #include "targets/benchmark_binary.h"
-#include "targets/kernel_catalog.h"
-#include "targets/kernel_target.h"
-#include "targets/measure.h"
-#include "targets/plugin_loader.h"
-#include "targets/program_target.h"
-#include "targets/target_path.h"
 
 namespace rprof {
 
 namespace {
-
-// Whether a target takes the words after it as its own arguments: anything but a built-in
-// kernel or a plugin is a program (a name not found is then said to be missing from PATH).
-bool RunsAsProgram(const std::string& target) {
-  return !BuiltinCatalog().Find(target) && !LooksLikePlugin(target);
-}
-
-// A program's file, and its canonical path (the run's target). A name found nowhere is most
-// often a mistyped kernel or a command put after run's options: said so, with the closest name.
-bool ResolveProgram(const std::string& target, std::string* path, Error* err) {
-  if (!LooksLikePath(target) && !OnPath(target)) {
-    if (FindCommand(target))
-      return Fail(err, ErrorKind::kUsage,
-                  "'" + target + "' is a command, not something to run; a command's options go " +
-                      "after its name (rprof " + target + " --help)");
-    if (!ClosestMatch(target, BuiltinCatalog().Names()).empty())
-      return BuiltinCatalog().Resolve(target, err) != nullptr;  // "did you mean 'triad'?"
-  }
-  if (!ResolveExecutable(target, path, err)) return false;
-  *path = CanonicalProgramPath(*path);
-  return true;
-}
 
 // --events: perf's names mapped to what rprof counts, each name checked against the event
 // tables before anything runs (a typo is a usage error, not a counter that cannot open).
@@ -273,69 +244,24 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   bool allow_missing = cl.Has("allow-missing-events") > 0;
 
   // Resolve the target before opening anything: a typo should cost nothing.
-  KernelCatalog plugin;
-  const CatalogEntry* kernel = nullptr;
-  std::string program_path;
-  std::vector<std::string> program_argv;
-  if (BuiltinCatalog().Find(target)) {
-    kernel = BuiltinCatalog().Find(target);
-  } else if (LooksLikePlugin(target)) {
-    if (!LoadPlugin(target, &plugin, err)) return false;
-    if (kernel_name.empty() && plugin.entries().size() == 1) kernel_name = plugin.Names().front();
-    if (kernel_name.empty())
-      return Fail(err, ErrorKind::kUsage,
-                  target + " holds several kernels; choose one with --kernel (`rprof kernels " +
-                      target + "` lists them)");
-    kernel = plugin.Resolve(kernel_name, err);
-    if (!kernel) return false;
-  } else {
-    // Stored under its canonical path, run under the name typed (argv[0], the run's command).
-    if (!ResolveProgram(target, &program_path, err)) return false;
-    // An MPI or Slurm launcher is not measured as one program (its ranks summed, placed
-    // against one thread's roof): rprof wraps each of its ranks instead.
-    if (IsRankLauncher(target) || IsRankLauncher(program_path))
-      return LaunchRanks(global, program_path, target, words.program_args, words.options, err);
-    program_argv = {target};
-    program_argv.insert(program_argv.end(), words.program_args.begin(), words.program_args.end());
-  }
-  if (!kernel_name.empty() && !LooksLikePlugin(target))
-    return Fail(err, ErrorKind::kUsage, "--kernel chooses a kernel inside a plugin (.so)");
-  if (kernel)
-    for (const char* option : {"flops", "bytes", "timeout", "precision"})
-      if (cl.Has(option))
-        return Fail(err, ErrorKind::kUsage,
-                    std::string("--") + option +
-                        " is for programs; a kernel declares its "
-                        "own model (`rprof kernels`) and is timed per call");
-  if (kernel && cl.Has("threads"))
-    return Fail(err, ErrorKind::kUsage,
-                "--threads is for programs; a kernel with a threads parameter takes -p threads=N "
-                "(`rprof kernels`)");
-
-  // Kernels and programs differ only in how the target is invoked.
-  std::unique_ptr<Target> measured;
-  if (kernel) {
-    rprof_args kernel_args{};
-    KeyValues shown_params;
-    if (!ParseKernelArgs(*kernel->kernel, params, &kernel_args, &shown_params, err)) return false;
-    MeasureOptions measure;
-    measure.repetitions = repeat;
-    measure.min_time_s = min_time;
-    measured =
-        std::make_unique<KernelTarget>(*kernel, kernel_args, std::move(shown_params), measure);
-  } else if (!params.empty()) {
-    return Fail(err, ErrorKind::kUsage,
-                "--param sets kernel parameters; a program takes its own arguments after "
-                "its name");
-  } else {
-    ProgramOptions program;
-    program.repetitions = repeat > 0 ? repeat : 1;
-    program.timeout_s = timeout;
-    if (cl.Has("flops")) program.declared_flops = flops;
-    if (cl.Has("bytes")) program.declared_bytes = bytes;
-    if (cl.Has("threads")) program.threads = threads;
-    measured = std::make_unique<ProgramTarget>(program_path, program_argv, program);
-  }
+  RunTarget measured;
+  if (!measured.Resolve(target, words.program_args, kernel_name, err)) return false;
+  if (measured.IsLauncher())
+    return LaunchRanks(global, measured.program_path(), target, words.program_args,
+                       words.options, err);
+  RunTargetOptions target_options;
+  target_options.params = params;
+  target_options.repeat = repeat;
+  target_options.min_time_s = min_time;
+  if (cl.Has("timeout")) target_options.timeout_s = timeout;
+  if (cl.Has("flops")) target_options.flops = flops;
+  if (cl.Has("bytes")) target_options.bytes = bytes;
+  if (cl.Has("threads")) target_options.threads = threads;
+  target_options.precision_given = cl.Has("precision") > 0;
+  if (!measured.Build(target_options, err)) return false;
+  const bool kernel = measured.is_kernel();
+  const std::string& program_path = measured.program_path();
+  const std::vector<std::string>& program_argv = measured.program_argv();
   // Pinned before any of the target runs: threads a kernel starts later, a program and all it
   // starts, a sim step under valgrind, all inherit the mask.
   if (!cpus.empty()) {
@@ -382,7 +308,8 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   }
   std::vector<SourceFailure> failed_sources;
   if (cl.Has("quiet")) QuietProgress();  // the id alone, on every stream
-  if (!session.Measure(*measured, sources, request, &run, &failed_sources, err)) return false;
+  if (!session.Measure(measured.target(), sources, request, &run, &failed_sources, err))
+    return false;
   RunPlacement placement;
   if (!session.Finish(&run, &placement, err)) return false;
 
