@@ -1,8 +1,13 @@
-// Which lines of a hot function are shown (functions/hot_lines.h) and how their regions are
-// named and read back.
+// Which lines of a hot function are shown (functions/hot_lines.h), how their regions are named
+// and read back, and how a function finds its stored lines (functions/function_json.h).
 #include "functions/hot_lines.h"
 
 #include <gtest/gtest.h>
+
+#include <map>
+
+#include "core/json.h"
+#include "functions/function_json.h"
 
 namespace rprof {
 namespace {
@@ -64,6 +69,53 @@ TEST(LineRegion, NamedAndReadBackFromTheFunctionsSide) {
   EXPECT_FALSE(LineOfRegion("ln:triad@/src/a.c:27", "tri").has_value());
   EXPECT_FALSE(LineOfRegion("ln:triad@/src/a.c:x", "triad").has_value());
   EXPECT_FALSE(LineOfRegion("fn:triad", "triad").has_value());
+}
+
+TEST(FunctionLines, AFunctionsStoredLinesInTheOrderTheyWereChosenIn) {
+  auto metric = [](std::string name, std::optional<double> value, Source source,
+                   std::string region) {
+    return Metric{std::move(name), value, "", source, std::move(region), ""};
+  };
+  std::vector<Metric> metrics = {
+      // f's line 3: FLOPs, no sampled time; line 9: most of the time, no FLOPs.
+      metric("flops", 200, Source::kSim, "ln:f@a.c:3"),
+      metric("bytes_l1", 1600, Source::kSim, "ln:f@a.c:3"),
+      metric("bytes_dram", 300, Source::kSim, "ln:f@a.c:3"),
+      metric("time_share", std::nullopt, Source::kClock, "ln:f@a.c:3"),
+      metric("flops", 0, Source::kSim, "ln:f@a.c:9"),
+      metric("bytes_l1", 64, Source::kSim, "ln:f@a.c:9"),
+      metric("time_share", 0.4, Source::kClock, "ln:f@a.c:9"),
+      // A versioned symbol's line, "f@V" beside "f": not f's.
+      metric("flops", 1, Source::kSim, "fn:f@V"),
+      metric("flops", 5, Source::kSim, "ln:f@V@b.c:4"),
+      metric("hot_lines", std::nullopt, Source::kSim, "fn:g"),
+  };
+  metrics.back().note = "no line information: g.so";
+  std::map<std::string, std::vector<const Metric*>> by_region;
+  for (const Metric& m : metrics) by_region[m.region].push_back(&m);
+
+  std::vector<FunctionLine> lines = FunctionLines("f", by_region);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0].where.line, 9u);  // time first
+  EXPECT_EQ(lines[1].where.line, 3u);
+  EXPECT_EQ(lines[1].where.file, "a.c");
+  EXPECT_DOUBLE_EQ(*BytesPerFlop(lines[1].metrics, "l1"), 8);
+  EXPECT_DOUBLE_EQ(*BytesPerFlop(lines[1].metrics, "dram"), 1.5);
+  EXPECT_FALSE(BytesPerFlop(lines[1].metrics, "l2").has_value());  // not counted
+  EXPECT_FALSE(BytesPerFlop(lines[0].metrics, "l1").has_value());  // no FLOPs
+  ASSERT_EQ(FunctionLines("f@V", by_region).size(), 1u);
+  EXPECT_EQ(FunctionLines("f@V", by_region)[0].where.file, "b.c");
+
+  JsonWriter w;
+  w.BeginObject();
+  WriteLineHead(lines[1], &w);
+  w.EndObject();
+  EXPECT_EQ(w.str(),
+            R"({"file":"a.c","line":3,"bytes_per_flop":{"l1":{"sim":8},"dram":{"sim":1.5}}})");
+
+  EXPECT_TRUE(FunctionLines("g", by_region).empty());
+  EXPECT_EQ(NoLinesReason(by_region["fn:g"]), "no line information: g.so");
+  EXPECT_EQ(NoLinesReason(by_region["fn:f@V"]), "");
 }
 
 }  // namespace
