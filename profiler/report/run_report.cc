@@ -331,7 +331,8 @@ void AddHotLinesText(const std::string& region, const std::vector<const Metric*>
   std::vector<FunctionLine> lines = FunctionLines(FunctionOfRegion(region), regions);
   if (lines.empty()) {
     std::string reason = NoLinesReason(metrics);
-    if (!reason.empty()) report->AddText("\nhot lines of " + function + ": none, " + reason + "\n");
+    // The reason is hot_lines' note, in the table above.
+    if (!reason.empty()) report->AddText("\nhot lines of " + function + ": none (see hot_lines)\n");
     return;
   }
   report->AddText("\nhot lines of " + function + " (time: cpu-clock samples; the rest: sim)\n");

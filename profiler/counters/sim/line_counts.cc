@@ -111,7 +111,7 @@ bool AddHotLineMetrics(SimAnalyzer* analyzer, const CallgrindOutput& whole,
   // and libdw join a file to its directory differently (relative to the build directory, or
   // not), the file's own name and the line are what both say alike.
   std::vector<LineCandidate> candidates;
-  std::vector<std::optional<uint64_t>> line_samples;  // per candidate; nullopt: not sampled
+  std::vector<uint64_t> line_samples;  // per candidate, when sampled
   std::vector<bool> from_sim;
   for (size_t i = 0; i < lines.size(); ++i) {
     candidates.push_back({lines[i].file, lines[i].line, static_cast<double>(counts[i].flops()),
@@ -121,7 +121,7 @@ bool AddHotLineMetrics(SimAnalyzer* analyzer, const CallgrindOutput& whole,
   const bool sampled = samples != nullptr && samples->total > 0;
   std::string sampled_why_not;
   if (sampled) {
-    line_samples.assign(candidates.size(), uint64_t{0});
+    line_samples.assign(candidates.size(), 0);
     auto why_not = samples->line_why_not.find(sampled_name);
     if (why_not != samples->line_why_not.end()) sampled_why_not = why_not->second;
     for (auto it = samples->by_line.lower_bound({sampled_name, "", 0});
@@ -140,9 +140,9 @@ bool AddHotLineMetrics(SimAnalyzer* analyzer, const CallgrindOutput& whole,
       if (match == candidates.size()) {  // sampled, never executed under valgrind
         candidates.push_back({file, line, 0, 0, std::nullopt});
         from_sim.push_back(false);
-        line_samples.push_back(uint64_t{0});
+        line_samples.push_back(0);
       }
-      *line_samples[match] += it->second;
+      line_samples[match] += it->second;
     }
     // Without any line in the samples (no line table in the sampled module) no line has a
     // time: the selection then goes by FLOPs and instructions, as without sampling.
@@ -150,7 +150,7 @@ bool AddHotLineMetrics(SimAnalyzer* analyzer, const CallgrindOutput& whole,
     if (first != samples->by_line.end() && std::get<0>(first->first) == sampled_name)
       for (size_t c = 0; c < candidates.size(); ++c)
         candidates[c].time_share =
-            static_cast<double>(*line_samples[c]) / static_cast<double>(samples->total);
+            static_cast<double>(line_samples[c]) / static_cast<double>(samples->total);
   }
 
   HotLineRule rule;
@@ -174,7 +174,7 @@ bool AddHotLineMetrics(SimAnalyzer* analyzer, const CallgrindOutput& whole,
                           (sampled_why_not.empty() ? "no line information" : sampled_why_not)});
       continue;
     }
-    uint64_t own = *line_samples[c];
+    uint64_t own = line_samples[c];
     std::string note = Format(
         "%llu of the run's %llu cpu-clock samples fell on this line (a share of the "
         "run's CPU time, as its function's time_share)",
