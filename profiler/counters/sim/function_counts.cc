@@ -61,6 +61,7 @@ std::vector<FunctionSlice> SplitByFunction(const CallgrindOutput& output) {
     size_t s = it->second;
     FunctionSlice& slice = slices[s];
     slice.output.sites.push_back(site);
+    slice.site_sources.push_back(source);
     for (size_t e = 0; e < stride; ++e) {
       uint64_t v = output.costs[i * stride + e];
       slice.output.costs.push_back(v);
