@@ -16,7 +16,6 @@ std::vector<LineSlice> SplitByLine(const CallgrindOutput& whole, const FunctionS
   std::vector<LineSlice> lines;
   *unlined = 0;
   const CallgrindOutput& from = slice.output;
-  const size_t stride = from.events.size();
   const int ir = from.EventIndex("Ir");
   std::map<std::pair<uint32_t, uint32_t>, size_t> index;  // (file, line) -> lines[i]
   for (size_t i = 0; i < from.sites.size() && i < slice.site_sources.size(); ++i) {
@@ -31,22 +30,10 @@ std::vector<LineSlice> SplitByLine(const CallgrindOutput& whole, const FunctionS
       LineSlice line;
       line.file = whole.files[source.file];
       line.line = source.line;
-      line.output.events = from.events;
-      line.output.objects = from.objects;
-      line.output.cache = from.cache;
-      line.output.has_instr_positions = from.has_instr_positions;
-      line.output.has_line_positions = from.has_line_positions;
-      line.output.creator = from.creator;
-      line.output.self_totals.assign(stride, 0);
+      line.output = CallgrindOutput::PartOf(from);
       lines.push_back(std::move(line));
     }
-    CallgrindOutput& to = lines[it->second].output;
-    to.sites.push_back(from.sites[i]);
-    for (size_t e = 0; e < stride; ++e) {
-      uint64_t v = from.costs[i * stride + e];
-      to.costs.push_back(v);
-      to.self_totals[e] += v;
-    }
+    lines[it->second].output.AddSite(from, i);
   }
   // Each line is complete: its totals are its cost lines' sums.
   for (LineSlice& line : lines) line.output.totals = line.output.self_totals;
