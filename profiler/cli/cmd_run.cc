@@ -4,69 +4,30 @@
 #include <algorithm>
 #include <iostream>
 
-#include "cli/command.h"
 #include "cli/launch_ranks.h"
 #include "cli/option_ranges.h"
 #include "cli/options.h"
 #include "cli/output_file.h"
 #include "cli/run_arguments.h"
 #include "cli/run_benchmarks.h"
-#include "core/spelling.h"
+#include "cli/run_target.h"
 #include "core/text.h"
 #include "counters/event_names.h"
 #include "counters/group_session.h"
-#include "counters/sim_cache_sizes.h"
-#include "counters/sim_source.h"
-#include "counters/sim_time_fit.h"
 #include "counters/source_registry.h"
 #include "functions/functions_option.h"
-#include "machine/current_machine.h"
-#include "pipeline/run_pipeline.h"
-#include "pipeline/sim_inputs.h"
+#include "pipeline/run_session.h"
 #include "process/cpu_list.h"
 #include "process/interruption.h"
 #include "report/progress.h"
 #include "report/render.h"
 #include "report/run_report.h"
 #include "report/terminal_width.h"
-#include "rprof_config.h"
-#include "store/job_database.h"
-#include "store/network_filesystem.h"
-#include "store/run_store.h"
 #include "targets/benchmark_binary.h"
-#include "targets/kernel_catalog.h"
-#include "targets/kernel_target.h"
-#include "targets/measure.h"
-#include "targets/plugin_loader.h"
-#include "targets/program_target.h"
-#include "targets/rank_identity.h"
-#include "targets/target_path.h"
 
 namespace rprof {
 
 namespace {
-
-// Whether a target takes the words after it as its own arguments: anything but a built-in
-// kernel or a plugin is a program (a name not found is then said to be missing from PATH).
-bool RunsAsProgram(const std::string& target) {
-  return !BuiltinCatalog().Find(target) && !LooksLikePlugin(target);
-}
-
-// A program's file, and its canonical path (the run's target). A name found nowhere is most
-// often a mistyped kernel or a command put after run's options: said so, with the closest name.
-bool ResolveProgram(const std::string& target, std::string* path, Error* err) {
-  if (!LooksLikePath(target) && !OnPath(target)) {
-    if (FindCommand(target))
-      return Fail(err, ErrorKind::kUsage,
-                  "'" + target + "' is a command, not something to run; a command's options go " +
-                      "after its name (rprof " + target + " --help)");
-    if (!ClosestMatch(target, BuiltinCatalog().Names()).empty())
-      return BuiltinCatalog().Resolve(target, err) != nullptr;  // "did you mean 'triad'?"
-  }
-  if (!ResolveExecutable(target, path, err)) return false;
-  *path = CanonicalProgramPath(*path);
-  return true;
-}
 
 // --events: perf's names mapped to what rprof counts, each name checked against the event
 // tables before anything runs (a typo is a usage error, not a counter that cannot open).
@@ -283,69 +244,24 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   bool allow_missing = cl.Has("allow-missing-events") > 0;
 
   // Resolve the target before opening anything: a typo should cost nothing.
-  KernelCatalog plugin;
-  const CatalogEntry* kernel = nullptr;
-  std::string program_path;
-  std::vector<std::string> program_argv;
-  if (BuiltinCatalog().Find(target)) {
-    kernel = BuiltinCatalog().Find(target);
-  } else if (LooksLikePlugin(target)) {
-    if (!LoadPlugin(target, &plugin, err)) return false;
-    if (kernel_name.empty() && plugin.entries().size() == 1) kernel_name = plugin.Names().front();
-    if (kernel_name.empty())
-      return Fail(err, ErrorKind::kUsage,
-                  target + " holds several kernels; choose one with --kernel (`rprof kernels " +
-                      target + "` lists them)");
-    kernel = plugin.Resolve(kernel_name, err);
-    if (!kernel) return false;
-  } else {
-    // Stored under its canonical path, run under the name typed (argv[0], the run's command).
-    if (!ResolveProgram(target, &program_path, err)) return false;
-    // An MPI or Slurm launcher is not measured as one program (its ranks summed, placed
-    // against one thread's roof): rprof wraps each of its ranks instead.
-    if (IsRankLauncher(target) || IsRankLauncher(program_path))
-      return LaunchRanks(global, program_path, target, words.program_args, words.options, err);
-    program_argv = {target};
-    program_argv.insert(program_argv.end(), words.program_args.begin(), words.program_args.end());
-  }
-  if (!kernel_name.empty() && !LooksLikePlugin(target))
-    return Fail(err, ErrorKind::kUsage, "--kernel chooses a kernel inside a plugin (.so)");
-  if (kernel)
-    for (const char* option : {"flops", "bytes", "timeout", "precision"})
-      if (cl.Has(option))
-        return Fail(err, ErrorKind::kUsage,
-                    std::string("--") + option +
-                        " is for programs; a kernel declares its "
-                        "own model (`rprof kernels`) and is timed per call");
-  if (kernel && cl.Has("threads"))
-    return Fail(err, ErrorKind::kUsage,
-                "--threads is for programs; a kernel with a threads parameter takes -p threads=N "
-                "(`rprof kernels`)");
-
-  // Kernels and programs differ only in how the target is invoked.
-  std::unique_ptr<Target> measured;
-  if (kernel) {
-    rprof_args kernel_args{};
-    KeyValues shown_params;
-    if (!ParseKernelArgs(*kernel->kernel, params, &kernel_args, &shown_params, err)) return false;
-    MeasureOptions measure;
-    measure.repetitions = repeat;
-    measure.min_time_s = min_time;
-    measured =
-        std::make_unique<KernelTarget>(*kernel, kernel_args, std::move(shown_params), measure);
-  } else if (!params.empty()) {
-    return Fail(err, ErrorKind::kUsage,
-                "--param sets kernel parameters; a program takes its own arguments after "
-                "its name");
-  } else {
-    ProgramOptions program;
-    program.repetitions = repeat > 0 ? repeat : 1;
-    program.timeout_s = timeout;
-    if (cl.Has("flops")) program.declared_flops = flops;
-    if (cl.Has("bytes")) program.declared_bytes = bytes;
-    if (cl.Has("threads")) program.threads = threads;
-    measured = std::make_unique<ProgramTarget>(program_path, program_argv, program);
-  }
+  RunTarget measured;
+  if (!measured.Resolve(target, words.program_args, kernel_name, err)) return false;
+  if (measured.IsLauncher())
+    return LaunchRanks(global, measured.program_path(), target, words.program_args,
+                       words.options, err);
+  RunTargetOptions target_options;
+  target_options.params = params;
+  target_options.repeat = repeat;
+  target_options.min_time_s = min_time;
+  if (cl.Has("timeout")) target_options.timeout_s = timeout;
+  if (cl.Has("flops")) target_options.flops = flops;
+  if (cl.Has("bytes")) target_options.bytes = bytes;
+  if (cl.Has("threads")) target_options.threads = threads;
+  target_options.precision_given = cl.Has("precision") > 0;
+  if (!measured.Build(target_options, err)) return false;
+  const bool kernel = measured.is_kernel();
+  const std::string& program_path = measured.program_path();
+  const std::vector<std::string>& program_argv = measured.program_argv();
   // Pinned before any of the target runs: threads a kernel starts later, a program and all it
   // starts, a sim step under valgrind, all inherit the mask.
   if (!cpus.empty()) {
@@ -367,32 +283,15 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   // From here to the end, a signal ends the phase it arrives in and what was measured is
   // stored (process/interruption.h).
   InterruptionScope interruption;
-  // Open the store first: a database that cannot take the run should fail before the
-  // measurement, not after it.
-  // One rank of a parallel job: which one, and where its run goes (store/job_database.h).
-  run.machine = CurrentMachine();
-  std::string job_note;
-  if (!RankFromEnvironment(ProcessEnvironment(), run.machine.hostname, &run.job, &job_note, err))
-    return false;
-  if (run.job) request.job_launcher = run.job->launcher.empty() ? "a launcher" : run.job->launcher;
-  DatabasePath db_path = ResolveDatabasePath(global.db);
-  if (run.job) {
-    JobDatabase chosen = ChooseJobDatabase(db_path, *run.job, NetworkFilesystemOf(db_path.path));
-    // Said once for the job, by its first rank.
-    if (!chosen.notice.empty() && run.job->rank == 0) std::cerr << "rprof: " << chosen.notice << "\n";
-    db_path = chosen.path;
-  }
-  RunStore store;
-  if (!store.Open(db_path, err)) return false;
-  const RunPipeline pipeline{&store, db_path, plan};
-
-  run.rprof_version = RPROF_VERSION;
-  if (!ChooseSimCacheSizes(&store, run.machine.fingerprint, sim_cache, &request.caches, err))
-    return false;
-  if (sim_prefetch != "none") request.caches.prefetch = sim_prefetch;
-  // What replays under this simulator took on this machine before: the sim time estimate's fit.
-  if (!LoadSimTimeFit(&store, run.machine.fingerprint, SimulatorName(), &request.sim_time, err))
-    return false;
+  SessionOptions session_options;
+  session_options.db_flag = global.db;
+  session_options.groups = plan;
+  session_options.sim_cache = sim_cache;
+  session_options.sim_prefetch = sim_prefetch;
+  if (cl.Has("precision")) session_options.precision = precision;
+  RunSession session;
+  if (!session.Open(session_options, &request, &run, err)) return false;
+  if (!session.notice().empty()) std::cerr << "rprof: " << session.notice() << "\n";
   // A Google Benchmark binary: one run per benchmark instance (cli/run_benchmarks.h).
   if (!kernel && (cl.Has("gbench") || LooksLikeBenchmarkBinary(program_path))) {
     for (const char* option : {"repeat", "flops", "bytes", "threads"})
@@ -403,24 +302,16 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
                         "--benchmark_repetitions=N after its name, and declares its work and "
                         "threads itself");
     if (cl.Has("quiet")) QuietProgress();
-    if (cl.Has("precision")) run.precision = precision;
     BenchmarkRunPlan benchmarks{program_path, program_argv, timeout,
                                 output,       format,       cl.Has("quiet") > 0};
-    return RunBenchmarks(pipeline, benchmarks, sources, request, run, err);
+    return RunBenchmarks(session, benchmarks, sources, request, run, err);
   }
   std::vector<SourceFailure> failed_sources;
   if (cl.Has("quiet")) QuietProgress();  // the id alone, on every stream
-  if (!Measure(*measured, sources, request, &run, &failed_sources, err)) return false;
-  // Declared for the program: the roof of its precision, before the measured split of FLOPs.
-  if (cl.Has("precision")) run.precision = precision;
-  // The geometry rprofsim simulated is stored with the run (callgrind's two levels are in the
-  // notes of its metrics).
-  if (std::find(run.sources.begin(), run.sources.end(), "sim") != run.sources.end() &&
-      SimulatorName() == "rprofsim")
-    run.sim_caches = SimCacheGeometry(ReadTopology(), request.caches);
-  if (!job_note.empty()) run.note += (run.note.empty() ? "" : "; ") + job_note;
+  if (!session.Measure(measured.target(), sources, request, &run, &failed_sources, err))
+    return false;
   RunPlacement placement;
-  if (!FinishRun(pipeline, &run, &placement, err)) return false;
+  if (!session.Finish(&run, &placement, err)) return false;
 
   // Where the report goes (--quiet's id too): --output FILE; else standard output for a
   // kernel, which prints nothing of its own; else, for a program, standard error, as perf

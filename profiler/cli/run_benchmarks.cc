@@ -3,18 +3,17 @@
 #include <unistd.h>
 
 #include "cli/output_file.h"
-#include "pipeline/run_pipeline.h"
+#include "pipeline/run_session.h"
 #include "process/interruption.h"
 #include "process/scratch_dir.h"
 #include "report/run_report.h"
 #include "report/run_stream.h"
 #include "report/terminal_width.h"
 #include "targets/benchmark_target.h"
-#include "targets/measure.h"
 
 namespace rprof {
 
-bool RunBenchmarks(const RunPipeline& pipeline, const BenchmarkRunPlan& plan,
+bool RunBenchmarks(const RunSession& session, const BenchmarkRunPlan& plan,
                    const std::vector<ChosenSource>& sources, const CounterRequest& request,
                    const RunRecord& base, Error* err) {
   std::vector<std::string> benchmark_args(plan.argv.begin() + 1, plan.argv.end());
@@ -44,7 +43,7 @@ bool RunBenchmarks(const RunPipeline& pipeline, const BenchmarkRunPlan& plan,
     std::vector<SourceFailure> failed_sources;
     {
       BenchmarkEnvironment env(shim, instance, iterations_file);
-      if (!Measure(target, sources, request, &run, &failed_sources, err)) {
+      if (!session.Measure(target, sources, request, &run, &failed_sources, err)) {
         // The instances before this one are stored already: said with the error.
         if (!report.empty())
           err->message += "; " + instance + " not measured, the instances before it are " +
@@ -54,7 +53,7 @@ bool RunBenchmarks(const RunPipeline& pipeline, const BenchmarkRunPlan& plan,
     }
     target.Conclude(&run);
     RunPlacement placement;
-    if (!FinishRun(pipeline, &run, &placement, err)) return false;
+    if (!session.Finish(&run, &placement, err)) return false;
     const std::string id = std::to_string(run.id);
     report.Add(plan.quiet ? id + "\n"
                           : FormatRun(run, plan.format, &placement,

@@ -11,7 +11,7 @@
 #include "core/error.h"
 #include "core/run.h"
 #include "counters/source_registry.h"
-#include "pipeline/run_pipeline.h"
+#include "pipeline/run_session.h"
 #include "report/output_format.h"
 
 namespace rprof {
@@ -25,10 +25,10 @@ struct BenchmarkRunPlan {
   bool quiet = false;
 };
 
-// `base`: the machine, tags and CPU list every run gets; each instance's run ends through
-// `pipeline` (placed, its trust notes with --group's, stored). kTargetFailed once all are
+// `base`: the machine, tags and CPU list every run gets; each instance is measured and its run
+// ended through `session` (placed, its trust notes with --group's, stored). kTargetFailed once all are
 // stored when one of them failed or crashed.
-bool RunBenchmarks(const RunPipeline& pipeline, const BenchmarkRunPlan& plan,
+bool RunBenchmarks(const RunSession& session, const BenchmarkRunPlan& plan,
                    const std::vector<ChosenSource>& sources, const CounterRequest& request,
                    const RunRecord& base, Error* err);
 

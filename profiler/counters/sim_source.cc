@@ -13,6 +13,7 @@
 #include "counters/sim/callgrind_output.h"
 #include "counters/sim/callgrind_runner.h"
 #include "counters/sim/function_counts.h"
+#include "counters/sim/line_counts.h"
 #include "counters/sim/sim_counts.h"
 #include "counters/sim/simtool_location.h"
 #include "counters/sim_cache_sizes.h"
@@ -231,6 +232,9 @@ bool AddFunctionMetrics(SimAnalyzer* analyzer, const CallgrindOutput& output, in
       out->push_back({"line_last", static_cast<double>(slice.last_line), "line", Source::kSim,
                       region, slice.file});
     }
+    if (!AddHotLineMetrics(analyzer, output, slice, name, slice.name, sampled ? samples : nullptr,
+                           out, why))
+      return false;
   }
   return true;
 }

@@ -14,15 +14,21 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 
 #include "core/error.h"
 
 namespace rprof {
 
-// Samples per function over every execution sampled so far.
+// Samples per function (and per source line) over every execution sampled so far.
 struct FunctionSamples {
   // FunctionDisplayName's names; "[kernel]", "[unknown]", or a mapping's ("[vdso]")
   std::map<std::string, uint64_t> by_function;
+  // The same samples per (function, source file, line), from the module's DWARF line table
+  // (libdw); a sample without a line is in by_function only, and line_why_not says, per
+  // function, why (its module has no line information: stripped, or built without -g).
+  std::map<std::tuple<std::string, std::string, uint32_t>, uint64_t> by_line;
+  std::map<std::string, std::string> line_why_not;
   uint64_t total = 0;   // samples taken in user code
   uint64_t lost = 0;    // samples the ring buffers had no room for
   double period_s = 0;  // cpu-clock time between samples, per thread

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/text.h"
+#include "functions/hot_lines.h"
 
 namespace rprof {
 
@@ -54,7 +55,7 @@ bool Plottable(const RunRecord& run, Source s, const std::string& region = "") {
 std::vector<std::string> Parts(const RunRecord& run) {
   std::set<std::string> regions;
   for (const Metric& m : run.metrics)
-    if (!m.region.empty()) regions.insert(m.region);
+    if (!m.region.empty() && !IsLineRegion(m.region)) regions.insert(m.region);  // no point
   std::vector<std::string> parts = {""};
   parts.insert(parts.end(), regions.begin(), regions.end());
   return parts;

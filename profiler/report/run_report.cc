@@ -1,5 +1,6 @@
 #include "report/run_report.h"
 
+#include <functional>
 #include <map>
 
 #include "core/json.h"
@@ -7,6 +8,7 @@
 #include "core/text.h"
 #include "functions/function_json.h"
 #include "functions/hot_functions.h"
+#include "functions/hot_lines.h"
 #include "report/footnotes.h"
 #include "report/placement_report.h"
 #include "report/render.h"
@@ -181,9 +183,13 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
     w->BeginObject().Key("placed").Bool(false);
     w->Key("reason").String(placement->missing).EndObject();
   };
-  // With `region`, that region's placement joins its metrics.
-  auto write_metrics = [&](const std::vector<const Metric*>& metrics,
-                           const std::string* region = nullptr) {
+  // With `region`, that region's placement joins its metrics; `head` writes keys of its own
+  // first (a hot line's file and line).
+  std::function<void(const std::vector<const Metric*>&, const std::string*,
+                     const std::function<void()>&)>
+      write_metrics;
+  write_metrics = [&](const std::vector<const Metric*>& metrics, const std::string* region,
+                      const std::function<void()>& head) {
     std::vector<std::string> order;
     std::map<std::string, std::vector<const Metric*>> by_name;
     for (const Metric* m : metrics) {
@@ -191,6 +197,7 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
       by_name[m->name].push_back(m);
     }
     w->BeginObject();
+    if (head) head();
     for (const auto& name : order) {
       w->Key(name).BeginObject();
       for (const Metric* m : by_name[name]) {
@@ -204,7 +211,22 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
       }
       w->EndObject();
     }
-    if (region && IsFunctionRegion(*region)) WriteFunctionSource(metrics, w);
+    if (region && IsFunctionRegion(*region)) {
+      WriteFunctionSource(metrics, w);
+      // Its hot lines (issue 28), hottest first; null with the reason where none is known.
+      std::vector<FunctionLine> lines = FunctionLines(FunctionOfRegion(*region), by_region);
+      std::string reason = NoLinesReason(metrics);
+      w->Key("lines");
+      if (lines.empty() && !reason.empty()) {
+        w->Null();
+        w->Key("lines_reason").String(reason);
+      } else {
+        w->BeginArray();
+        for (const FunctionLine& line : lines)
+          write_metrics(line.metrics, nullptr, [&] { WriteLineHead(line, w); });
+        w->EndArray();
+      }
+    }
     if (region && placement) {
       auto found = region_placements.find(*region);
       write_placement(found == region_placements.end() ? nullptr : found->second);
@@ -216,12 +238,13 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
     w->BeginObject().Key("kind").String(note.kind).Key("detail").String(note.detail).EndObject();
   w->EndArray();
   w->Key("metrics");
-  write_metrics(by_region[""]);
+  write_metrics(by_region[""], nullptr, {});
   w->Key("regions").BeginObject();
   for (const auto& [region, metrics] : by_region) {
-    if (region.empty() || IsFunctionRegion(region)) continue;
+    // Hot functions and their lines have keys of their own.
+    if (region.empty() || IsFunctionRegion(region) || IsLineRegion(region)) continue;
     w->Key(region);
-    write_metrics(metrics, &region);
+    write_metrics(metrics, &region, {});
   }
   w->EndObject();
   // Hot functions (issue 28): placed as regions are, by their own name.
@@ -229,7 +252,7 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
   for (const auto& [region, metrics] : by_region) {
     if (!IsFunctionRegion(region)) continue;
     w->Key(std::string(FunctionOfRegion(region)));
-    write_metrics(metrics, &region);
+    write_metrics(metrics, &region, {});
   }
   w->EndObject();
   if (run.placement) {
@@ -298,6 +321,45 @@ std::string RunHeading(const RunRecord& run) {
   return out;
 }
 
+// Under a hot function's table, its hot lines (issue 28): where in it the time and the FLOPs
+// are, and how many bytes each FLOP moves there. The file by its own name (the JSON has its
+// path), so that the table keeps to 80 columns.
+void AddHotLinesText(const std::string& region, const std::vector<const Metric*>& metrics,
+                     const std::map<std::string, std::vector<const Metric*>>& regions,
+                     Report* report) {
+  std::string function = EscapeForTerminal(std::string(FunctionOfRegion(region)));
+  std::vector<FunctionLine> lines = FunctionLines(FunctionOfRegion(region), regions);
+  if (lines.empty()) {
+    std::string reason = NoLinesReason(metrics);
+    // The reason is hot_lines' note, in the table above.
+    if (!reason.empty()) report->AddText("\nhot lines of " + function + ": none (see hot_lines)\n");
+    return;
+  }
+  report->AddText("\nhot lines of " + function + " (time: cpu-clock samples; the rest: sim)\n");
+  Table& table = report->AddTable({{"line", "line"},
+                                   {"time_share", "time", Align::kRight},
+                                   {"gflop", "GFLOP", Align::kRight},
+                                   {"bytes_per_flop_l1", "B/FLOP L1", Align::kRight},
+                                   {"bytes_per_flop_dram", "B/FLOP DRAM", Align::kRight}},
+                                  kInText);
+  for (const FunctionLine& line : lines) {
+    const std::string& file = line.where.file;
+    size_t slash = file.rfind('/');
+    std::string place = (slash == std::string::npos ? file : file.substr(slash + 1)) + ":" +
+                        std::to_string(line.where.line);
+    std::optional<double> share, flops;
+    for (const Metric* m : line.metrics) {
+      if (m->name == "time_share" && m->source == Source::kClock) share = m->value;
+      if (m->name == "flops" && m->source == Source::kSim) flops = m->value;
+    }
+    table.AddRow({Cell::Text(EscapeForTerminal(place)),
+                  Cell::Number(share, share ? Format("%.1f %%", 100 * *share) : "-"),
+                  Cell::Number(flops ? std::optional<double>(*flops / 1e9) : std::nullopt),
+                  Cell::Number(BytesPerFlop(line.metrics, "l1")),
+                  Cell::Number(BytesPerFlop(line.metrics, "dram"))});
+  }
+}
+
 }  // namespace
 
 std::string FormatRun(const RunRecord& run, OutputFormat format, const RunPlacement* placement,
@@ -314,6 +376,7 @@ std::string FormatRun(const RunRecord& run, OutputFormat format, const RunPlacem
   bool spreads = false;
   for (const Metric& m : run.metrics) spreads = spreads || SpreadOf(m, run);
   for (const auto& [region, metrics] : regions) {
+    if (IsLineRegion(region)) continue;  // shown under its function
     report.AddText(region.empty() ? "\n"
                    : IsFunctionRegion(region)
                        ? "\nfunction " + EscapeForTerminal(std::string(FunctionOfRegion(region))) +
@@ -333,6 +396,7 @@ std::string FormatRun(const RunRecord& run, OutputFormat format, const RunPlacem
       row.push_back(Cell::Text(m.note));
       table.AddRow(std::move(row));
     }
+    if (IsFunctionRegion(region)) AddHotLinesText(region, metrics, regions, &report);
   }
   // What many notes say (a remedy, the simulated caches), people read once.
   std::vector<std::string> said;

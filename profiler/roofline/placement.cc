@@ -10,6 +10,7 @@
 #include "core/memory_level.h"
 #include "core/text.h"
 #include "functions/hot_functions.h"
+#include "functions/hot_lines.h"
 #include "functions/sampled_time.h"
 #include "machine/profile_trust.h"
 #include "roofline/compute_roof.h"
@@ -488,8 +489,9 @@ std::string BoundText(const std::string& bound, bool bytes_compulsory_only) {
 
 std::vector<std::string> RegionNames(const std::vector<Metric>& metrics) {
   std::set<std::string> names;
+  // A hot function's lines are shown under it, never placed on their own (functions/hot_lines.h).
   for (const Metric& m : metrics)
-    if (!m.region.empty()) names.insert(m.region);
+    if (!m.region.empty() && !IsLineRegion(m.region)) names.insert(m.region);
   return {names.begin(), names.end()};
 }
 

@@ -173,7 +173,8 @@ std::string BoundText(const std::string& bound, bool bytes_compulsory_only);
 // "overhead (1040 instructions/FLOP), l1 bandwidth".
 std::string BoundText(const Placement& p);
 
-// The names of the run's marker regions (every non-empty Metric::region), sorted.
+// The names of the run's marker regions and hot functions (every non-empty Metric::region but
+// hot functions' lines), sorted.
 std::vector<std::string> RegionNames(const std::vector<Metric>& metrics);
 
 }  // namespace rprof

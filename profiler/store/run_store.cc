@@ -81,7 +81,8 @@ bool RunStore::Open(const DatabasePath& path, Error* err) {
   std::string why;
   if ((path.is_default && !MakeDirs(DirName(path.path), &why)) ||
       !CheckDirectory(path.path, &why) || !db_.Open(path.path, Database::Mode::kReadWrite, &why) ||
-      !Migrate(&db_, BuiltinMigrations(), &why) || !CheckSchema(&db_, &why) ||
+      !Migrate(&db_, BuiltinMigrations(), &why) ||
+      !CheckSchemaUnlessVerified(&db_, /*record=*/true, &why) ||
       !SyncClosedLists(&db_, &why)) {
     DbFail(why, err);
     if (err) err->remedy = Remedy::kOtherDatabase;
@@ -132,7 +133,8 @@ bool RunStore::OpenExisting(const DatabasePath& path, Error* err) {
                       std::to_string(CurrentSchemaVersion()) +
                       " and could not be brought up to date: " + why,
                   err);
-  if (!CheckSchema(&db_, &why) || !db_.Exec("PRAGMA query_only = ON", &why))
+  if (!CheckSchemaUnlessVerified(&db_, /*record=*/false, &why) ||
+      !db_.Exec("PRAGMA query_only = ON", &why))
     return DbFail(why, err);
   return true;
 }

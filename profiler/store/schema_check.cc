@@ -1,6 +1,8 @@
 #include "store/schema_check.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <string_view>
 #include <vector>
 
@@ -66,7 +68,53 @@ const std::vector<SchemaObject>& ExpectedSchema() {
   return expected;
 }
 
+// The expected schema's fingerprint (64-bit FNV-1a, in hex): two builds that expect the same
+// schema agree on it, whatever else changed between them.
+const std::string& ExpectedFingerprint() {
+  static const std::string fingerprint = [] {
+    uint64_t hash = 0xcbf29ce484222325ull;
+    for (const char* c = kExpectedSchema; *c != '\0'; ++c)
+      hash = (hash ^ static_cast<unsigned char>(*c)) * 0x100000001b3ull;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+    return std::string(hex);
+  }();
+  return fingerprint;
+}
+
 }  // namespace
+
+bool CheckSchemaUnlessVerified(Database* db, bool record, std::string* err) {
+  int64_t cookie = -1;
+  bool verified = false;
+  // One statement, one snapshot: the cookie and the row as they were together.
+  if (!db->ForEachRow("SELECT (SELECT schema_version FROM pragma_schema_version),"
+                      " (SELECT expected = ? AND schema_cookie = (SELECT schema_version FROM"
+                      " pragma_schema_version) FROM schema_verified WHERE id = 1)",
+                      err,
+                      [&](const Statement& s) {
+                        cookie = s.Int(0);
+                        verified = s.Int(1) == 1;
+                      },
+                      ExpectedFingerprint())) {
+    // A file without the table is not current (the migrations add it): the whole check says
+    // what is missing.
+    err->clear();
+    return CheckSchema(db, err);
+  }
+  if (verified) return true;
+  if (!CheckSchema(db, err)) return false;
+  if (!record) return true;
+  // Writing a row moves no schema cookie: the next open finds this one. A file that cannot
+  // take it now (read-only, locked) costs the next open its check, nothing else: the writer's
+  // own check for writability comes later and says what is wrong.
+  std::string ignored;
+  db->Run("INSERT INTO schema_verified (id, expected, schema_cookie) VALUES (1, ?, ?)"
+          " ON CONFLICT(id) DO UPDATE SET expected = excluded.expected,"
+          " schema_cookie = excluded.schema_cookie",
+          &ignored, ExpectedFingerprint(), cookie);
+  return true;
+}
 
 bool CheckSchema(Database* db, std::string* err) {
   const std::vector<SchemaObject>& expected = ExpectedSchema();

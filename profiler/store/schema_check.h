@@ -18,6 +18,13 @@ namespace rprof {
 // missing object: "table metrics is missing: the file was changed outside rprof; ...".
 bool CheckSchema(Database* db, std::string* err);
 
+// CheckSchema, skipped when the file says (table schema_verified) that this build's expected
+// schema was found whole at the schema cookie it has now: nobody changed its schema since, and
+// this rprof expects what was checked. `record`: a writer's open, which notes a check that
+// passed so that the next open skips it (a reader's open writes nothing). Most opens then read
+// one row instead of every table's columns.
+bool CheckSchemaUnlessVerified(Database* db, bool record, std::string* err);
+
 }  // namespace rprof
 
 #endif  // RPROF_STORE_SCHEMA_CHECK_H_

@@ -4,12 +4,16 @@ function's FLOPs exactly, its placement (the triad memory-bound), a section in s
 the run_functions view; its stripped copy names them by module and address, and says so;
 --functions off counts none. Each function's time, sampled from the native executions
 (cpu-clock), is within 25 % of what marker regions around the same calls measure, with sim and
-without it (pmu, auto: the time profile alone, said, and no placement). A PolyBench-style
-kernel_gemm's FLOPs equal its marker region's; numpy's BLAS kernel is a hot function of
-python3 np_mm.py. The sim tests skip where valgrind is missing."""
+without it (pmu, auto: the time profile alone, said, and no placement). Each function's hot
+lines: the matmul's and the triad's loop lines (marked in the source) with their exact FLOPs,
+the triad's bytes per FLOP, time shares that add up to no more than their function's; none in
+the stripped copy, said. A PolyBench-style kernel_gemm's FLOPs equal its marker region's;
+numpy's BLAS kernel is a hot function of python3 np_mm.py. The sim tests skip where valgrind is
+missing."""
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,6 +25,7 @@ from plot_test import insert_profile  # noqa: E402
 TARGETS = os.environ.get("RPROF_CLI_TARGETS", "")
 # The fixtures' sources (np_mm.py runs from there).
 TARGETS_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli_targets")
+SOURCE = os.path.join(TARGETS_SOURCE, "hot_functions.c")
 N = 1 << 20  # triad's elements (hot_functions.c)
 M = 160      # matmul's size
 REPS = 2     # triad's repetitions: kept small, the replay runs under valgrind
@@ -47,6 +52,68 @@ class HotFunctions(RprofTestCase):
                               *extra, os.path.join(TARGETS, program), *args, timeout=600)
         with open(out_path) as f:
             return json.load(f)
+
+    @staticmethod
+    def marked_line(name):
+        """The number of the source line marked "hot line: NAME" in hot_functions.c."""
+        with open(SOURCE) as f:
+            for number, text in enumerate(f, 1):
+                if f"/* hot line: {name} */" in text:
+                    return number
+        raise AssertionError(f"no line marked 'hot line: {name}' in {SOURCE}")
+
+    def check_hot_lines(self, functions, matmuls=1, reps=REPS):
+        """Each function's hot lines: its loop line first by FLOPs, exact; time shares sane."""
+        triad, matmul = functions["triad"], functions["matmul"]
+        for name, function in (("triad", triad), ("matmul", matmul)):
+            lines = function["lines"]
+            self.assertTrue(lines, f"{name}: {function.get('lines_reason')}")
+            self.assertLessEqual(function["hot_lines"]["sim"]["value"], 10)
+            self.assertEqual(function["hot_lines"]["sim"]["value"], len(lines))
+            # Its hottest line by FLOPs is the loop's, the line the source marks.
+            by_flops = max(lines, key=lambda l: l.get("flops", {}).get("sim", {}).get("value", 0))
+            self.assertEqual(by_flops["line"], self.marked_line(name), lines)
+            self.assertTrue(by_flops["file"].endswith("hot_functions.c"), by_flops["file"])
+            # Time shares: each within [0, 1], together no more than the function's.
+            shares = [l["time_share"]["clock"]["value"] for l in lines if "time_share" in l]
+            shares = [v for v in shares if v is not None]
+            for share in shares:
+                self.assertGreaterEqual(share, 0)
+                self.assertLessEqual(share, 1)
+            if "time_share" in function and function["time_share"]["clock"]["value"] is not None:
+                self.assertLessEqual(sum(shares),
+                                     function["time_share"]["clock"]["value"] + 1e-9, lines)
+            for line in lines:
+                # Every line shown has time or FLOPs (a line with neither is skipped).
+                flops = line.get("flops", {}).get("sim", {}).get("value") or 0
+                share = (line.get("time_share", {}).get("clock", {}).get("value")) or 0
+                self.assertTrue(flops > 0 or share > 0, line)
+        # The loop body is one line: all of the function's FLOPs are its line's, exactly.
+        matmul_line = next(l for l in matmul["lines"] if l["line"] == self.marked_line("matmul"))
+        self.assertEqual(matmul_line["flops"]["sim"]["value"], 2 * M ** 3 * matmuls)
+        triad_line = next(l for l in triad["lines"] if l["line"] == self.marked_line("triad"))
+        self.assertEqual(triad_line["flops"]["sim"]["value"], 2 * N * reps)
+        # The triad's line streams its 24 bytes per 2 FLOPs past every cache that cannot hold
+        # 24 MiB: at least 1 byte per FLOP at DRAM where the simulated last level is smaller.
+        # Where it holds them (Zen 5's 32 MiB L3 here), DRAM sees only what the L3 loses, a
+        # fraction that shrinks with the repetitions; the stream then crosses L2<->L3 instead.
+        per_flop = triad_line["bytes_per_flop"]
+        self.assertGreaterEqual(per_flop["l2"]["sim"], 12 * 0.9, per_flop)
+        note = triad_line["bytes_dram"]["sim"]["note"]
+        levels = re.findall(r"\bL(\d) (\d+) B\b", note)
+        self.assertTrue(levels, note)
+        last_level, last_bytes = max((int(k), int(size)) for k, size in levels)
+        if last_bytes < 24 * N:
+            self.assertGreaterEqual(per_flop["dram"]["sim"], 1, per_flop)
+        else:
+            self.assertIn(last_level, (3,), note)
+            self.assertGreaterEqual(per_flop["l3"]["sim"], 12 * 0.9, per_flop)
+            self.assertIsNotNone(per_flop["dram"]["sim"], per_flop)
+        self.assertAlmostEqual(per_flop["l1"]["sim"],
+                               triad_line["bytes_l1"]["sim"]["value"] / (2 * N * reps))
+        # Lines are no regions of their own, and have no placement.
+        self.assertFalse([r for r in functions if r.startswith("ln:")])
+        self.assertNotIn("placement", triad_line)
 
     def test_each_function_counted_exactly_and_placed(self):
         out = self.sim_run("hot_functions")
@@ -93,6 +160,25 @@ class HotFunctions(RprofTestCase):
         self.assertIn("\nfunction matmul\n", shown)
         shown_json = json.loads(self.rprof_ok("show", str(out["run_id"]), "--format", "json").stdout)
         self.assertEqual(shown_json["functions"]["triad"]["flops"]["sim"]["value"], 2 * N * REPS)
+        # Hot lines: in the run's JSON and show's, and under each function in show's table,
+        # which keeps to 80 columns.
+        self.check_hot_lines(functions)
+        self.check_hot_lines(shown_json["functions"])
+        self.assertFalse([r for r in out["regions"] if r.startswith("ln:")], out["regions"])
+        shown = self.rprof_ok("show", str(out["run_id"]), env=dict(self.env, COLUMNS="80")).stdout
+        self.assertIn("\nhot lines of matmul ", shown)
+        self.assertIn(f"hot_functions.c:{self.marked_line('matmul')} ", shown)
+        self.assertIn(f"hot_functions.c:{self.marked_line('triad')} ", shown)
+        table = shown[shown.index("\nhot lines of triad"):].split("\n\n")[0]
+        for row in table.splitlines():
+            self.assertLessEqual(len(row), 80, table)
+        self.assertNotIn("\nregion ln:", shown)
+        # Stored with the run: the line regions' metrics, each with its source (clock: the
+        # time share, where the native run was sampled).
+        rows = self.query("select distinct source from metrics where run_id = ? and region like"
+                          " 'ln:triad@%'", (out["run_id"],))
+        sampled = "time_share" in functions["triad"]
+        self.assertEqual(sorted(r[0] for r in rows), ["clock", "sim"] if sampled else ["sim"])
 
     def test_stripped_binary_names_functions_by_module_and_address(self):
         out = self.sim_run("hot_functions_stripped")
@@ -105,6 +191,10 @@ class HotFunctions(RprofTestCase):
             name = by_flops[flops]
             self.assertTrue(name.startswith("hot_functions_stripped+0x"), name)
             self.assertIn("code without a symbol in", functions[name]["instructions"]["sim"]["note"])
+            # No debug information, no lines: said, not an error.
+            self.assertIsNone(functions[name]["lines"])
+            self.assertIn("no line information", functions[name]["lines_reason"])
+            self.assertIsNone(functions[name]["hot_lines"]["sim"]["value"])
 
     def test_functions_off_counts_none(self):
         out = self.sim_run("hot_functions", "--functions", "off")
@@ -130,6 +220,12 @@ class HotFunctions(RprofTestCase):
             self.assertLess(share, 1)
             # With a time, a rate: the function stands at a percentage of its roof.
             self.assertIsNotNone(out["functions"][name]["placement"].get("percent_of_roof"))
+        # Hundreds of samples: each function's lines have time shares, no more than its own.
+        self.check_hot_lines(out["functions"], matmuls=10, reps=40)
+        for name in ("triad", "matmul"):
+            loop = next(l for l in out["functions"][name]["lines"]
+                        if l["line"] == self.marked_line(name))
+            self.assertGreater(loop["time_share"]["clock"]["value"], 0, loop)
         # Marker regions and functions side by side, each in its own key.
         self.assertEqual(out["functions"]["triad"]["flops"]["sim"]["value"],
                          out["regions"]["triad"]["flops"]["sim"]["value"])

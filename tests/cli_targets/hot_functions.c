@@ -4,7 +4,8 @@
  * triple loop at M = 160, 2 x M^3 FLOPs per call (MATMULS calls, default 1), cache-resident. Built
  * -O2 -g (tests/cli_targets/ meson.build); with -DWITH_MARKERS the same calls sit in marker regions
  * "triad" and "matmul", the time each function's sampled time is held against. Prints an integer
- * checksum (printing a double would add libc's arithmetic). */
+ * checksum (printing a double would add libc's arithmetic). Each function's loop is one line, marked
+ * "hot line: NAME", where tests find its hot line's number. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,7 +23,7 @@ enum { kN = 1 << 20, kM = 160 };
 __attribute__((noinline)) void triad(double* a, const double* b, const double* c, double s, long n,
                                      long reps) {
   for (long r = 0; r < reps; ++r) {
-    for (long i = 0; i < n; ++i) a[i] = b[i] + s * c[i];
+    for (long i = 0; i < n; ++i) a[i] = b[i] + s * c[i]; /* hot line: triad */
     __asm__ volatile("" : : "r"(a) : "memory"); /* every repetition stores its results */
   }
 }
@@ -31,7 +32,7 @@ __attribute__((noinline)) void matmul(double* c, const double* a, const double* 
   for (long i = 0; i < m; ++i)
     for (long j = 0; j < m; ++j) {
       double sum = 0;
-      for (long k = 0; k < m; ++k) sum += a[i * m + k] * b[k * m + j];
+      for (long k = 0; k < m; ++k) sum += a[i * m + k] * b[k * m + j]; /* hot line: matmul */
       c[i * m + j] = sum;
     }
 }

@@ -78,5 +78,56 @@ TEST_F(SchemaCheckTest, ATableReplacedByAViewIsNamed) {
   EXPECT_EQ(err.rfind("tags is a view, not a table", 0), 0u) << err;
 }
 
+// Whether the check read the file's schema: a table it expects is hidden behind a changed name
+// without moving the schema cookie (writable_schema), which only a real check notices.
+std::string CheckedWithTableSecretlyRenamed(Database* db, bool record_first) {
+  std::string err;
+  if (record_first) EXPECT_TRUE(CheckSchemaUnlessVerified(db, /*record=*/true, &err)) << err;
+  int64_t cookie_before = 0, cookie_after = 0;
+  auto cookie = [&](int64_t* out) {
+    EXPECT_TRUE(db->ForEachRow("PRAGMA schema_version", &err,
+                               [&](const Statement& s) { *out = s.Int(0); }))
+        << err;
+  };
+  cookie(&cookie_before);
+  EXPECT_TRUE(db->Exec("PRAGMA writable_schema = ON; UPDATE sqlite_master SET name = 'tags_gone'"
+                       " WHERE name = 'tags'; PRAGMA writable_schema = OFF",
+                       &err))
+      << err;
+  cookie(&cookie_after);
+  EXPECT_EQ(cookie_before, cookie_after) << "writable_schema moved the cookie";
+  err.clear();
+  return CheckSchemaUnlessVerified(db, /*record=*/false, &err) ? "" : err;
+}
+
+TEST_F(SchemaCheckTest, AVerifiedSchemaIsNotReadAgainWhileItsCookieStands) {
+  // Recorded by a writer: the next open trusts the record and does not read the tables.
+  EXPECT_EQ(CheckedWithTableSecretlyRenamed(&db_, /*record_first=*/true), "");
+}
+
+TEST_F(SchemaCheckTest, WithoutARecordTheSchemaIsRead) {
+  EXPECT_EQ(CheckedWithTableSecretlyRenamed(&db_, /*record_first=*/false).rfind(
+                "table tags is missing", 0),
+            0u);
+}
+
+TEST_F(SchemaCheckTest, AChangedSchemaIsReadAgainAfterARecord) {
+  std::string err;
+  ASSERT_TRUE(CheckSchemaUnlessVerified(&db_, /*record=*/true, &err)) << err;
+  ASSERT_TRUE(db_.Exec("DROP VIEW run_summary", &err)) << err;  // moves the cookie
+  EXPECT_FALSE(CheckSchemaUnlessVerified(&db_, /*record=*/true, &err));
+  EXPECT_EQ(err.rfind("view run_summary is missing", 0), 0u) << err;
+}
+
+TEST_F(SchemaCheckTest, AReaderDoesNotRecordItsCheck) {
+  std::string err;
+  ASSERT_TRUE(CheckSchemaUnlessVerified(&db_, /*record=*/false, &err)) << err;
+  int64_t rows = -1;
+  ASSERT_TRUE(db_.ForEachRow("SELECT count(*) FROM schema_verified", &err,
+                             [&](const Statement& s) { rows = s.Int(0); }))
+      << err;
+  EXPECT_EQ(rows, 0);
+}
+
 }  // namespace
 }  // namespace rprof

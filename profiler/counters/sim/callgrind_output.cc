@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cstring>
 #include <numeric>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -801,6 +802,26 @@ std::optional<CacheLevelGeometry> ParseCacheDescription(std::string_view text) {
     g.associativity = static_cast<uint32_t>(ways);
   }
   return g;
+}
+
+CallgrindOutput CallgrindOutput::PartOf(const CallgrindOutput& whole) {
+  CallgrindOutput part;
+  std::tie(part.events, part.objects, part.cache, part.creator, part.has_instr_positions,
+           part.has_line_positions) = std::tie(whole.events, whole.objects, whole.cache,
+                                               whole.creator, whole.has_instr_positions,
+                                               whole.has_line_positions);
+  part.self_totals.assign(whole.events.size(), 0);
+  return part;
+}
+
+void CallgrindOutput::AddSite(const CallgrindOutput& from, size_t site) {
+  const size_t stride = from.events.size();
+  sites.push_back(from.sites[site]);
+  for (size_t e = 0; e < stride; ++e) {
+    uint64_t v = from.costs[site * stride + e];
+    costs.push_back(v);
+    self_totals[e] += v;
+  }
 }
 
 int CallgrindOutput::EventIndex(std::string_view name) const {

@@ -121,6 +121,13 @@ struct CallgrindOutput {
   uint64_t Cost(size_t site, int event) const {
     return event < 0 ? 0 : costs[site * events.size() + static_cast<size_t>(event)];
   }
+
+  // A part of `whole` (a function's sites, a line's): its events, objects and geometry, no
+  // sites yet. Not the run's function and file names: SimAnalyzer needs none, and a program of
+  // thousands of functions (libpython) would copy them thousands of times.
+  static CallgrindOutput PartOf(const CallgrindOutput& whole);
+  // Appends `from`'s site `site` with its costs, added to self_totals (same events as `from`).
+  void AddSite(const CallgrindOutput& from, size_t site);
 };
 
 // Parses one callgrind output text into *out (replacing its content). On malformed input returns

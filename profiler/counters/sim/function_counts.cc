@@ -16,7 +16,6 @@ std::vector<FunctionSlice> SplitByFunction(const CallgrindOutput& output) {
       std::any_of(output.site_sources.begin(), output.site_sources.end(),
                   [](const SiteSource& s) { return s.function != SiteSource::kUnnamed; });
   if (!any_named) return slices;
-  const size_t stride = output.events.size();
   const int ir = output.EventIndex("Ir");
   UnwindRanges unwind;
 
@@ -44,15 +43,7 @@ std::vector<FunctionSlice> SplitByFunction(const CallgrindOutput& output) {
       FunctionSlice slice;
       slice.object = object;
       slice.name = symbol;  // named below, once its lowest address is known
-      slice.output.events = output.events;
-      slice.output.objects = output.objects;
-      // Not the run's function and file names: SimAnalyzer needs none, and a program of
-      // thousands of functions (libpython) would copy them thousands of times.
-      slice.output.cache = output.cache;
-      slice.output.has_instr_positions = output.has_instr_positions;
-      slice.output.has_line_positions = output.has_line_positions;
-      slice.output.creator = output.creator;
-      slice.output.self_totals.assign(stride, 0);
+      slice.output = CallgrindOutput::PartOf(output);
       slices.push_back(std::move(slice));
       file_weight.emplace_back();
       file_lines.emplace_back();
@@ -60,12 +51,8 @@ std::vector<FunctionSlice> SplitByFunction(const CallgrindOutput& output) {
     }
     size_t s = it->second;
     FunctionSlice& slice = slices[s];
-    slice.output.sites.push_back(site);
-    for (size_t e = 0; e < stride; ++e) {
-      uint64_t v = output.costs[i * stride + e];
-      slice.output.costs.push_back(v);
-      slice.output.self_totals[e] += v;
-    }
+    slice.output.AddSite(output, i);
+    slice.site_sources.push_back(source);
     if (std::get<2>(key) == 0) lowest[s] = std::min(lowest[s], site.address);
     if (source.file != SiteSource::kUnnamed && source.line > 0) {
       file_weight[s][source.file] += ir >= 0 ? output.Cost(i, ir) : 1;

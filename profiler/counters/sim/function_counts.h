@@ -26,6 +26,9 @@ struct FunctionSlice {
   // Its sites alone, with their costs and the run's geometry (not the run's function and file
   // names, nor each site's source: what SimAnalyzer needs, no more).
   CallgrindOutput output;
+  // Each of output.sites' source, indexes into the whole output's files (the function and file
+  // names stay there): what SplitByLine (line_counts.h) splits the function by.
+  std::vector<SiteSource> site_sources;
 };
 
 // Splits `output` by (object, function). Empty when the output names no function (rprofsim
