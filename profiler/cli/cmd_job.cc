@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "cli/options.h"
 #include "core/json.h"
+#include "functions/hot_functions.h"
 #include "report/placement_report.h"
 #include "report/render.h"
 #include "report/table.h"
@@ -241,7 +242,8 @@ bool JobCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   // Marker regions, aggregated over the ranks as the whole runs are.
   std::set<std::string> region_names;
   for (const RunRecord* run : ranks)
-    for (const std::string& r : RegionNames(run->metrics)) region_names.insert(r);
+    for (const std::string& r : RegionNames(run->metrics))
+      if (!IsFunctionRegion(r)) region_names.insert(r);  // a rank's hot functions are its own
   {
     // Always in the data (an empty list without regions), in the text only when there are some.
     if (!region_names.empty()) report.AddText("\nmarker regions over the ranks:\n");

@@ -19,6 +19,7 @@
 #include "core/metric.h"
 #include "counters/counter_session.h"
 #include "counters/sim_time_fit.h"
+#include "functions/function_sampler.h"
 #include "rprof/kernel.h"
 
 namespace rprof {
@@ -57,6 +58,10 @@ struct CountedTarget {
   // the command line of the sim replay, which then runs under auto too. Empty: argv, and sim
   // only when chosen.
   std::vector<std::string> replay_argv;
+  // Programs whose timed part is one marker region (a Google Benchmark instance's timed loop,
+  // bracketed by rprof's shim): a replay counts their hot functions there. "": the whole
+  // execution.
+  std::string timed_region;
   // Programs: the model of one execution, as the user declared it.
   std::optional<double> declared_flops;
   std::optional<double> declared_bytes;
@@ -95,7 +100,8 @@ struct CounterRequest {
   // destroyed. Empty: nothing is shown. The command line hands its progress line down
   // (report/progress.h's StartElapsedProgress): counters draw nothing of their own.
   std::function<std::shared_ptr<void>(const std::string& what, double expected_s)> wait_progress;
-  // Programs: how many hot functions to count on their own (--functions; 0: off).
+  // Programs: how many hot functions get a point of their own (--functions; 0: off). Their
+  // native executions are then sampled (NativeOutcome::function_samples).
   int functions = 0;
 };
 
@@ -106,6 +112,10 @@ struct NativeOutcome {
   std::optional<double> time_s;  // median seconds per call (kernels) or per execution
   double replay_native_s = 0;    // native seconds one replay would take (warm-up included)
   std::vector<Metric> so_far;    // the metrics of the sources finished before this one
+  // A program's native executions, sampled per function (--functions; the driver samples them
+  // whatever the sources): what a source counting per function joins its counts to by name.
+  // nullptr: not sampled (--functions off, or a kernel).
+  const FunctionSamples* function_samples = nullptr;
 };
 
 // A program's counters, opened on each execution (the pmu source on programs).

@@ -90,9 +90,11 @@ bool SimulateProgram(const CountedTarget& program, const CacheSizes& caches, int
   // A replay with arguments of its own (a Google Benchmark binary run for one short timed
   // loop) prints a table that is not the run's: kept off the user's stdout.
   sim.discard_stdout = !program.replay_argv.empty();
-  // Not yet for a replay of its own (a Google Benchmark instance): counted over the whole
-  // replay, a function's work would not be the timed loop's per iteration.
-  sim.functions = program.replay_argv.empty() ? functions : 0;
+  // A replay of its own (a Google Benchmark instance) counts its functions over its timed loop
+  // alone (the shim's region), which its target divides per iteration as it does the loop's
+  // counts; without that region, none: over the whole replay they would not be per iteration.
+  sim.functions = program.replay_argv.empty() || !program.timed_region.empty() ? functions : 0;
+  sim.functions_region = program.replay_argv.empty() ? "" : program.timed_region;
   sim.samples = samples;
   sim.native_time_s = native_time_s;
   SimGeometry(caches, &sim.d1, &sim.ll);
@@ -155,31 +157,6 @@ std::string KernelSizeThatFits(const CountedTarget& kernel, double native_s, dou
 
 namespace {
 
-// The native executions sampled for the hot functions' time (functions/function_sampler.h):
-// a sampler that cannot open never stops the run, its functions then have no time (said).
-class FunctionSampling : public ProcessCounting {
- public:
-  FunctionSampling() : sampler_(kSamplePeriodS) {}
-  bool Attach(pid_t pid, Error*) override {
-    if (!sampler_.Attach(pid)) return true;
-    attached_ = true;
-    return true;
-  }
-  std::vector<std::string> Counted() const override { return {}; }
-  void Collect() override {
-    if (attached_) sampler_.Collect();
-    attached_ = false;
-  }
-  const FunctionSamples& samples() const { return sampler_.samples(); }
-
- private:
-  // One sample per 0.5 ms of CPU time per thread: a few hundred in a tenth of a second, at a
-  // cost within the noise (a timer interrupt and 24 bytes each).
-  static constexpr double kSamplePeriodS = 0.5e-3;
-  FunctionSampler sampler_;
-  bool attached_ = false;
-};
-
 class PreparedSim : public PreparedSource {
  public:
   // `refused`: why this target is never replayed ("" when it may be).
@@ -191,10 +168,6 @@ class PreparedSim : public PreparedSource {
         fit_(request.sim_time),
         wait_progress_(request.wait_progress),
         refused_(std::move(refused)) {}
-
-  // A program's hot functions get their time from its native executions, sampled.
-  ProcessCounting* per_process() override { return sampling_.get(); }
-  void SampleFunctions() { sampling_ = std::make_unique<FunctionSampling>(); }
 
   // Replays only a target that succeeded natively: a failed one has nothing worth simulating.
   bool Finish(const CountedTarget& target, const NativeOutcome& outcome,
@@ -246,11 +219,8 @@ class PreparedSim : public PreparedSource {
                   "counts"
                 : "executed once more, for the fewest iterations, under valgrind, for the sim "
                   "counts";
-    const FunctionSamples* samples = sampling_ ? &sampling_->samples() : nullptr;
-    if (samples && !samples->why_not.empty())
-      *note += "; hot functions have no time: sampling failed (" + samples->why_not + ")";
-    if (!SimulateProgram(target, caches_, functions_, samples, outcome.time_s.value_or(0), metrics,
-                         err, &wall_s))
+    if (!SimulateProgram(target, caches_, functions_, outcome.function_samples,
+                         outcome.time_s.value_or(0), metrics, err, &wall_s))
       return false;
     AddReplayTime(work_s, expected, wall_s, metrics);
     // A program whose work depends on time did other work under valgrind: its counts do not go
@@ -277,7 +247,6 @@ class PreparedSim : public PreparedSource {
   }
 
   int functions_;  // hot functions counted on their own (SimRequest::functions)
-  std::unique_ptr<FunctionSampling> sampling_;  // programs with hot functions: null otherwise
   bool chosen_;
   double budget_s_;
   CacheSizes caches_;
@@ -335,14 +304,7 @@ class SimSource : public CounterSource {
       refused = "counting " + target.argv[0] +
                 " with sim executes it a second time, under valgrind; --counters sim asks "
                 "for that";
-    bool replays = refused.empty();
-    auto prepared = std::make_unique<PreparedSim>(chosen, request, std::move(refused));
-    // Not yet for a Google Benchmark instance (a replay of its own, replay_argv): its functions
-    // would be counted over the whole replay, not per iteration of its timed loop.
-    if (replays && request.functions > 0 && target.kind == CountedTarget::Kind::kProgram &&
-        target.replay_argv.empty())
-      prepared->SampleFunctions();
-    return prepared;
+    return std::make_unique<PreparedSim>(chosen, request, std::move(refused));
   }
 };
 

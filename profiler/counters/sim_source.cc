@@ -18,6 +18,7 @@
 #include "counters/sim/simtool_location.h"
 #include "counters/sim_cache_sizes.h"
 #include "functions/hot_functions.h"
+#include "functions/sampled_time.h"
 #include "machine/topology.h"
 
 namespace rprof {
@@ -171,35 +172,6 @@ bool Analyze(SimAnalyzer* analyzer, const std::vector<std::string>& files, SimCo
 }
 
 constexpr std::string_view kRegionTrigger = "Client Request: rprof-region:";
-
-// A function's time from the native run's samples: its share of them x the run's time per
-// execution (source clock: a share of the measured wall time), with the count and the
-// binomial standard error of the share; time_share beside it.
-void AddSampledTime(const FunctionSamples& samples, uint64_t own, double native_time_s,
-                    const std::string& region, std::vector<Metric>* out) {
-  double n = static_cast<double>(samples.total);
-  double p = static_cast<double>(own) / n;
-  double relative_error = own > 0 ? std::sqrt((1 - p) / (p * n)) : 0;
-  std::string note = Format(
-      "%llu of %llu cpu-clock samples (one per %.3g ms of CPU time, every thread) x the "
-      "run's time %.4g s; ±%.2g %% (binomial standard error of the share)",
-      static_cast<unsigned long long>(own), static_cast<unsigned long long>(samples.total),
-      samples.period_s * 1e3, native_time_s, 100 * relative_error);
-  if (samples.lost > 0)
-    note += Format("; %llu samples lost (the ring buffer was full)",
-                   static_cast<unsigned long long>(samples.lost));
-  note += samples.user_only
-              ? "; a share of user CPU time (perf_event_paranoid kept kernel code unsampled)"
-              : "; a share of CPU time, kernel time included";
-  note += ": with several threads busy at once it overstates wall time";
-  if (own == 0) {
-    out->push_back({"time_s", std::nullopt, "s", Source::kClock, region,
-                    "no cpu-clock sample fell in this function (" + note + ")"});
-    return;
-  }
-  out->push_back({"time_s", p * native_time_s, "s", Source::kClock, region, note});
-  out->push_back({"time_share", p, "1", Source::kClock, region, note});
-}
 
 // The hot functions of the whole run's `output` (rprofsim with --rprofsim-functions=yes, or
 // callgrind): each chosen one's metrics as a region's (FunctionRegion), plus where its code is
@@ -453,7 +425,7 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
   }
   result->fp_mix = DescribeFpMix(counts);
   AddSimMetrics(counts, "", &result->metrics);
-  if (request.functions > 0 &&
+  if (request.functions > 0 && request.functions_region.empty() &&
       !AddFunctionMetrics(&analyzer, whole, request.functions, request.samples,
                           request.native_time_s, &result->metrics, &why)) {
     cleanup();
@@ -484,6 +456,18 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
                     "sim: callgrind output of region " + name + ": " + why);
       }
       AddSimMetrics(region_counts, name, &result->metrics);
+      // The hot functions of this region alone (a benchmark's timed loop): its own output split
+      // by function, as the whole run's is.
+      if (request.functions > 0 && name == request.functions_region) {
+        CallgrindOutput region_output;
+        if (!ReadCallgrindOutputFiles(files, &region_output, &why) ||
+            !AddFunctionMetrics(&analyzer, region_output, request.functions, request.samples,
+                                request.native_time_s, &result->metrics, &why)) {
+          cleanup();
+          return Fail(err, ErrorKind::kEnvironment,
+                      "sim: valgrind output of region " + name + ", by function: " + why);
+        }
+      }
       if (options.simtool.empty())
         for (Metric& m : result->metrics)
           if (m.region == name && m.name == "flops")

@@ -39,6 +39,9 @@ struct SimRequest {
   // Also count each hot function on its own (HotFunctionRule::top, functions/hot_functions.h):
   // its metrics carry the region FunctionRegion(name). 0: no function is counted.
   int functions = 0;
+  // The marker region whose hot functions are counted (a Google Benchmark instance's timed
+  // loop, per_region set): "" counts them over the whole run.
+  std::string functions_region;
   // The native executions' cpu-clock samples per function (function_sampler.h) and their time
   // per execution, which the samples share out: each counted function's time_s, and the hot
   // functions chosen by time. nullptr: not sampled.

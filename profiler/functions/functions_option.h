@@ -10,7 +10,8 @@ inline constexpr int kDefaultHotFunctions = 10;
 inline constexpr const char* kFunctionsHelp =
     "programs: give the N hottest functions (by time and by FLOPs, and every function above "
     "1 % of the time) a roofline point of their own, no markers needed (default 10; sim counts "
-    "each function's FLOPs and bytes); off: none";
+    "each function's FLOPs and bytes, without it their sampled time alone); off: none, not "
+    "sampled";
 
 // "off" -> 0, a whole number 1..1000 -> itself. False with *why otherwise.
 bool ParseFunctionsOption(const std::string& text, int* top, std::string* why);

@@ -7,6 +7,8 @@
 
 #include "core/text.h"
 #include "core/utf8.h"
+#include "functions/hot_functions.h"
+#include "functions/sampled_time.h"
 #include "machine/profile_trust.h"
 #include "report/label_placement.h"
 #include "report/run_report.h"
@@ -256,8 +258,15 @@ RooflineScene BuildRooflineScene(const MachineProfile& profile, const std::vecto
         {"", PlaceRun(run.metrics, shape, profile)}};
     for (const std::string& region : RegionNames(run.metrics))
       parts.push_back({region, PlaceRegion(run.metrics, region, shape, profile)});
+    // Hot functions with their sampled time alone (no source counted them) are left out in one
+    // line per run, not one each: the reason is the same for all.
+    int time_only = 0;
     for (auto& [region, p] : parts) {
       std::string part_name = region.empty() ? name : name + " region " + region;
+      if (!p.placed && IsFunctionRegion(region) && p.reason == kTimeProfileOnly) {
+        ++time_only;
+        continue;
+      }
       if (!p.placed) {
         scene.left_out.push_back({run.id, part_name, p.reason});
         continue;
@@ -289,6 +298,9 @@ RooflineScene BuildRooflineScene(const MachineProfile& profile, const std::vecto
             "-thread ones: --threads " + std::to_string(s.threads) + " draws its own");
       scene.series.push_back(std::move(s));
     }
+    if (time_only > 0)
+      scene.left_out.push_back({run.id, name + " " + std::to_string(time_only) + " hot functions",
+                                kTimeProfileOnly});
   }
   LabelSeries(&scene.series, runs);
   if (!all_roofs) KeepRoofsThatMatter(&scene);

@@ -9,7 +9,9 @@
 
 #include "core/memory_level.h"
 #include "core/text.h"
+#include "functions/hot_functions.h"
 #include "functions/hot_lines.h"
+#include "functions/sampled_time.h"
 #include "machine/profile_trust.h"
 #include "roofline/compute_roof.h"
 
@@ -527,10 +529,12 @@ Placement PlaceRegion(const std::vector<Metric>& metrics, const std::string& reg
     region_shape.precision_note = own_precision.precision_note + ", the region's own";
   }
   Placement p = PlaceRun(own, region_shape, profile);
+  // A hot function with its sampled time alone: nothing counted its work (no marker declares
+  // a function's).
   if (!p.placed && !p.compute_ceiling.empty() && !PreferredMetric(own, "flops"))
-    p.reason =
-        "no FLOP count is known for this region; declare one with "
-        "rprof_region_declare, or count with --counters sim";
+    p.reason = IsFunctionRegion(region) ? kTimeProfileOnly
+                                        : "no FLOP count is known for this region; declare one "
+                                          "with rprof_region_declare, or count with --counters sim";
   return p;
 }
 

@@ -12,6 +12,7 @@
 #include "core/stats.h"
 #include "core/text.h"
 #include "core/untrusted_file.h"
+#include "functions/hot_functions.h"
 #include "marker/marker_backend_path.h"
 #include "process/scratch_dir.h"
 #include "targets/program_target.h"
@@ -101,6 +102,8 @@ BenchmarkTarget::BenchmarkTarget(const BenchmarkBinary& binary, std::string argv
   for (const std::string& a : common)
     if (a.rfind("--benchmark_min_time", 0) != 0 && a.rfind("--benchmark_repetitions", 0) != 0)
       counted_.replay_argv.push_back(a);
+  // The shim's region is the timed loop: a replay counts the hot functions there alone.
+  if (shim_applies_) counted_.timed_region = instance_;
   if (!shim_applies_) {
     no_iterations_reason_ =
         LinksSharedBenchmarkLibrary(binary.path)
@@ -278,6 +281,27 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
       kept.push_back(std::move(m));
       continue;
     }
+    // A hot function's sim counts are its share of the replay's timed loop (SimRequest::
+    // functions_region): per iteration as the loop's are. Its sampled time (clock) is already
+    // a share of the time per iteration.
+    if (IsFunctionRegion(m.region) && m.source == Source::kSim) {
+      sim_replayed = true;
+      if (!no_iterations_reason_.empty() || !replay_iterations) continue;
+      if (m.name != "line_first" && m.name != "line_last" && m.name != "threads" && m.value) {
+        m.value = *m.value / (*replay_iterations / static_cast<double>(threads_));
+        m.note = Format(
+                     "its share of the timed loop, per iteration (%.0f iterations in the "
+                     "replay under valgrind)",
+                     *replay_iterations) +
+                 (m.note.empty() ? "" : "; " + m.note);
+      }
+      kept.push_back(std::move(m));
+      continue;
+    }
+    if (IsFunctionRegion(m.region) && m.source == Source::kClock && m.value)
+      m.note +=
+          "; the share is of the whole benchmark execution (its start-up and Google "
+          "Benchmark's trial loops too), the time Google Benchmark's per iteration";
     // The whole process's own counts are start-up and set-up as much as the loop: not kept.
     if (m.region.empty() && (m.source == Source::kPmu || m.source == Source::kSim)) {
       if (m.source == Source::kSim) sim_replayed = true;

@@ -7,7 +7,10 @@
 #include "core/stats.h"
 #include "core/text.h"
 #include "core/untrusted_file.h"
+#include "functions/hot_functions.h"
+#include "functions/sampled_time.h"
 #include "process/interruption.h"
+#include "targets/function_sampling.h"
 
 namespace rprof {
 
@@ -43,6 +46,23 @@ void MarkInterrupted(RunRecord* run, const std::string& source) {
   AddNote(&run->note, InterruptionNote() + ": " + source + " counts absent");
 }
 
+// The hot functions' sampled time where no source counted any function (pmu, model, or sim
+// not replayed): the time profile alone, said. With a source's per-function counts it already
+// carries the time (sim joins it by name).
+void AddTimeProfile(const FunctionSamples& samples, std::optional<double> time_s, int top,
+                    RunRecord* run) {
+  if (!samples.why_not.empty()) {
+    AddNote(&run->note, "hot functions have no time: sampling failed (" + samples.why_not + ")");
+    return;
+  }
+  if (std::any_of(run->metrics.begin(), run->metrics.end(),
+                  [](const Metric& m) { return IsFunctionRegion(m.region); }))
+    return;
+  HotFunctionRule rule;
+  rule.top = top;
+  if (time_s) AddSampledFunctions(samples, *time_s, rule, &run->metrics);
+}
+
 }  // namespace
 
 bool Measure(Target& target, const std::vector<ChosenSource>& sources,
@@ -70,6 +90,15 @@ bool Measure(Target& target, const std::vector<ChosenSource>& sources,
     prepared.push_back(std::move(p));
   }
 
+  // A program's hot functions get their time from its native executions, sampled whatever the
+  // sources: sim joins its per-function counts to it; without a source that counts per function
+  // the sampled time is their whole profile (below).
+  std::unique_ptr<FunctionSampling> sampling;
+  if (request.functions > 0 && counted.kind == CountedTarget::Kind::kProgram) {
+    sampling = std::make_unique<FunctionSampling>();
+    live.per_process.push_back(sampling.get());
+  }
+
   if (InterruptingSignal() != 0)
     return Fail(err, ErrorKind::kTargetFailed,
                 InterruptionNote() + ": nothing was measured, nothing is stored");
@@ -84,6 +113,7 @@ bool Measure(Target& target, const std::vector<ChosenSource>& sources,
   outcome.ok = run->status == RunStatus::kOk && !run->samples.empty();
   outcome.calls = static_cast<double>(ex.timed_calls);
   outcome.replay_native_s = ex.replay_native_s;
+  if (sampling) outcome.function_samples = &sampling->samples();
   if (!run->samples.empty()) {
     SampleStats stats = Summarize(run->samples);
     outcome.time_s = stats.median;
@@ -128,6 +158,7 @@ bool Measure(Target& target, const std::vector<ChosenSource>& sources,
   for (Metric& m : ex.metrics) run->metrics.push_back(std::move(m));
   for (Prepared& p : prepared)
     if (FinishOrder(p.scope) == 2) finish(p);
+  if (sampling) AddTimeProfile(sampling->samples(), outcome.time_s, request.functions, run);
   AddDerivedMetrics(&run->metrics);
   // Whatever the target and its files made of the note, what is stored stays bounded.
   CapNote(&run->note);

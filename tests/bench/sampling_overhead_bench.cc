@@ -2,7 +2,7 @@
 // the cpu-clock sampler attached (functions/function_sampler.h, rprof's period of 0.5 ms) and
 // without, interleaved so that a busy machine's load falls on both alike; medians of ROUNDS.
 //
-//   bench_sampling_overhead ROUNDS PROGRAM [ARGS...]
+//   [RPROF_BENCH_PERIOD_MS=P] bench_sampling_overhead ROUNDS PROGRAM [ARGS...]
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,7 +56,9 @@ int main(int argc, char** argv) {
   }
   int rounds = std::atoi(argv[1]);
   std::vector<double> plain, sampled;
-  rprof::FunctionSampler sampler(0.5e-3);
+  // RPROF_BENCH_PERIOD_MS: another period than rprof's, to see what the cost scales with.
+  const char* period_ms = std::getenv("RPROF_BENCH_PERIOD_MS");
+  rprof::FunctionSampler sampler(period_ms ? std::atof(period_ms) * 1e-3 : 0.5e-3);
   for (int r = 0; r < rounds; ++r) {
     double a = Execute(argv + 2, nullptr);
     double b = Execute(argv + 2, &sampler);

@@ -128,6 +128,44 @@ class Gbench(RprofTestCase):
         self.assertTrue(any(n.startswith("the timed loop: other threads of the process used")
                             for n in notes), notes)
 
+    def test_each_instance_has_its_hot_functions(self):
+        # Issue 28: each instance's hot functions, sampled over its own execution (pmu: the time
+        # profile alone); with sim, counted over its timed loop in the replay, per iteration as
+        # the loop's own counts are.
+        def one_run(*args):
+            out = self.path("run.json")
+            r = self.rprof("run", *args, "--format", "json", "-o", out, FIXTURE,
+                           "--benchmark_filter=BM_matmul/64$", "--benchmark_min_time=0.2",
+                           timeout=600)
+            self.assertEqual(r.returncode, 0, r)
+            with open(out) as f:
+                (run,) = json.load(f)  # one benchmark: a JSON array of one run
+            names = [name for name in run["functions"] if "BM_matmul" in name]
+            self.assertEqual(len(names), 1, sorted(run["functions"]))
+            return run, run["functions"][names[0]]
+
+        # A first run stores this machine; a profile of it then places the functions.
+        self.assertEqual(self.rprof("run", "--counters", "pmu", FIXTURE,
+                                    "--benchmark_filter=saxpy/1024$",
+                                    "--benchmark_min_time=0.01").returncode, 0)
+        insert_profile(self.db)
+        run, function = one_run("--counters", "pmu")
+        time = function["time_s"]["clock"]
+        # The timed loop is all but the whole execution: most of its samples.
+        self.assertGreater(function["time_share"]["clock"]["value"], 0.5, time["note"])
+        self.assertIn("the share is of the whole benchmark execution", time["note"])
+        self.assertLessEqual(time["value"], run["metrics"]["time_s"]["clock"]["value"])
+        self.assertFalse(function["placement"]["placed"])
+        self.assertIn("no source here counts per function", function["placement"]["reason"])
+        if shutil.which("valgrind") is None:
+            return
+        run, function = one_run("--counters", "sim")
+        # The loop's 2 n^3 FLOPs per iteration, all in the benchmark's function, exactly.
+        self.assertEqual(function["flops"]["sim"]["value"], 2 * 64 ** 3, function["flops"])
+        self.assertEqual(function["flops"]["sim"]["value"], run["metrics"]["flops"]["sim"]["value"])
+        self.assertIn("per iteration", function["flops"]["sim"]["note"])
+        self.assertTrue(function["placement"]["placed"], function["placement"])
+
     def test_kernels_lists_the_benchmarks(self):
         listed = self.rprof_ok("kernels", FIXTURE, "--format", "json")
         self.assertEqual([b["name"] for b in json.loads(listed.stdout)["benchmarks"]], list(WORK))

@@ -170,6 +170,29 @@ class MpiJobTest(RprofTestCase):
         self.assertIn(f"job {job_id}: 4 of 4 ranks stored, on 1 node, complete", text)
         self.assertIn("load imbalance: max/mean time", text)
 
+    def test_each_rank_has_its_own_hot_functions(self):
+        # Issue 28: each rank's rprof samples its own rank's executions; its run holds its hot
+        # functions (the time profile alone: sim does not replay a rank). The triad is written
+        # in main: main holds most of each rank's time.
+        proc = self.mpirun(2, rprof_harness.RPROF, "--db", self.db, "-q", FIXTURE,
+                           "--elements", "2000000", "--reps", "30")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        rows = self.query("SELECT r.job_rank, f.function, f.time_s FROM run_functions f"
+                          " JOIN runs r ON r.id = f.run_id ORDER BY r.job_rank")
+        by_rank = {}
+        for rank, function, time_s in rows:
+            by_rank.setdefault(rank, {})[function] = time_s
+        self.assertEqual(sorted(by_rank), [0, 1], rows)
+        for rank, functions in by_rank.items():
+            self.assertIn("main", functions, (rank, functions))
+            self.assertGreater(functions["main"], 0, (rank, functions))
+        # Each rank's own: the JSON of rank 1's run has its functions, time beside a reason.
+        run_id = self.query("SELECT id FROM runs WHERE job_rank = 1")[0][0]
+        shown = json.loads(self.rprof_ok("show", str(run_id), "--format", "json").stdout)
+        main = shown["functions"]["main"]
+        self.assertIn("cpu-clock samples", main["time_s"]["clock"]["note"])
+        self.assertIn("no source here counts per function", main["time_s"]["clock"]["note"])
+
     def test_a_crashing_rank_is_stored_crashed_and_the_job_incomplete(self):
         self.with_profile()
         # The others have ended when rank 1 aborts (a second after MPI_Finalize); a longer

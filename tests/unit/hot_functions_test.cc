@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "functions/functions_option.h"
+#include "functions/sampled_time.h"
 
 namespace rprof {
 namespace {
@@ -89,6 +90,75 @@ TEST(ParseFunctionsOption, CountOrOff) {
   EXPECT_FALSE(ParseFunctionsOption("ten", &top, &why));
   EXPECT_EQ(why, "--functions ten: use a count from 1 to 1000, or off");
   EXPECT_FALSE(ParseFunctionsOption("-3", &top, &why));
+}
+
+// Without a source that counts per function, the samples alone make the functions' profile:
+// time_s = share x the run's time, the top N and everything above 1 %, kernel code left out.
+TEST(AddSampledFunctions, TimeProfileAloneSaysSo) {
+  FunctionSamples samples;
+  samples.by_function = {
+      {"triad", 600}, {"matmul", 300}, {"[kernel]", 80}, {"main", 15}, {"setup", 5}};
+  samples.total = 1000;
+  samples.period_s = 0.5e-3;
+  HotFunctionRule rule;
+  rule.top = 2;
+  std::vector<Metric> out;
+  AddSampledFunctions(samples, 2.0, rule, &out);
+  const Metric* triad = FindMetric(out, "time_s", Source::kClock, "fn:triad");
+  ASSERT_NE(triad, nullptr);
+  EXPECT_DOUBLE_EQ(*triad->value, 1.2);
+  EXPECT_NE(triad->note.find("600 of 1000 cpu-clock samples"), std::string::npos) << triad->note;
+  EXPECT_NE(triad->note.find(kTimeProfileOnly), std::string::npos) << triad->note;
+  const Metric* share = FindMetric(out, "time_share", Source::kClock, "fn:matmul");
+  ASSERT_NE(share, nullptr);
+  EXPECT_DOUBLE_EQ(*share->value, 0.3);
+  // main (1.5 %) is above 1 % though past the top 2; setup (0.5 %) is not; kernel code is no
+  // function of the program.
+  EXPECT_NE(FindMetric(out, "time_s", Source::kClock, "fn:main"), nullptr);
+  EXPECT_EQ(FindMetric(out, "time_s", Source::kClock, "fn:setup"), nullptr);
+  // Two samples are too few for a time: not hot, even within the top N.
+  samples.by_function["rare"] = 2;
+  rule.top = 10;
+  out.clear();
+  AddSampledFunctions(samples, 2.0, rule, &out);
+  EXPECT_NE(FindMetric(out, "time_s", Source::kClock, "fn:setup"), nullptr);  // 5: ±44 %
+  EXPECT_EQ(FindMetric(out, "time_share", Source::kClock, "fn:rare"), nullptr);
+  EXPECT_EQ(FindMetric(out, "time_s", Source::kClock, "fn:[kernel]"), nullptr);
+  // No FLOPs or bytes are made up for them.
+  for (const Metric& m : out) EXPECT_TRUE(m.name == "time_s" || m.name == "time_share") << m.name;
+}
+
+// Two samples of a thousand are a share (0.2 %), not a time: ±71 % would make any rate.
+TEST(AddSampledTime, TooFewSamplesGiveAShareButNoTime) {
+  FunctionSamples samples;
+  samples.total = 1000;
+  samples.period_s = 0.5e-3;
+  std::vector<Metric> out;
+  AddSampledTime(samples, 2, 1.0, "fn:f", &out);
+  const Metric* time = FindMetric(out, "time_s", Source::kClock, "fn:f");
+  ASSERT_NE(time, nullptr);
+  EXPECT_FALSE(time->value.has_value());
+  EXPECT_NE(time->note.find("too few cpu-clock samples for a time (±71 %"), std::string::npos)
+      << time->note;
+  const Metric* share = FindMetric(out, "time_share", Source::kClock, "fn:f");
+  ASSERT_NE(share, nullptr);
+  EXPECT_DOUBLE_EQ(*share->value, 0.002);
+  // Five of ten (±32 %) are a time.
+  samples.total = 10;
+  out.clear();
+  AddSampledTime(samples, 5, 1.0, "fn:f", &out);
+  EXPECT_DOUBLE_EQ(*FindMetric(out, "time_s", Source::kClock, "fn:f")->value, 0.5);
+}
+
+TEST(AddSampledFunctions, NothingSampledNothingAdded) {
+  FunctionSamples samples;
+  std::vector<Metric> out;
+  AddSampledFunctions(samples, 1.0, HotFunctionRule(), &out);
+  EXPECT_TRUE(out.empty());
+  samples.by_function = {{"f", 10}};
+  samples.total = 10;
+  AddSampledFunctions(samples, 0.0, HotFunctionRule(), &out);  // no time to share out
+  EXPECT_TRUE(out.empty());
 }
 
 }  // namespace

@@ -1,0 +1,53 @@
+// A hot function's time from the native executions' cpu-clock samples (function_sampler.h):
+// its share of the samples x the run's time, with the sample count and the statistical error
+// said. Used by every source alike: sim joins its per-function counts to these times by name,
+// and where no source counts per function (pmu, or auto without sim) the sampled time is the
+// functions' whole profile (AddSampledFunctions), said so.
+#ifndef RPROF_FUNCTIONS_SAMPLED_TIME_H_
+#define RPROF_FUNCTIONS_SAMPLED_TIME_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/metric.h"
+#include "functions/function_sampler.h"
+#include "functions/hot_functions.h"
+
+namespace rprof {
+
+// Why a function sampled but not counted has no FLOPs or bytes (and so no placement).
+inline constexpr const char* kTimeProfileOnly =
+    "no source here counts per function: the time profile alone; --counters sim counts each "
+    "function's FLOPs and bytes";
+
+// The largest relative standard error of a share that still makes a time: about 4 samples.
+inline constexpr double kMostRelativeError = 0.5;
+
+// Appends `region`'s time_s and time_share (source clock): `own` of samples.total samples x
+// `native_time_s` (the run's time per execution, or per iteration of a benchmark), the note
+// giving the count, the binomial standard error of the share, lost samples and whether kernel
+// code was sampled. A function no sample fell in gets time_s absent, with that reason; one whose
+// share's relative error is over kMostRelativeError gets its share but no time, said.
+// samples.total must be > 0.
+void AddSampledTime(const FunctionSamples& samples, uint64_t own, double native_time_s,
+                    const std::string& region, std::vector<Metric>* out);
+
+// The hot functions of the samples alone, where no source counted per function: the top
+// `rule.top` by sampled time and every one above `rule.min_share`, each as a region
+// (FunctionRegion) with its time_s and time_share; their notes say that nothing counted their
+// FLOPs or bytes (kTimeProfileOnly). A function with too few samples for a time
+// (kMostRelativeError) is not hot: nothing but its share would be known. Code outside any
+// function of the program ("[kernel]", "[unknown]", "[vdso]") is no function: left out, its
+// samples still in the total. Nothing when nothing was sampled or native_time_s is not
+// positive.
+void AddSampledFunctions(const FunctionSamples& samples, double native_time_s,
+                         const HotFunctionRule& rule, std::vector<Metric>* out);
+
+// Whether `name` (a FunctionSamples key) is a function of the program, not kernel code or an
+// unnamed mapping ("[kernel]", "[vdso]", "[unknown]").
+bool IsSampledFunction(const std::string& name);
+
+}  // namespace rprof
+
+#endif  // RPROF_FUNCTIONS_SAMPLED_TIME_H_
