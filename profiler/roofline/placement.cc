@@ -223,8 +223,8 @@ std::string AboveRoofNote(const std::vector<Metric>& metrics, const MachineProfi
   if (percent <= 100) return "";
   char text[400];
   auto rank = [](const std::string& name) {
-    std::optional<MemoryLevel> level = ParseMemoryLevel(name);
-    return level ? static_cast<int>(*level) : static_cast<int>(kMemoryLevels.size());
+    std::optional<MemoryLevel> parsed = ParseMemoryLevel(name);
+    return parsed ? static_cast<int>(*parsed) : static_cast<int>(kMemoryLevels.size());
   };
   const Metric* footprint = FindMetric(metrics, "bytes_dram", Source::kModel);
   if (!level.empty() && footprint && footprint->value && *footprint->value > 0) {
