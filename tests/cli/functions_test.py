@@ -230,6 +230,21 @@ class HotFunctions(RprofTestCase):
         self.assertEqual(out["functions"]["triad"]["flops"]["sim"]["value"],
                          out["regions"]["triad"]["flops"]["sim"]["value"])
 
+    def sgemm_kernel_under_sim(self, report, *argv):
+        """OpenBLAS's sgemm kernel as `rprof run --counters sim ARGV` reports it: the one hot
+        function named sgemm_kernel*. One OpenBLAS thread, and its Haswell kernels: valgrind
+        cannot execute the AVX-512 ones it would choose on an AVX-512 machine."""
+        self.need_valgrind()
+        env = dict(self.env, OPENBLAS_NUM_THREADS="1", OPENBLAS_CORETYPE="Haswell")
+        r = self.rprof("run", "--counters", "sim", "--format", "json", "-o", self.path(report),
+                       *argv, env=env, timeout=600)
+        self.assertExit(r, 0, "a second time, under valgrind")
+        with open(self.path(report)) as f:
+            out = json.load(f)
+        kernels = [name for name in out["functions"] if name.startswith("sgemm_kernel")]
+        self.assertEqual(len(kernels), 1, sorted(out["functions"]))
+        return out["functions"][kernels[0]]
+
     def test_a_shared_librarys_kernel_is_a_hot_function(self):
         # OpenBLAS's sgemm kernel, from a C program (the issue's np_mm.py does the same through
         # numpy): a function of a shared library, found, counted and placed on its own.
@@ -240,16 +255,7 @@ class HotFunctions(RprofTestCase):
         # One thread: the run's roof is then the 1-thread one the inserted profile has whatever
         # the load (with two, CPU time / wall time chose 1 or 2 threads as the machine was busy
         # or not, and the profile has no 2-thread fp32 roof).
-        self.need_valgrind()
-        env = dict(self.env, OPENBLAS_NUM_THREADS="1", OPENBLAS_CORETYPE="Haswell")
-        r = self.rprof("run", "--counters", "sim", "--format", "json", "-o", self.path("b.json"),
-                       program, str(n), env=env, timeout=600)
-        self.assertExit(r, 0, "a second time, under valgrind")
-        with open(self.path("b.json")) as f:
-            out = json.load(f)
-        kernels = [name for name in out["functions"] if name.startswith("sgemm_kernel")]
-        self.assertEqual(len(kernels), 1, sorted(out["functions"]))
-        kernel = out["functions"][kernels[0]]
+        kernel = self.sgemm_kernel_under_sim("b.json", program, str(n))
         # Two calls of 2 n^3 (a warm-up and the region's), nearly all in the kernel.
         self.assertAlmostEqual(kernel["flops_sp"]["sim"]["value"] / (4 * n ** 3), 1, delta=0.02)
         self.assertIn("libopenblas", kernel["instructions"]["sim"]["note"])
@@ -337,20 +343,9 @@ class HotFunctions(RprofTestCase):
         if probe.returncode != 0:
             self.skipTest(f"{python} has no numpy (Debian: python3-numpy): "
                           f"{probe.stderr.strip()[-200:]}")
-        self.need_valgrind()
-        # One OpenBLAS thread, and its Haswell kernels: valgrind cannot execute the AVX-512
-        # ones it would choose on this machine.
-        env = dict(self.env, OPENBLAS_NUM_THREADS="1", OPENBLAS_CORETYPE="Haswell")
         n, reps = 128, 3
-        r = self.rprof("run", "--counters", "sim", "--format", "json", "-o", self.path("np.json"),
-                       python, os.path.join(TARGETS_SOURCE, "np_mm.py"), str(n), str(reps),
-                       env=env, timeout=600)
-        self.assertExit(r, 0, "a second time, under valgrind")
-        with open(self.path("np.json")) as f:
-            out = json.load(f)
-        kernels = [name for name in out["functions"] if name.startswith("sgemm_kernel")]
-        self.assertEqual(len(kernels), 1, sorted(out["functions"]))
-        kernel = out["functions"][kernels[0]]
+        kernel = self.sgemm_kernel_under_sim(
+            "np.json", python, os.path.join(TARGETS_SOURCE, "np_mm.py"), str(n), str(reps))
         # Nearly all of the products' 2 n^3 FLOPs each, in fp32.
         self.assertAlmostEqual(kernel["flops_sp"]["sim"]["value"] / (2 * n ** 3 * reps), 1,
                                delta=0.05)
