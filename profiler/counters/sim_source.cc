@@ -125,44 +125,6 @@ bool ShouldRunSim(SimMode mode, double expected_s, double budget_s, const std::s
 
 namespace {
 
-// Canonical metrics (source sim) of one collected part: the whole run (region "") or a region.
-void AddSimMetrics(const SimCounts& counts, const std::string& region, std::vector<Metric>* out) {
-  // Each metric's note: what it is here, then every caveat of the analysis that qualifies it.
-  auto add = [&](const std::string& name, std::optional<double> value, const char* unit,
-                 std::string note) {
-    for (const SimCounts::Note& n : counts.notes)
-      if (std::find(n.metrics.begin(), n.metrics.end(), name) != n.metrics.end())
-        note += (note.empty() ? "" : "; ") + n.text;
-    out->push_back({name, value, unit, Source::kSim, region, std::move(note)});
-  };
-  auto opt = [](const std::optional<uint64_t>& v) {
-    return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
-  };
-  std::string flop_note = DescribeFpMix(counts);
-  add("instructions", static_cast<double>(counts.instructions), "count", "");
-  add("flops", static_cast<double>(counts.flops()), "FLOP", flop_note);
-  add("flops_dp", static_cast<double>(counts.flops_dp), "FLOP", "");
-  add("flops_sp", static_cast<double>(counts.flops_sp), "FLOP", "");
-  const char* widths[] = {"scalar", "128", "256", "512"};
-  for (int w = 0; w < kVectorWidthCount; ++w) {
-    if (counts.flops_dp > 0)
-      add(std::string("flops_dp_") + widths[w], static_cast<double>(counts.flops_dp_by_width[w]),
-          "FLOP", "");
-    if (counts.flops_sp > 0)
-      add(std::string("flops_sp_") + widths[w], static_cast<double>(counts.flops_sp_by_width[w]),
-          "FLOP", "");
-  }
-  add("bytes_l1", static_cast<double>(counts.bytes_l1()), "B", "");
-  add("l1d_misses", opt(counts.l1d_misses), "count", "");
-  add("llc_misses", opt(counts.llc_misses), "count", "");
-  add("bytes_l2", opt(counts.bytes_l2), "B", "");
-  if (!counts.cache.levels.empty()) {  // rprofsim: levels callgrind does not simulate
-    if (counts.cache.levels.size() > 2) add("l2_misses", opt(counts.l2_misses), "count", "");
-    add("bytes_l3", opt(counts.bytes_l3), "B", "");
-  }
-  add("bytes_dram", opt(counts.bytes_dram), "B", "");
-}
-
 // `analyzer` keeps what it decoded: a run's parts (whole run, regions, threads' shares) decode
 // each instruction once.
 bool Analyze(SimAnalyzer* analyzer, const std::vector<std::string>& files, SimCounts* counts,
@@ -211,8 +173,6 @@ bool AddFunctionMetrics(SimAnalyzer* analyzer, const CallgrindOutput& output, in
     }
     used.push_back(name);
     std::string region = FunctionRegion(name);
-    size_t first = out->size();
-    AddSimMetrics(counts[i], region, out);
     std::string where =
         (slice.named ? "function " + slice.name + " in " : "code without a symbol in ") +
         slice.object +
@@ -222,9 +182,7 @@ bool AddFunctionMetrics(SimAnalyzer* analyzer, const CallgrindOutput& output, in
                total > 0 ? 100.0 * static_cast<double>(counts[i].instructions) / total : 0.0) +
         "; inlined code is counted in the function it was inlined into" +
         (sampled ? "" : "; chosen by its share of the instructions (no time was sampled)");
-    for (size_t k = first; k < out->size(); ++k)
-      if ((*out)[k].name == "instructions")
-        (*out)[k].note = where + ((*out)[k].note.empty() ? "" : "; " + (*out)[k].note);
+    AddSimMetrics(counts[i], region, /*split=*/true, out, where);
     if (sampled) AddSampledTime(*samples, samples_of(slice.name), native_time_s, region, out);
     if (slice.first_line > 0) {
       out->push_back({"line_first", static_cast<double>(slice.first_line), "line", Source::kSim,
@@ -424,7 +382,7 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
     return Fail(err, ErrorKind::kEnvironment, "sim: valgrind output: " + why);
   }
   result->fp_mix = DescribeFpMix(counts);
-  AddSimMetrics(counts, "", &result->metrics);
+  AddSimMetrics(counts, "", /*split=*/true, &result->metrics);
   if (request.functions > 0 && request.functions_region.empty() &&
       !AddFunctionMetrics(&analyzer, whole, request.functions, request.samples,
                           request.native_time_s, &result->metrics, &why)) {
@@ -455,7 +413,7 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
         return Fail(err, ErrorKind::kEnvironment,
                     "sim: callgrind output of region " + name + ": " + why);
       }
-      AddSimMetrics(region_counts, name, &result->metrics);
+      AddSimMetrics(region_counts, name, /*split=*/true, &result->metrics);
       // The hot functions of this region alone (a benchmark's timed loop): its own output split
       // by function, as the whole run's is.
       if (request.functions > 0 && name == request.functions_region) {

@@ -47,30 +47,6 @@ std::string_view BaseName(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-// A line's sim metrics, as the whole run's (sim_source.cc's AddSimMetrics) less the per-width
-// split and the misses: what its bytes per FLOP and its place in the function need.
-void AddLineSimMetrics(const SimCounts& counts, const std::string& region, std::string where,
-                       std::vector<Metric>* out) {
-  auto add = [&](const std::string& name, std::optional<double> value, const char* unit,
-                 std::string note) {
-    for (const SimCounts::Note& n : counts.notes)
-      for (const std::string& metric : n.metrics)
-        if (metric == name) note += (note.empty() ? "" : "; ") + n.text;
-    out->push_back({name, value, unit, Source::kSim, region, std::move(note)});
-  };
-  auto opt = [](const std::optional<uint64_t>& v) {
-    return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
-  };
-  add("instructions", static_cast<double>(counts.instructions), "count", std::move(where));
-  add("flops", static_cast<double>(counts.flops()), "FLOP", DescribeFpMix(counts));
-  add("flops_dp", static_cast<double>(counts.flops_dp), "FLOP", "");
-  add("flops_sp", static_cast<double>(counts.flops_sp), "FLOP", "");
-  add("bytes_l1", static_cast<double>(counts.bytes_l1()), "B", "");
-  add("bytes_l2", opt(counts.bytes_l2), "B", "");
-  if (!counts.cache.levels.empty()) add("bytes_l3", opt(counts.bytes_l3), "B", "");
-  add("bytes_dram", opt(counts.bytes_dram), "B", "");
-}
-
 }  // namespace
 
 bool AddHotLineMetrics(SimAnalyzer* analyzer, const CallgrindOutput& whole,
@@ -152,7 +128,7 @@ bool AddHotLineMetrics(SimAnalyzer* analyzer, const CallgrindOutput& whole,
                  function_instructions > 0
                      ? 100.0 * line.instructions / static_cast<double>(function_instructions)
                      : 0.0);
-      AddLineSimMetrics(counts[c], region, std::move(where), out);
+      AddSimMetrics(counts[c], region, /*split=*/false, out, where);
     }
     if (!sampled) continue;
     if (!line.time_share) {

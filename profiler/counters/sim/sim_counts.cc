@@ -380,6 +380,46 @@ bool SimAnalyzer::Analyze(const CallgrindOutput& output, SimCounts* counts, std:
   return true;
 }
 
+void AddSimMetrics(const SimCounts& counts, const std::string& region, bool split,
+                   std::vector<Metric>* out, const std::string& where) {
+  // Each metric's note: what it is here, then every caveat of the analysis that qualifies it.
+  auto add = [&](const std::string& name, std::optional<double> value, const char* unit,
+                 std::string note) {
+    for (const SimCounts::Note& n : counts.notes)
+      if (std::find(n.metrics.begin(), n.metrics.end(), name) != n.metrics.end())
+        note += (note.empty() ? "" : "; ") + n.text;
+    out->push_back({name, value, unit, Source::kSim, region, std::move(note)});
+  };
+  auto opt = [](const std::optional<uint64_t>& v) {
+    return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
+  };
+  std::string flop_note = DescribeFpMix(counts);
+  add("instructions", static_cast<double>(counts.instructions), "count", where);
+  add("flops", static_cast<double>(counts.flops()), "FLOP", flop_note);
+  add("flops_dp", static_cast<double>(counts.flops_dp), "FLOP", "");
+  add("flops_sp", static_cast<double>(counts.flops_sp), "FLOP", "");
+  const char* widths[] = {"scalar", "128", "256", "512"};
+  for (int w = 0; split && w < kVectorWidthCount; ++w) {
+    if (counts.flops_dp > 0)
+      add(std::string("flops_dp_") + widths[w], static_cast<double>(counts.flops_dp_by_width[w]),
+          "FLOP", "");
+    if (counts.flops_sp > 0)
+      add(std::string("flops_sp_") + widths[w], static_cast<double>(counts.flops_sp_by_width[w]),
+          "FLOP", "");
+  }
+  add("bytes_l1", static_cast<double>(counts.bytes_l1()), "B", "");
+  if (split) {
+    add("l1d_misses", opt(counts.l1d_misses), "count", "");
+    add("llc_misses", opt(counts.llc_misses), "count", "");
+  }
+  add("bytes_l2", opt(counts.bytes_l2), "B", "");
+  if (!counts.cache.levels.empty()) {  // rprofsim: levels callgrind does not simulate
+    if (split && counts.cache.levels.size() > 2) add("l2_misses", opt(counts.l2_misses), "count", "");
+    add("bytes_l3", opt(counts.bytes_l3), "B", "");
+  }
+  add("bytes_dram", opt(counts.bytes_dram), "B", "");
+}
+
 std::string DescribeFpMix(const SimCounts& counts) {
   WidthCounts instr{};
   WidthCounts flops{};

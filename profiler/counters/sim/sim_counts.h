@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/metric.h"
 #include "counters/sim/callgrind_output.h"
 #include "counters/sim/instruction_class.h"
 #include "counters/sim/object_code.h"
@@ -83,6 +84,14 @@ struct SimCounts {
 // "scalar code: 100 % of FP instructions are scalar", "256-bit vector code: 99.9 % of FLOPs from
 // 256-bit instructions", "mixed: 60 % of FLOPs scalar, 40 % 256-bit".
 std::string DescribeFpMix(const SimCounts& counts);
+
+// The canonical metrics (source sim) of one part of a run (the whole run, region "", a marker
+// region, a hot function or one of its lines), each noted with what it is, then every caveat of
+// the analysis that qualifies it. `split`: also the FLOPs per vector width and the misses per
+// level (a hot line goes without: its bytes per FLOP and its share are what it is shown for).
+// `where`: what the part is (a hot function's object and name), first in the instructions' note.
+void AddSimMetrics(const SimCounts& counts, const std::string& region, bool split,
+                   std::vector<Metric>* out, const std::string& where = "");
 
 // Turns callgrind outputs into SimCounts. Keeps the object files it opened and every instruction it
 // decoded (per object path and address), so analysing several outputs of the same binaries decodes
