@@ -465,9 +465,12 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
   s += "<rect id=\"frame\" x=\"" + Num(kFrame.x) + "\" y=\"" + Num(kFrame.y) + "\" width=\"" +
        Num(kFrame.w) + "\" height=\"" + Num(kFrame.h) + "\" fill=\"none\" stroke=\"#333333\"/>\n";
   s += "<g clip-path=\"url(#frame-clip)\">\n" + roofs + "</g>\n";
-  s += "<g clip-path=\"url(#frame-clip)\">\n" + series_svg + arrows + "</g>\n";
-  s += "<g class=\"labels\" style=\"paint-order:stroke\" stroke=\"#ffffff\" "
-       "stroke-width=\"3\" stroke-linejoin=\"round\">\n" +
+  // Arrows, labels and leaders only annotate the points: the mouse goes through them to the
+  // points below (an arrow or a leader ends at its point's centre, where a hover aims).
+  s += "<g clip-path=\"url(#frame-clip)\">\n" + series_svg +
+       "<g class=\"arrows\" pointer-events=\"none\">\n" + arrows + "</g>\n</g>\n";
+  s += "<g class=\"labels\" pointer-events=\"none\" style=\"paint-order:stroke\" "
+       "stroke=\"#ffffff\" stroke-width=\"3\" stroke-linejoin=\"round\">\n" +
        leaders + roof_labels + run_labels + "</g>\n";
   s += legend + below + "</svg>\n";
   return s;

@@ -161,6 +161,18 @@ class ReportInChromium(RprofTestCase):
             self.assertEqual(binding, p["binding"])
             self.assertEqual(float(percent), p["percent_of_roof"])
 
+        # Nothing drawn to annotate a point (a label, a before → after arrow or a leader line,
+        # both ending at a point's centre) takes the mouse from it: the centre of every point is
+        # a point's. A leader there made the hover below flicker (mouseenter, then mouseleave to
+        # the line) when a label landed far from its point.
+        covered = b.evaluate("""Array.from(document.querySelectorAll('#plot .point')).map(p => {
+            p.scrollIntoView({block: 'center'});
+            const r = p.getBoundingClientRect();
+            const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            return top && top.closest('.point') ? null : top ? top.outerHTML.slice(0, 120) : 'none';
+        }).filter(x => x)""")
+        self.assertEqual(covered, [])
+
         # Hover a point: the tooltip shows its summary and its run's verdict.
         target = max(drawn)  # a sim run when sim can run: a point per level
         point = f'#plot .series[data-run="{target}"] .point[data-binding="true"]'
