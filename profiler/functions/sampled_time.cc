@@ -1,8 +1,10 @@
 #include "functions/sampled_time.h"
 
 #include <cmath>
+#include <tuple>
 
 #include "core/text.h"
+#include "functions/hot_lines.h"
 
 namespace rprof {
 
@@ -54,6 +56,46 @@ void AddSampledTime(const FunctionSamples& samples, uint64_t own, double native_
   out->push_back({"time_share", p, "1", Source::kClock, region, note});
 }
 
+std::string LineSamplesNote(uint64_t own, uint64_t total) {
+  return Format(
+      "%llu of the run's %llu cpu-clock samples fell on this line (a share of the run's CPU "
+      "time, as its function's time_share)",
+      static_cast<unsigned long long>(own), static_cast<unsigned long long>(total));
+}
+
+void AddSampledLines(const FunctionSamples& samples, const std::string& function,
+                     std::vector<Metric>* out) {
+  std::vector<LineCandidate> candidates;
+  std::vector<uint64_t> own;
+  for (auto it = samples.by_line.lower_bound({function, "", 0});
+       it != samples.by_line.end() && std::get<0>(it->first) == function; ++it) {
+    candidates.push_back({std::get<1>(it->first), std::get<2>(it->first), 0, 0,
+                          static_cast<double>(it->second) / static_cast<double>(samples.total)});
+    own.push_back(it->second);
+  }
+  const std::string function_region = FunctionRegion(function);
+  if (candidates.empty()) {
+    auto why = samples.line_why_not.find(function);
+    out->push_back({"hot_lines", std::nullopt, "count", Source::kClock, function_region,
+                    "no sample of it has a source line: " +
+                        (why == samples.line_why_not.end() ? std::string("no line information")
+                                                           : why->second)});
+    return;
+  }
+  HotLineRule rule;
+  std::vector<size_t> chosen = SelectHotLines(candidates, rule);
+  for (size_t c : chosen)
+    out->push_back({"time_share", candidates[c].time_share, "1", Source::kClock,
+                    LineRegion(function, candidates[c].file, candidates[c].line),
+                    LineSamplesNote(own[c], samples.total)});
+  out->push_back(
+      {"hot_lines", static_cast<double>(chosen.size()), "count", Source::kClock, function_region,
+       Format("its hottest lines: the %d heaviest by sampled time, of %zu lines sampled; each "
+              "under region ln:%s@FILE:LINE; no FLOPs or bytes per line: no source here counts "
+              "them (--counters sim does)",
+              rule.top, candidates.size(), function.c_str())});
+}
+
 bool IsSampledFunction(const std::string& name) { return !name.empty() && name.front() != '['; }
 
 void AddSampledFunctions(const FunctionSamples& samples, double native_time_s,
@@ -76,6 +118,7 @@ void AddSampledFunctions(const FunctionSamples& samples, double native_time_s,
     AddSampledTime(samples, own[i], native_time_s, region, out);
     for (size_t k = first; k < out->size(); ++k)
       (*out)[k].note += std::string("; ") + kTimeProfileOnly;
+    AddSampledLines(samples, candidates[i].name, out);
   }
 }
 

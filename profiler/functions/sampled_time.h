@@ -37,12 +37,24 @@ void AddSampledTime(const FunctionSamples& samples, uint64_t own, double native_
 // `rule.top` by sampled time and every one above `rule.min_share`, each as a region
 // (FunctionRegion) with its time_s and time_share; their notes say that nothing counted their
 // FLOPs or bytes (kTimeProfileOnly). A function with too few samples for a time
-// (kMostRelativeError) is not hot: nothing but its share would be known. Code outside any
+// (kMostRelativeError) is not hot: nothing but its share would be known. Each hot function
+// gets its hot lines by time (AddSampledLines). Code outside any
 // function of the program ("[kernel]", "[unknown]", "[vdso]") is no function: left out, its
 // samples still in the total. Nothing when nothing was sampled or native_time_s is not
 // positive.
 void AddSampledFunctions(const FunctionSamples& samples, double native_time_s,
                          const HotFunctionRule& rule, std::vector<Metric>* out);
+
+// What a line's time_share note says: `own` of the run's samples fell on it.
+std::string LineSamplesNote(uint64_t own, uint64_t total);
+
+// A time-only hot function's hottest source lines (HotLineRule's top by sampled time), where no
+// source counts per line: each line's time_share (source clock) under its LineRegion, and the
+// function's hot_lines count (source clock), its note saying that the lines have no FLOPs or
+// bytes. Without any sampled line (no line table in its module) hot_lines is absent, with
+// line_why_not's reason. samples.total must be > 0.
+void AddSampledLines(const FunctionSamples& samples, const std::string& function,
+                     std::vector<Metric>* out);
 
 // Whether `name` (a FunctionSamples key) is a function of the program, not kernel code or an
 // unnamed mapping ("[kernel]", "[vdso]", "[unknown]").

@@ -335,13 +335,20 @@ void AddHotLinesText(const std::string& region, const std::vector<const Metric*>
     if (!reason.empty()) report->AddText("\nhot lines of " + function + ": none (see hot_lines)\n");
     return;
   }
-  report->AddText("\nhot lines of " + function + " (time: cpu-clock samples; the rest: sim)\n");
-  Table& table = report->AddTable({{"line", "line"},
-                                   {"time_share", "time", Align::kRight},
-                                   {"gflop", "GFLOP", Align::kRight},
+  // Lines sim counted show their FLOPs and bytes; a time profile's, their time alone.
+  bool counted = false;
+  for (const FunctionLine& line : lines)
+    for (const Metric* m : line.metrics) counted = counted || m->source == Source::kSim;
+  std::vector<Column> columns = {{"line", "line"}, {"time_share", "time", Align::kRight}};
+  if (counted) {
+    report->AddText("\nhot lines of " + function + " (time: cpu-clock samples; the rest: sim)\n");
+    columns.insert(columns.end(), {{"gflop", "GFLOP", Align::kRight},
                                    {"bytes_per_flop_l1", "B/FLOP L1", Align::kRight},
-                                   {"bytes_per_flop_dram", "B/FLOP DRAM", Align::kRight}},
-                                  kInText);
+                                   {"bytes_per_flop_dram", "B/FLOP DRAM", Align::kRight}});
+  } else {
+    report->AddText("\nhot lines of " + function + " (time: cpu-clock samples)\n");
+  }
+  Table& table = report->AddTable(columns, kInText);
   for (const FunctionLine& line : lines) {
     const std::string& file = line.where.file;
     size_t slash = file.rfind('/');
@@ -352,11 +359,14 @@ void AddHotLinesText(const std::string& region, const std::vector<const Metric*>
       if (m->name == "time_share" && m->source == Source::kClock) share = m->value;
       if (m->name == "flops" && m->source == Source::kSim) flops = m->value;
     }
-    table.AddRow({Cell::Text(EscapeForTerminal(place)),
-                  Cell::Number(share, share ? Format("%.1f %%", 100 * *share) : "-"),
-                  Cell::Number(flops ? std::optional<double>(*flops / 1e9) : std::nullopt),
+    std::vector<Cell> row = {Cell::Text(EscapeForTerminal(place)),
+                             Cell::Number(share, share ? Format("%.1f %%", 100 * *share) : "-")};
+    if (counted)
+      row.insert(row.end(),
+                 {Cell::Number(flops ? std::optional<double>(*flops / 1e9) : std::nullopt),
                   Cell::Number(BytesPerFlop(line.metrics, "l1")),
                   Cell::Number(BytesPerFlop(line.metrics, "dram"))});
+    table.AddRow(row);
   }
 }
 

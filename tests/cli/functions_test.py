@@ -4,8 +4,8 @@ function's FLOPs exactly, its placement (the triad memory-bound), a section in s
 the run_functions view; its stripped copy names them by module and address, and says so;
 --functions off counts none. Each function's time, sampled from the native executions
 (cpu-clock), is within 25 % of what marker regions around the same calls measure, with sim and
-without it (pmu, auto: the time profile alone, said, and no placement). Each function's hot
-lines: the matmul's and the triad's loop lines (marked in the source) with their exact FLOPs,
+without it (pmu, auto: the time profile alone, said, and no placement; hot lines by time
+alone). Each function's hot lines: the matmul's and the triad's loop lines (marked in the source) with their exact FLOPs,
 the triad's bytes per FLOP, time shares that add up to no more than their function's; none in
 the stripped copy, said. A PolyBench-style kernel_gemm's FLOPs equal its marker region's;
 numpy's BLAS kernel is a hot function of python3 np_mm.py. The sim tests skip where valgrind is
@@ -296,9 +296,25 @@ class HotFunctions(RprofTestCase):
                               function["placement"]["reason"])
                 self.assertIn("--counters sim counts each function's FLOPs and bytes",
                               function["placement"]["reason"])
+                # Its hot lines by time alone: the loop's line (marked in the source) first,
+                # the shares within the function's, no FLOPs or bytes made up for a line.
+                lines = function["lines"]
+                self.assertTrue(lines, (counters, name, function.get("lines_reason")))
+                self.assertEqual(function["hot_lines"]["clock"]["value"], len(lines))
+                self.assertIn("no FLOPs or bytes per line", function["hot_lines"]["clock"]["note"])
+                self.assertEqual(lines[0]["line"], self.marked_line(name), lines)
+                shares = [l["time_share"]["clock"]["value"] for l in lines]
+                self.assertEqual(shares, sorted(shares, reverse=True))
+                self.assertTrue(all(v > 0 for v in shares), lines)
+                self.assertLessEqual(sum(shares),
+                                     function["time_share"]["clock"]["value"] + 1e-9)
+                for line in lines:
+                    self.assertNotIn("flops", line)
+                    self.assertEqual(line["bytes_per_flop"], {})
             # Stored as hot functions: show, history --function and the run_functions view.
             shown = self.rprof_ok("show", str(out["run_id"])).stdout
             self.assertIn("\nfunction triad\n", shown)
+            self.assertIn("\nhot lines of triad (time: cpu-clock samples)\n", shown)
             rows = self.query("select function, time_s, flops from run_functions where run_id = ?"
                               " and function = 'matmul'", (out["run_id"],))
             self.assertEqual(len(rows), 1)

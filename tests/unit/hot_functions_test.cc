@@ -124,8 +124,54 @@ TEST(AddSampledFunctions, TimeProfileAloneSaysSo) {
   EXPECT_NE(FindMetric(out, "time_s", Source::kClock, "fn:setup"), nullptr);  // 5: ±44 %
   EXPECT_EQ(FindMetric(out, "time_share", Source::kClock, "fn:rare"), nullptr);
   EXPECT_EQ(FindMetric(out, "time_s", Source::kClock, "fn:[kernel]"), nullptr);
-  // No FLOPs or bytes are made up for them.
-  for (const Metric& m : out) EXPECT_TRUE(m.name == "time_s" || m.name == "time_share") << m.name;
+  // No FLOPs or bytes are made up for them; their samples have no line here: no hot lines,
+  // said.
+  for (const Metric& m : out)
+    EXPECT_TRUE(m.name == "time_s" || m.name == "time_share" || m.name == "hot_lines") << m.name;
+  const Metric* lines = FindMetric(out, "hot_lines", Source::kClock, "fn:triad");
+  ASSERT_NE(lines, nullptr);
+  EXPECT_FALSE(lines->value.has_value());
+  EXPECT_NE(lines->note.find("no sample of it has a source line: no line information"),
+            std::string::npos)
+      << lines->note;
+}
+
+// A time-only function's hot lines: the 5 heaviest by sampled time, each a share of the run's
+// samples under its line region; nothing else about a line is known, nothing else is said.
+TEST(AddSampledLines, TheHeaviestLinesByTimeAlone) {
+  FunctionSamples samples;
+  samples.total = 1000;
+  samples.by_function = {{"f", 700}, {"g", 300}};
+  for (uint32_t line = 1; line <= 7; ++line)
+    samples.by_line[{"f", "src/f.c", line}] = 10 * line;  // 10..70
+  samples.by_line[{"g", "src/f.c", 9}] = 300;  // another function's line: not f's
+  std::vector<Metric> out;
+  AddSampledLines(samples, "f", &out);
+  std::vector<std::string> regions;
+  for (const Metric& m : out)
+    if (m.name == "time_share") regions.push_back(m.region);
+  EXPECT_EQ(regions, (std::vector<std::string>{"ln:f@src/f.c:7", "ln:f@src/f.c:6",
+                                               "ln:f@src/f.c:5", "ln:f@src/f.c:4",
+                                               "ln:f@src/f.c:3"}));
+  const Metric* top = FindMetric(out, "time_share", Source::kClock, "ln:f@src/f.c:7");
+  ASSERT_NE(top, nullptr);
+  EXPECT_DOUBLE_EQ(*top->value, 0.07);
+  EXPECT_EQ(top->note, LineSamplesNote(70, 1000));
+  const Metric* count = FindMetric(out, "hot_lines", Source::kClock, "fn:f");
+  ASSERT_NE(count, nullptr);
+  EXPECT_EQ(*count->value, 5);
+  EXPECT_NE(count->note.find("of 7 lines sampled"), std::string::npos) << count->note;
+  EXPECT_NE(count->note.find("no FLOPs or bytes per line"), std::string::npos) << count->note;
+  for (const Metric& m : out) EXPECT_EQ(m.source, Source::kClock) << m.name;
+  // A module without a line table: the sampler's reason.
+  samples.line_why_not["g"] = "libg.so has no DWARF line information";
+  samples.by_line.erase({"g", "src/f.c", 9});
+  out.clear();
+  AddSampledLines(samples, "g", &out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_FALSE(out[0].value.has_value());
+  EXPECT_EQ(out[0].note,
+            "no sample of it has a source line: libg.so has no DWARF line information");
 }
 
 // Two samples of a thousand are a share (0.2 %), not a time: ±71 % would make any rate.

@@ -8,6 +8,7 @@
 #include "core/text.h"
 #include "functions/hot_functions.h"
 #include "functions/hot_lines.h"
+#include "functions/sampled_time.h"
 
 namespace rprof {
 
@@ -138,10 +139,7 @@ bool AddHotLineMetrics(SimAnalyzer* analyzer, const CallgrindOutput& whole,
       continue;
     }
     uint64_t own = line_samples[c];
-    std::string note = Format(
-        "%llu of the run's %llu cpu-clock samples fell on this line (a share of the "
-        "run's CPU time, as its function's time_share)",
-        static_cast<unsigned long long>(own), static_cast<unsigned long long>(samples->total));
+    std::string note = LineSamplesNote(own, samples->total);
     if (!from_sim[c]) note += "; the replay under valgrind never executed it: no sim counts";
     if (own == 0)
       out->push_back({"time_share", std::nullopt, "1", Source::kClock, region,
