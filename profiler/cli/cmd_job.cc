@@ -9,7 +9,7 @@
 #include "cli/command.h"
 #include "cli/options.h"
 #include "core/json.h"
-#include "functions/hot_functions.h"
+#include "functions/hot_lines.h"
 #include "report/placement_report.h"
 #include "report/render.h"
 #include "report/table.h"
@@ -243,7 +243,7 @@ bool JobCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   std::set<std::string> region_names;
   for (const RunRecord* run : ranks)
     for (const std::string& r : RegionNames(run->metrics))
-      if (!IsFunctionRegion(r)) region_names.insert(r);  // a rank's hot functions are its own
+      if (!IsHotCodeRegion(r)) region_names.insert(r);  // a rank's hot code is its own
   {
     // Always in the data (an empty list without regions), in the text only when there are some.
     if (!region_names.empty()) report.AddText("\nmarker regions over the ranks:\n");

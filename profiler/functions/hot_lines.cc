@@ -4,6 +4,8 @@
 #include <charconv>
 #include <numeric>
 
+#include "functions/hot_functions.h"
+
 namespace rprof {
 
 namespace {
@@ -75,6 +77,10 @@ std::string LineRegion(std::string_view function, std::string_view file, uint32_
 bool IsLineRegion(std::string_view region) {
   return region.size() > kLineRegionPrefix.size() &&
          region.substr(0, kLineRegionPrefix.size()) == kLineRegionPrefix;
+}
+
+bool IsHotCodeRegion(std::string_view region) {
+  return IsFunctionRegion(region) || IsLineRegion(region);
 }
 
 std::optional<SourceLine> LineOfRegion(std::string_view region, std::string_view function) {

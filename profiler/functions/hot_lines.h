@@ -45,6 +45,10 @@ inline constexpr std::string_view kLineRegionPrefix = "ln:";
 std::string LineRegion(std::string_view function, std::string_view file, uint32_t line);
 bool IsLineRegion(std::string_view region);
 
+// Whether `region` is one rprof found in the code (a hot function's, "fn:", or a hot line's,
+// "ln:") rather than one the program marked: marker-region lists leave these out.
+bool IsHotCodeRegion(std::string_view region);
+
 // A line region's file and line when it is one of `function`'s (read from the function's side:
 // file names may hold ':' and '@'); nullopt otherwise.
 struct SourceLine {

@@ -242,7 +242,7 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
   w->Key("regions").BeginObject();
   for (const auto& [region, metrics] : by_region) {
     // Hot functions and their lines have keys of their own.
-    if (region.empty() || IsFunctionRegion(region) || IsLineRegion(region)) continue;
+    if (region.empty() || IsHotCodeRegion(region)) continue;
     w->Key(region);
     write_metrics(metrics, &region, {});
   }

@@ -12,7 +12,7 @@
 #include "core/stats.h"
 #include "core/text.h"
 #include "core/untrusted_file.h"
-#include "functions/hot_functions.h"
+#include "functions/hot_lines.h"
 #include "marker/marker_backend_path.h"
 #include "process/scratch_dir.h"
 #include "targets/program_target.h"
@@ -281,10 +281,10 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
       kept.push_back(std::move(m));
       continue;
     }
-    // A hot function's sim counts are its share of the replay's timed loop (SimRequest::
-    // functions_region): per iteration as the loop's are. Its sampled time (clock) is already
-    // a share of the time per iteration.
-    if (IsFunctionRegion(m.region) && m.source == Source::kSim) {
+    // A hot function's sim counts, and its hot lines', are their share of the replay's timed
+    // loop (SimRequest::functions_region): per iteration as the loop's are. Their sampled time
+    // (clock) is already a share of the time per iteration.
+    if (IsHotCodeRegion(m.region) && m.source == Source::kSim) {
       sim_replayed = true;
       if (!no_iterations_reason_.empty() || !replay_iterations) continue;
       if (m.name != "line_first" && m.name != "line_last" && m.name != "threads" && m.value) {
@@ -298,7 +298,7 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
       kept.push_back(std::move(m));
       continue;
     }
-    if (IsFunctionRegion(m.region) && m.source == Source::kClock && m.value)
+    if (IsHotCodeRegion(m.region) && m.source == Source::kClock && m.value)
       m.note +=
           "; the share is of the whole benchmark execution (its start-up and Google "
           "Benchmark's trial loops too), the time Google Benchmark's per iteration";

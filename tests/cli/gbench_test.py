@@ -28,6 +28,8 @@ def console_rows(stdout):
 
 TARGETS = os.environ.get("RPROF_CLI_TARGETS", "")
 FIXTURE = os.path.join(TARGETS, "bench_fixture")
+FIXTURE_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli_targets",
+                              "bench_fixture.cc")
 WORK = {"BM_saxpy/1024": 2 * 1024, "BM_saxpy/65536": 2 * 65536, "BM_saxpy/1048576": 2 * 1048576,
         "BM_matmul/64": 2 * 64 ** 3, "BM_matmul/128": 2 * 128 ** 3}
 
@@ -165,6 +167,17 @@ class Gbench(RprofTestCase):
         self.assertEqual(function["flops"]["sim"]["value"], run["metrics"]["flops"]["sim"]["value"])
         self.assertIn("per iteration", function["flops"]["sim"]["note"])
         self.assertTrue(function["placement"]["placed"], function["placement"])
+        # Its hot lines are per iteration too: the inner loop's line (marked "hot line" in the
+        # fixture's source) holds the function's FLOPs; no line holds more.
+        lines = function["lines"]
+        self.assertTrue(lines, function.get("lines_reason"))
+        with open(FIXTURE_SOURCE) as f:
+            marked = next(n for n, text in enumerate(f, 1) if "// hot line" in text)
+        loop = next(l for l in lines if l["line"] == marked)
+        self.assertEqual(loop["flops"]["sim"]["value"], 2 * 64 ** 3, loop["flops"])
+        self.assertIn("per iteration", loop["flops"]["sim"]["note"])
+        for line in lines:
+            self.assertLessEqual(line.get("flops", {}).get("sim", {}).get("value", 0), 2 * 64 ** 3)
 
     def test_kernels_lists_the_benchmarks(self):
         listed = self.rprof_ok("kernels", FIXTURE, "--format", "json")

@@ -67,9 +67,11 @@ class LikwidMarkers(RprofTestCase):
         self.assertTrue(first.endswith(f"{THREADS} threads x {PASSES} passes, sum 5199988, "
                                        "get: nevents=10 count=-1"), first)
         self.assertEqual(report["regions"], {})
-        # No marker region stored (the program's hot functions, fn:NAME, are its own).
+        # No marker region stored (the program's hot functions, fn:NAME, and their hot lines,
+        # ln:NAME@FILE:LINE, are its own).
         self.assertEqual(self.query("select count(*) from metrics where region != '' and"
-                                    " region not like 'fn:%'"), [(0,)])
+                                    " region not like 'fn:%' and region not like 'ln:%'"),
+                         [(0,)])
 
 
 if __name__ == "__main__":

@@ -55,7 +55,7 @@ void BM_matmul(benchmark::State& state) {
     for (size_t i = 0; i < n; ++i)
       for (size_t j = 0; j < n; ++j) {
         double sum = c[i * n + j];
-        for (size_t k = 0; k < n; ++k) sum += a[i * n + k] * b[k * n + j];
+        for (size_t k = 0; k < n; ++k) sum += a[i * n + k] * b[k * n + j];  // hot line
         c[i * n + j] = sum;
       }
     benchmark::DoNotOptimize(c.data());
