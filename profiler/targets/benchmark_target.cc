@@ -287,7 +287,11 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
     if (IsHotCodeRegion(m.region) && m.source == Source::kSim) {
       sim_replayed = true;
       if (!no_iterations_reason_.empty() || !replay_iterations) continue;
-      if (m.name != "line_first" && m.name != "line_last" && m.name != "threads" && m.value) {
+      // Amounts of work are per iteration; where the code is (its lines), how many threads ran
+      // it and how many hot lines it has are not.
+      const bool amount = m.name != "line_first" && m.name != "line_last" &&
+                          m.name != "threads" && m.name != "hot_lines";
+      if (amount && m.value) {
         m.value = *m.value / (*replay_iterations / static_cast<double>(threads_));
         m.note = Format(
                      "its share of the timed loop, per iteration (%.0f iterations in the "

@@ -178,6 +178,10 @@ class Gbench(RprofTestCase):
         self.assertIn("per iteration", loop["flops"]["sim"]["note"])
         for line in lines:
             self.assertLessEqual(line.get("flops", {}).get("sim", {}).get("value", 0), 2 * 64 ** 3)
+        # The count of hot lines is no amount of work: not divided by the iterations (the
+        # replay runs one here, so the note tells).
+        self.assertEqual(function["hot_lines"]["sim"]["value"], len(lines))
+        self.assertNotIn("per iteration", function["hot_lines"]["sim"]["note"])
 
     def test_kernels_lists_the_benchmarks(self):
         listed = self.rprof_ok("kernels", FIXTURE, "--format", "json")
@@ -279,6 +283,18 @@ class Gbench(RprofTestCase):
         self.assertAlmostEqual(self.metric(run_id, "flops", "model") / (2 * 2 * 4096), 1,
                                delta=0.01)
         self.assertEqual(self.metric(run_id, "threads", "clock"), 2)
+        # Per iteration of both threads, the hot functions' and lines' amounts are; their count
+        # of hot lines is none: one per line shown.
+        functions = json.loads(self.rprof_ok("show", str(run_id), "--format", "json").stdout)[
+            "functions"]
+        saxpy = [f for name, f in functions.items() if "BM_saxpy" in name]
+        self.assertEqual(len(saxpy), 1, sorted(functions))
+        (saxpy,) = saxpy
+        self.assertTrue(saxpy["lines"], saxpy.get("lines_reason"))
+        self.assertEqual(saxpy["hot_lines"]["sim"]["value"], len(saxpy["lines"]))
+        self.assertNotIn("per iteration", saxpy["hot_lines"]["sim"]["note"])
+        self.assertLessEqual(max(l.get("flops", {}).get("sim", {}).get("value", 0)
+                                 for l in saxpy["lines"]), 2 * 2 * 4096)
 
     def test_filter_matching_nothing(self):
         self.assertError(self.rprof("run", FIXTURE, "--benchmark_filter=nothing_matches"), 2,
