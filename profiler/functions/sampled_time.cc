@@ -56,6 +56,20 @@ void AddSampledTime(const FunctionSamples& samples, uint64_t own, double native_
   out->push_back({"time_share", p, "1", Source::kClock, region, note});
 }
 
+std::vector<SampledLine> SampledLinesOf(const FunctionSamples& samples,
+                                        const std::string& function) {
+  std::vector<SampledLine> lines;
+  for (auto it = samples.by_line.lower_bound({function, "", 0});
+       it != samples.by_line.end() && std::get<0>(it->first) == function; ++it)
+    lines.push_back({std::get<1>(it->first), std::get<2>(it->first), it->second});
+  return lines;
+}
+
+std::string WhyNoSampledLines(const FunctionSamples& samples, const std::string& function) {
+  auto why = samples.line_why_not.find(function);
+  return why == samples.line_why_not.end() ? "" : why->second;
+}
+
 std::string LineSamplesNote(uint64_t own, uint64_t total) {
   return Format(
       "%llu of the run's %llu cpu-clock samples fell on this line (a share of the run's CPU "
@@ -65,35 +79,31 @@ std::string LineSamplesNote(uint64_t own, uint64_t total) {
 
 void AddSampledLines(const FunctionSamples& samples, const std::string& function,
                      std::vector<Metric>* out) {
-  std::vector<LineCandidate> candidates;
-  std::vector<uint64_t> own;
-  for (auto it = samples.by_line.lower_bound({function, "", 0});
-       it != samples.by_line.end() && std::get<0>(it->first) == function; ++it) {
-    candidates.push_back({std::get<1>(it->first), std::get<2>(it->first), 0, 0,
-                          static_cast<double>(it->second) / static_cast<double>(samples.total)});
-    own.push_back(it->second);
-  }
+  const std::vector<SampledLine> sampled = SampledLinesOf(samples, function);
   const std::string function_region = FunctionRegion(function);
-  if (candidates.empty()) {
-    auto why = samples.line_why_not.find(function);
+  if (sampled.empty()) {
+    std::string why = WhyNoSampledLines(samples, function);
     out->push_back({"hot_lines", std::nullopt, "count", Source::kClock, function_region,
                     "no sample of it has a source line: " +
-                        (why == samples.line_why_not.end() ? std::string("no line information")
-                                                           : why->second)});
+                        (why.empty() ? "no line information" : why)});
     return;
   }
+  std::vector<LineCandidate> candidates;
+  for (const SampledLine& line : sampled)
+    candidates.push_back({line.file, line.line, 0, 0,
+                          static_cast<double>(line.samples) / static_cast<double>(samples.total)});
   HotLineRule rule;
   std::vector<size_t> chosen = SelectHotLines(candidates, rule);
   for (size_t c : chosen)
     out->push_back({"time_share", candidates[c].time_share, "1", Source::kClock,
-                    LineRegion(function, candidates[c].file, candidates[c].line),
-                    LineSamplesNote(own[c], samples.total)});
+                    LineRegion(function, sampled[c].file, sampled[c].line),
+                    LineSamplesNote(sampled[c].samples, samples.total)});
   out->push_back(
       {"hot_lines", static_cast<double>(chosen.size()), "count", Source::kClock, function_region,
        Format("its hottest lines: the %d heaviest by sampled time, of %zu lines sampled; each "
               "under region ln:%s@FILE:LINE; no FLOPs or bytes per line: no source here counts "
               "them (--counters sim does)",
-              rule.top, candidates.size(), function.c_str())});
+              rule.top, sampled.size(), function.c_str())});
 }
 
 bool IsSampledFunction(const std::string& name) { return !name.empty() && name.front() != '['; }

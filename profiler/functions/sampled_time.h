@@ -45,6 +45,17 @@ void AddSampledTime(const FunctionSamples& samples, uint64_t own, double native_
 void AddSampledFunctions(const FunctionSamples& samples, double native_time_s,
                          const HotFunctionRule& rule, std::vector<Metric>* out);
 
+// A function's sampled source lines (FunctionSamples::by_line), by file and line, and why it has
+// none where the sampler said (line_why_not; "" otherwise).
+struct SampledLine {
+  std::string file;
+  uint32_t line = 0;
+  uint64_t samples = 0;
+};
+std::vector<SampledLine> SampledLinesOf(const FunctionSamples& samples,
+                                        const std::string& function);
+std::string WhyNoSampledLines(const FunctionSamples& samples, const std::string& function);
+
 // What a line's time_share note says: `own` of the run's samples fell on it.
 std::string LineSamplesNote(uint64_t own, uint64_t total);
 

@@ -86,12 +86,9 @@ bool AddHotLineMetrics(SimAnalyzer* analyzer, const CallgrindOutput& whole,
   std::string sampled_why_not;
   if (sampled) {
     line_samples.assign(candidates.size(), 0);
-    auto why_not = samples->line_why_not.find(sampled_name);
-    if (why_not != samples->line_why_not.end()) sampled_why_not = why_not->second;
-    for (auto it = samples->by_line.lower_bound({sampled_name, "", 0});
-         it != samples->by_line.end() && std::get<0>(it->first) == sampled_name; ++it) {
-      const std::string& file = std::get<1>(it->first);
-      const uint32_t line = std::get<2>(it->first);
+    sampled_why_not = WhyNoSampledLines(*samples, sampled_name);
+    const std::vector<SampledLine> sampled_lines = SampledLinesOf(*samples, sampled_name);
+    for (const auto& [file, line, count] : sampled_lines) {
       size_t match = candidates.size();
       for (size_t c = 0; c < lines.size(); ++c) {
         if (candidates[c].line != line) continue;
@@ -106,12 +103,11 @@ bool AddHotLineMetrics(SimAnalyzer* analyzer, const CallgrindOutput& whole,
         from_sim.push_back(false);
         line_samples.push_back(0);
       }
-      line_samples[match] += it->second;
+      line_samples[match] += count;
     }
     // Without any line in the samples (no line table in the sampled module) no line has a
     // time: the selection then goes by FLOPs and instructions, as without sampling.
-    auto first = samples->by_line.lower_bound({sampled_name, "", 0});
-    if (first != samples->by_line.end() && std::get<0>(first->first) == sampled_name)
+    if (!sampled_lines.empty())
       for (size_t c = 0; c < candidates.size(); ++c)
         candidates[c].time_share =
             static_cast<double>(line_samples[c]) / static_cast<double>(samples->total);
