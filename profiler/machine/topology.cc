@@ -14,7 +14,9 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <tuple>
+#include <utility>
 
 namespace rprof {
 namespace {
@@ -153,7 +155,79 @@ double GhzFromBrand(const std::string& brand) {
   return 0;
 }
 
-void ReadNominalFrequency(Topology* t) {
+// The first processor block of a /proc/cpuinfo ("key\t: value" lines up to the first blank
+// line), read when first asked for: live, most readers never need it.
+class CpuinfoBlock {
+ public:
+  explicit CpuinfoBlock(std::string path) : path_(std::move(path)) {}
+
+  // The value of `key` ("model name", "flags", ...), trimmed; "" when absent.
+  const std::string& Get(const std::string& key) {
+    if (!read_) Read();
+    static const std::string kNone;
+    auto it = values_.find(key);
+    return it == values_.end() ? kNone : it->second;
+  }
+
+ private:
+  void Read() {
+    read_ = true;
+    std::ifstream in(path_);
+    std::string line;
+    while (std::getline(in, line)) {
+      if (Trim(line).empty()) {
+        if (values_.empty()) continue;
+        break;  // the end of the first CPU's block: the others repeat it
+      }
+      size_t colon = line.find(':');
+      if (colon == std::string::npos) continue;
+      std::string_view view(line);
+      values_.emplace(std::string(Trim(view.substr(0, colon))),
+                      std::string(Trim(view.substr(colon + 1))));
+    }
+  }
+
+  std::string path_;
+  bool read_ = false;
+  std::map<std::string, std::string> values_;
+};
+
+int CpuinfoInt(CpuinfoBlock& cpuinfo, const std::string& key) {
+  return static_cast<int>(std::strtol(cpuinfo.Get(key).c_str(), nullptr, 10));
+}
+
+// Identity, hypervisor and ISA from a recorded /proc/cpuinfo, for a tree where cpuid cannot be
+// run (ReadTopologyFrom says which names map to which fields). The flags line is what the
+// kernel enables, so no xgetbv check is needed or possible.
+void ReadCpuinfoIdentity(CpuinfoBlock& cpuinfo, Topology* t) {
+  t->vendor = cpuinfo.Get("vendor_id");
+  t->family = CpuinfoInt(cpuinfo, "cpu family");
+  t->model = CpuinfoInt(cpuinfo, "model");
+  t->stepping = CpuinfoInt(cpuinfo, "stepping");
+  t->model_name = cpuinfo.Get("model name");
+  std::set<std::string> flags;
+  std::istringstream words(cpuinfo.Get("flags"));
+  for (std::string word; words >> word;) flags.insert(word);
+  auto has = [&flags](const char* name) { return flags.count(name) > 0; };
+  t->hypervisor = has("hypervisor");
+  IsaFlags& f = t->isa;
+  f.sse2 = has("sse2");
+  f.sse3 = has("pni");  // the kernel's name for SSE3 ("Prescott New Instructions")
+  f.ssse3 = has("ssse3");
+  f.sse4_1 = has("sse4_1");
+  f.sse4_2 = has("sse4_2");
+  f.avx = has("avx");
+  f.avx2 = has("avx2");
+  f.fma = has("fma");
+  f.avx512f = has("avx512f");
+  f.avx512dq = has("avx512dq");
+  f.avx512cd = has("avx512cd");
+  f.avx512bw = has("avx512bw");
+  f.avx512vl = has("avx512vl");
+  f.avx512_fp16 = has("avx512_fp16");
+}
+
+void ReadNominalFrequency(const std::string& root, CpuinfoBlock& cpuinfo, Topology* t) {
   if (t->nominal_ghz > 0) return;
   double ghz = GhzFromBrand(t->model_name);
   if (ghz > 0) {
@@ -162,7 +236,7 @@ void ReadNominalFrequency(Topology* t) {
     return;
   }
   long long khz = 0;
-  const std::string cpufreq = "/sys/devices/system/cpu/cpu0/cpufreq/";
+  const std::string cpufreq = root + "/sys/devices/system/cpu/cpu0/cpufreq/";
   if (ReadInt(cpufreq + "base_frequency", &khz) && khz > 0) {
     t->nominal_ghz = khz / 1e6;
     t->nominal_ghz_source = "sysfs_base_frequency";
@@ -174,38 +248,32 @@ void ReadNominalFrequency(Topology* t) {
     return;
   }
   // Last resort, and only a guess: the current clock the kernel last saw (in a VM, the TSC rate).
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("cpu MHz", 0) == 0) {
-      size_t colon = line.find(':');
-      if (colon == std::string::npos) break;
-      double mhz = std::strtod(line.c_str() + colon + 1, nullptr);
-      if (mhz > 0) {
-        t->nominal_ghz = mhz / 1000.0;
-        t->nominal_ghz_source = "cpuinfo_mhz";
-      }
-      break;
-    }
+  double mhz = std::strtod(cpuinfo.Get("cpu MHz").c_str(), nullptr);
+  if (mhz > 0) {
+    t->nominal_ghz = mhz / 1000.0;
+    t->nominal_ghz_source = "cpuinfo_mhz";
   }
 }
 
-std::vector<int> OnlineCpus() {
+std::vector<int> OnlineCpus(const std::string& root) {
   std::vector<int> cpus;
-  if (ParseCpuList(ReadLine("/sys/devices/system/cpu/online"), &cpus) && !cpus.empty()) {
-    return cpus;
+  for (const char* list : {"online", "present"}) {
+    if (ParseCpuList(ReadLine(root + "/sys/devices/system/cpu/" + list), &cpus) && !cpus.empty())
+      return cpus;
   }
+  if (!root.empty()) return {};  // a recording without either list has no CPUs to read
+  cpus.clear();                   // what a malformed list left
   long n = sysconf(_SC_NPROCESSORS_ONLN);
   for (long i = 0; i < n; ++i) cpus.push_back(static_cast<int>(i));
   return cpus;
 }
 
-void ReadCores(Topology* t, const std::vector<int>& online) {
+void ReadCores(const std::string& root, const std::vector<int>& online, Topology* t) {
   // A core is (package, die, core_id); its hardware threads share it.
   std::map<std::tuple<long long, long long, long long>, std::vector<int>> cores;
   std::set<long long> packages;
   for (int cpu : online) {
-    std::string dir = "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/";
+    std::string dir = root + "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/";
     long long pkg = 0, die = 0, core = cpu;
     ReadInt(dir + "physical_package_id", &pkg);
     ReadInt(dir + "die_id", &die);
@@ -218,10 +286,11 @@ void ReadCores(Topology* t, const std::vector<int>& online) {
   t->threads_per_core = std::max(1, t->logical_cpus / t->physical_cores);
   t->packages = std::max<int>(1, static_cast<int>(packages.size()));
 
-  // Rank of each CPU among the allowed hardware threads of its core.
+  // Rank of each CPU among the allowed hardware threads of its core. This process's affinity
+  // limits only the live machine's list: a recording's CPUs are all allowed.
   cpu_set_t mask;
   CPU_ZERO(&mask);
-  bool have_mask = sched_getaffinity(0, sizeof(mask), &mask) == 0;
+  bool have_mask = root.empty() && sched_getaffinity(0, sizeof(mask), &mask) == 0;
   std::vector<std::pair<int, int>> ranked;  // (rank within core, cpu)
   for (auto& [key, cpus] : cores) {
     std::sort(cpus.begin(), cpus.end());
@@ -236,8 +305,8 @@ void ReadCores(Topology* t, const std::vector<int>& online) {
   for (auto& [rank, cpu] : ranked) t->cpu_order.push_back(cpu);
 }
 
-void ReadCaches(Topology* t, const std::vector<int>& online) {
-  const std::string base = "/sys/devices/system/cpu/cpu0/cache/index";
+void ReadCaches(const std::string& root, const std::vector<int>& online, Topology* t) {
+  const std::string base = root + "/sys/devices/system/cpu/cpu0/cache/index";
   for (int index = 0; index < 16; ++index) {
     std::string dir = base + std::to_string(index) + "/";
     long long level = 0;
@@ -257,7 +326,7 @@ void ReadCaches(Topology* t, const std::vector<int>& online) {
     if (ParseCpuList(c.shared_cpu_list, &shared)) c.shared_cpu_count = static_cast<int>(shared.size());
     std::set<std::string> instances;
     for (int cpu : online) {
-      std::string list = ReadLine("/sys/devices/system/cpu/cpu" + std::to_string(cpu) +
+      std::string list = ReadLine(root + "/sys/devices/system/cpu/cpu" + std::to_string(cpu) +
                                   "/cache/index" + std::to_string(index) + "/shared_cpu_list");
       if (!list.empty()) instances.insert(list);
     }
@@ -300,26 +369,24 @@ bool ParseCpuList(const std::string& text, std::vector<int>* cpus) {
   return true;
 }
 
-Topology ReadTopology() {
+Topology ReadTopology() { return ReadTopologyFrom(""); }
+
+Topology ReadTopologyFrom(const std::string& root) {
+  const bool live = root.empty();
   Topology t;
-  ReadCpuid(&t);
-  if (t.model_name.empty()) {
-    std::ifstream in("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(in, line)) {
-      if (line.rfind("model name", 0) == 0) {
-        size_t colon = line.find(':');
-        if (colon != std::string::npos) t.model_name = std::string(Trim(std::string_view(line).substr(colon + 1)));
-        break;
-      }
-    }
+  CpuinfoBlock cpuinfo(root + "/proc/cpuinfo");
+  if (live) {
+    ReadCpuid(&t);
+    if (t.model_name.empty()) t.model_name = cpuinfo.Get("model name");
+  } else {
+    ReadCpuinfoIdentity(cpuinfo, &t);
   }
-  ReadNominalFrequency(&t);
-  std::vector<int> online = OnlineCpus();
-  ReadCores(&t, online);
-  ReadCaches(&t, online);
+  ReadNominalFrequency(root, cpuinfo, &t);
+  std::vector<int> online = OnlineCpus(root);
+  ReadCores(root, online, &t);
+  ReadCaches(root, online, &t);
   struct utsname u;
-  if (uname(&u) == 0) {
+  if (live && uname(&u) == 0) {
     t.hostname = u.nodename;
     t.kernel_release = u.release;
   }

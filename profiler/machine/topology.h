@@ -1,5 +1,6 @@
 // What this machine is: CPU identity, cores, caches per level and the ISA extensions the CPU and
-// the OS both support. Read from cpuid, xgetbv and sysfs; nothing here is measured.
+// the OS both support. Read from cpuid, xgetbv and sysfs, or from a recorded tree of another
+// machine's sysfs and /proc/cpuinfo (ReadTopologyFrom); nothing here is measured.
 #ifndef RPROF_MACHINE_TOPOLOGY_H_
 #define RPROF_MACHINE_TOPOLOGY_H_
 
@@ -69,9 +70,36 @@ struct Topology {
   bool hypervisor = false;  // cpuid says we run under a hypervisor
 };
 
-// Reads everything above. Never fails: a part that cannot be read stays empty or 0 (a container
-// without sysfs has no cache list, for instance).
+// Reads everything above about this machine: ReadTopologyFrom(""). Never fails: a part that
+// cannot be read stays empty or 0 (a container without sysfs has no cache list, for instance).
 Topology ReadTopology();
+
+// Reads the topology from the files under `root`, a recorded tree laid out as the live system's
+// (root + "/sys/devices/system/cpu/...", root + "/proc/cpuinfo"), so that the machines users bring
+// can be read by this code on any machine (tests/machines/). root "" is the live machine and
+// gives exactly ReadTopology(). Never fails, as ReadTopology; what the tree lacks stays empty or 0.
+//
+// The sysfs and procfs files are read and parsed the same way for both; only where the bytes come
+// from differs, except for what a recording cannot hold:
+// - CPU identity, hypervisor and ISA flags. Live: the cpuid instruction and xgetbv (the brand
+//   string from /proc/cpuinfo only when cpuid has none). Recorded: the first processor block of
+//   proc/cpuinfo: `vendor_id`, `cpu family`, `model`, `stepping`, `model name` (the kernel
+//   prints the display family and model, as cpuid gives them here) and `flags`, where
+//   `hypervisor` is the hypervisor bit, `pni` is SSE3, and sse2, ssse3, sse4_1, sse4_2, avx,
+//   avx2, fma, avx512f, avx512dq, avx512cd, avx512bw, avx512vl, avx512_fp16 are the IsaFlags of
+//   those names. The kernel prints only what the OS enables (it clears AVX and AVX-512 when XCR0
+//   lacks their state), so a recorded flag is usable as it stands, and cpu_avx_without_os /
+//   cpu_avx512_without_os stay false: a recording cannot tell what the CPU has beyond that.
+// - nominal_ghz: cpuid leaf 0x16 is live only; then, for both, the brand string, the tree's
+//   cpu0/cpufreq/base_frequency and cpuinfo_max_freq, and last the first `cpu MHz` line.
+// - Logical CPUs: the tree's `online` list, else its `present` list (a recording that keeps only
+//   one of them), else, live only, sysconf(_SC_NPROCESSORS_ONLN).
+// - cpu_order: live, the CPUs this process may run on (sched_getaffinity). Recorded, every
+//   CPU of the list above: this process's affinity describes the machine it runs on, not the
+//   recorded one, whose users' processes may run anywhere it lets them.
+// - hostname and kernel_release: uname, live only; empty for a recording (so its Fingerprint
+//   names the recorded hardware only).
+Topology ReadTopologyFrom(const std::string& root);
 
 // The data or unified caches (instruction caches left out), one per level, level 1 first.
 std::vector<CacheLevel> DataCaches(const Topology& topology);

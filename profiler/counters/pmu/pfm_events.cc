@@ -92,11 +92,11 @@ bool ListEventsOf(const pfm_pmu_info_t& info, std::vector<PfmEvent>* events) {
   return true;
 }
 
-// Whether the kernel exposes a CPU PMU to perf_event: without one no hardware event opens,
-// whatever libpfm4 reads from CPUID.
-bool KernelHasCpuPmu(std::string* seen) {
+// Whether the kernel under `root` ("" = this one) exposes a CPU PMU to perf_event: without one
+// no hardware event opens, whatever libpfm4 reads from CPUID.
+bool KernelHasCpuPmu(const std::string& root, std::string* seen) {
   namespace fs = std::filesystem;
-  const fs::path devices = "/sys/bus/event_source/devices";
+  const fs::path devices = root + "/sys/bus/event_source/devices";
   std::error_code ec;
   for (const char* name : {"cpu", "cpu_core", "cpu_atom"}) {
     if (fs::exists(devices / name, ec)) return true;
@@ -230,24 +230,28 @@ std::string HostCorePmuName(std::string* why) {
     if (why) *why = err;
     return "";
   }
+  return CorePmuNameFrom("", CpuidCorePmuName(), why);
+}
+
+std::string CorePmuNameFrom(const std::string& root, const std::string& cpuid_model,
+                            std::string* why) {
   // The kernel's PMU first: without it no hardware event opens, whatever libpfm4 knows.
-  std::string model = CpuidCorePmuName();
   std::string seen;
-  if (!KernelHasCpuPmu(&seen)) {
+  if (!KernelHasCpuPmu(root, &seen)) {
     if (why) {
       *why = "the kernel exposes no CPU PMU (/sys/bus/event_source/devices has " +
              (seen.empty() ? std::string("nothing") : seen) +
              "): hardware events cannot be opened, as in a virtual machine without a vPMU; " +
-             (model.empty() ? std::string("this libpfm4 does not know this CPU either")
-                            : "libpfm4 reads the CPU as " + model + " from CPUID");
+             (cpuid_model.empty() ? std::string("this libpfm4 does not know this CPU either")
+                                  : "libpfm4 reads the CPU as " + cpuid_model + " from CPUID");
     }
     return "";
   }
-  if (model.empty()) {
+  if (cpuid_model.empty()) {
     if (why) *why = "this libpfm4 does not recognise this CPU's PMU model";
     return "";
   }
-  return model;
+  return cpuid_model;
 }
 
 }  // namespace rprof

@@ -62,6 +62,16 @@ bool LibpfmFindsEvent(const std::string& name);
 // libpfm4 lists (the performance cores).
 std::string HostCorePmuName(std::string* why = nullptr);
 
+// HostCorePmuName's decision with both of its inputs given, so that a recorded machine can be
+// judged anywhere: the PMUs the kernel exposes under root + "/sys/bus/event_source/devices"
+// (root "" is this machine, else a recorded tree as in machine/topology.h's ReadTopologyFrom),
+// and `cpuid_model`, the core PMU model libpfm4 reads from CPUID (CpuidCorePmuName() here; for a
+// recording, the name libpfm4 gives its CPU). Returns cpuid_model when the kernel exposes a CPU
+// PMU (cpu, cpu_core or cpu_atom, or an Arm core PMU) and cpuid_model is not empty, else "" with
+// *why (if given) naming the devices that are there. Without libpfm4, "" and why says so.
+std::string CorePmuNameFrom(const std::string& root, const std::string& cpuid_model,
+                            std::string* why = nullptr);
+
 // The core PMU model libpfm4 recognises from CPUID, whether or not the kernel exposes the PMU:
 // "amd64_fam19h_zen3" on a Zen3 guest without vPMU. "" when unrecognised. For `rprof doctor`.
 std::string CpuidCorePmuName();

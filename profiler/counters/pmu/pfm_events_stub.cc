@@ -32,6 +32,11 @@ std::string HostCorePmuName(std::string* why) {
   return "";
 }
 
+std::string CorePmuNameFrom(const std::string&, const std::string&, std::string* why) {
+  if (why) *why = kNoPfm;
+  return "";
+}
+
 bool LibpfmFindsEvent(const std::string&) { return false; }
 
 std::string CpuidCorePmuName() { return ""; }
