@@ -16,6 +16,7 @@
 #include "calibrate/calibration_store.h"
 #include "cli/command.h"
 #include "cli/options.h"
+#include "counters/counting_probe.h"
 #include "counters/groups_location.h"
 #include "counters/papi/papi_info.h"
 #include "counters/papi/papi_session.h"
@@ -217,8 +218,14 @@ Check ContainerCheck(const Privileges& priv, bool software_events_work) {
 
 Check PmuCheck(const PmuDiagnosis& pmu) {
   Check c{"pmu", Status::kOk, "", ""};
+  if (pmu.hardware_counters && pmu.fake) {
+    c.status = Status::kLimited;
+    c.detail = std::string(kFakePmuNote).substr(5);  // without its "pmu: "
+    c.remedy = "unset LD_PRELOAD: the fake PMU is for rprof's own tests";
+    return c;
+  }
   if (pmu.hardware_counters) {
-    c.detail = std::string("hardware counters open (an instructions event was opened)") +
+    c.detail = std::string("hardware counters open (a hardware event was opened)") +
                (pmu.virtual_machine ? " in a virtual machine with a vPMU" : "");
     return c;
   }
@@ -382,34 +389,23 @@ Check PapiCheck() {
   return c;
 }
 
-// Opens perf::TASK-CLOCK and counts a little work for real.
+// Counts perf::TASK-CLOCK for real on the paths runs take: a kernel's (counters attached to a
+// forked worker) and a program's (counters from its exec on). Both must count for rprof to do its
+// job: a kernel run that cannot be counted fails.
 Check SoftwareEventsCheck(const PmuDiagnosis& pmu, bool* works) {
   Check c{"software_events", Status::kOk, "", ""};
-  *works = false;
-  Error err;
-  std::unique_ptr<CounterSession> session = CreatePmuSession({"perf::TASK-CLOCK"}, false, &err);
-  std::string why;
-  if (session && session->Start(&why)) {
-    volatile double sink = 0;
-    for (int i = 0; i < 2000000; ++i) sink = sink + i * 0.5;
-    if (session->Stop(&why)) {
-      std::vector<Metric> results = session->Results(1);
-      if (!results.empty() && results[0].value && *results[0].value > 0) {
-        *works = true;
-        c.detail = "perf::TASK-CLOCK counted " + FormatSeconds(*results[0].value * 1e-9) +
-                   " of work: perf software events count";
-        return c;
-      }
-      why = "perf::TASK-CLOCK counted nothing";
-    }
-  } else if (!session) {
-    why = err.message;
-  }
+  const CountingProbe& probe = ProbeCounting();
+  *works = probe.ok();
+  std::string through = "through " + probe.backend +
+                        (probe.why_not_papi.empty() ? "" : " (" + probe.why_not_papi + ")");
+  c.detail = "kernels: " + probe.kernel_detail + "; programs: " + probe.program_detail + "; " +
+             through;
+  if (probe.ok()) return c;
   c.status = Status::kMissing;
-  c.detail = why;
   c.remedy = pmu.paranoid >= 3 ? "sudo sysctl kernel.perf_event_paranoid=2"
                                : "in a container, allow perf_event_open in its seccomp profile; "
-                                 "papi_command_line perf::TASK-CLOCK shows PAPI's own error";
+                                 "a kernel.yama.ptrace_scope above 1 forbids counting another "
+                                 "process";
   return c;
 }
 
@@ -702,7 +698,7 @@ bool DoctorCommand(const GlobalOptions& global, const std::vector<std::string>& 
   // The basic job: wall time (always), the model, FLOPs from sim or the PMU.
   bool model = model_check.status == Status::kOk;
   bool flops = pmu.hardware_counters || sim_works;
-  bool basic = model && flops;
+  bool basic = model && flops && software_works;
   std::string verdict;
   if (basic) {
     verdict = std::string("rprof can do its job here: wall time, the model, and FLOPs from ") +
@@ -711,7 +707,10 @@ bool DoctorCommand(const GlobalOptions& global, const std::vector<std::string>& 
                                                   : "sim (no hardware counters)");
   } else {
     std::string missing;
-    if (!model) missing += "the kernel models (" + model_check.detail + ")";
+    if (!software_works) missing += "counting of kernels and programs (" + software.detail + ")";
+    if (!model)
+      missing += std::string(missing.empty() ? "" : " and ") + "the kernel models (" +
+                 model_check.detail + ")";
     if (!flops)
       missing += std::string(missing.empty() ? "" : " and ") + "FLOP counts: " + pmu.cause +
                  ", and no sim (" + sim_check.detail + ")";
@@ -720,7 +719,8 @@ bool DoctorCommand(const GlobalOptions& global, const std::vector<std::string>& 
 
   std::cout << Render(ChecksReport(checks, basic, verdict), cl.format(), cl.text_width());
   if (!basic) {
-    std::string remedy = !model ? model_check.remedy
+    std::string remedy = !software_works ? software.remedy
+                         : !model        ? model_check.remedy
                                 : sim_check.remedy +
                                       ", or give rprof a hardware PMU (the pmu "
                                       "check says how)";

@@ -1,10 +1,12 @@
 #include "counters/pmu_diagnosis.h"
 
+#include <dlfcn.h>
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 
@@ -30,20 +32,24 @@ PmuDiagnosis Probe() {
   PmuDiagnosis d;
   d.virtual_machine = HypervisorBit();
   d.paranoid = ReadParanoid();
-  perf_event_attr attr{};
-  attr.size = sizeof attr;
-  attr.type = PERF_TYPE_HARDWARE;
-  attr.config = PERF_COUNT_HW_INSTRUCTIONS;
-  attr.disabled = 1;
-  attr.exclude_kernel = 1;
-  attr.exclude_hv = 1;
-  long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-  if (fd >= 0) {
-    close(static_cast<int>(fd));
-    d.hardware_counters = true;
-    return d;
+  d.fake = dlsym(RTLD_DEFAULT, "rprof_fake_pmu_active") != nullptr;
+  int error = 0;
+  for (uint64_t event : {PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_CPU_CYCLES}) {
+    perf_event_attr attr{};
+    attr.size = sizeof attr;
+    attr.type = PERF_TYPE_HARDWARE;
+    attr.config = event;
+    attr.disabled = 1;
+    attr.exclude_kernel = 1;
+    attr.exclude_hv = 1;
+    long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+    if (fd >= 0) {
+      close(static_cast<int>(fd));
+      d.hardware_counters = true;
+      return d;
+    }
+    if (error == 0) error = errno;  // the first event's reason: instructions, the usual one
   }
-  int error = errno;
   if (error == ENOENT || error == EOPNOTSUPP || error == ENODEV) {
     d.sim_helps = true;
     if (d.virtual_machine) {

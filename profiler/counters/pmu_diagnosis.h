@@ -1,5 +1,6 @@
 // Why hardware events cannot be counted here, found by trying: opens a hardware instructions
-// counter with perf_event_open and turns the errno into a cause and a way out. Shared by the
+// counter (then cycles: a PMU may lack one generic event) with perf_event_open and turns the
+// errno into a cause and a way out. Shared by the
 // pmu source's error messages and `rprof doctor`.
 #ifndef RPROF_COUNTERS_PMU_DIAGNOSIS_H_
 #define RPROF_COUNTERS_PMU_DIAGNOSIS_H_
@@ -19,7 +20,15 @@ struct PmuDiagnosis {
   // ("enable the virtual PMU in the hypervisor …"; "" when sim is the only one).
   bool sim_helps = false;
   std::string other_remedy;
+  // The suite's fake PMU (tests/fake_pmu, LD_PRELOADed) answers hardware events with software
+  // clocks: their values are no measurement, and every run counted under it says so.
+  bool fake = false;
 };
+
+// What a run counted under the fake PMU says of its pmu values.
+inline constexpr const char kFakePmuNote[] =
+    "pmu: librprof-fake-pmu.so answers hardware events with software clocks here (a test "
+    "fixture): these pmu values are no measurement";
 
 // The remedy for a run that `counted_with_sim` or not: without the advice to run with
 // --counters sim when the run did (the sim source gave its values), and saying so.

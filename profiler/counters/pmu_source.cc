@@ -2,9 +2,11 @@
 
 #include <algorithm>
 
+#include "counters/counting_probe.h"
 #include "counters/group_session.h"
 #include "counters/papi/papi_session.h"
 #include "counters/perf/process_counters.h"
+#include "counters/pmu_diagnosis.h"
 
 namespace rprof {
 
@@ -40,6 +42,12 @@ bool MayMiss(const CounterRequest& request) {
   return !request.events_given || request.allow_missing_events || request.groups != nullptr;
 }
 
+// Whether the user asked for these counts: the source by name (--counters pmu), events (-e) or
+// metric groups (--group). Counters nobody asked for never end a run.
+bool AskedFor(const CounterRequest& request, bool chosen) {
+  return chosen || request.events_given || request.groups != nullptr;
+}
+
 // Group formulas first, then the raw counts: the order reports list them in.
 std::vector<Metric> WithGroupMetrics(const CounterRequest& request, std::vector<Metric> raw,
                                      std::optional<double> time_s) {
@@ -49,16 +57,62 @@ std::vector<Metric> WithGroupMetrics(const CounterRequest& request, std::vector<
   return out;
 }
 
-// A kernel: one PAPI session in the measuring thread, started around each repetition.
+// The session of a pmu source nobody chose (auto, or beside sim): a counter that fails to attach
+// to the measuring worker, start or stop does not end the run. From the first failure on it
+// counts nothing, and every event is absent with that reason; the kernel still runs and is
+// timed. A chosen source's session fails the run instead (the user asked for those counts).
+class SessionThatMayFail : public CounterSession {
+ public:
+  explicit SessionThatMayFail(std::unique_ptr<CounterSession> session)
+      : session_(std::move(session)) {}
+  Source source() const override { return session_->source(); }
+  bool Attach(pid_t pid, std::string* err) override {
+    return Try([&](std::string* why) { return session_->Attach(pid, why); }, err);
+  }
+  bool Start(std::string* err) override {
+    return Try([&](std::string* why) { return session_->Start(why); }, err);
+  }
+  bool Stop(std::string* err) override {
+    return Try([&](std::string* why) { return session_->Stop(why); }, err);
+  }
+  int MinRepetitions() const override { return session_->MinRepetitions(); }
+  std::vector<Metric> Results(double calls) const override {
+    std::vector<Metric> out = session_->Results(calls);
+    if (failure_.empty()) return out;
+    for (Metric& m : out) {
+      m.value.reset();
+      m.coverage.reset();
+      m.spread_pct.reset();
+      m.note = failure_;
+    }
+    return out;
+  }
+
+ private:
+  template <typename Step>
+  bool Try(Step step, std::string*) {
+    if (!failure_.empty()) return true;
+    std::string why;
+    if (!step(&why)) failure_ = "not counted: " + why;
+    return true;
+  }
+
+  std::unique_ptr<CounterSession> session_;
+  std::string failure_;  // "" while counting
+};
+
+// A kernel: one session in rprof, attached to the measuring worker and started around each
+// repetition (targets/kernel_worker.h).
 class PreparedKernelPmu : public PreparedSource {
  public:
   PreparedKernelPmu(const CounterRequest& request, std::unique_ptr<CounterSession> session)
       : request_(request), session_(std::move(session)) {}
   CounterSession* per_repetition() override { return session_.get(); }
   bool Finish(const CountedTarget&, const NativeOutcome& outcome, std::vector<Metric>* metrics,
-              std::string*, Error*) override {
+              std::string* note, Error*) override {
     if (!session_ || outcome.calls <= 0) return true;
     *metrics = WithGroupMetrics(request_, session_->Results(outcome.calls), outcome.time_s);
+    if (DiagnosePmu().fake) *note = kFakePmuNote;
     return true;
   }
 
@@ -94,9 +148,10 @@ class PreparedProgramPmu : public PreparedSource, public ProcessCounting {
   }
 
   bool Finish(const CountedTarget&, const NativeOutcome& outcome, std::vector<Metric>* metrics,
-              std::string*, Error*) override {
+              std::string* note, Error*) override {
     if (events_.empty()) return true;
     *metrics = WithGroupMetrics(request_, MeanPerExecution(per_execution_), outcome.time_s);
+    if (DiagnosePmu().fake) *note = kFakePmuNote;
     return true;
   }
 
@@ -117,13 +172,16 @@ class PmuSource : public CounterSource {
     return kind == CountedTarget::Kind::kKernel ? CounterScope::kPerRepetition
                                                 : CounterScope::kPerProcess;
   }
+  // The paths runs take (counting_probe.h): a kernel's worker and a program both count.
   Availability Probe() const override {
-    Error err;
-    if (CreatePmuSession({"perf::TASK-CLOCK"}, false, &err)) return {};
-    return {false, err.message, ""};
+    const CountingProbe& probe = ProbeCounting();
+    if (probe.ok()) return {};
+    return {false, probe.kernel ? "programs: " + probe.program_detail
+                                : "kernels: " + probe.kernel_detail,
+            ""};
   }
   std::unique_ptr<PreparedSource> Prepare(const CountedTarget& target,
-                                          const CounterRequest& request, bool,
+                                          const CounterRequest& request, bool chosen,
                                           Error* err) const override {
     std::vector<std::string> events = EventsToCount(request);
     if (target.kind == CountedTarget::Kind::kProgram)
@@ -132,6 +190,8 @@ class PmuSource : public CounterSource {
     if (!events.empty()) {
       session = CreatePmuSession(events, MayMiss(request), err);
       if (!session || !CheckOpened(request, session->Results(1), err)) return nullptr;
+      if (!AskedFor(request, chosen))
+        session = std::make_unique<SessionThatMayFail>(std::move(session));
     }
     return std::make_unique<PreparedKernelPmu>(request, std::move(session));
   }

@@ -18,6 +18,13 @@ struct PapiPreset {
 // it) or cannot start.
 bool ListPapiPresets(std::vector<PapiPreset>* out, std::string* why);
 
+// The event rprof counts for `name` where PAPI defines no such preset for this CPU (PAPI 7.0 has
+// none at all for some CPUs it drives, e.g. Sapphire Rapids read as `icl`): the perf generic
+// event the kernel counts the same thing by, as libpfm4 names it ("perf::INSTRUCTIONS" for
+// PAPI_TOT_INS), with *note saying so. "" when `name` is not a preset, PAPI defines it here, or
+// no generic event counts the same thing (then adding it fails with PAPI's own reason).
+std::string PresetStandIn(const std::string& name, std::string* note);
+
 }  // namespace rprof
 
 #endif  // RPROF_COUNTERS_PAPI_PAPI_PRESETS_H_

@@ -3,6 +3,7 @@
 #include <papi.h>
 #include <perfmon/pfmlib.h>
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -12,7 +13,9 @@
 #include <optional>
 
 #include "core/stats.h"
+#include "core/text.h"
 #include "counters/event_unit.h"
+#include "counters/papi/papi_presets.h"
 #include "counters/perf/perf_event_session.h"
 #include "counters/pmu/event_schedule.h"
 #include "counters/pmu/pfm_events.h"
@@ -170,13 +173,21 @@ class PapiSession : public CounterSession {
   bool Init(const std::vector<std::string>& events, bool allow_missing, Error* err) {
     std::string why;
     if (!InitPapi(&why)) return Fail(err, ErrorKind::kEnvironment, why);
+    // A preset PAPI does not define here is counted by its generic stand-in, stored under the
+    // name asked for with a note naming the event used.
+    stand_in_notes_.assign(events.size(), "");
     std::vector<EventToSchedule> located;
-    for (const std::string& name : events) located.push_back(Locate(name));
+    for (size_t i = 0; i < events.size(); ++i) {
+      std::string counted = PresetStandIn(events[i], &stand_in_notes_[i]);
+      located.push_back(Locate(counted.empty() ? events[i] : counted));
+    }
     schedule_ = BuildSchedule(located, &sets_);
     if (!allow_missing && !schedule_.missing.empty()) {
       const MissingEvent& first = schedule_.missing.front();
+      const std::string& stand_in = stand_in_notes_[first.event];
       return Fail(err, ErrorKind::kEnvironment,
-                  "cannot open event " + events[first.event] + ": " + first.reason,
+                  "cannot open event " + events[first.event] +
+                      (stand_in.empty() ? "" : " (" + stand_in + ")") + ": " + first.reason,
                   Remedy::kAllowMissingEvents);
     }
     // Every pass takes a repetition of its own: the cap keeps a run's rotation short.
@@ -237,10 +248,13 @@ class PapiSession : public CounterSession {
         // Every repetition makes the same number of calls: the spread of the counts is that
         // of the counts per call.
         if (out.back().value) out.back().spread_pct = SpreadPercent(per_repetition_[i]);
+        AddStandInNote(i, &out.back());
       }
-    for (const MissingEvent& m : schedule_.missing)
+    for (const MissingEvent& m : schedule_.missing) {
       out.push_back(
           {names_[m.event], std::nullopt, EventUnit(names_[m.event]), Source::kPmu, "", m.reason});
+      AddStandInNote(m.event, &out.back());
+    }
     return out;
   }
 
@@ -255,6 +269,8 @@ class PapiSession : public CounterSession {
     size_t pass;
     size_t slot;
   };
+
+  void AddStandInNote(size_t event, Metric* m) const { AddNote(&m->note, stand_in_notes_[event]); }
 
   const EventPass& CurrentPass(size_t component) const {
     return schedule_.components[component]
@@ -296,13 +312,67 @@ class PapiSession : public CounterSession {
   EventSchedule schedule_;
   PassAccumulator accumulator_{EventSchedule{}};
   std::vector<std::string> names_;
+  std::vector<std::string> stand_in_notes_;  // per requested event: "" or the event used
   std::vector<std::optional<Slot>> slots_;  // per requested event; nullopt when missing
   // Per requested event, its count in each repetition its pass counted.
   std::vector<std::vector<double>> per_repetition_;
   std::chrono::steady_clock::time_point started_;
 };
 
+// Whether PAPI can count another process here, found by trying: kernels are counted from rprof,
+// attached to the measuring worker (targets/kernel_worker.h). PAPI's perf_event component opens
+// a hardware instructions event on the process before every attach (its check_permissions), so
+// without a hardware PMU its attach fails whatever the event set holds (PAPI_ENOEVNT), even for
+// software events the kernel counts fine. Tried once per process, on a set of perf::TASK-CLOCK
+// attached to this process itself: the same check, without a child to fork.
+bool PapiCanAttach(std::string* why) {
+  static std::once_flag once;
+  static std::string failure;
+  std::call_once(once, [] {
+    int set = PAPI_NULL;
+    int code = PAPI_create_eventset(&set);
+    if (code == PAPI_OK) code = PAPI_add_named_event(set, "perf::TASK-CLOCK");
+    if (code == PAPI_OK) code = PAPI_attach(set, static_cast<unsigned long>(getpid()));
+    if (code == PAPI_OK) PAPI_detach(set);
+    if (code != PAPI_OK) failure = std::string("PAPI cannot attach to a process here (") +
+                                   PAPI_strerror(code) + ")";
+    if (set != PAPI_NULL) {
+      PAPI_cleanup_eventset(set);
+      PAPI_destroy_eventset(&set);
+    }
+  });
+  *why = failure;
+  return failure.empty();
+}
+
 }  // namespace
+
+PmuBackend ChoosePmuBackend() {
+  PmuBackend backend;
+  std::string why;
+  if (!InitPapi(&why)) {
+    backend.why_not_papi = why;
+    return backend;
+  }
+  int cidx = PAPI_get_component_index("perf_event");
+  const PAPI_component_info_t* cpu = PAPI_get_component_info(cidx < 0 ? 0 : cidx);
+  // PAPI turns its whole CPU component off when libpfm4 does not know this CPU: the kernel
+  // still counts, through perf_event_open (perf/perf_event_session.h says which events).
+  if (cpu == nullptr || cpu->disabled) {
+    backend.why_not_papi = "PAPI's perf_event component is disabled" +
+                           (cpu && cpu->disabled_reason[0]
+                                ? std::string(" (") + cpu->disabled_reason + ")"
+                                : std::string());
+    return backend;
+  }
+  if (!PapiCanAttach(&backend.why_not_papi)) {
+    if (!DiagnosePmu().hardware_counters)
+      backend.why_not_papi += ": it opens a hardware event first, and " + DiagnosePmu().cause;
+    return backend;
+  }
+  backend.papi = true;
+  return backend;
+}
 
 const std::vector<std::string>& DefaultPmuEvents() {
   static const std::vector<std::string> events = {"perf::TASK-CLOCK", "perf::PAGE-FAULTS",
@@ -313,14 +383,7 @@ const std::vector<std::string>& DefaultPmuEvents() {
 
 std::unique_ptr<CounterSession> CreatePmuSession(const std::vector<std::string>& events,
                                                  bool allow_missing, Error* err) {
-  std::string why;
-  if (InitPapi(&why)) {
-    int cidx = PAPI_get_component_index("perf_event");
-    const PAPI_component_info_t* cpu = PAPI_get_component_info(cidx < 0 ? 0 : cidx);
-    // PAPI turns its whole CPU component off when libpfm4 does not know this CPU: the kernel
-    // still counts, through perf_event_open (perf/perf_event_session.h says which events).
-    if (cpu != nullptr && cpu->disabled) return CreatePerfEventSession(events, allow_missing, err);
-  }
+  if (!ChoosePmuBackend().papi) return CreatePerfEventSession(events, allow_missing, err);
   auto session = std::make_unique<PapiSession>();
   if (!session->Init(events, allow_missing, err)) return nullptr;
   return session;

@@ -19,8 +19,19 @@ namespace rprof {
 // run gets when the user names none. Missing ones are reported, never fatal.
 const std::vector<std::string>& DefaultPmuEvents();
 
-// Creates a session counting `events` in the calling thread: on PAPI, or on perf_event_open
-// itself where PAPI's CPU component is disabled (perf/perf_event_session.h). An event that
+// Which library counts the pmu source's events: PAPI where its CPU component is active and it
+// can count another process (every kernel is counted attached to its measuring worker), else
+// rprof's own perf_event_open (perf/perf_event_session.h), with the reason. Decided once per
+// process, by trying.
+struct PmuBackend {
+  bool papi = false;
+  std::string why_not_papi;  // "PAPI's perf_event component is disabled (...)", ...
+  const char* name() const { return papi ? "PAPI" : "perf_event_open"; }
+};
+PmuBackend ChoosePmuBackend();
+
+// Creates a session counting `events` in the calling thread, on the backend ChoosePmuBackend
+// picks; Attach moves it onto a measuring worker. An event that
 // cannot be added fails the call (kEnvironment, naming the event, the reason and the way out)
 // unless allow_missing, in which case it is kept as an absent metric with that reason. kUsage
 // for a malformed list.

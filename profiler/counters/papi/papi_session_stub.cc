@@ -3,6 +3,10 @@
 
 namespace rprof {
 
+PmuBackend ChoosePmuBackend() {
+  return {false, "this rprof was built without PAPI"};
+}
+
 const std::vector<std::string>& DefaultPmuEvents() {
   static const std::vector<std::string> none;
   return none;

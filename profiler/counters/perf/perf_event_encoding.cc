@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "counters/papi/papi_presets.h"
 #include "counters/pmu/pfm_events.h"
 #include "counters/pmu_diagnosis.h"
 
@@ -15,8 +16,10 @@ namespace rprof {
 
 namespace {
 
-// A PAPI preset defined as one native event becomes that event's libpfm4 name.
-bool PresetToNative(const std::string& name, std::string* native, std::string* why) {
+// A PAPI preset defined as one native event becomes that event's libpfm4 name; one PAPI does
+// not define here, its generic stand-in (papi/papi_presets.h), with *note saying so.
+bool PresetToNative(const std::string& name, std::string* native, std::string* note,
+                    std::string* why) {
   // Every preset is a hardware event: without hardware counters, say so without paying for
   // PAPI's start-up (tens of milliseconds, more than a short program takes).
   const PmuDiagnosis& pmu = DiagnosePmu();
@@ -27,6 +30,10 @@ bool PresetToNative(const std::string& name, std::string* native, std::string* w
   if (PAPI_is_initialized() == PAPI_NOT_INITED) PAPI_library_init(PAPI_VER_CURRENT);
   int code = 0;
   PAPI_event_info_t info;
+  if (std::string stand_in = PresetStandIn(name, note); !stand_in.empty()) {
+    *native = stand_in;
+    return true;
+  }
   if (PAPI_event_name_to_code(name.c_str(), &code) != PAPI_OK ||
       PAPI_get_event_info(code, &info) != PAPI_OK || info.count == 0) {
     *why = "PAPI has no definition of this preset for this CPU";
@@ -67,9 +74,10 @@ bool SoftwareEvent(const std::string& name, perf_event_attr* attr) {
 
 }  // namespace
 
-bool EncodePerfEvent(const std::string& name, perf_event_attr* attr, std::string* why) {
+bool EncodePerfEvent(const std::string& name, perf_event_attr* attr, std::string* note,
+                     std::string* why) {
   std::string native = name;
-  if (name.rfind("PAPI_", 0) == 0 && !PresetToNative(name, &native, why)) return false;
+  if (name.rfind("PAPI_", 0) == 0 && !PresetToNative(name, &native, note, why)) return false;
   if (SoftwareEvent(native, attr)) return true;
   std::string init_why;
   int code = PFM_ERR_NOINIT;
@@ -93,9 +101,9 @@ bool EncodePerfEvent(const std::string& name, perf_event_attr* attr, std::string
 }
 
 int OpenPerfEvent(const std::string& name, pid_t pid, PerfTarget target, perf_event_attr* attr,
-                  std::string* why) {
+                  std::string* note, std::string* why) {
   std::memset(attr, 0, sizeof *attr);
-  if (!EncodePerfEvent(name, attr, why)) return -1;
+  if (!EncodePerfEvent(name, attr, note, why)) return -1;
   attr->size = sizeof *attr;
   attr->disabled = 1;
   attr->exclude_kernel = 1;

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "core/stats.h"
+#include "core/text.h"
 #include "counters/event_unit.h"
 #include "counters/perf/perf_event_encoding.h"
 
@@ -31,7 +32,8 @@ class PerfEventSession : public CounterSession {
     for (const std::string& name : names) {
       Event event;
       event.name = name;
-      event.fd = OpenPerfEvent(name, 0, PerfTarget::kThread, &event.attr, &event.reason);
+      event.fd =
+          OpenPerfEvent(name, 0, PerfTarget::kThread, &event.attr, &event.note, &event.reason);
       if (event.fd < 0 && !allow_missing)
         return Fail(err, ErrorKind::kEnvironment, "cannot open event " + name + ": " + event.reason,
                     Remedy::kAllowMissingEvents);
@@ -90,6 +92,7 @@ class PerfEventSession : public CounterSession {
     for (const Event& e : events_) {
       Metric m{e.name, std::nullopt, EventUnit(e.name), Source::kPmu, "", e.reason};
       if (e.fd >= 0) Count(e, calls, &m);
+      AddNote(&m.note, e.note);
       out.push_back(std::move(m));
     }
     return out;
@@ -101,6 +104,7 @@ class PerfEventSession : public CounterSession {
     int fd = -1;
     perf_event_attr attr{};  // as opened: Attach opens it again on another process
     std::string reason;      // why it is absent, when fd < 0
+    std::string note;        // how it is counted when not as named (a preset's stand-in)
     uint64_t last[3] = {};   // the totals read at the last Stop
     std::vector<double> per_repetition;
   };

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/text.h"
 #include "counters/event_unit.h"
 #include "counters/perf/perf_event_encoding.h"
 
@@ -17,9 +18,10 @@ std::unique_ptr<ProcessCounters> ProcessCounters::Open(pid_t pid,
                                                        bool allow_missing, Error* err) {
   auto counters = std::unique_ptr<ProcessCounters>(new ProcessCounters());
   for (const std::string& name : events) {
-    Event event{name, -1, ""};
+    Event event{name, -1, "", ""};
     perf_event_attr attr;
-    event.fd = OpenPerfEvent(name, pid, PerfTarget::kProcessFromExec, &attr, &event.reason);
+    event.fd = OpenPerfEvent(name, pid, PerfTarget::kProcessFromExec, &attr, &event.note,
+                             &event.reason);
     if (event.fd < 0 && !allow_missing) {
       Fail(err, ErrorKind::kEnvironment, "cannot open event " + name + ": " + event.reason,
            Remedy::kAllowMissingEvents);
@@ -58,6 +60,7 @@ std::vector<Metric> ProcessCounters::Read() const {
         m.value = static_cast<double>(values[0]);
       }
     }
+    AddNote(&m.note, e.note);
     out.push_back(std::move(m));
   }
   return out;

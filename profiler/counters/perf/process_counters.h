@@ -41,6 +41,7 @@ class ProcessCounters {
     std::string name;
     int fd = -1;
     std::string reason;  // why it is absent, when fd < 0
+    std::string note;    // how it is counted when not as named (a preset's stand-in)
   };
   std::vector<Event> events_;
 };
