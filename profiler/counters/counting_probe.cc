@@ -80,10 +80,18 @@ class WaitingChild {
   int go_ = -1, done_ = -1;
 };
 
-std::string Counted(double ns) {
-  char text[96];
-  std::snprintf(text, sizeof text, "%s counted %.1f ms", kEvent, ns * 1e-6);
-  return text;
+// Whether `results` (kEvent's metric) counted anything of `what`; *detail says how much, or why
+// not.
+bool Judge(const std::vector<Metric>& results, const std::string& what, std::string* detail) {
+  if (results.empty() || !results[0].value || *results[0].value <= 0) {
+    *detail = std::string(kEvent) + " counted nothing of " + what +
+              (results.empty() || results[0].note.empty() ? "" : ": " + results[0].note);
+    return false;
+  }
+  char ms[32];
+  std::snprintf(ms, sizeof ms, "%.1f ms", *results[0].value * 1e-6);
+  *detail = std::string(kEvent) + " counted " + ms + " of " + what;
+  return true;
 }
 
 // A kernel's path: a session opened here, attached to the forked worker, started and stopped
@@ -110,14 +118,7 @@ void ProbeKernel(CountingProbe* probe) {
     probe->kernel_detail = why;
     return;
   }
-  std::vector<Metric> results = session->Results(1);
-  if (results.empty() || !results[0].value || *results[0].value <= 0) {
-    probe->kernel_detail = std::string(kEvent) + " counted nothing on a forked process" +
-                           (results.empty() || results[0].note.empty() ? "" : ": " + results[0].note);
-    return;
-  }
-  probe->kernel = true;
-  probe->kernel_detail = Counted(*results[0].value) + " of a forked worker's work";
+  probe->kernel = Judge(session->Results(1), "a forked worker's work", &probe->kernel_detail);
 }
 
 // A program's path: counters opened on the child before its exec, enabled at the exec.
@@ -139,14 +140,7 @@ void ProbeProgram(CountingProbe* probe) {
   }
   child.Work();  // returns at the exec, which closes the child's end of the pipe
   child.WaitExit();
-  std::vector<Metric> results = counters->Read();
-  if (results.empty() || !results[0].value || *results[0].value <= 0) {
-    probe->program_detail = std::string(kEvent) + " counted nothing of /bin/true" +
-                            (results.empty() || results[0].note.empty() ? "" : ": " + results[0].note);
-    return;
-  }
-  probe->program = true;
-  probe->program_detail = Counted(*results[0].value) + " of /bin/true from its exec on";
+  probe->program = Judge(counters->Read(), "/bin/true from its exec on", &probe->program_detail);
 }
 
 }  // namespace
