@@ -34,8 +34,9 @@ uint64_t DramOnset(const MachineProfile& p, double dram_ns) {
   return onset;
 }
 
-// Why this level's measured size is not sound, or "" when it is (level_sizes.h).
-std::string Unsound(const MachineProfile& p, size_t i, double dram_ns) {
+// Why the latency sweep's plateau for this level is not sound, or "" when it is: the half of
+// Unsound that does not compare the two sweeps.
+std::string UnsoundLatency(const MachineProfile& p, size_t i, double dram_ns) {
   const LevelSummary& l = p.levels[i];
   if (p.noisy()) return "the profile is noisy";
   if (l.effective_size == 0) return "no plateau was measured for it";
@@ -48,15 +49,51 @@ std::string Unsound(const MachineProfile& p, size_t i, double dram_ns) {
     break;
   }
   if (dram_ns <= 0) return "DRAM's latency was not measured";
+  if (l.reported_size > 0 && 2 * l.effective_size > 3 * l.reported_size)
+    return "it measured larger than the reported " + FormatBytes(l.reported_size) +
+           ": a cache is never larger than the hardware says";
+  return "";
+}
+
+// Why this level's measured size is not sound, or "" when it is (level_sizes.h).
+std::string Unsound(const MachineProfile& p, size_t i, double dram_ns) {
+  const LevelSummary& l = p.levels[i];
+  if (std::string why = UnsoundLatency(p, i, dram_ns); !why.empty()) return why;
   if (l.bandwidth_size == 0) return "the bandwidth sweep did not find it (seen in one sweep only)";
   // One octave: the two sweeps' grids and knees differ by a step or two.
   if (Ratio(l.bandwidth_size, l.effective_size) > 2.01)
     return "the bandwidth sweep's plateau ends at " + FormatBytes(l.bandwidth_size) +
            ", the latency sweep's at " + FormatBytes(l.effective_size);
-  if (l.reported_size > 0 && 2 * l.effective_size > 3 * l.reported_size)
-    return "it measured larger than the reported " + FormatBytes(l.reported_size) +
-           ": a cache is never larger than the hardware says";
   return "";
+}
+
+// The most last-level cache any CPU has per core: AMD's EPYC 9684X, 1152 MiB over 96 cores.
+constexpr uint64_t kMostLastLevelPerCore = 12ull << 20;
+
+// Why the last cache level `p.levels[i]` a virtual machine reports is its host's, shared with
+// other guests, rather than a size this guest can count on, or "" when it is not that case. A
+// guest is often shown the host's last level (an Intel Xeon guest: 480 MiB to 2 vCPUs); it is
+// implausible when each CPU sharing it would own more than twice the most any CPU has per core,
+// and the guest's own repeated latency plateau ends far under it. The bandwidth sweep is not
+// asked to agree there: it runs on into the host's cache, which other guests share (152 MiB on
+// that guest while a 192 MiB triad ran at DRAM's speed). A plausible report measured small (a
+// Zen 5 guest's 32 MiB L3 ending at 2.9 MiB) stays: that is what neighbours left, not its size.
+std::string HostsCacheOnGuest(const MachineProfile& p, size_t i, double dram_ns) {
+  const LevelSummary& l = p.levels[i];
+  const uint64_t r = l.reported_size, m = l.effective_size;
+  if (!p.topology.hypervisor || r == 0 || m == 0 || 8 * m > r || l.size_agreement < 2) return "";
+  if (!UnsoundLatency(p, i, dram_ns).empty()) return "";
+  int sharing = p.topology.logical_cpus;
+  for (const CacheLevel& c : DataCaches(p.topology))
+    if ("l" + std::to_string(c.level) == l.level && c.shared_cpu_count > 0)
+      sharing = c.shared_cpu_count;
+  if (sharing <= 0 || r / static_cast<uint64_t>(sharing) <= 2 * kMostLastLevelPerCore) return "";
+  return "this virtual machine reports " + FormatBytes(r) + " for " + std::to_string(sharing) +
+         " CPUs, more than any CPU has per core: its host's, shared with other guests; its own "
+         "latency plateau ends at " + FormatBytes(m) +
+         Format(" in %d profiles in a row", l.size_agreement) +
+         (l.bandwidth_size > 0 ? " (the bandwidth sweep's at " + FormatBytes(l.bandwidth_size) + ")"
+                               : "");
 }
 
 }  // namespace
@@ -121,6 +158,9 @@ void DecideLevelSizes(const MachineProfile* previous, int64_t previous_id, Machi
       decide(m, kRuleReportedImpossible,
              "DRAM's latency from " + FormatBytes(onset) + " on, under a quarter of the reported " +
                  FormatBytes(r) + ": the reported size cannot be");
+    } else if (std::string why = l.level == last_cache ? HostsCacheOnGuest(*now, i, dram_ns) : "";
+               !why.empty()) {
+      decide(m, kRuleReportedImpossible, why);
     } else if (sound && 8 * m > r) {
       decide(r, kRuleReported,
              "the measured " + FormatBytes(m) +

@@ -21,7 +21,9 @@ namespace rprof {
 //                       replaces it;
 //   reported_impossible the reported size cannot be (DRAM's latency well inside it: a VM
 //                       advertising its host's 480 MiB L3 to 2 vCPUs): a sound measurement
-//                       replaces it at once;
+//                       replaces it at once; or a virtual machine's last level is its host's
+//                       (more per CPU than any CPU has per core) and the guest's own latency
+//                       plateau, repeated, ends far under it: that plateau replaces it;
 //   kept                this profile's measurement is not sound (or not yet repeated): the size an
 //                       earlier profile established by `measured` or `reported_impossible` stands.
 inline constexpr const char* kRuleReported = "reported";
@@ -60,6 +62,11 @@ void DropDramLikeLevels(MachineProfile* profile);
 //    gives way;
 //  - reported impossible (DRAM's latency from under a quarter of the reported size on) and
 //    sound: reported_impossible, the measured size;
+//  - the last level of a virtual machine (topology.hypervisor) reported at more than twice the
+//    most last-level cache any CPU has per core (12 MiB) for each CPU sharing it, whose latency
+//    plateau is sound on the latency side alone, under an eighth of the reported size, and
+//    repeated (size_agreement >= 2): reported_impossible, the measured size (the bandwidth
+//    sweep runs on into the host's cache there);
 //  - a level below the last, sound, under an eighth of the reported size, and size_agreement
 //    >= 2: measured;
 //  - otherwise: the previous profile's measured size (kept) when it had one for this reported

@@ -591,6 +591,29 @@ TEST(LevelSizesTest, LastLevelPlateauIsNeverItsSize) {
   EXPECT_EQ(LevelOf(p, "l1").size_rule, kRuleReported);
 }
 
+// The same Zen 5 guest with its hypervisor bit: 32 MiB for 2 vCPUs is a plausible share of a
+// host (16 MiB each, under twice the most any CPU has per core), so the small plateau is still
+// what neighbours left, and the reported size stays (unlike a guest shown its host's 480 MiB).
+TEST(LevelSizesTest, APlausibleGuestLastLevelKeepsItsReportedSize) {
+  MachineProfile p;
+  p.topology.hypervisor = true;
+  p.topology.logical_cpus = 2;
+  CacheLevel l3;
+  l3.level = 3;
+  l3.type = "unified";
+  l3.size_bytes = 32 * kMiB;
+  l3.shared_cpu_count = 2;
+  p.topology.caches = {l3};
+  p.levels = {Rung("l1", 48 * kKiB, 45 * kKiB, 1.0, 500),
+              Rung("l2", 1 * kMiB, 100 * kKiB, 3.5, 190),
+              Rung("l3", 32 * kMiB, 2900 * kKiB, 14, 118), Rung("dram", 0, 0, 150, 40)};
+  for (LevelSummary& l : p.levels) l.size_agreement = 3;
+  p.levels[2].bandwidth_size = 24 * kMiB;  // the sweeps disagree, as on the Intel guest
+  DecideLevelSizes(nullptr, 0, &p);
+  EXPECT_EQ(LevelOf(p, "l3").size_rule, kRuleReported) << LevelOf(p, "l3").size_reason;
+  EXPECT_EQ(LevelOf(p, "l3").size_bytes, 32 * kMiB);
+}
+
 // One noisy profile stored an "L3" of 128 MiB at 164.5 ns with DRAM at 175.7 ns: that level has
 // DRAM's latency and is not stored; its reported size stands for sim.
 TEST(LevelSizesTest, AnL3WithDramsLatencyIsNotStored) {

@@ -16,6 +16,8 @@
 #include "counters/sim_cache_sizes.h"
 #include "machine/compute_peak.h"
 #include "machine/isa.h"
+#include "machine/level_sizes.h"
+#include "machine/machine_profile.h"
 #include "machine/topology.h"
 
 #ifndef RPROF_RECORDED_MACHINES_DIR
@@ -120,7 +122,8 @@ TEST(RecordedMachinesTest, IntelXeonKvmAvx512) {
   ASSERT_EQ(sim.size(), 3u);
   EXPECT_EQ(sim[0].size_bytes, 48 * kKiB);
   EXPECT_EQ(sim[1].size_bytes, 2 * kMiB);
-  // issue 36: the host's L3; a guard will change this
+  // Without a machine profile, what sysfs reports: the host's L3 (a profile's decided sizes
+  // replace it: IntelXeonKvmProfileGivesSimTheGuestsL3).
   EXPECT_EQ(sim[2].size_bytes, 480 * kMiB);
   EXPECT_EQ(sim[2].size_origin, "reported");
   EXPECT_EQ(sim[2].inclusion, "non-inclusive");
@@ -351,6 +354,60 @@ TEST(RecordedMachinesTest, RecordingAgreesWithCpuidWhereItWasRecorded) {
   EXPECT_EQ(IsaString(recorded.isa), IsaString(live.isa));
   EXPECT_EQ(recorded.hypervisor, live.hypervisor);
   EXPECT_EQ(recorded.stepping, live.stepping);
+}
+
+// The Intel Xeon guest's own profile (shared/machines/intel-xeon-kvm-avx512, a quiet full
+// `machine measure` there): its L3 latency plateau ended at 32 MiB in 2 profiles in a row, the
+// bandwidth sweep's at 152 MiB, sysfs reports the host's 480 MiB. Its level sizes decide 32 MiB
+// for the L3 (issue 36: sim had simulated 480 MiB, and called DRAM-speed STREAM L3-bound), and
+// sim's default geometry follows.
+TEST(RecordedMachinesTest, IntelXeonKvmProfileGivesSimTheGuestsL3) {
+  MachineProfile p;
+  p.topology = ReadTopologyFrom(Root("intel-xeon-kvm-avx512"));
+  auto rung = [](const char* level, uint64_t reported, uint64_t effective, uint64_t bandwidth,
+                 double ns, int agreement) {
+    LevelSummary l;
+    l.level = level;
+    l.reported_size = reported;
+    l.effective_size = effective;
+    l.bandwidth_size = bandwidth;
+    l.latency_ns = ns;
+    l.size_agreement = agreement;
+    return l;
+  };
+  p.levels = {rung("l1", 48 * kKiB, 46080, 48 * kKiB, 1.324, 4),
+              rung("l2", 2 * kMiB, 370688, 1219 * kKiB, 4.472, 4),
+              rung("l3", 480 * kMiB, 32 * kMiB, 152 * kMiB, 39.32, 2),
+              rung("dram", 0, 0, 0, 208.7, 0)};
+  DecideLevelSizes(nullptr, 0, &p);
+  const LevelSummary& l3 = p.levels[2];
+  EXPECT_EQ(l3.size_rule, kRuleReportedImpossible) << l3.size_reason;
+  EXPECT_EQ(l3.size_bytes, 32 * kMiB);
+  EXPECT_NE(l3.size_reason.find("its host's"), std::string::npos) << l3.size_reason;
+  EXPECT_NE(l3.size_reason.find("2 profiles in a row"), std::string::npos) << l3.size_reason;
+  // The L2 is no last level: the two sweeps' disagreement keeps its reported size.
+  EXPECT_EQ(p.levels[1].size_rule, kRuleReported);
+  EXPECT_EQ(p.levels[1].size_bytes, 2 * kMiB);
+
+  // Once: a single profile's plateau is not repeated, and the reported size stands.
+  MachineProfile once = p;
+  for (LevelSummary& l : once.levels) l.size_agreement = 1;
+  DecideLevelSizes(nullptr, 0, &once);
+  EXPECT_EQ(once.levels[2].size_rule, kRuleReported);
+
+  // Not a guest (no hypervisor bit): a bare-metal report is the hardware's.
+  MachineProfile bare = p;
+  bare.topology.hypervisor = false;
+  DecideLevelSizes(nullptr, 0, &bare);
+  EXPECT_EQ(bare.levels[2].size_rule, kRuleReported);
+
+  CacheSizes sizes;
+  SimCacheSizesFromProfile(p, 7, &sizes);
+  EXPECT_NE(sizes.origin.find("machine profile 7"), std::string::npos) << sizes.origin;
+  std::vector<SimCacheRecord> sim = SimCacheGeometry(p.topology, sizes);
+  ASSERT_EQ(sim.size(), 3u);
+  EXPECT_EQ(sim[2].size_bytes, 32 * kMiB);
+  EXPECT_EQ(sim[1].size_bytes, 2 * kMiB);
 }
 
 }  // namespace
