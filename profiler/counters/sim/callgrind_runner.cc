@@ -17,6 +17,7 @@
 
 #include "process/child_process.h"
 #include "process/output_tail.h"
+#include "counters/sim/instruction_class.h"
 #include "counters/sim/simtool_location.h"
 #include "process/scratch_dir.h"
 #include "process/watchdog.h"
@@ -81,22 +82,32 @@ std::string DescribeUnhandledInstruction(const std::string& log_path) {
     if (!hex.empty()) hex += ' ';
     hex += b;
   }
-  // Skip legacy prefixes; 0x62 then starts an EVEX (AVX-512) instruction: BOUND, the other
-  // meaning of 0x62, does not exist in 64-bit mode.
-  size_t i = 0;
-  while (i < bytes.size() &&
-         (bytes[i] == 0x26 || bytes[i] == 0x2e || bytes[i] == 0x36 || bytes[i] == 0x3e ||
-          bytes[i] == 0x64 || bytes[i] == 0x65 || bytes[i] == 0x66 || bytes[i] == 0x67 ||
-          bytes[i] == 0xf0 || bytes[i] == 0xf2 || bytes[i] == 0xf3)) {
-    ++i;
+  // AVX-512 by what the decoder says the instruction is: EVEX-encoded, or one of its
+  // VEX-encoded mask-register instructions (kmovq). When the bytes valgrind printed do not
+  // decode (it prints a few), by the EVEX prefix: after legacy prefixes, 0x62 starts one (BOUND,
+  // its other meaning, does not exist in 64-bit mode).
+  std::vector<uint8_t> code(bytes.begin(), bytes.end());
+  InstructionClass decoded;
+  std::string undecoded;
+  bool evex = false;
+  if (ClassifyInstruction(code, &decoded, &undecoded)) {
+    evex = decoded.avx512;
+  } else {
+    size_t i = 0;
+    while (i < code.size() &&
+           (code[i] == 0x26 || code[i] == 0x2e || code[i] == 0x36 || code[i] == 0x3e ||
+            code[i] == 0x64 || code[i] == 0x65 || code[i] == 0x66 || code[i] == 0x67 ||
+            code[i] == 0xf0 || code[i] == 0xf2 || code[i] == 0xf3)) {
+      ++i;
+    }
+    evex = i < code.size() && code[i] == 0x62;
   }
-  bool evex = i < bytes.size() && bytes[i] == 0x62;
   std::string what = "valgrind cannot execute the instruction";
   if (!where.empty()) what += " at " + where;
   if (!hex.empty()) what += " (bytes " + hex + ")";
   if (evex) {
     return what +
-           ": it is AVX-512 (EVEX-encoded), which valgrind 3.19 cannot execute; sim runs need the "
+           ": it is AVX-512, which valgrind 3.19 cannot execute; sim runs need the "
            "AVX2 build of the code: compile it with -mavx2 -mfma and without -mavx512f or "
            "-march=native, or let target clones pick the AVX2 version";
   }

@@ -194,6 +194,9 @@ bool ClassifyInstruction(std::span<const uint8_t> code, InstructionClass* out, s
 
   InstructionClass c;
   c.length = in.length;
+  const char* isa_set = ZydisISASetGetString(in.meta.isa_set);
+  c.avx512 = in.encoding == ZYDIS_INSTRUCTION_ENCODING_EVEX ||
+             (isa_set != nullptr && std::string_view(isa_set).starts_with("AVX512"));
   const char* name = ZydisMnemonicGetString(in.mnemonic);
   c.mnemonic = name != nullptr ? std::string_view(name) : std::string_view("?");
 

@@ -65,6 +65,9 @@ struct InstructionClass {
   bool rep_string = false;    // REP-prefixed string instruction; bytes are per iteration
   bool control_flow = false;  // CALL, RET, JMP, Jcc: the instructions callgrind charges the costs
                               // of skipped PLT stubs to (see sim_counts.h)
+  // An AVX-512 instruction: EVEX-encoded, or one of AVX-512's VEX-encoded mask-register
+  // instructions (KMOVQ, KORTESTW, ...), which valgrind 3.19 cannot execute either.
+  bool avx512 = false;
 };
 
 // Decodes the instruction at the start of `code` (64-bit mode; `code` may be longer than the
