@@ -26,6 +26,7 @@
 #include "counters/sim_source.h"
 #include "counters/source_registry.h"
 #include "machine/current_machine.h"
+#include "machine/topology.h"
 #include "report/render.h"
 #include "report/text_table.h"
 #include "rprof_config.h"
@@ -471,6 +472,12 @@ Check SimCheck(bool* available) {
                         "bytes_dram)"
                       : "simulated L2/DRAM bytes (callgrind: D1 and LL only)") +
              " (of an AVX2 build); tool: " + backend;
+  if (std::string limit = SimIsaLimit(ReadTopology()); !limit.empty()) {
+    c.status = Status::kLimited;
+    c.detail += "; " + limit;
+    c.remedy = "build what sim replays with -mavx2 -mfma; for libraries, compare sim's hot "
+               "functions with the native run's (rprof show)";
+  }
   return c;
 }
 

@@ -445,4 +445,11 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
   return true;
 }
 
+std::string SimIsaLimit(const Topology& topology) {
+  if (!topology.isa.avx512f) return "";
+  return "this CPU has AVX-512, which valgrind 3.19 cannot execute: sim refuses programs built "
+         "with -march=native or -mavx512f, and libraries that choose their code at run time "
+         "(OpenBLAS, glibc, NumPy) run AVX2 code under sim where they run AVX-512 natively";
+}
+
 }  // namespace rprof

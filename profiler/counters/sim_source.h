@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/metric.h"
 #include "counters/counter_source.h"
+#include "machine/topology.h"
 #include "counters/sim_time_fit.h"
 #include "functions/function_sampler.h"
 
@@ -134,6 +135,11 @@ bool ShouldRunSim(SimMode mode, double expected_s, double budget_s, const std::s
 // the replay at the kernel's own arguments, scaled with the model's work.
 std::string KernelSizeThatFits(const CountedTarget& kernel, double native_s, double budget_s,
                                const SimTimeFit& fit = SimTimeFit());
+
+// What sim cannot replay on a machine of `topology`, in one sentence, or "" when nothing: on an
+// AVX-512 CPU, valgrind 3.19 executes no AVX-512 and hides it from CPUID, so sim refuses native
+// builds that use it and libraries that dispatch at run time run other code under it.
+std::string SimIsaLimit(const Topology& topology);
 
 // The sim counter source: the target replayed under valgrind after its native runs (kernels
 // through rprof-sim-runner, one warm-up and one counted call of their AVX2 build; programs whole,

@@ -34,4 +34,7 @@ bool ShouldRunSim(SimMode mode, double, double, const std::string&, std::string*
   return false;
 }
 
+// Without a sim source, sim replays nothing: it has no limit to name.
+std::string SimIsaLimit(const Topology&) { return ""; }
+
 }  // namespace rprof

@@ -14,6 +14,7 @@
 #include "counters/pmu/group_library.h"
 #include "counters/pmu/pfm_events.h"
 #include "counters/sim_cache_sizes.h"
+#include "counters/sim_source.h"
 #include "machine/compute_peak.h"
 #include "machine/isa.h"
 #include "machine/level_sizes.h"
@@ -408,6 +409,16 @@ TEST(RecordedMachinesTest, IntelXeonKvmProfileGivesSimTheGuestsL3) {
   ASSERT_EQ(sim.size(), 3u);
   EXPECT_EQ(sim[2].size_bytes, 32 * kMiB);
   EXPECT_EQ(sim[1].size_bytes, 2 * kMiB);
+}
+
+// doctor's sim check names what sim cannot replay on the AVX-512 machines users bring.
+TEST(RecordedMachinesTest, SimNamesTheAvx512ItCannotReplay) {
+  if (SimulatorName().empty()) GTEST_SKIP() << "built without the sim source: nothing to replay";
+  for (const char* machine : {"intel-xeon-kvm-avx512", "amd-zen5-avx512"})
+    EXPECT_NE(SimIsaLimit(ReadTopologyFrom(Root(machine))).find("AVX-512"), std::string::npos)
+        << machine;
+  for (const char* machine : {"amd-zen3-kvm", "intel-hybrid-pcore-ecore"})
+    EXPECT_EQ(SimIsaLimit(ReadTopologyFrom(Root(machine))), "") << machine;
 }
 
 }  // namespace
