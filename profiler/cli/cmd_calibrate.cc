@@ -19,6 +19,7 @@
 #include "counters/pmu/group_library.h"
 #include "counters/pmu/pfm_events.h"
 #include "counters/pmu_diagnosis.h"
+#include "counters/sim_cache_sizes.h"
 #include "counters/sim_source.h"
 #include "counters/source_registry.h"
 #include "machine/current_machine.h"
@@ -205,8 +206,10 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
   cl.Add("min-time", po::value(&min_time), "pmu: seconds each kernel is measured (default 0.2)");
   cl.Add("sim-cache", po::value(&sim_cache),
          "sim: the cache sizes to simulate and size the working sets by: measured (default: the "
-         "effective sizes of this machine's newest profile, where it has one) or reported "
-         "(sysfs's)");
+         "size this machine's newest profile gives each level, the reported one unless a "
+         "sound, repeated measurement replaced it), reported "
+         "(sysfs's), or sizes given as l1=48K,l2=2M,l3=32M (any of them; bytes, K, M or G, "
+         "binary; l3 is the last level; the levels not named as measured)");
   cl.Add("show", "print this machine's stored verdicts and measure nothing");
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
@@ -219,8 +222,8 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
   if (counters == "sim" && cl.Has("group"))
     return Fail(err, ErrorKind::kUsage, "--group applies to the pmu source, not sim");
   if (!(tolerance > 0)) return Fail(err, ErrorKind::kUsage, "--tolerance must be above 0");
-  if (sim_cache != "measured" && sim_cache != "reported")
-    return Fail(err, ErrorKind::kUsage, "--sim-cache " + sim_cache + ": use measured or reported");
+  SimCacheChoice sim_cache_choice;
+  if (!ParseSimCacheChoice(sim_cache, &sim_cache_choice, err)) return false;
   std::vector<std::string> levels, groups;
   if ((cl.Has("levels") && !SplitList("--levels", levels_text, &levels, err)) ||
       (cl.Has("group") && !SplitList("--group", groups_text, &groups, err)))
@@ -274,7 +277,8 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
     if (Availability sim = FindCounterSource(Source::kSim)->Probe(); !sim.available)
       return Fail(err, ErrorKind::kEnvironment, "calibrate --counters sim: " + sim.Text());
     request.source = Source::kSim;
-    if (!ChooseSimCacheSizes(&store, CurrentMachine().fingerprint, sim_cache, &sim_caches, err))
+    if (!ChooseSimCacheSizes(&store, CurrentMachine().fingerprint, sim_cache_choice, &sim_caches,
+                             err))
       return false;
     measure = [&](const CalibrationTask& t, std::vector<Metric>* out, Error* e) {
       // The caches simulated are those the plan sizes its kernels to (CalibrationLevels).

@@ -14,6 +14,7 @@
 #include "core/text.h"
 #include "counters/event_names.h"
 #include "counters/group_session.h"
+#include "counters/sim_cache_sizes.h"
 #include "counters/source_registry.h"
 #include "functions/functions_option.h"
 #include "pipeline/run_session.h"
@@ -132,8 +133,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
          "auto: run sim only when it is expected to take at most S seconds (default 20)");
   cl.Add("sim-cache", po::value(&sim_cache),
          "the caches sim simulates: measured (default: the size this machine's newest profile "
-         "gives each level, the reported one unless a sound, repeated measurement replaced it) "
-         "or reported (what sysfs says)");
+         "gives each level, the reported one unless a sound, repeated measurement replaced it), "
+         "reported (what sysfs says), or sizes given as l1=48K,l2=2M,l3=32M (any of them; bytes, "
+         "K, M or G, binary; l3 is the last level; the levels not named as measured)");
   cl.Add("sim-prefetch", po::value(&sim_prefetch),
          "sim: the prefetch model rprofsim adds to its hierarchy, filling L2 ahead of L1D "
          "misses: none (default: demand traffic only), next-line or stride");
@@ -209,8 +211,8 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
     err->message = "--counters " + counters + ": use " + JoinChoices(CounterChoices());
     return false;
   }
-  if (sim_cache != "measured" && sim_cache != "reported")
-    return Fail(err, ErrorKind::kUsage, "--sim-cache " + sim_cache + ": use measured or reported");
+  SimCacheChoice sim_cache_choice;
+  if (!ParseSimCacheChoice(sim_cache, &sim_cache_choice, err)) return false;
   if (sim_prefetch != "none" && sim_prefetch != "next-line" && sim_prefetch != "stride")
     return Fail(err, ErrorKind::kUsage,
                 "--sim-prefetch " + sim_prefetch + ": use none, next-line or stride");
@@ -286,7 +288,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   SessionOptions session_options;
   session_options.db_flag = global.db;
   session_options.groups = plan;
-  session_options.sim_cache = sim_cache;
+  session_options.sim_cache = sim_cache_choice;
   session_options.sim_prefetch = sim_prefetch;
   if (cl.Has("precision")) session_options.precision = precision;
   RunSession session;

@@ -101,8 +101,8 @@ struct SimCacheRecord {
   int ways = 0;
   int line_bytes = 0;
   std::string inclusion;    // "non-inclusive", "inclusive", "victim" (relative to the levels above)
-  std::string size_origin;  // "reported" (CPUID/sysfs) or "measured" (a machine profile's
-                            // decided size, level_sizes.h)
+  std::string size_origin;  // "reported" (CPUID/sysfs), "measured" (a machine profile's
+                            // decided size, level_sizes.h) or "given" (--sim-cache l3=32M)
 };
 
 struct RunRecord {

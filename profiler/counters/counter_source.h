@@ -73,7 +73,12 @@ struct CacheSizes {
   uint64_t l1d_bytes = 0;  // 0: what sysfs reports
   uint64_t llc_bytes = 0;  // 0: what sysfs reports
   uint64_t l2_bytes = 0;   // a middle level 2 (rprofsim only; callgrind has none); 0: sysfs's
-  std::string prefetch;    // rprofsim's prefetch model: "" (none), "next-line" or "stride"
+  // The sizes above the user gave (--sim-cache l1=48K,l2=2M,l3=32M): simulated as given, rounded
+  // down to whole sets; the others a machine profile measured (to the nearest set count).
+  bool l1d_given = false;
+  bool llc_given = false;
+  bool l2_given = false;
+  std::string prefetch;  // rprofsim's prefetch model: "" (none), "next-line" or "stride"
   std::string origin = "reported by sysfs";
 };
 

@@ -1,10 +1,143 @@
 #include "counters/sim_cache_sizes.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 
 #include "machine/level_sizes.h"
 
 namespace rprof {
+
+namespace {
+
+constexpr uint64_t kLeastGivenBytes = uint64_t{1} << 10;  // 1 KiB
+constexpr uint64_t kMostGivenBytes = uint64_t{1} << 40;   // 1 TiB
+constexpr uint64_t kGivenLineBytes = 64;
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// "48K" -> 49152; false with *why for anything else (no digits, another suffix, over 1 TiB).
+bool ParseGivenBytes(const std::string& text, uint64_t* out, std::string* why) {
+  size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+  const std::string suffix = Lower(text.substr(digits));
+  int shift = suffix.empty()  ? 0
+              : suffix == "k" ? 10
+              : suffix == "m" ? 20
+              : suffix == "g" ? 30
+                              : -1;
+  if (digits == 0 || shift < 0) {
+    *why = (text.empty() ? std::string("no size") : text + " is no size") +
+           " in bytes (digits, then K, M or G)";
+    return false;
+  }
+  uint64_t value = 0;
+  for (size_t i = 0; i < digits; ++i) {
+    value = value * 10 + static_cast<uint64_t>(text[i] - '0');
+    if (value > kMostGivenBytes) break;  // and no overflow, whatever the digits
+  }
+  if (value > (kMostGivenBytes >> shift)) {
+    *why = text + " is over 1 TiB";
+    return false;
+  }
+  *out = value << shift;
+  return true;
+}
+
+// The index in SimCacheGeometry's hierarchy on data caches `caches` that the size given for
+// level `level` ('1', '2', '3': the last) replaces; -1 where the machine has no such level.
+int GivenIndex(const std::vector<CacheLevel>& caches, char level) {
+  const size_t n = caches.size();
+  if (level == '1') return n > 0 ? 0 : -1;
+  if (level == '3') return n > 1 && n <= 4 ? static_cast<int>(n) - 1 : -1;
+  return n > 2 && caches[1].level == 2 ? 1 : -1;
+}
+
+}  // namespace
+
+bool ParseSimCacheChoice(const std::string& text, SimCacheChoice* out, Error* err) {
+  const std::string use = "use measured, reported, or sizes like l1=48K,l2=2M,l3=32M";
+  auto refuse = [&](const std::string& why) {
+    return Fail(err, ErrorKind::kUsage,
+                "--sim-cache " + text + ": " + (why.empty() ? "" : why + "; ") + use);
+  };
+  SimCacheChoice choice;
+  if (text == "measured" || text == "reported") {
+    choice.base = text;
+    *out = choice;
+    return true;
+  }
+  if (text.find('=') == std::string::npos) return refuse("");
+  size_t start = 0;
+  while (true) {
+    const size_t comma = text.find(',', start);
+    const std::string item =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos) return refuse(item.empty() ? "an empty size" : item + " has no =");
+    const std::string level = Lower(item.substr(0, eq));
+    uint64_t* bytes = level == "l1"   ? &choice.l1d_bytes
+                      : level == "l2" ? &choice.l2_bytes
+                      : level == "l3" ? &choice.llc_bytes
+                                      : nullptr;
+    if (bytes == nullptr)
+      return refuse("no level " + item.substr(0, eq) + " (l1, l2, or l3 for the last level)");
+    if (*bytes != 0) return refuse(level + " given twice");
+    std::string why;
+    const std::string size = item.substr(eq + 1);
+    if (!ParseGivenBytes(size, bytes, &why)) return refuse(why);
+    if (*bytes < kLeastGivenBytes) return refuse(item + " is under 1 KiB");
+    if (*bytes % kGivenLineBytes != 0) return refuse(item + " is no whole number of 64-byte lines");
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  choice.given = text;
+  *out = choice;
+  return true;
+}
+
+void GiveSimCacheSizes(const SimCacheChoice& choice, CacheSizes* sizes) {
+  if (choice.l1d_bytes > 0) sizes->l1d_bytes = choice.l1d_bytes, sizes->l1d_given = true;
+  if (choice.l2_bytes > 0) sizes->l2_bytes = choice.l2_bytes, sizes->l2_given = true;
+  if (choice.llc_bytes > 0) sizes->llc_bytes = choice.llc_bytes, sizes->llc_given = true;
+}
+
+void NoteGivenSimCacheSizes(const SimCacheChoice& choice, const Topology& topology,
+                            CacheSizes* sizes) {
+  if (!choice.GivesSizes()) return;
+  const std::vector<CacheLevel> caches = DataCaches(topology);
+  const std::vector<SimCacheRecord> geometry = SimCacheGeometry(topology, *sizes);
+  std::string notes;
+  std::vector<bool> given(geometry.size(), false);
+  const struct {
+    char level;
+    uint64_t bytes;
+  } levels[] = {{'1', choice.l1d_bytes}, {'2', choice.l2_bytes}, {'3', choice.llc_bytes}};
+  for (const auto& [level, bytes] : levels) {
+    if (bytes == 0) continue;
+    const std::string name = std::string("l") + level;
+    const int i = GivenIndex(caches, level);
+    if (i < 0) {
+      notes += "; " + name + " unused: " +
+               (caches.empty() ? std::string("sysfs lists no caches here")
+                : level == '3' ? "this machine has one cache level"
+                               : "this machine has no level 2 above its last (l3)");
+      continue;
+    }
+    given[i] = true;
+    const SimCacheRecord& r = geometry[i];
+    if (r.size_bytes != bytes)
+      notes += "; " + name + " simulated as " + std::to_string(r.size_bytes) + " B (whole " +
+               std::to_string(r.ways) + "-way sets of " + std::to_string(r.line_bytes) + " B)";
+  }
+  bool all = !geometry.empty();
+  for (bool g : given) all = all && g;
+  sizes->origin = "given by --sim-cache " + choice.given + notes +
+                  (all ? "" : "; the other levels " + sizes->origin);
+}
 
 void SimCacheSizesFromProfile(const MachineProfile& profile, int64_t profile_id, CacheSizes* out) {
   // Each level by its number: a level the profile did not store (one with DRAM's latency)
@@ -12,9 +145,18 @@ void SimCacheSizesFromProfile(const MachineProfile& profile, int64_t profile_id,
   std::vector<CacheLevel> caches = DataCaches(ReadTopology());
   const int last = caches.empty() ? 0 : caches.back().level;
   std::string measured;
+  bool skipped = false;  // a measured level whose size the user gave
   for (const LevelSummary& level : profile.levels) {
     if (level.level == "dram" || !MeasuredRule(level.size_rule) || level.size_bytes == 0) continue;
     int number = std::atoi(level.level.c_str() + 1);
+    bool given = number == 1                    ? out->l1d_given
+                 : number == last && number > 1 ? out->llc_given
+                 : number == 2                  ? out->l2_given
+                                                : false;
+    if (given) {
+      skipped = true;
+      continue;
+    }
     if (number == 1)
       out->l1d_bytes = level.size_bytes;
     else if (number == last && number > 1)
@@ -27,7 +169,8 @@ void SimCacheSizesFromProfile(const MachineProfile& profile, int64_t profile_id,
   }
   const std::string name = "machine profile " + std::to_string(profile_id);
   out->origin = measured.empty()
-                    ? "reported by sysfs (" + name + " keeps every reported size)"
+                    ? "reported by sysfs (" + name +
+                          (skipped ? " replaced none of them)" : " keeps every reported size)")
                     : "as " + name + " measured them (" + measured +
                           "; the other levels reported; --sim-cache reported simulates sysfs's)";
 }
@@ -50,12 +193,13 @@ std::vector<SimCacheRecord> SimCacheGeometry(const Topology& topology, const Cac
   std::vector<SimCacheRecord> out;
   for (size_t i = 0; i < caches.size() && i < 4; ++i) {
     CacheLevel c = caches[i];
-    bool measured = false;
-    if (i == 0 && sizes.l1d_bytes > 0) c.size_bytes = sizes.l1d_bytes, measured = true;
+    bool measured = false, given = false;
+    if (i == 0 && sizes.l1d_bytes > 0)
+      c.size_bytes = sizes.l1d_bytes, measured = !sizes.l1d_given, given = sizes.l1d_given;
     if (i + 1 == caches.size() && i > 0 && sizes.llc_bytes > 0)
-      c.size_bytes = sizes.llc_bytes, measured = true;
+      c.size_bytes = sizes.llc_bytes, measured = !sizes.llc_given, given = sizes.llc_given;
     else if (i == 1 && c.level == 2 && sizes.l2_bytes > 0)
-      c.size_bytes = sizes.l2_bytes, measured = true;
+      c.size_bytes = sizes.l2_bytes, measured = !sizes.l2_given, given = sizes.l2_given;
     uint64_t line = c.line_bytes > 0 ? static_cast<uint64_t>(c.line_bytes) : 64;
     uint64_t ways = c.ways > 0 ? static_cast<uint64_t>(c.ways) : (i == 0 ? 8 : 16);
     double exact = static_cast<double>(c.size_bytes) / static_cast<double>(line * ways);
@@ -67,7 +211,7 @@ std::vector<SimCacheRecord> SimCacheGeometry(const Topology& topology, const Cac
     r.ways = static_cast<int>(ways);
     r.line_bytes = static_cast<int>(line);
     r.inclusion = i == 0 ? "non-inclusive" : CacheInclusion(topology, c.level);
-    r.size_origin = measured ? "measured" : "reported";
+    r.size_origin = given ? "given" : measured ? "measured" : "reported";
     out.push_back(r);
   }
   return out;

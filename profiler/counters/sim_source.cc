@@ -48,8 +48,8 @@ std::string SimRunnerPath() {
 namespace {
 
 // `nearest`: a measured size, which is only as exact as the sweep's steps, goes to the nearest
-// power-of-two set count; a reported size, exact, is rounded down (never simulate more cache than
-// the hardware says it has).
+// power-of-two set count; a reported or given size, exact, is rounded down (never simulate more
+// cache than the hardware or the user says there is).
 std::string Geometry(const CacheLevel& c, int default_ways, bool nearest) {
   uint64_t line = c.line_bytes > 0 ? static_cast<uint64_t>(c.line_bytes) : 64;
   uint64_t ways = c.ways > 0 ? static_cast<uint64_t>(c.ways) : static_cast<uint64_t>(default_ways);
@@ -72,8 +72,9 @@ void SimGeometry(const CacheSizes& sizes, std::string* d1, std::string* ll) {
   CacheLevel first = caches.front(), last = caches.back();
   if (sizes.l1d_bytes > 0) first.size_bytes = sizes.l1d_bytes;
   if (sizes.llc_bytes > 0) last.size_bytes = sizes.llc_bytes;
-  if (first.level == 1) *d1 = Geometry(first, 8, sizes.l1d_bytes > 0);
-  if (last.level > 1) *ll = Geometry(last, 16, sizes.llc_bytes > 0);
+  // A measured size goes to the nearest set count; a reported or given one, down.
+  if (first.level == 1) *d1 = Geometry(first, 8, sizes.l1d_bytes > 0 && !sizes.l1d_given);
+  if (last.level > 1) *ll = Geometry(last, 16, sizes.llc_bytes > 0 && !sizes.llc_given);
 }
 
 std::vector<std::string> SimHierarchy(const CacheSizes& sizes) {

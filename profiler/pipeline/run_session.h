@@ -15,6 +15,7 @@
 #include "core/run.h"
 #include "counters/counter_source.h"
 #include "counters/group_session.h"
+#include "counters/sim_cache_sizes.h"
 #include "counters/source_registry.h"
 #include "pipeline/run_pipeline.h"
 #include "roofline/stored_run_placement.h"
@@ -26,10 +27,10 @@ namespace rprof {
 
 // What the command line decided, checked already (cli/cmd_run.cc).
 struct SessionOptions {
-  std::string db_flag;                // --db; "" for RPROF_DB, then the default
-  const GroupPlan* groups = nullptr;  // --group; its approximations become trust notes
-  std::string sim_cache = "measured";  // or "reported" (--sim-cache)
-  std::string sim_prefetch = "none";   // or "next-line", "stride" (--sim-prefetch)
+  std::string db_flag;                   // --db; "" for RPROF_DB, then the default
+  const GroupPlan* groups = nullptr;     // --group; its approximations become trust notes
+  SimCacheChoice sim_cache;              // --sim-cache: measured, reported, or sizes given
+  std::string sim_prefetch = "none";     // or "next-line", "stride" (--sim-prefetch)
   std::optional<std::string> precision;  // --precision: declared, before the measured split
 };
 

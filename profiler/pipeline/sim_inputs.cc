@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "counters/sim_cache_sizes.h"
+#include "machine/topology.h"
 #include "store/profile_store.h"
 
 namespace rprof {
@@ -15,20 +16,22 @@ constexpr int kReplaysRead = 500;
 
 }  // namespace
 
-bool ChooseSimCacheSizes(RunStore* store, const std::string& fingerprint, const std::string& choice,
-                         CacheSizes* out, Error* err) {
-  if (choice == "reported") {
+bool ChooseSimCacheSizes(RunStore* store, const std::string& fingerprint,
+                         const SimCacheChoice& choice, CacheSizes* out, Error* err) {
+  // The given sizes first: the profile's then fill only the levels the user left out.
+  GiveSimCacheSizes(choice, out);
+  if (choice.base == "reported") {
     out->origin = "reported by sysfs (--sim-cache reported)";
-    return true;
+  } else {
+    StoredProfile stored;
+    bool found = false;
+    if (!LoadNewestProfile(store, fingerprint, &stored, &found, err)) return false;
+    if (found)
+      SimCacheSizesFromProfile(stored.profile, stored.id, out);
+    else
+      out->origin = "reported by sysfs (no machine profile yet)";
   }
-  StoredProfile stored;
-  bool found = false;
-  if (!LoadNewestProfile(store, fingerprint, &stored, &found, err)) return false;
-  if (!found) {
-    out->origin = "reported by sysfs (no machine profile yet)";
-    return true;
-  }
-  SimCacheSizesFromProfile(stored.profile, stored.id, out);
+  NoteGivenSimCacheSizes(choice, ReadTopology(), out);
   return true;
 }
 

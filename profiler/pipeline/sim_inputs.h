@@ -8,17 +8,18 @@
 
 #include "core/error.h"
 #include "counters/counter_source.h"
+#include "counters/sim_cache_sizes.h"
 #include "counters/sim_time_fit.h"
 #include "store/run_store.h"
 
 namespace rprof {
 
-// `choice`: "measured" or "reported" (the caller checks it). Measured: the sizes of this
-// machine's (by fingerprint) newest profile (counters/sim_cache_sizes.h), sysfs's without one.
-// *out says where the sizes came from (CacheSizes::origin). False with *err only when the
-// profile cannot be read.
-bool ChooseSimCacheSizes(RunStore* store, const std::string& fingerprint, const std::string& choice,
-                         CacheSizes* out, Error* err);
+// `choice` (ParseSimCacheChoice's). Measured: the sizes of this machine's (by fingerprint)
+// newest profile (counters/sim_cache_sizes.h), sysfs's without one; reported: sysfs's; the
+// sizes it gives on top of the measured ones. *out says where the sizes came from
+// (CacheSizes::origin). False with *err only when the profile cannot be read.
+bool ChooseSimCacheSizes(RunStore* store, const std::string& fingerprint,
+                         const SimCacheChoice& choice, CacheSizes* out, Error* err);
 
 // This machine's (by fingerprint) stored replays under `simulator`, fitted. kEnvironment when
 // the database cannot be read.

@@ -82,7 +82,8 @@ class SimCounts(RprofTestCase):
         self.assertIn("reported by sysfs (--sim-cache reported)",
                       reported["metrics"]["bytes_l2"]["sim"]["note"])
         self.assertError(self.rprof("run", "triad", "--sim-cache", "huge"), 2,
-                         "--sim-cache huge: use measured or reported")
+                         "--sim-cache huge: use measured, reported, or sizes like "
+                         "l1=48K,l2=2M,l3=32M")
         # The geometry rprofsim simulated is stored with the run: the profile's L3, sysfs's ways.
         if "rprofsim" in self.rprof_ok("doctor", db=False).stdout:
             caches = {level: (size, origin) for level, size, origin in self.query(
@@ -92,6 +93,42 @@ class SimCounts(RprofTestCase):
             self.assertEqual(self.query("select distinct size_origin from run_sim_caches"
                                         " where run_id = ?", (reported["run_id"],)),
                              [("reported",)])
+
+    def test_sim_simulates_the_last_level_the_user_gave(self):
+        # Issue 36: a VM's sysfs may report its host's L3; --sim-cache l3=SIZE says what the
+        # program sees. Triad's 64 MiB (3 arrays of n doubles) stream through a given 32 MiB
+        # last level to DRAM, every call; in a given 128 MiB one they stay after the warm-up.
+        n = (64 << 20) // 24
+        args = ("triad", "-p", f"n={n}", "-r", "1", "--counters", "sim")
+        small = self.run_json(*args, "--sim-cache", "l3=32M")
+        dram = small["metrics"]["bytes_dram"]["sim"]
+        self.assertGreater(dram["value"], 24 * n * 0.9, dram)
+        self.assertIn("cache sizes given by --sim-cache l3=32M", dram["note"])
+        self.assertIn("the other levels reported by sysfs (no machine profile yet)", dram["note"])
+        large = self.run_json(*args, "--sim-cache", "L3=128m")
+        dram_large = large["metrics"]["bytes_dram"]["sim"]
+        self.assertLess(dram_large["value"], dram["value"] / 100, (dram_large, dram))
+        self.assertIn("cache sizes given by --sim-cache L3=128m", dram_large["note"])
+        if self.uses_rprofsim():
+            # The geometry stored is the size given (a whole number of sets on sysfs's ways).
+            last = self.query("select size_bytes, ways, line_bytes, size_origin from"
+                              " run_sim_caches where run_id = ? order by level desc limit 1",
+                              (large["run_id"],))
+            size, ways, line, origin = last[0]
+            self.assertEqual(size, (128 << 20) // (ways * line) * ways * line, last)
+            self.assertEqual(origin, "given", last)
+
+    def test_sim_cache_sizes_that_are_no_sizes_are_usage_errors(self):
+        use = "; use measured, reported, or sizes like l1=48K,l2=2M,l3=32M"
+        for value, cause in (("l3=abc", "abc is no size in bytes (digits, then K, M or G)"),
+                             ("l4=8M", "no level l4 (l1, l2, or l3 for the last level)"),
+                             ("l3=8M,l3=16M", "l3 given twice"),
+                             ("l1=100", "l1=100 is under 1 KiB")):
+            for command in ("run", "calibrate"):
+                args = ("triad",) if command == "run" else ("--counters", "sim")
+                r = self.rprof(command, *args, "--sim-cache", value)
+                self.assertError(r, 2, f"rprof: error: --sim-cache {value}: {cause}{use}\n")
+        self.assertFalse(os.path.exists(self.db))  # refused before anything opens
 
     def test_sim_keeps_the_reported_sizes_a_profile_did_not_replace(self):
         # One profile's effective sizes (2 MiB of L3) are no geometry: a profile that kept the
