@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <utility>
 
 #include "machine/level_sizes.h"
 
@@ -47,13 +48,35 @@ bool ParseGivenBytes(const std::string& text, uint64_t* out, std::string* why) {
   return true;
 }
 
+// Which of CacheSizes' sizes replaces data cache `i` of `caches` in the hierarchy rprofsim
+// simulates (at most 4 levels): '1' the first level's (l1d), '3' the last's above it (llc), '2'
+// a level 2 between them (l2); 0 none. The one place that decision is made.
+char SizeSlot(const std::vector<CacheLevel>& caches, size_t i) {
+  if (i >= 4) return 0;
+  if (i == 0) return '1';
+  if (i + 1 == caches.size()) return '3';
+  return i == 1 && caches[i].level == 2 ? '2' : 0;
+}
+
+// The size `slot` names in `sizes` (0: none there) and whether the user gave it.
+std::pair<uint64_t, bool> SizeIn(const CacheSizes& sizes, char slot) {
+  switch (slot) {
+    case '1':
+      return {sizes.l1d_bytes, sizes.l1d_given};
+    case '2':
+      return {sizes.l2_bytes, sizes.l2_given};
+    case '3':
+      return {sizes.llc_bytes, sizes.llc_given};
+  }
+  return {0, false};
+}
+
 // The index in SimCacheGeometry's hierarchy on data caches `caches` that the size given for
-// level `level` ('1', '2', '3': the last) replaces; -1 where the machine has no such level.
-int GivenIndex(const std::vector<CacheLevel>& caches, char level) {
-  const size_t n = caches.size();
-  if (level == '1') return n > 0 ? 0 : -1;
-  if (level == '3') return n > 1 && n <= 4 ? static_cast<int>(n) - 1 : -1;
-  return n > 2 && caches[1].level == 2 ? 1 : -1;
+// `slot` ('1', '2', '3': the last) replaces; -1 where the machine has no such level.
+int GivenIndex(const std::vector<CacheLevel>& caches, char slot) {
+  for (size_t i = 0; i < caches.size(); ++i)
+    if (SizeSlot(caches, i) == slot) return static_cast<int>(i);
+  return -1;
 }
 
 }  // namespace
@@ -143,28 +166,21 @@ void SimCacheSizesFromProfile(const MachineProfile& profile, int64_t profile_id,
   // Each level by its number: a level the profile did not store (one with DRAM's latency)
   // keeps sysfs's size, and never shifts the others.
   std::vector<CacheLevel> caches = DataCaches(ReadTopology());
-  const int last = caches.empty() ? 0 : caches.back().level;
   std::string measured;
   bool skipped = false;  // a measured level whose size the user gave
   for (const LevelSummary& level : profile.levels) {
     if (level.level == "dram" || !MeasuredRule(level.size_rule) || level.size_bytes == 0) continue;
-    int number = std::atoi(level.level.c_str() + 1);
-    bool given = number == 1                    ? out->l1d_given
-                 : number == last && number > 1 ? out->llc_given
-                 : number == 2                  ? out->l2_given
-                                                : false;
-    if (given) {
+    const int number = std::atoi(level.level.c_str() + 1);
+    char slot = 0;
+    for (size_t i = 0; i < caches.size(); ++i)
+      if (caches[i].level == number) slot = SizeSlot(caches, i);
+    if (slot == 0) continue;
+    if (SizeIn(*out, slot).second) {
       skipped = true;
       continue;
     }
-    if (number == 1)
-      out->l1d_bytes = level.size_bytes;
-    else if (number == last && number > 1)
-      out->llc_bytes = level.size_bytes;
-    else if (number == 2)
-      out->l2_bytes = level.size_bytes;
-    else
-      continue;
+    (slot == '1' ? out->l1d_bytes : slot == '2' ? out->l2_bytes : out->llc_bytes) =
+        level.size_bytes;
     measured += (measured.empty() ? "" : ", ") + level.level + " " + level.size_rule;
   }
   const std::string name = "machine profile " + std::to_string(profile_id);
@@ -193,13 +209,9 @@ std::vector<SimCacheRecord> SimCacheGeometry(const Topology& topology, const Cac
   std::vector<SimCacheRecord> out;
   for (size_t i = 0; i < caches.size() && i < 4; ++i) {
     CacheLevel c = caches[i];
-    bool measured = false, given = false;
-    if (i == 0 && sizes.l1d_bytes > 0)
-      c.size_bytes = sizes.l1d_bytes, measured = !sizes.l1d_given, given = sizes.l1d_given;
-    if (i + 1 == caches.size() && i > 0 && sizes.llc_bytes > 0)
-      c.size_bytes = sizes.llc_bytes, measured = !sizes.llc_given, given = sizes.llc_given;
-    else if (i == 1 && c.level == 2 && sizes.l2_bytes > 0)
-      c.size_bytes = sizes.l2_bytes, measured = !sizes.l2_given, given = sizes.l2_given;
+    const auto [bytes, given] = SizeIn(sizes, SizeSlot(caches, i));
+    const bool measured = bytes > 0 && !given;
+    if (bytes > 0) c.size_bytes = bytes;
     uint64_t line = c.line_bytes > 0 ? static_cast<uint64_t>(c.line_bytes) : 64;
     uint64_t ways = c.ways > 0 ? static_cast<uint64_t>(c.ways) : (i == 0 ? 8 : 16);
     double exact = static_cast<double>(c.size_bytes) / static_cast<double>(line * ways);
