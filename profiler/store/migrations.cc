@@ -1,10 +1,13 @@
 #include "store/migrations.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 #include "core/embedded_file.h"
+#include "store/database_failure.h"
 #include "store/network_filesystem.h"
 
 namespace rprof {
@@ -42,6 +45,28 @@ bool ReadUserVersion(Database* db, int* version, std::string* err) {
   if (!stmt.Step(err)) return false;
   *version = static_cast<int>(stmt.Int(0));
   return true;
+}
+
+// Sets the journal mode to `mode` ("wal" or "delete"), waiting for other connections as a write
+// does. SQLite writes the switch as a read transaction upgraded to a write one, for which it
+// never calls the busy handler (sqlite3BtreeSetVersion): ranks of one MPI job that open a new
+// database together would see "database is locked" at once while another holds the write lock
+// for a moment. So the wait is here, up to the same busy timeout.
+bool SetJournalMode(Database* db, const std::string& mode, std::string* err) {
+  std::string current;
+  if (!db->ForEachRow("PRAGMA journal_mode", err,
+                      [&](const Statement& s) { current = s.Text(0); }))
+    return false;
+  if (current == mode) return true;  // most opens: nothing to change, no lock to take
+  int timeout_ms = 0;
+  if (!BusyTimeoutMs(&timeout_ms, err)) return false;
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  for (;;) {
+    if (db->Exec("PRAGMA journal_mode = " + mode, err)) return true;
+    bool busy = (sqlite3_extended_errcode(db->handle()) & 0xff) == SQLITE_BUSY;
+    if (!busy || std::chrono::steady_clock::now() >= give_up) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
 }
 
 }  // namespace
@@ -94,9 +119,7 @@ bool Migrate(Database* db, const std::vector<Migration>& migrations, std::string
   // keeps a rollback journal (store/network_filesystem.h). In-memory databases have no path.
   bool shared_between_hosts = !db->path().empty() && db->path() != ":memory:" &&
                               NetworkFilesystemOf(db->path()).has_value();
-  return db->Exec(shared_between_hosts ? "PRAGMA journal_mode = DELETE"
-                                       : "PRAGMA journal_mode = WAL",
-                  err);
+  return SetJournalMode(db, shared_between_hosts ? "delete" : "wal", err);
 }
 
 }  // namespace rprof

@@ -9,12 +9,14 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "store/run_store.h"
@@ -123,6 +125,39 @@ TEST(Migrate, SecondTimeIsANoOp) {
   ASSERT_TRUE(Migrate(&db, BuiltinMigrations(), &err)) << err;
   EXPECT_EQ(UserVersion(&db), CurrentSchemaVersion());
   EXPECT_EQ(RawStrings(&db, "SELECT sql FROM sqlite_master ORDER BY name"), schema_before);
+}
+
+// Ranks of one MPI job open a new database together: one has migrated it and switches it to WAL
+// while another holds the write lock, looking whether a migration is left. SQLite takes the
+// switch's write lock as an upgrade of a read, for which it never calls the busy handler
+// (sqlite3BtreeSetVersion): "database is locked" at once. Migrate waits as a write would.
+TEST(Migrate, SwitchingToWalWaitsForAnotherWriterAsAWriteWould) {
+  TempDir dir;
+  std::string path = dir.File("shared.db");
+  std::string err;
+  {
+    Database db;
+    ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
+    ASSERT_TRUE(Migrate(&db, BuiltinMigrations(), &err)) << err;
+  }
+  RawExec(path, "PRAGMA journal_mode = DELETE");  // as a fresh file is before its first switch
+  sqlite3* writer = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &writer), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(writer, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+  std::thread release([writer] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    sqlite3_exec(writer, "ROLLBACK", nullptr, nullptr, nullptr);
+  });
+  Database db;
+  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
+  auto start = std::chrono::steady_clock::now();
+  bool migrated = Migrate(&db, BuiltinMigrations(), &err);
+  double waited_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  release.join();
+  sqlite3_close(writer);
+  ASSERT_TRUE(migrated) << err;
+  EXPECT_GE(waited_s, 0.2);  // it waited for the writer
+  EXPECT_EQ(RawStrings(&db, "PRAGMA journal_mode"), (std::vector<std::string>{"wal"}));
 }
 
 TEST(Migrate, AppliesOnlyMigrationsNotYetApplied) {
