@@ -71,13 +71,30 @@ struct PlacementRecord {
   std::string bound_text;
 };
 
-// Why some of a run's numbers may be less than exact (the run_trust table). Kinds:
-// multiplexed, approximated, uncore, hypervisor, events_missing, untrusted, uncalibrated,
-// noisy_profile.
+// Why some of a run's numbers may be less than exact (the run_trust table): one note of a kind
+// that kTrustKinds lists.
 struct TrustNote {
   std::string kind;
   std::string detail;  // one sentence: which values, how much, what to do
 };
+
+// The kinds of trust note, as the trust_kinds table keeps them (store/closed_list_sync.cc makes
+// the table equal to this list): a new kind is a line here.
+struct TrustKindInfo {
+  const char* name;  // as stored and written in the JSON
+  const char* text;  // what a note of this kind says about the run's numbers
+};
+
+inline constexpr std::array<TrustKindInfo, 8> kTrustKinds = {{
+    {"multiplexed", "pmu values counted part of the time and scaled up"},
+    {"approximated", "values estimated from related events, not counted directly"},
+    {"uncore", "socket-wide counts that include other processes' traffic"},
+    {"hypervisor", "hardware counts taken in a virtual machine"},
+    {"events_missing", "events or metrics that could not be counted, and why"},
+    {"untrusted", "values this machine's calibration, or the run's declared work, contradicts"},
+    {"uncalibrated", "values no calibration of this machine has checked"},
+    {"noisy_profile", "placed against a machine profile measured noisy"},
+}};
 
 // Where a run stood in a parallel (MPI) job: one run per rank, every run of the job under the
 // same job id (targets/rank_identity.h reads it from the launcher's environment).

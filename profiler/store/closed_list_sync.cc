@@ -44,7 +44,7 @@ bool Bring(Database* db, const std::string& table, const std::string& column, co
 }  // namespace
 
 bool SyncClosedLists(Database* db, std::string* err) {
-  Rows kinds, statuses, sources;
+  Rows kinds, statuses, sources, trust_kinds;
   for (const TargetKindInfo& k : kTargetKinds) kinds[std::string(k.name)] = std::string(k.text);
   for (const RunStatusInfo& s : kRunStatuses) statuses[s.name] = s.text;
   // run_summary prefers a metric's value by this order: the counting sources as core/source.h
@@ -53,7 +53,9 @@ bool SyncClosedLists(Database* db, std::string* err) {
   for (Source source : CountingSources())
     sources[std::string(SourceName(source))] = std::to_string(++preference);
   sources[std::string(SourceName(Source::kClock))] = std::to_string(++preference);
+  for (const TrustKindInfo& k : kTrustKinds) trust_kinds[k.name] = k.text;
   return Bring(db, "target_kinds", "text", kinds, err) &&
+         Bring(db, "trust_kinds", "text", trust_kinds, err) &&
          Bring(db, "run_statuses", "text", statuses, err) &&
          Bring(db, "sources", "preference", sources, err);
 }

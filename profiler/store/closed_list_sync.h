@@ -1,7 +1,7 @@
-// The database's copies of rprof's closed lists (schema 018): target kinds, run statuses and
-// sources, each a table the runs' columns reference. rprof's own lists (core/target_kind.h,
-// core/run.h, core/source.h) are the truth; at every read-write open each table is brought up
-// to them, so a new entry is a line of C++ and no migration.
+// The database's copies of rprof's closed lists (schemas 018, 021): target kinds, run statuses,
+// sources and trust kinds, each a table the runs' columns reference. rprof's own lists
+// (core/target_kind.h, core/run.h, core/source.h) are the truth; at every read-write open each
+// table is brought up to them, so a new entry is a line of C++ and no migration.
 #ifndef RPROF_STORE_CLOSED_LIST_SYNC_H_
 #define RPROF_STORE_CLOSED_LIST_SYNC_H_
 

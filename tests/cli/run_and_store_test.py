@@ -197,6 +197,11 @@ class ClosedListTables(RprofTestCase):
                          self.STATUSES)
         self.assertEqual(self.query("select name, preference from sources order by preference"),
                          [("pmu", 1), ("sim", 2), ("model", 3), ("clock", 4)])
+        # Trust kinds too, since schema 21.
+        trust = self.scalar("select sql from sqlite_master where name = 'run_trust'")
+        self.assertNotIn("CHECK (kind", trust)
+        self.assertIn("kind    TEXT NOT NULL REFERENCES trust_kinds(name)", trust)
+        self.assertIn("noisy_profile", [r[0] for r in self.query("select name from trust_kinds")])
         # A name no list has is refused, as the CHECK did (rprof's connections enforce keys).
         con = sqlite3.connect(self.db)
         try:

@@ -378,6 +378,40 @@ TEST(Migrate, ProfilesStoredBeforeTheNoisyMarkAreMarkedByTheirSpreads) {
 
 // The run-uid migration gives runs stored before it a uid each, all different, and a run a
 // user's own SQL inserts without one still gets one.
+// Trust kinds became a table (021): notes stored before keep their kinds, a kind the list does
+// not have is still refused, and a kind added to kTrustKinds is stored without a migration.
+TEST(Migrate, TrustNotesStoredBeforeTheKindsTableKeepTheirKinds) {
+  TempDir dir;
+  std::string path = dir.File("old.db");
+  ASSERT_TRUE(MigrateToJustBefore(path, "_trust_kinds_table.sql"));
+  RawExec(path,
+          "INSERT INTO machines (id, fingerprint, cpu_model, cores, caches, kernel, hostname,"
+          " first_seen) VALUES (1, 'fp', 'cpu', 2, '', 'k', 'h', 't');"
+          "INSERT INTO runs (id, uid, machine_id, target_kind, target, params, status, sources,"
+          " repetitions, calls_per_rep, started_at, ended_at, rprof_version) VALUES"
+          " (1, '0123456789abcdef0123456789abcdef', 1, 'builtin', 'triad', '{}', 'ok', 'clock',"
+          " 1, 1, 't', 't', 'v');"
+          "INSERT INTO run_trust (run_id, kind, detail) VALUES (1, 'noisy_profile', 'n'),"
+          " (1, 'events_missing', 'e')");
+  RunStore store;
+  Error err;
+  ASSERT_TRUE(store.Open({path, false}, &err)) << err.message;
+  EXPECT_EQ(RawInt(path, "PRAGMA user_version"), CurrentSchemaVersion());
+  EXPECT_EQ(RawInt(path, "SELECT count(*) FROM run_trust WHERE run_id = 1"), 2);
+  EXPECT_EQ(RawInt(path, "SELECT count(*) FROM trust_kinds"),
+            static_cast<int64_t>(kTrustKinds.size()));
+  // rprof's own connections enforce the reference.
+  Database db;
+  std::string why;
+  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &why)) << why;
+  ASSERT_TRUE(db.Exec("PRAGMA foreign_keys = ON", &why)) << why;
+  EXPECT_FALSE(db.Exec("INSERT INTO run_trust (run_id, kind, detail) VALUES (1, 'nonsense', 'x')",
+                       &why));
+  EXPECT_TRUE(db.Exec("INSERT INTO run_trust (run_id, kind, detail) VALUES (1, 'uncore', 'u')",
+                      &why))
+      << why;
+}
+
 TEST(Migrate, RunsStoredBeforeUidsGetOneEach) {
   TempDir dir;
   std::string path = dir.File("old.db");
