@@ -5,6 +5,7 @@
 
 #include "calibrate/declared_work.h"
 #include "calibrate/region_elsewhere.h"
+#include "functions/replay_coverage.h"
 
 namespace rprof {
 
@@ -49,10 +50,10 @@ const GroupMetric* DefinitionOf(const Metric& m, const GroupPlan& plan) {
 // machine without hardware counters failed for the diagnosed cause; the event's own note says
 // what would make the event countable, and the run's note adds what the run can do instead:
 // count with sim, unless it did.
-std::string MissingReason(const Metric& m, const TrustContext& context, bool counted_with_sim) {
+std::string MissingReason(const Metric& m, const TrustContext& context, SimOutcome sim) {
   bool hardware_event = m.name.rfind("perf::", 0) != 0;
   if (hardware_event && context.pmu && !context.pmu->hardware_counters)
-    return context.pmu->cause + "; " + PmuRemedy(*context.pmu, counted_with_sim);
+    return context.pmu->cause + "; " + PmuRemedy(*context.pmu, sim);
   return m.note;
 }
 
@@ -62,6 +63,9 @@ std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& c
   bool counted_with_sim = std::any_of(run.metrics.begin(), run.metrics.end(), [](const Metric& m) {
     return m.source == Source::kSim && m.value;
   });
+  SimOutcome sim = counted_with_sim            ? SimOutcome::kCounted
+                   : SourceWasAbsent(run, "sim") ? SimOutcome::kGaveNothing
+                                                 : SimOutcome::kNotAsked;
   std::vector<TrustNote> notes;
   std::vector<std::string> partial, missing, approximated, uncore, uncalibrated, untrusted;
   double least = 1;
@@ -71,7 +75,7 @@ std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& c
     if (m.source != Source::kPmu) continue;
     if (!m.value) {
       AddOnce(&missing, m.name);
-      if (missing_reason.empty()) missing_reason = MissingReason(m, context, counted_with_sim);
+      if (missing_reason.empty()) missing_reason = MissingReason(m, context, sim);
       continue;
     }
     if (m.name.rfind("perf::", 0) != 0) hardware_values = true;
@@ -170,6 +174,13 @@ std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& c
                                           "): its roofs may be off; rprof machine measure on a "
                                           "quiet machine measures a better one"});
   }
+  // A replay that ran other code than the timed run: its counts describe that code.
+  for (const Metric& m : run.metrics)
+    if (m.name == kReplayMissingShare && m.source == Source::kSim && m.value && *m.value > 0)
+      notes.push_back({"replay_ran_other_code",
+                       (m.region.empty() ? "" : "region " + m.region + ": ") + m.note});
+  for (const std::string& detail : context.time_contradictions)
+    notes.push_back({"time_contradicts_bytes", detail});
   return notes;
 }
 

@@ -31,10 +31,14 @@ struct TrustContext {
   // (RunPlacement::profile_noisy_reasons; empty: it is not). Noisy: a `noisy_profile` note.
   int64_t profile_id = 0;
   std::vector<std::string> profile_noisy_reasons;
+  // Where the native run's time contradicts the measured bytes its placement first bound on
+  // (Placement::time_contradiction of the run, then of each region prefixed "region NAME: "):
+  // one `time_contradicts_bytes` note each.
+  std::vector<std::string> time_contradictions;
 };
 
 // The run's notes, each {kind, detail}: multiplexed, approximated, uncore, events_missing,
-// hypervisor, untrusted, uncalibrated, noisy_profile.
+// hypervisor, untrusted, uncalibrated, noisy_profile, time_contradicts_bytes.
 std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& context);
 
 }  // namespace rprof

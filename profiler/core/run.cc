@@ -21,6 +21,14 @@ std::optional<RunStatus> ParseRunStatus(const std::string& name) {
 
 std::string RunStatusChoices() { return ChoicesIn(kRunStatuses); }
 
+std::string SourceAbsentNote(std::string_view source, const std::string& reason) {
+  return std::string(source) + " counts absent: " + reason;
+}
+
+bool SourceWasAbsent(const RunRecord& run, std::string_view source) {
+  return run.note.find(SourceAbsentNote(source, "")) != std::string::npos;
+}
+
 std::string UtcNow() {
   auto now = std::chrono::system_clock::now();
   std::time_t seconds = std::chrono::system_clock::to_time_t(now);

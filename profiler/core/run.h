@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -85,7 +86,7 @@ struct TrustKindInfo {
   const char* text;  // what a note of this kind says about the run's numbers
 };
 
-inline constexpr std::array<TrustKindInfo, 8> kTrustKinds = {{
+inline constexpr std::array<TrustKindInfo, 10> kTrustKinds = {{
     {"multiplexed", "pmu values counted part of the time and scaled up"},
     {"approximated", "values estimated from related events, not counted directly"},
     {"uncore", "socket-wide counts that include other processes' traffic"},
@@ -94,6 +95,8 @@ inline constexpr std::array<TrustKindInfo, 8> kTrustKinds = {{
     {"untrusted", "values this machine's calibration, or the run's declared work, contradicts"},
     {"uncalibrated", "values no calibration of this machine has checked"},
     {"noisy_profile", "placed against a machine profile measured noisy"},
+    {"time_contradicts_bytes", "bytes the native run's time says came from another level"},
+    {"replay_ran_other_code", "sim's replay did not run the code the timed run ran"},
 }};
 
 // Where a run stood in a parallel (MPI) job: one run per rank, every run of the job under the
@@ -153,6 +156,12 @@ struct RunRecord {
   // The cache hierarchy the sim source simulated, L1 first; empty when sim did not count.
   std::vector<SimCacheRecord> sim_caches;
 };
+
+// The note a run gets when `source` was asked for and gave no counts, e.g. "sim counts absent:
+// valgrind stopped on an AVX-512 instruction …" (targets/measure.cc writes it), and whether a
+// run's note has one: placement and trust then never advise that source for that run.
+std::string SourceAbsentNote(std::string_view source, const std::string& reason);
+bool SourceWasAbsent(const RunRecord& run, std::string_view source);
 
 // "2026-11-29T23:40:00.123Z" for now.
 std::string UtcNow();

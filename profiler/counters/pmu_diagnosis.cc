@@ -71,7 +71,7 @@ PmuDiagnosis Probe() {
     d.cause = std::string("perf_event_open failed: ") + std::strerror(error);
     d.sim_helps = true;
   }
-  d.remedy = PmuRemedy(d, false);
+  d.remedy = PmuRemedy(d, SimOutcome::kNotAsked);
   return d;
 }
 
@@ -81,12 +81,14 @@ std::string WhyNoHardwareEvent(const PmuDiagnosis& d) {
   return d.other_remedy.empty() ? d.cause : d.cause + "; " + d.other_remedy;
 }
 
-std::string PmuRemedy(const PmuDiagnosis& d, bool counted_with_sim) {
+std::string PmuRemedy(const PmuDiagnosis& d, SimOutcome sim) {
   if (!d.sim_helps) return d.other_remedy;
-  if (!counted_with_sim)
+  if (sim == SimOutcome::kNotAsked)
     return d.other_remedy.empty() ? "run with --counters sim"
                                   : "run with --counters sim, or " + d.other_remedy;
-  std::string done = "sim counted this run instead";
+  std::string done = sim == SimOutcome::kCounted
+                         ? "sim counted this run instead"
+                         : "sim was asked for and gave no counts for this run (its note says why)";
   return d.other_remedy.empty() ? done : done + "; for hardware counts, " + d.other_remedy;
 }
 

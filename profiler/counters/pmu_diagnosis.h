@@ -30,9 +30,13 @@ inline constexpr const char kFakePmuNote[] =
     "pmu: librprof-fake-pmu.so answers hardware events with software clocks here (a test "
     "fixture): these pmu values are no measurement";
 
-// The remedy for a run that `counted_with_sim` or not: without the advice to run with
-// --counters sim when the run did (the sim source gave its values), and saying so.
-std::string PmuRemedy(const PmuDiagnosis& diagnosis, bool counted_with_sim);
+// What the sim source did for a run: the remedy advises it only where it was not asked for.
+enum class SimOutcome { kNotAsked, kCounted, kGaveNothing };
+
+// The remedy for a run, by what sim did for it: without the advice to run with --counters sim
+// when sim counted the run (saying so), or was asked for and gave nothing (it would only be
+// refused again: the run's note says why).
+std::string PmuRemedy(const PmuDiagnosis& diagnosis, SimOutcome sim);
 
 // Why a hardware event cannot be counted here and what would make it countable: the cause and
 // the hardware-side remedies only. (--counters sim gives FLOPs and bytes, never the event: the

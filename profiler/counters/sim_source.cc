@@ -18,6 +18,7 @@
 #include "counters/sim/simtool_location.h"
 #include "counters/sim_cache_sizes.h"
 #include "functions/hot_functions.h"
+#include "functions/replay_coverage.h"
 #include "functions/sampled_time.h"
 #include "machine/topology.h"
 
@@ -140,9 +141,12 @@ constexpr std::string_view kRegionTrigger = "Client Request: rprof-region:";
 // callgrind): each chosen one's metrics as a region's (FunctionRegion), plus where its code is
 // (line_first / line_last, their note the file; the instructions' note the object and how it
 // was named). Without sampling, instructions stand for time in choosing them (said).
+// Natively hot functions the replay never ran (functions/replay_coverage.h) are said on
+// `region` ("" for the whole run).
 bool AddFunctionMetrics(SimAnalyzer* analyzer, const CallgrindOutput& output, int top,
                         const FunctionSamples* samples, double native_time_s,
-                        std::vector<Metric>* out, std::string* why) {
+                        const std::string& region_of_output, std::vector<Metric>* out,
+                        std::string* why) {
   bool sampled = samples != nullptr && samples->total > 0 && native_time_s > 0;
   auto samples_of = [&](const std::string& name) -> uint64_t {
     auto it = samples->by_function.find(name);
@@ -158,6 +162,12 @@ bool AddFunctionMetrics(SimAnalyzer* analyzer, const CallgrindOutput& output, in
     if (sampled)
       candidates[i].time_share =
           static_cast<double>(samples_of(slices[i].name)) / static_cast<double>(samples->total);
+  }
+  if (sampled) {
+    std::vector<std::string> replayed;
+    for (const FunctionSlice& slice : slices) replayed.push_back(slice.name);
+    std::vector<MissedFunction> missed = NativelyHotNotReplayed(*samples, replayed);
+    if (!missed.empty()) out->push_back(ReplayMissingMetric(missed, region_of_output));
   }
   HotFunctionRule rule;
   rule.top = top;
@@ -386,7 +396,7 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
   AddSimMetrics(counts, "", /*split=*/true, &result->metrics);
   if (request.functions > 0 && request.functions_region.empty() &&
       !AddFunctionMetrics(&analyzer, whole, request.functions, request.samples,
-                          request.native_time_s, &result->metrics, &why)) {
+                          request.native_time_s, "", &result->metrics, &why)) {
     cleanup();
     return Fail(err, ErrorKind::kEnvironment, "sim: valgrind output, by function: " + why);
   }
@@ -421,7 +431,7 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
         CallgrindOutput region_output;
         if (!ReadCallgrindOutputFiles(files, &region_output, &why) ||
             !AddFunctionMetrics(&analyzer, region_output, request.functions, request.samples,
-                                request.native_time_s, &result->metrics, &why)) {
+                                request.native_time_s, name, &result->metrics, &why)) {
           cleanup();
           return Fail(err, ErrorKind::kEnvironment,
                       "sim: valgrind output of region " + name + ", by function: " + why);

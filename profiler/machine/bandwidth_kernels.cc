@@ -65,6 +65,35 @@ RPROF_TARGET inline double Sum(V s) {
 #undef RPROF_TARGET
 }  // namespace avx512
 
+// ---- Scalar: the load kernel only, one double (8 bytes) an instruction, the bandwidth scalar
+// code can reach (ports that load two 64-byte vectors a cycle load two 8-byte scalars). Each
+// load is an addsd with a memory operand, in asm: what compilers emit for `s += b[i]` (one
+// micro-fused load+add, so the loop's instructions leave the load ports the limit), and what no
+// compiler can widen. In plain C++, eight independent accumulators are just what GCC's SLP
+// vectorizer pairs into addpd at -O2 and up, which would measure SSE loads again; with the
+// intrinsics it splits each load from its add (movq, addsd), 19 instructions a step.
+namespace scalar {
+inline void AddFrom(double& s, const double* p) { asm("addsd %1, %0" : "+x"(s) : "m"(*p)); }
+
+// s += b[i] over eight accumulators, eight scalar loads a step.
+double LoadKernel(double*, const double* b, const double*, uint64_t n, uint64_t passes) {
+  double s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
+  for (uint64_t p = 0; p < passes; ++p) {
+    for (uint64_t i = 0; i < n; i += 8) {
+      AddFrom(s0, b + i + 0);
+      AddFrom(s1, b + i + 1);
+      AddFrom(s2, b + i + 2);
+      AddFrom(s3, b + i + 3);
+      AddFrom(s4, b + i + 4);
+      AddFrom(s5, b + i + 5);
+      AddFrom(s6, b + i + 6);
+      AddFrom(s7, b + i + 7);
+    }
+  }
+  return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
+}
+}  // namespace scalar
+
 }  // namespace
 
 const char* PatternName(BandwidthPattern pattern) {
@@ -106,7 +135,7 @@ int PatternWriteAllocateBytesPerElement(BandwidthPattern pattern) {
 BandwidthKernelFn FindBandwidthKernel(BandwidthPattern pattern, Isa isa) {
   const int k = static_cast<int>(pattern);
   switch (isa) {
-    case Isa::kScalar:
+    case Isa::kScalar: return pattern == BandwidthPattern::kLoad ? scalar::LoadKernel : nullptr;
     case Isa::kSse: return sse::kKernels[k];
     case Isa::kAvx2: return avx2::kKernels[k];
     case Isa::kAvx512: return avx512::kKernels[k];

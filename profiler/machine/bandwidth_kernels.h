@@ -1,5 +1,5 @@
-// Streaming kernels for the bandwidth ceilings, one set per vector ISA. Each processes whole
-// 512-byte blocks of fp64 arrays, 64-byte aligned, `passes` times over.
+// Streaming kernels for the bandwidth ceilings, one set per vector ISA, and a scalar load. Each
+// processes whole 512-byte blocks of fp64 arrays, 64-byte aligned, `passes` times over.
 #ifndef RPROF_MACHINE_BANDWIDTH_KERNELS_H_
 #define RPROF_MACHINE_BANDWIDTH_KERNELS_H_
 
@@ -34,8 +34,9 @@ using BandwidthKernelFn = double (*)(double* a, const double* b, const double* c
 inline constexpr uint64_t kBandwidthBlockBytes = 512;
 inline constexpr uint64_t kBandwidthBlockElements = kBandwidthBlockBytes / sizeof(double);
 
-// The kernel of `pattern` for `isa` (kSse, kAvx2 or kAvx512; kScalar gives the kSse one), or
-// nullptr. Call only where IsaUsable(flags, isa).
+// The kernel of `pattern` for `isa`, or nullptr. kSse, kAvx2 and kAvx512 have all four; kScalar
+// has kLoad only (8-byte loads: the roof of scalar code, see machine_profile.h), nullptr for the
+// others. Call only where IsaUsable(flags, isa).
 BandwidthKernelFn FindBandwidthKernel(BandwidthPattern pattern, Isa isa);
 
 }  // namespace rprof

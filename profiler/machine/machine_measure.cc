@@ -95,6 +95,8 @@ class Measurer {
   bool Clock(std::string* err);
   bool Compute(std::string* err);
   bool BandwidthFor(int threads, std::string* err);
+  // The <level>_load_scalar ceiling of a cache level the widest load sweep found.
+  bool ScalarLoadCeiling(const DetectedLevel& level, int threads, std::string* err);
   bool Latency(std::string* err);
   void Levels();
   void Warnings(const CompetingLoad& load);
@@ -622,7 +624,58 @@ bool Measurer::BandwidthFor(int threads, std::string* err) {
           c.bytes_per_element + (level.name == "l1" ? 0 : PatternWriteAllocateBytesPerElement(p));
       out_->ceilings.push_back(c);
     }
+    if (level.name != "dram" && !ScalarLoadCeiling(level, threads, err)) return false;
   }
+  return true;
+}
+
+bool Measurer::ScalarLoadCeiling(const DetectedLevel& level, int threads, std::string* err) {
+  // The roof of scalar code (placement holds code measured scalar against it): a cache port
+  // that loads two 64-byte vectors a cycle loads two 8-byte scalars, so in L1 scalar code sees
+  // an eighth of the AVX-512 load roof; beyond L1 the lines' refill rate limits both widths, the
+  // scalar loads' cap still below it on most cores: measured at every cache level, not assumed.
+  // At the working set where the widest load was best on this level's plateau: one point,
+  // which keeps --quick's added time small.
+  // Not at DRAM: there each line's 64 bytes cross from memory whatever the load width, and a
+  // scalar loop issues loads far faster than lines arrive, so the widths meet at one roof.
+  // Not in the sweep points (out_->bandwidth), which are the widest kernels' curves.
+  Progress(Format("bandwidth scalar load %s, %d thread%s", FormatBytes(level.best_size).c_str(),
+                  threads, threads > 1 ? "s" : ""));
+  BandwidthOptions o;
+  o.pattern = BandwidthPattern::kLoad;
+  o.isa = Isa::kScalar;
+  o.threads = threads;
+  o.working_set_bytes = level.best_size;
+  o.seconds_per_rep = plan_.bw_rep_s;
+  o.repetitions = plan_.bw_reps;
+  const IsaFlags& flags = out_->topology.isa;
+  BandwidthResult r;
+  if (Cancelled(err) || !MeasureBandwidth(*team_, &buffers_, flags, o, &r, err)) return false;
+  if (!BestConfirmed(r.gbs)) {
+    // As for the other ceilings: once more, the steadier of the two stands.
+    BandwidthResult again;
+    if (!MeasureBandwidth(*team_, &buffers_, flags, o, &again, err)) return false;
+    if (again.gbs.spread_pct < r.gbs.spread_pct) r = again;
+    ++remeasured_;
+  }
+  ++done_;
+  Ceiling c;
+  c.kind = "bandwidth";
+  c.name = level.name + "_" + PatternName(o.pattern) + "_" + IsaName(o.isa);
+  c.level = level.name;
+  c.isa = IsaName(o.isa);
+  c.precision = "fp64";
+  c.pattern = PatternName(o.pattern);
+  c.threads = threads;
+  c.working_set_bytes = r.working_set_bytes;
+  c.value = r.gbs.best;
+  c.unit = "GB/s";
+  c.spread_pct = r.gbs.spread_pct;
+  c.repetitions = r.gbs.repetitions;
+  c.best_confirmed = BestConfirmed(r.gbs);
+  c.bytes_per_element = PatternBytesPerElement(o.pattern);  // loads: no write-allocate bytes
+  c.traffic_bytes_per_element = c.bytes_per_element;
+  out_->ceilings.push_back(c);
   return true;
 }
 
@@ -716,7 +769,8 @@ void Measurer::Levels() {
     if (lat != nullptr) s.latency_ns = lat->median;
     if (b != nullptr) s.bandwidth_size = b->effective_size;
     for (const Ceiling& c : out_->ceilings) {
-      if (c.kind == "bandwidth" && c.threads == 1 && c.level == name && c.pattern == "load") {
+      if (c.kind == "bandwidth" && c.threads == 1 && c.level == name && c.pattern == "load" &&
+          !IsScalarBandwidthCeiling(c)) {
         s.bandwidth_gbs = c.value;
       }
     }

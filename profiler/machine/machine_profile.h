@@ -18,11 +18,14 @@ namespace rprof {
 struct Ceiling {
   std::string kind;       // "compute" | "bandwidth"
   // compute: "<precision>_<isa>_<pattern>", e.g. "fp64_avx2_fma", "fp32_sse_add";
-  // bandwidth: "<level>_<pattern>", e.g. "l1_load", "dram_triad", "dram_copy_nt".
-  // Unique together with `threads`.
+  // bandwidth: "<level>_<pattern>", e.g. "l1_load", "dram_triad", "dram_copy_nt", measured
+  // with the widest vector ISA; the scalar load ceilings (IsScalarBandwidthCeiling) are
+  // "<level>_load_scalar", e.g. "l1_load_scalar". Unique together with `threads`.
   std::string name;
   std::string level;      // "" for compute; "l1", "l2", "l3", ..., "dram" for bandwidth
-  std::string isa;        // "scalar", "sse", "avx2", "avx512"
+  // "scalar", "sse", "avx2", "avx512": the kernel's instructions (bandwidth: the widest usable
+  // vector ISA, or "scalar" for the 8-byte load ceilings).
+  std::string isa;
   std::string precision;  // "fp64", "fp32" (bandwidth kernels stream fp64 arrays)
   // compute: "fma" (2 FLOPs per lane), "mul_add" (independent multiplies and adds, no FMA),
   //          "add";
@@ -73,6 +76,15 @@ inline double CeilingValue(const Ceiling& c, ByteConvention convention) {
       c.traffic_bytes_per_element <= 0)
     return c.value;
   return c.value * c.traffic_bytes_per_element / c.bytes_per_element;
+}
+
+// A bandwidth ceiling measured with scalar (8-byte) loads: the roof of scalar code at its level,
+// below the widest vector's where the cache ports load two full vectors a cycle. What asks for
+// a level's roof without knowing the code (BandwidthRoof, the plots, the levels table) takes the
+// widest ceilings and skips these. The widest bandwidth ISA is never scalar on x86-64 (SSE2 is
+// the baseline), so the ISA alone tells them apart, in profiles stored before them too.
+inline bool IsScalarBandwidthCeiling(const Ceiling& c) {
+  return c.kind == "bandwidth" && c.isa == "scalar";
 }
 
 // One point of the latency ladder.

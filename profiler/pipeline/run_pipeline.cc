@@ -39,6 +39,12 @@ std::vector<TrustNote> TrustNotesOf(const RunPipeline& pipeline, const RunPlacem
   trust.simulator = SimulatorName();
   trust.profile_id = placement.profile_id;
   trust.profile_noisy_reasons = placement.profile_noisy_reasons;
+  if (!placement.placement.time_contradiction.empty())
+    trust.time_contradictions.push_back(placement.placement.time_contradiction);
+  for (const RegionPlacement& r : placement.regions)
+    if (!r.placement.time_contradiction.empty())
+      trust.time_contradictions.push_back("region " + r.region + ": " +
+                                          r.placement.time_contradiction);
   // The target has run: a calibration that cannot be read costs its trust notes, not the run.
   Error calibration_err;
   if (!LoadMetricTrust(pipeline.store, run->machine.fingerprint, &trust.calibration,

@@ -98,7 +98,9 @@ std::string RooflineGnuplotScript(const MachineProfile& profile,
   // traffic (sim's and pmu's points) where that roof is higher.
   std::map<std::string, const Ceiling*> compute, bandwidth, traffic;
   for (const Ceiling& c : profile.ceilings) {
-    if (c.threads != options.threads || c.pattern == "copy_nt") continue;  // see BandwidthRoof
+    // As BandwidthRoof: no copy_nt, and the widest ISA's bandwidth ceilings only.
+    if (c.threads != options.threads || c.pattern == "copy_nt" || IsScalarBandwidthCeiling(c))
+      continue;
     std::string key = c.kind == "compute" ? c.precision + " " + c.isa : c.level;
     auto& slot = c.kind == "compute" ? compute[key] : bandwidth[key];
     if (!slot || c.value > slot->value) slot = &c;

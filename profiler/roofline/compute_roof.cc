@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/text.h"
+#include "functions/replay_coverage.h"
 #include "machine/profile_trust.h"
 #include "roofline/placement.h"
 
@@ -68,10 +69,18 @@ bool WidestRoof(const MachineProfile& profile, const RunShape& shape, ComputeRoo
 // The run's FLOPs by (precision, ISA), from the first measured source that splits them by
 // vector width (flops_dp_scalar … flops_sp_512), in the shape's precision(s). False when none
 // does: a model declares no instruction mix, and many PMUs count no FLOPs by width.
+bool ReplayRanOtherCode(const std::vector<Metric>& metrics) {
+  const Metric* missing = FindMetric(metrics, kReplayMissingShare, Source::kSim);
+  return missing && missing->value && *missing->value > 0;
+}
+
 bool MeasuredMix(const std::vector<Metric>& metrics, const RunShape& shape,
                  std::vector<IsaShare>* mix, Source* from) {
   for (Source source : CountingSources()) {
     if (!IsMeasured(source)) continue;
+    // A replay that ran other code than the timed run (a library dispatching on valgrind's
+    // CPUID) split other code's FLOPs: not the timed code's widths.
+    if (source == Source::kSim && ReplayRanOtherCode(metrics)) continue;
     std::vector<IsaShare> parts;
     double total = 0;
     for (const char* precision : {"fp64", "fp32"}) {
@@ -149,8 +158,15 @@ bool ChooseComputeRoof(const std::vector<Metric>& metrics, const RunShape& shape
   std::vector<IsaShare> mix;
   Source from = Source::kSim;
   if (!MeasuredMix(metrics, shape, &mix, &from)) {
-    out->isa_note =
-        "not measured (no source split the FLOPs by vector width; --counters sim does): " + assumed;
+    if (ReplayRanOtherCode(metrics))
+      out->isa_note =
+          std::string("not measured: sim's replay ran other code than the timed run (") +
+          kReplayMissingShare + " names the natively hot functions it never ran): " + assumed;
+    else
+      out->isa_note = std::string("not measured (no source split the FLOPs by vector width; ") +
+                      (shape.sim_absent ? "sim, which does, gave no counts for this run"
+                                        : "--counters sim does") +
+                      "): " + assumed;
     return true;
   }
   std::string source(SourceName(from));

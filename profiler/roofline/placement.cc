@@ -13,7 +13,9 @@
 #include "functions/hot_lines.h"
 #include "functions/sampled_time.h"
 #include "machine/profile_trust.h"
+#include "roofline/bandwidth_roof.h"
 #include "roofline/compute_roof.h"
+#include "roofline/time_check.h"
 
 namespace rprof {
 
@@ -74,6 +76,7 @@ RunShape RunShapeOf(const RunRecord& run, const MachineProfile& profile) {
   }
 
   if (run.target_kind == "builtin") shape.sim_build_isa = "avx2";
+  shape.sim_absent = SourceWasAbsent(run, "sim");
   if (run.target_kind != "executable") {
     shape.threads_note = "1 thread (the kernel has no threads parameter)";
     for (const auto& [key, value] : run.params)
@@ -128,7 +131,7 @@ const Ceiling* BandwidthRoof(const MachineProfile& profile, const std::string& l
   const Ceiling* best = nullptr;
   for (const Ceiling& c : profile.ceilings)
     if (c.kind == "bandwidth" && c.level == level && c.threads == threads &&
-        c.pattern != "copy_nt" &&
+        c.pattern != "copy_nt" && !IsScalarBandwidthCeiling(c) &&
         (!best || CeilingValue(c, convention) > CeilingValue(*best, convention)))
       best = &c;
   return best;
@@ -152,18 +155,22 @@ void SetBinding(const std::string& bound, const std::string& ceiling, Placement*
   p->binding = bound + " (" + ceiling + ")";
 }
 
-// What a verdict on model bytes alone must say: they are the least the run can move.
-constexpr const char* kCompulsoryCaveat =
-    "model bytes are a lower bound on traffic; measured traffic unknown: run --counters sim";
+// What a verdict on model bytes alone must say: they are the least the run can move. Sim is
+// advised only where it was not asked for already: a run sim gave nothing says so instead.
+std::string CompulsoryCaveat(const RunShape& shape) {
+  return std::string("model bytes are a lower bound on traffic; measured traffic unknown") +
+         (shape.sim_absent ? " (" + std::string(kSimGaveNothing) + ")" : ": run --counters sim");
+}
 
 // A compute side found from compulsory bytes is not a compute bound: more traffic than the
 // model's (cache misses, strided access) lowers the AI and can move the run under a bandwidth
 // roof. Says what is known: the side by compulsory AI, and the rate against the compute roof,
 // which is an upper bound on the real roof.
-std::string CompulsoryComputeVerdict(const Placement& p, const LevelPlacement& binding) {
-  char text[320];
+std::string CompulsoryComputeVerdict(const Placement& p, const LevelPlacement& binding,
+                                     const RunShape& shape) {
+  char text[400];
   int n = std::snprintf(text, sizeof text, "compute-side by compulsory AI %.3g (%s)", binding.ai,
-                        kCompulsoryCaveat);
+                        CompulsoryCaveat(shape).c_str());
   if (p.percent_of_roof)
     std::snprintf(text + n, sizeof text - n,
                   ": %.0f %% of the compute roof (%.3g of %.3g GFLOP/s); the real roof may be "
@@ -352,9 +359,10 @@ Placement PlaceOnRoofs(const std::vector<Metric>& metrics, const RunShape& shape
       const std::string level(info.name);
       auto flops = Value(metrics, "flops", source);
       auto bytes = Value(metrics, std::string("bytes_") + level, source);
-      // Like with like: the source's bytes against the ceiling counted the same way.
+      // Like with like: the source's bytes against the ceiling counted the same way, and the
+      // code against its own width's roof (bandwidth_roof.h: scalar code, scalar loads).
       ByteConvention convention = ConventionOf(source);
-      const Ceiling* bw = BandwidthRoof(profile, level, shape.threads, convention);
+      const Ceiling* bw = CodeBandwidthRoof(profile, level, shape.threads, convention, roof);
       if (!flops || !bytes || *bytes <= 0 || !bw || CeilingValue(*bw, convention) <= 0) continue;
       LevelPlacement lp;
       lp.level = level;
@@ -384,8 +392,11 @@ Placement PlaceOnRoofs(const std::vector<Metric>& metrics, const RunShape& shape
     bool has_flops = PreferredMetric(metrics, "flops") != nullptr;
     p.reason = has_flops ? "no bytes moved are known for this run (no model, sim or pmu byte "
                            "counts), so it has no arithmetic intensity"
-                         : "no FLOP count is known for this run; declare one (--flops) or count "
-                           "with --counters sim";
+                         : shape.sim_absent
+                               ? "no FLOP count is known for this run; declare one (--flops): " +
+                                     std::string(kSimGaveNothing)
+                               : "no FLOP count is known for this run; declare one (--flops) or "
+                                 "count with --counters sim";
     return p;
   }
   p.placed = true;
@@ -406,7 +417,7 @@ Placement PlaceOnRoofs(const std::vector<Metric>& metrics, const RunShape& shape
                            held ? held->spread_pct : 0, shape.threads, *p.percent_of_roof);
   }
   if (compute_bound && p.bytes_compulsory_only) {
-    p.verdict = CompulsoryComputeVerdict(p, *binding);
+    p.verdict = CompulsoryComputeVerdict(p, *binding, shape);
     return p;
   }
   if (compute_bound) {
@@ -415,17 +426,19 @@ Placement PlaceOnRoofs(const std::vector<Metric>& metrics, const RunShape& shape
   }
   char text[200];
   if (p.percent_of_roof) {
-    std::snprintf(text, sizeof text, "%s-bound at %.0f %% of its roof (%.3g of %.3g GFLOP/s)",
+    std::snprintf(text, sizeof text, "%s-bound at %.0f %% of its roof%s (%.3g of %.3g GFLOP/s)",
                   compute_bound ? "compute" : (Upper(binding->level) + "-bandwidth").c_str(),
-                  *p.percent_of_roof, *p.achieved, p.attainable);
+                  *p.percent_of_roof,
+                  ScalarRoofWords(profile, binding->bandwidth_ceiling, shape.threads).c_str(),
+                  *p.achieved, p.attainable);
     // Above a bandwidth roof: the bytes did not all come from that level (a working set that
     // fits in a cache, measured with DRAM-level model bytes). Say so rather than leave a puzzle.
     if (*p.percent_of_roof > 105 && !compute_bound) {
       p.verdict = text;
       p.verdict += "; above the " + Upper(binding->level) +
                    " roof: the data is served from a closer cache level than the " +
-                   std::string(SourceName(binding->source)) +
-                   " bytes assume (--counters sim gives bytes per level)";
+                   std::string(SourceName(binding->source)) + " bytes assume" +
+                   (shape.sim_absent ? "" : " (--counters sim gives bytes per level)");
       return p;
     }
   } else {
@@ -435,7 +448,7 @@ Placement PlaceOnRoofs(const std::vector<Metric>& metrics, const RunShape& shape
   p.verdict = text;
   // Memory-bound on compulsory bytes stays memory-bound with more traffic (the AI only falls),
   // but the roof it is held against may be lower still.
-  if (p.bytes_compulsory_only) p.verdict += "; " + std::string(kCompulsoryCaveat);
+  if (p.bytes_compulsory_only) p.verdict += "; " + CompulsoryCaveat(shape);
   return p;
 }
 
@@ -458,6 +471,7 @@ std::optional<Placement::Overhead> InstructionOverhead(const std::vector<Metric>
 Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
                    const MachineProfile& profile) {
   Placement p = PlaceOnRoofs(metrics, shape, profile);
+  PlaceByTime(metrics, profile, &p);
   std::optional<Placement::Overhead> overhead = InstructionOverhead(metrics);
   if (!p.placed || !overhead || overhead->instructions_per_flop <= kOverheadInstructionsPerFlop)
     return p;
@@ -533,8 +547,11 @@ Placement PlaceRegion(const std::vector<Metric>& metrics, const std::string& reg
   // a function's).
   if (!p.placed && !p.compute_ceiling.empty() && !PreferredMetric(own, "flops"))
     p.reason = IsFunctionRegion(region) ? kTimeProfileOnly
-                                        : "no FLOP count is known for this region; declare one "
-                                          "with rprof_region_declare, or count with --counters sim";
+               : shape.sim_absent
+                   ? "no FLOP count is known for this region; declare one with "
+                     "rprof_region_declare: " + std::string(kSimGaveNothing)
+                   : "no FLOP count is known for this region; declare one with "
+                     "rprof_region_declare, or count with --counters sim";
   return p;
 }
 

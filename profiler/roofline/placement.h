@@ -32,7 +32,14 @@ struct RunShape {
   // the timed build is -march=native). "" when sim runs the timed code itself (programs,
   // plugins). Then sim's vector shares do not say how wide the timed code's vectors were.
   std::string sim_build_isa;
+  // Sim was asked for this run and gave no counts (its note says why: SourceWasAbsent): no
+  // verdict or reason then advises `--counters sim`, which would only be refused again.
+  bool sim_absent = false;
 };
+
+// What advice to count with sim says instead, for a run sim gave nothing.
+inline constexpr const char* kSimGaveNothing =
+    "sim was asked for and gave no counts for this run (its note says why)";
 
 // The shape of a stored or just-measured run against `profile`. Precision: the run's declared
 // one (kernels); else the measured per-precision split of its FLOPs (flops_dp, flops_sp of the
@@ -95,6 +102,12 @@ struct Placement {
   // working set (2.4 MB) fits in L3 (6 MiB measured): held against DRAM, its bytes came from a
   // cache". Empty otherwise.
   std::string note;
+  // The native run's time contradicts the binding level's measured bytes (roofline/time_check.h):
+  // the trust note's detail, which bytes, rates and roofs. Then `bound`, `binding`, `attainable`,
+  // `percent_of_roof` and `verdict` are those of the level the time supports, held against with
+  // the binding level's bytes (`binding_level` stays the level the bytes were counted at). Empty
+  // otherwise.
+  std::string time_contradiction;
   // The compute roof is the code's own (roofline/compute_roof.h): where a measured source split
   // the FLOPs by vector width (sim; PMUs with such events), each ISA's share is held against
   // that ISA's ceiling, so scalar code is compute-bound under the scalar roof, never measured
@@ -147,7 +160,9 @@ ByteConvention ConventionOf(Source source);
 // The roof of a memory level at this thread count: its best ceiling over the load, copy and
 // triad patterns, compared in `convention` (CeilingValue), where the run's bytes were counted.
 // Non-temporal stores are left out: they are a way of writing code, not what the level delivers
-// to ordinary loads and stores. nullptr when the profile has none.
+// to ordinary loads and stores. The widest vector ISA's ceilings only: the scalar load ceilings
+// (IsScalarBandwidthCeiling) are the roof of scalar code, which CodeBandwidthRoof
+// (bandwidth_roof.h) chooses. nullptr when the profile has none.
 const Ceiling* BandwidthRoof(const MachineProfile& profile, const std::string& level, int threads,
                              ByteConvention convention = ByteConvention::kCompulsory);
 

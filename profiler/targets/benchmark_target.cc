@@ -321,7 +321,7 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
   if (!no_iterations_reason_.empty())
     AddNote(&run->note, "timed-loop pmu and sim counts absent: " + no_iterations_reason_);
   else if (sim_replayed && !replay_iterations)
-    AddNote(&run->note, "sim counts absent: the replay under valgrind ran no timed loop");
+    AddNote(&run->note, SourceAbsentNote("sim", "the replay under valgrind ran no timed loop"));
   run->metrics = std::move(kept);
   AddDerivedMetrics(&run->metrics);
   run->sources.clear();

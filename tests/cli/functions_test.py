@@ -115,6 +115,28 @@ class HotFunctions(RprofTestCase):
         self.assertFalse([r for r in functions if r.startswith("ln:")])
         self.assertNotIn("placement", triad_line)
 
+    def test_a_replay_that_ran_other_code_is_said_and_its_widths_not_used(self):
+        # Issue 36: OpenBLAS ran its AVX-512 kernel natively and its AVX2 one under valgrind
+        # (whose CPUID hides AVX-512), and rprof judged the timed code by the replay's widths.
+        # This fixture does the same by RUNNING_ON_VALGRIND: natively native_sum, replayed
+        # replayed_sum. The natively hot function the replay never ran is named, in a metric and
+        # a trust note, and sim's vector widths are not the run's instruction mix.
+        out = self.sim_run("replay_dispatch", "--flops", "3.2e8", "--bytes", "1.28e9",
+                           args=("40",))
+        missing = out["metrics"]["replay_missing_share"]["sim"]
+        # The sum itself: about a third of the samples (filling the array is main's).
+        self.assertGreater(missing["value"], 0.2, missing)
+        self.assertIn("native_sum", missing["note"])
+        self.assertNotIn("replayed_sum", missing["note"])
+        trust = [t for t in out["trust"] if t["kind"] == "replay_ran_other_code"]
+        self.assertEqual(len(trust), 1, out["trust"])
+        self.assertIn("native_sum", trust[0]["detail"])
+        self.assertIn("replayed_sum", out["functions"])
+        placement = out["placement"]
+        self.assertIn("replay ran other code", placement["isa_note"], placement)
+        self.assertNotIn("would allow", placement["verdict"], placement)
+        self.assertNotIn("scalar code", placement["verdict"], placement)
+
     def test_each_function_counted_exactly_and_placed(self):
         out = self.sim_run("hot_functions")
         functions = out["functions"]

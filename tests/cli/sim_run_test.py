@@ -4,6 +4,7 @@ for built-in kernels, a plugin and a whole program, stored with source 'sim'; rp
 import json
 import os
 import re
+import sqlite3
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -118,6 +119,54 @@ class SimCounts(RprofTestCase):
             self.assertEqual(size, (128 << 20) // (ways * line) * ways * line, last)
             self.assertEqual(origin, "given", last)
 
+    def test_the_native_time_places_l3_bytes_that_came_from_dram(self):
+        # Issue 36: sim keeps in a simulated L3 as large as a VM's sysfs may report (here
+        # --sim-cache l3=64M) what the machine streams from DRAM. The native time says so: the
+        # L3 bytes at DRAM's rate are placed DRAM-bound, and a trust note says why. The roofs
+        # are made for this machine's rate: DRAM's at 1 / 0.95 of it (spread 30 %), L3's 10 x.
+        args = ("triad", "-p", "n=200000", "-r", "1", "--counters", "sim",
+                "--sim-cache", "l3=64M")
+        first = self.run_json(*args)
+        sim = {name: by["sim"]["value"] for name, by in first["metrics"].items() if "sim" in by}
+        self.assertLess(sim["bytes_dram"], 0.1 * sim["bytes_l3"], sim)
+        rate = sim["gbs_l3"]
+        dram_roof = rate / 0.95
+        profile = insert_profile(self.db, threads=1, ceilings=[
+            ("compute", "fp64_scalar_fma", "", "scalar", "fp64", "fma", 1, 1e4),
+            ("compute", "fp64_sse_fma", "", "sse", "fp64", "fma", 1, 1e4),
+            ("compute", "fp64_avx2_fma", "", "avx2", "fp64", "fma", 1, 1e4),
+            ("bandwidth", "l1_load", "l1", "avx2", "fp64", "load", 1, rate * 100),
+            ("bandwidth", "l2_load", "l2", "avx2", "fp64", "load", 1, rate * 50),
+            ("bandwidth", "l3_load", "l3", "avx2", "fp64", "load", 1, rate * 10),
+            ("bandwidth", "dram_triad", "dram", "avx2", "fp64", "triad", 1, dram_roof)])
+        con = sqlite3.connect(self.db)
+        with con:
+            con.execute("update ceilings set spread_pct = 30 where profile_id = ? and"
+                        " name = 'dram_triad'", (profile,))
+        con.close()
+        # Placed again whenever shown: the stored bytes and time against the new profile.
+        shown = json.loads(self.rprof_ok("show", str(first["run_id"]), "--format",
+                                         "json").stdout)["placement"]
+        self.assertEqual(shown["binding"], "dram bandwidth (dram_triad)", shown)
+        self.assertEqual(shown["binding_level"], "l3", shown)
+        self.assertAlmostEqual(shown["percent_of_roof"], 95, delta=0.01)
+        self.assertIn("DRAM-bandwidth-bound at 95 % of its roof", shown["verdict"])
+        self.assertIn("by sim's L3 bytes (sim's L3 bytes at DRAM's rate: the time says they "
+                      "came from DRAM)", shown["verdict"])
+        # A run measured with the profile there stores the trust note, exactly when its own
+        # native rate lies in [80 %, 130 %] of DRAM's roof (its time is measured again).
+        second = self.run_json(*args)
+        second_rate = second["metrics"]["gbs_l3"]["sim"]["value"]
+        notes = [t["detail"] for t in second["trust"] if t["kind"] == "time_contradicts_bytes"]
+        contradicted = 0.8 <= second_rate / dram_roof <= 1.3
+        self.assertEqual(len(notes), 1 if contradicted else 0, (second_rate, dram_roof, notes))
+        if contradicted:
+            self.assertIn("sim's L3 bytes", notes[0])
+            self.assertIn("the time says they came from DRAM", notes[0])
+            self.assertIn("--sim-cache l3=SIZE", notes[0])
+            self.assertIn("the time says they came from DRAM", second["placement"]["verdict"])
+        self.assertIn(("time_contradicts_bytes",), self.query("select name from trust_kinds"))
+
     def test_sim_cache_sizes_that_are_no_sizes_are_usage_errors(self):
         use = "; use measured, reported, or sizes like l1=48K,l2=2M,l3=32M"
         for value, cause in (("l3=abc", "abc is no size in bytes (digits, then K, M or G)"),
@@ -227,6 +276,28 @@ class SimCounts(RprofTestCase):
         self.assertLess(len(out["note"]), 1000)
         self.assertEqual(self.scalar("select count(*) from metrics where source = 'sim'"), 0)
         self.assertEqual(self.scalar("select status from runs"), "ok")
+
+    def test_a_run_sim_gave_nothing_is_never_advised_to_count_with_sim(self):
+        # Issue 36: after sim was refused (an AVX-512 instruction, a replay that failed), the
+        # verdict and the trust notes still said "run --counters sim". They say it gave nothing.
+        program = self.cli_target("valgrind_only_failure", "valgrind/valgrind.h missing")
+        self.rprof_ok("run", "triad", "-p", "n=1000", "-r", "1", "--counters", "model", "-q")
+        insert_profile(self.db)
+        r = self.rprof("run", "--counters", "sim", "--flops", "1e6", "--bytes", "8e6",
+                       "--format", "json", "-o", self.path("r.json"), program)
+        self.assertExit(r, 3, "is stored without its sim counts")
+        with open(self.path("r.json")) as f:
+            out = json.load(f)
+        self.assertIn("sim counts absent", out["note"])
+        placement = out["placement"]
+        self.assertTrue(placement["placed"], placement)
+        said = json.dumps(placement) + json.dumps(out["trust"])
+        self.assertNotIn("--counters sim", said)
+        self.assertIn("sim was asked for and gave no counts for this run", placement["verdict"])
+        # The stored run reads the same when shown later.
+        run_id = self.scalar("select id from runs where target_kind = 'executable'")
+        shown = self.rprof_ok("show", str(run_id), "--format", "json").stdout
+        self.assertNotIn("--counters sim", json.dumps(json.loads(shown)["placement"]))
 
     def test_openmp_region_counts_both_threads_once_on_a_two_thread_roof(self):
         # Issue 24: a region around an OpenMP loop on 2 threads counted the opening thread's

@@ -416,24 +416,27 @@ PmuDiagnosis NoPmu() {
   d.cause = "no hardware PMU in this virtual machine";
   d.sim_helps = true;
   d.other_remedy = "enable the virtual PMU in the hypervisor";
-  d.remedy = PmuRemedy(d, false);
+  d.remedy = PmuRemedy(d, SimOutcome::kNotAsked);
   return d;
 }
 
 TEST(PmuRemedyTest, AdvisesSimOnlyToARunSimDidNotCount) {
   PmuDiagnosis d = NoPmu();
   EXPECT_EQ(d.remedy, "run with --counters sim, or enable the virtual PMU in the hypervisor");
-  EXPECT_EQ(PmuRemedy(d, true),
+  EXPECT_EQ(PmuRemedy(d, SimOutcome::kCounted),
             "sim counted this run instead; for hardware counts, enable the virtual PMU in the "
             "hypervisor");
   d.other_remedy.clear();  // perf_event_open failed otherwise: sim is the only way out
-  EXPECT_EQ(PmuRemedy(d, false), "run with --counters sim");
-  EXPECT_EQ(PmuRemedy(d, true), "sim counted this run instead");
+  EXPECT_EQ(PmuRemedy(d, SimOutcome::kNotAsked), "run with --counters sim");
+  EXPECT_EQ(PmuRemedy(d, SimOutcome::kCounted), "sim counted this run instead");
+  // Asked for and refused (an AVX-512 instruction valgrind cannot run): never advised again.
+  EXPECT_EQ(PmuRemedy(d, SimOutcome::kGaveNothing),
+            "sim was asked for and gave no counts for this run (its note says why)");
   // perf_event_paranoid: sim is not the advice at all.
   PmuDiagnosis paranoid;
   paranoid.other_remedy = "sudo sysctl kernel.perf_event_paranoid=1";
-  EXPECT_EQ(PmuRemedy(paranoid, false), paranoid.other_remedy);
-  EXPECT_EQ(PmuRemedy(paranoid, true), paranoid.other_remedy);
+  EXPECT_EQ(PmuRemedy(paranoid, SimOutcome::kNotAsked), paranoid.other_remedy);
+  EXPECT_EQ(PmuRemedy(paranoid, SimOutcome::kCounted), paranoid.other_remedy);
 }
 
 // Issue 13: a --counters sim run carried "events_missing … run with --counters sim". The advice

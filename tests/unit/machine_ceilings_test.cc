@@ -137,15 +137,26 @@ TEST_F(MachineCeilingsTest, CeilingsArePositiveAndWellFormed) {
     } else {
       EXPECT_EQ(c.kind, "bandwidth");
       EXPECT_EQ(c.unit, "GB/s");
-      EXPECT_EQ(c.name, c.level + "_" + c.pattern);
       EXPECT_GT(c.working_set_bytes, 0u);
-      EXPECT_EQ(c.isa, IsaName(WidestIsa(p.topology.isa)));
+      if (IsScalarBandwidthCeiling(c)) {
+        // 8-byte loads, in the caches only: at DRAM the widths meet.
+        EXPECT_EQ(c.name, c.level + "_load_scalar");
+        EXPECT_EQ(c.pattern, "load");
+        EXPECT_NE(c.level, "dram");
+        EXPECT_NE(FindCeiling(p, c.level + "_load", c.threads), nullptr);
+      } else {
+        EXPECT_EQ(c.name, c.level + "_" + c.pattern);
+        EXPECT_EQ(c.isa, IsaName(WidestIsa(p.topology.isa)));
+      }
     }
   }
   // What every x86-64 machine must have.
   EXPECT_NE(FindCeiling(p, "fp64_scalar_add", 1), nullptr);
   EXPECT_NE(FindCeiling(p, "fp64_sse_add", 1), nullptr);
   EXPECT_NE(FindCeiling(p, "l1_load", 1), nullptr);
+  EXPECT_NE(FindCeiling(p, "l1_load_scalar", 1), nullptr);
+  EXPECT_NE(FindCeiling(p, "l1_load_scalar", p.threads), nullptr);
+  EXPECT_EQ(FindCeiling(p, "dram_load_scalar", 1), nullptr);
   EXPECT_NE(FindCeiling(p, "dram_load", 1), nullptr);
   EXPECT_NE(FindCeiling(p, "dram_copy_nt", 1), nullptr);
   if (p.topology.isa.avx2 && p.topology.isa.fma) {
@@ -161,7 +172,7 @@ TEST_F(MachineCeilingsTest, BandwidthFallsFromL1ToDram) {
   // Rungs present per (pattern, threads), in hierarchy order.
   std::map<std::pair<std::string, int>, std::vector<const Ceiling*>> ladders;
   for (const Ceiling& c : p.ceilings) {
-    if (c.kind == "bandwidth") ladders[{c.pattern, c.threads}].push_back(&c);
+    if (c.kind == "bandwidth") ladders[{c.pattern + " " + c.isa, c.threads}].push_back(&c);
   }
   auto rank = [](const std::string& level) {
     return level == "dram" ? 100 : std::atoi(level.c_str() + 1);
@@ -392,6 +403,21 @@ TEST(BandwidthTest, CountsExplicitLoadsAndStoresOnly) {
     EXPECT_EQ(r.bytes_per_rep, r.working_set_bytes * r.passes);
     EXPECT_EQ(r.chunk_bytes, array);
     EXPECT_GT(r.gbs.best, 0);
+  }
+  // Scalar: the load kernel only (8-byte loads), no other pattern.
+  {
+    BandwidthOptions o;
+    o.isa = Isa::kScalar;
+    o.working_set_bytes = 16 * 1024;
+    o.seconds_per_rep = 0.002;
+    o.repetitions = 2;
+    BandwidthResult r;
+    ASSERT_TRUE(MeasureBandwidth(*team, &buffers, t.isa, o, &r, &err)) << err;
+    EXPECT_EQ(r.bytes_per_rep, r.working_set_bytes * r.passes);
+    EXPECT_GT(r.gbs.best, 0);
+    o.pattern = BandwidthPattern::kCopy;
+    EXPECT_FALSE(MeasureBandwidth(*team, &buffers, t.isa, o, &r, &err));
+    EXPECT_EQ(FindBandwidthKernel(BandwidthPattern::kTriad, Isa::kScalar), nullptr);
   }
   // Arrays over 8 MiB: each repetition streams one chunk of every array, round-robin.
   BandwidthOptions o;

@@ -1077,6 +1077,117 @@ TEST_F(PlacementTest, ZeroFlopsRunIsPlacedAtTheLevelItsBytesCameFrom) {
   EXPECT_TRUE(model.bytes_compulsory_only);
 }
 
+// --- Bandwidth roofs per ISA width (issue 36) ----------------------------------------------
+
+// A scalar load ceiling as `machine measure` names it: 8-byte loads, isa "scalar".
+Ceiling ScalarLoad(const std::string& level, int threads, double gbs) {
+  Ceiling c = Bandwidth(level, "load", threads, gbs);
+  c.name = level + "_load_scalar";
+  c.isa = "scalar";
+  c.bytes_per_element = c.traffic_bytes_per_element = 8;
+  return c;
+}
+
+// TestProfile and scalar loads: L1 100 GB/s (a quarter of the AVX2 load's 400), L2 60, and an
+// L3 one a little above l3_load (noise) that the widest roof must not take.
+MachineProfile ScalarLoadProfile() {
+  MachineProfile p = TestProfile();
+  p.ceilings.push_back(ScalarLoad("l1", 1, 100));
+  p.ceilings.push_back(ScalarLoad("l2", 1, 60));
+  p.ceilings.push_back(ScalarLoad("l3", 1, 105));
+  return p;
+}
+
+// Sim counts of fp64 code in L1: 1e9 FLOPs over 8e9 L1 bytes (AI 0.125), 10 GFLOP/s, the
+// FLOPs split as `scalar` and 256-bit.
+std::vector<Metric> L1Code(double scalar, double avx2) {
+  return {M("flops", 1e9, Source::kSim),         M("flops_dp", 1e9, Source::kSim),
+          M("flops_sp", 0, Source::kSim),        M("flops_dp_scalar", scalar, Source::kSim),
+          M("flops_dp_256", avx2, Source::kSim), M("bytes_l1", 8e9, Source::kSim),
+          M("bytes_dram", 1e6, Source::kSim),    M("gflops", 10, Source::kSim)};
+}
+
+TEST(BandwidthRoof, TakesTheWidestCeilingsOnly) {
+  MachineProfile profile = ScalarLoadProfile();
+  EXPECT_EQ(BandwidthRoof(profile, "l1", 1)->name, "l1_load");
+  EXPECT_EQ(BandwidthRoof(profile, "l3", 1)->name, "l3_load");  // not the scalar 105
+  EXPECT_TRUE(IsScalarBandwidthCeiling(ScalarLoad("l1", 1, 100)));
+  EXPECT_FALSE(IsScalarBandwidthCeiling(Bandwidth("l1", "load", 1, 400)));
+  EXPECT_FALSE(IsScalarBandwidthCeiling(Compute("fp64", "scalar", "fma", 1, 25)));
+}
+
+// Scalar code: against the widest L1 roof (0.125 x 400 = 50 > the scalar compute roof 25) it
+// would be "compute-bound by scalar code"; against the scalar loads' 100 GB/s it attains
+// 0.125 x 100 = 12.5 < 25: L1-bandwidth-bound at 10 / 12.5 = 80 %, l1_load_scalar named.
+TEST(ScalarBandwidth, ScalarCodeIsHeldAgainstTheScalarLoadRoof) {
+  MachineProfile profile = ScalarLoadProfile();
+  std::vector<Metric> metrics = L1Code(1e9, 0);
+  Placement p = PlaceRun(metrics, RunShapeOf(Program(metrics), profile), profile);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_EQ(p.code, "scalar code");
+  EXPECT_EQ(p.compute_ceiling, "fp64_scalar_fma");
+  const LevelPlacement* l1 = FindLevel(p, "l1", Source::kSim);
+  ASSERT_NE(l1, nullptr);
+  EXPECT_EQ(l1->bandwidth_ceiling, "l1_load_scalar");
+  EXPECT_DOUBLE_EQ(l1->bandwidth, 100);
+  EXPECT_TRUE(l1->memory_bound);
+  // DRAM has no scalar ceiling (the widths meet there): the widest.
+  EXPECT_EQ(FindLevel(p, "dram", Source::kSim)->bandwidth_ceiling, "dram_triad");
+  EXPECT_EQ(p.binding, "l1 bandwidth (l1_load_scalar)");
+  EXPECT_DOUBLE_EQ(p.attainable, 12.5);
+  EXPECT_DOUBLE_EQ(*p.percent_of_roof, 80);
+  EXPECT_TRUE(Contains(p.verdict,
+                       "L1-bandwidth-bound at 80 % of its roof for scalar loads, "
+                       "l1_load_scalar (10 of 12.5 GFLOP/s)"))
+      << p.verdict;
+}
+
+// Vector code keeps the widest roof: what its loads can reach. AVX2 compute roof 100, L1
+// 0.125 x 400 = 50: L1-bandwidth-bound against l1_load at 20 %.
+TEST(ScalarBandwidth, VectorCodeKeepsTheWidestRoof) {
+  MachineProfile profile = ScalarLoadProfile();
+  std::vector<Metric> metrics = L1Code(0, 1e9);
+  Placement p = PlaceRun(metrics, RunShapeOf(Program(metrics), profile), profile);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_EQ(p.code, "AVX2 code");
+  EXPECT_EQ(FindLevel(p, "l1", Source::kSim)->bandwidth_ceiling, "l1_load");
+  EXPECT_EQ(p.binding, "l1 bandwidth (l1_load)");
+  EXPECT_FALSE(Contains(p.verdict, "scalar loads")) << p.verdict;
+}
+
+// Mixed code (half scalar) keeps the widest roof too: a load-weighted roof would need the loads
+// split by width, which no source counts.
+TEST(ScalarBandwidth, MixedCodeKeepsTheWidestRoof) {
+  MachineProfile profile = ScalarLoadProfile();
+  std::vector<Metric> metrics = L1Code(5e8, 5e8);
+  Placement p = PlaceRun(metrics, RunShapeOf(Program(metrics), profile), profile);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_EQ(p.code, "mixed code (50 % scalar, 50 % AVX2)");
+  EXPECT_EQ(FindLevel(p, "l1", Source::kSim)->bandwidth_ceiling, "l1_load");
+}
+
+// No source split the FLOPs by width: the ISA is not known, the widest roof stands.
+TEST(ScalarBandwidth, UnmeasuredIsaKeepsTheWidestRoof) {
+  MachineProfile profile = ScalarLoadProfile();
+  std::vector<Metric> metrics = {M("flops", 1e9, Source::kSim), M("bytes_l1", 8e9, Source::kSim),
+                                 M("gflops", 10, Source::kSim)};
+  Placement p = PlaceRun(metrics, Shape(), profile);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_FALSE(p.isa_measured);
+  EXPECT_EQ(FindLevel(p, "l1", Source::kSim)->bandwidth_ceiling, "l1_load");
+}
+
+// A profile measured before the scalar ceilings: scalar code keeps the widest roof (and the
+// scalar compute roof binds, as before).
+TEST(ScalarBandwidth, ProfileWithoutScalarCeilingsKeepsTheWidestRoof) {
+  MachineProfile profile = TestProfile();
+  std::vector<Metric> metrics = L1Code(1e9, 0);
+  Placement p = PlaceRun(metrics, RunShapeOf(Program(metrics), profile), profile);
+  ASSERT_TRUE(p.placed) << p.reason;
+  EXPECT_EQ(FindLevel(p, "l1", Source::kSim)->bandwidth_ceiling, "l1_load");
+  EXPECT_EQ(p.bound, "compute");
+}
+
 // What tables print for the bound: never a plain "compute" from model bytes alone.
 TEST(BoundText, ModelBytesAloneAreSaidAsSuch) {
   EXPECT_EQ(BoundText("compute", true), "≥ compute side (model bytes only)");
