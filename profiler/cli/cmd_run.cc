@@ -17,6 +17,7 @@
 #include "counters/sim_cache_sizes.h"
 #include "counters/source_registry.h"
 #include "functions/functions_option.h"
+#include "machine/topology.h"
 #include "pipeline/run_session.h"
 #include "process/cpu_list.h"
 #include "process/interruption.h"
@@ -25,6 +26,7 @@
 #include "report/run_report.h"
 #include "report/terminal_width.h"
 #include "targets/benchmark_binary.h"
+#include "targets/isa_environment.h"
 
 namespace rprof {
 
@@ -101,7 +103,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   int repeat = 0, threads = 0;
   double min_time = 0.5, timeout = 0, flops = 0, bytes = 0, sim_budget = 20;
   std::string counters = "auto", sim_cache = "measured", sim_prefetch = "none";
-  std::string precision, functions = "10";
+  std::string precision, functions = "10", isa;
   CommandLine cl("run", "[options] [--] KERNEL|PLUGIN.so|PROGRAM [PROGRAM ARGS...]",
                  "Measures a built-in kernel, a kernel from a plugin, or a whole program, "
                  "stores the run, then prints it.\nrprof's options come before the program; "
@@ -139,6 +141,12 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   cl.Add("sim-prefetch", po::value(&sim_prefetch),
          "sim: the prefetch model rprofsim adds to its hierarchy, filling L2 ahead of L1D "
          "misses: none (default: demand traffic only), next-line or stride");
+  cl.Add("isa", po::value(&isa),
+         "programs: the vector ISA the libraries it uses dispatch to, for the timed runs and "
+         "the replay alike: avx2 (OpenBLAS, MKL, glibc, NumPy, PyTorch and oneDNN kept to their "
+         "AVX2 code by the switches each reads; a switch the user set is kept), or native (each "
+         "picks for this CPU). Default: avx2 with sim on a CPU with AVX-512, which valgrind "
+         "cannot run, else native. Stored in the run's note and as the tag isa=avx2");
   cl.Add("repeat,r", po::value(&repeat),
          "exactly N timed repetitions (default: until --min-time for kernels, 1 for programs); "
          "a program is executed N times, never more under auto; with --counters sim a program "
@@ -216,6 +224,13 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   if (sim_prefetch != "none" && sim_prefetch != "next-line" && sim_prefetch != "stride")
     return Fail(err, ErrorKind::kUsage,
                 "--sim-prefetch " + sim_prefetch + ": use none, next-line or stride");
+  std::optional<IsaChoice> isa_requested;
+  if (cl.Has("isa")) {
+    IsaChoice choice;
+    if (!ParseIsaChoice(isa, &choice))
+      return Fail(err, ErrorKind::kUsage, "--isa " + isa + ": use avx2 or native");
+    isa_requested = choice;
+  }
   // --events and --group are what the pmu source counts.
   bool counts_events = std::any_of(sources.begin(), sources.end(), [](const ChosenSource& c) {
     return c.source->id() == Source::kPmu;
@@ -264,6 +279,11 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   const bool kernel = measured.is_kernel();
   const std::string& program_path = measured.program_path();
   const std::vector<std::string>& program_argv = measured.program_argv();
+  if (kernel && isa_requested)
+    return Fail(err, ErrorKind::kUsage,
+                "--isa is for programs: " + target +
+                    " is a kernel, whose ISA is rprof's own choice (`rprof kernels` lists them)");
+  const bool gbench = !kernel && (cl.Has("gbench") || LooksLikeBenchmarkBinary(program_path));
   // Pinned before any of the target runs: threads a kernel starts later, a program and all it
   // starts, a sim step under valgrind, all inherit the mask.
   if (!cpus.empty()) {
@@ -282,6 +302,34 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   if (std::string why; !ParseFunctionsOption(functions, &request.functions, &why))
     return Fail(err, ErrorKind::kUsage, why);
 
+  // --isa: the switches in rprof's own environment from here to the end, so that the timed
+  // runs, the replay and all they start run the same library code (targets/isa_environment.h).
+  // A program replays under a replayed source it chose, or under auto as a Google Benchmark
+  // instance; a kernel's ISA is rprof's own, never a default here.
+  const bool replays =
+      !kernel && std::any_of(sources.begin(), sources.end(), [&](const ChosenSource& c) {
+        return c.source->scope(CountedTarget::Kind::kProgram) == CounterScope::kReplayed &&
+               (c.chosen || gbench);
+      });
+  const IsaFlags cpu_isa = ReadTopology().isa;
+  const bool avx512 = cpu_isa.avx512f;
+  const IsaDecision isa_decision = DecideIsa(isa_requested, avx512, replays);
+  // OpenBLAS and the others would run AVX2 code they were told to, and stop on it.
+  if (isa_decision.choice == IsaChoice::kAvx2 && !cpu_isa.avx2)
+    return Fail(err, ErrorKind::kUsage,
+                "--isa avx2: this CPU has no AVX2 (or the OS does not enable it), and the "
+                "libraries would stop on its instructions; use --isa native");
+  const IsaEnvironment isa_environment(
+      PlanIsaEnvironment(isa_decision.choice, avx512, ProcessEnvironment()));
+  std::string isa_note = IsaNote(isa_decision, isa_environment.settings(), replays);
+  if (isa_decision.choice != IsaChoice::kNative) {
+    auto user_tag = std::find_if(run.tags.begin(), run.tags.end(),
+                                 [](const auto& tag) { return tag.first == "isa"; });
+    if (user_tag == run.tags.end())
+      run.tags.emplace_back("isa", IsaChoiceName(isa_decision.choice));
+    else
+      AddNote(&isa_note, "tag isa=" + user_tag->second + " kept as --tag gave it");
+  }
   // From here to the end, a signal ends the phase it arrives in and what was measured is
   // stored (process/interruption.h).
   InterruptionScope interruption;
@@ -291,11 +339,12 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   session_options.sim_cache = sim_cache_choice;
   session_options.sim_prefetch = sim_prefetch;
   if (cl.Has("precision")) session_options.precision = precision;
+  session_options.setup_note = isa_note;
   RunSession session;
   if (!session.Open(session_options, &request, &run, err)) return false;
   if (!session.notice().empty()) std::cerr << "rprof: " << session.notice() << "\n";
   // A Google Benchmark binary: one run per benchmark instance (cli/run_benchmarks.h).
-  if (!kernel && (cl.Has("gbench") || LooksLikeBenchmarkBinary(program_path))) {
+  if (gbench) {
     for (const char* option : {"repeat", "flops", "bytes", "threads"})
       if (cl.Has(option))
         return Fail(err, ErrorKind::kUsage,

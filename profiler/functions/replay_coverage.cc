@@ -33,9 +33,9 @@ Metric ReplayMissingMetric(const std::vector<MissedFunction>& missed, const std:
   }
   return {kReplayMissingShare, share, "1", Source::kSim, region,
           "the replay under valgrind never ran what was hot in the timed run: " + names +
-              "; a library that picks its code by the CPU's features (OpenBLAS, "
-              "glibc, NumPy) sees valgrind's CPUID, which hides AVX-512, and runs other code: "
-              "sim's counts, vector widths included, are of that code"};
+              "; a library that picks its code by the CPU it finds (OpenBLAS, glibc, NumPy) "
+              "sees valgrind's CPUID, not this CPU's (no AVX-512, and maybe another model), and "
+              "runs other code: sim's counts, vector widths included, are of that code"};
 }
 
 }  // namespace rprof

@@ -1,7 +1,8 @@
 // Whether a sim replay ran the code the timed run ran. A library that chooses its code by the
 // CPU's features (OpenBLAS's kernels, glibc's string functions, NumPy's loops) sees valgrind's
-// CPUID, which hides AVX-512: natively it runs sgemm_kernel_SKYLAKEX, under valgrind
-// sgemm_kernel_HASWELL, and sim's counts describe the other code. The native run's sampled
+// CPUID, which hides AVX-512 and may name another model: natively it runs sgemm_kernel_SKYLAKEX
+// (on an AMD Zen 3 guest, dgemm_kernel_ZEN), under valgrind sgemm_kernel_HASWELL, and sim's
+// counts describe the other code. The native run's sampled
 // functions tell: one hot natively that the replay never executed is that other code's
 // counterpart.
 #ifndef RPROF_FUNCTIONS_REPLAY_COVERAGE_H_

@@ -51,6 +51,8 @@ bool RunSession::Measure(Target& target, const std::vector<ChosenSource>& source
       SimulatorName() == "rprofsim")
     run->sim_caches = SimCacheGeometry(ReadTopology(), request.caches);
   if (!job_note_.empty()) run->note += (run->note.empty() ? "" : "; ") + job_note_;
+  if (!options_.setup_note.empty())
+    run->note += (run->note.empty() ? "" : "; ") + options_.setup_note;
   return true;
 }
 

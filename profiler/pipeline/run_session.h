@@ -32,6 +32,9 @@ struct SessionOptions {
   SimCacheChoice sim_cache;              // --sim-cache: measured, reported, or sizes given
   std::string sim_prefetch = "none";     // or "next-line", "stride" (--sim-prefetch)
   std::optional<std::string> precision;  // --precision: declared, before the measured split
+  // What each measured run's note says of how it was set up (run --isa's switches), after the
+  // execution's own note; "" for nothing.
+  std::string setup_note;
 };
 
 class RunSession {
