@@ -65,6 +65,32 @@ class Installed(rprof_harness.RprofTestCase):
         self.assertEqual(out["status"], "ok")
         self.assertEqual(out["regions"]["fill"]["calls"]["clock"]["value"], 1)
 
+    def test_the_installed_python_module_imports_from_any_directory(self):
+        # Issue 37: meson installed it under lib/python3/dist-packages, which Debian's python3
+        # does not search: `import rprof` failed after the documented install. Debian's own
+        # interpreter, outside the checkout, without the build tree on PYTHONPATH.
+        env = {k: v for k, v in self.env.items() if k != "PYTHONPATH"}
+        found = subprocess.run(["/usr/bin/python3", "-c",
+                                "import rprof, os; print(os.path.realpath(rprof.__file__))"],
+                               cwd=self.tmp, env=env, capture_output=True, text=True)
+        self.assertEqual(found.returncode, 0, found.stderr)
+        checkout = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+        self.assertFalse(found.stdout.startswith(checkout), found.stdout)
+        # Its regions reach the installed rprof, as a user's script's would.
+        script = self.path("regions.py")
+        with open(script, "w") as f:
+            f.write("import rprof\n"
+                    "with rprof.region('fill'):\n"
+                    "    a = [i * 0.5 for i in range(100000)]\n")
+        report = self.path("py.json")
+        run = subprocess.run([self.installed, "--db", self.db, "run", "--counters", "model",
+                              "--format", "json", "-o", report, "/usr/bin/python3", script],
+                             cwd=self.tmp, env=env, capture_output=True, text=True)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(report) as f:
+            out = json.load(f)
+        self.assertEqual(out["regions"]["fill"]["calls"]["clock"]["value"], 1)
+
     def test_the_installed_rprof_finds_its_data(self):
         # Metric groups, the sim runner and the kernels come with it, not from the checkout.
         doctor = subprocess.run([self.installed, "--db", self.db, "doctor", "--format", "json"],

@@ -82,9 +82,13 @@ class Lab00PythonTest(RprofTestCase):
             self.skipTest("Debian's python3-numpy is not installed (scripts/bootstrap installs it)")
         self.rprof_ok("run", "copy", "-p", "n=1000", "--counters", "model", "-q")
         insert_profile(self.db, ceilings=CEILINGS, threads=1)
-        env = dict(self.env, RPROF=rprof_harness.RPROF, RPROF_DB=self.db)
-        lab = subprocess.run([LAB00, "--python", "48"], env=env, capture_output=True, text=True,
-                             timeout=600)
+        # Issue 37: from another directory, with rprof named relative to it, as a user in the
+        # build folder would (`RPROF=./rprof`); the lab runs its programs from a folder of its
+        # own, where a relative rprof was not found.
+        rprof_dir, rprof_name = os.path.split(os.path.abspath(rprof_harness.RPROF))
+        env = dict(self.env, RPROF="./" + rprof_name, RPROF_DB=self.db)
+        lab = subprocess.run([LAB00, "--python", "48"], env=env, cwd=rprof_dir,
+                             capture_output=True, text=True, timeout=600)
         self.assertEqual(lab.returncode, 0, lab.stderr)
         rows = {line.split()[0]: line for line in lab.stdout.splitlines()
                 if line.split() and line.split()[0].endswith(".py")}
