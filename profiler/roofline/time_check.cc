@@ -40,6 +40,20 @@ std::optional<Roof> RoofOf(const MachineProfile& profile, const std::string& lev
               std::max(c->spread_pct, kTimeAboveRoofMarginPct) / 100};
 }
 
+// Whether the working set (the model's compulsory bytes of one call, as AboveRoofNote reads it)
+// fits `level` at the size this machine's profile gave it (decided, else measured).
+bool FitsMeasuredLevel(const std::vector<Metric>& metrics, const MachineProfile& profile,
+                       const std::string& level) {
+  std::optional<double> footprint = ValueOf(metrics, "bytes_dram", Source::kModel);
+  if (!footprint || *footprint <= 0) return false;
+  for (const LevelSummary& l : profile.levels) {
+    if (l.level != level) continue;
+    uint64_t size = l.size_bytes > 0 ? l.size_bytes : l.effective_size;
+    return size > 0 && *footprint <= static_cast<double>(size);
+  }
+  return false;
+}
+
 std::string Megabytes(double bytes) { return Format("%.3g MB", bytes / 1e6); }
 
 // What the user can do about a source that counted at the wrong level.
@@ -105,17 +119,27 @@ std::optional<TimeContradiction> CheckTimeAgainstBytes(const std::vector<Metric>
     return std::nullopt;
   }
 
-  // (b) At a farther level's roof, far under its own, with the farther bytes nearly absent.
-  // Never for L1's bytes: they are the instructions' own loads and stores, which pass L1
-  // whichever level served them; only the traffic between two levels can have come from a
-  // farther one than the source counted (a simulated cache larger than the machine's). An
-  // L1-resident loop held back by its arithmetic moves L1 bytes at any rate at all.
-  if (rank == 0 || *rate > kTimeCountedRoofHigh * counted->gbs) return std::nullopt;
+  // (b) At DRAM's roof, far under the last cache's own, with DRAM's bytes nearly absent: a
+  // simulated last level larger than the machine's (a VM shown its host's L3). Only the last
+  // level's traffic into DRAM: the closer levels' sizes are the core's own and sysfs has them
+  // right, and a run in L2 held back by anything else (its arithmetic, latency) moves its bytes
+  // at any rate at all, an L3 roof's included; L1's bytes are the instructions' own loads and
+  // stores, which pass L1 whatever served them. And not where the working set (the model's
+  // compulsory bytes of one call) fits the level as this machine measured it: then the data
+  // did stay there, whatever the rate.
+  const std::string kDram(kMemoryLevels.back().name);
+  if (rank == 0 || level == kDram || *rate > kTimeCountedRoofHigh * counted->gbs ||
+      FitsMeasuredLevel(metrics, profile, level))
+    return std::nullopt;
+  for (size_t r = rank + 1; r + 1 < kMemoryLevels.size(); ++r)  // a cache beyond it: not last
+    if (RoofOf(profile, std::string(kMemoryLevels[r].name), threads, convention))
+      return std::nullopt;
   std::optional<Roof> best;
   std::string best_level;
   double best_bytes = 0;
   for (size_t r = rank + 1; r < kMemoryLevels.size(); ++r) {
     const std::string farther(kMemoryLevels[r].name);
+    if (farther != kDram) continue;
     std::optional<Roof> roof = RoofOf(profile, farther, threads, convention);
     std::optional<double> farther_bytes = ValueOf(metrics, "bytes_" + farther, source);
     if (!roof || !farther_bytes || *farther_bytes > kTimeFartherBytesShare * *bytes) continue;

@@ -160,6 +160,27 @@ TEST_F(TimeCheckTest, L1BytesAreNeverSaidToComeFromAFartherLevel) {
   EXPECT_TRUE(p.time_contradiction.empty()) << p.time_contradiction;
 }
 
+// Only the last cache's traffic is said to have come from DRAM: a run in L2 (cli_plot's triad
+// n=20000, 480 KB) whose L2 bytes move at 60 GB/s, L3's roof, with nothing counted farther, is
+// held back by something else; its L2 bytes did not come from L3.
+TEST_F(TimeCheckTest, L2BytesAtL3RateAreNotSaidToComeFromL3) {
+  EXPECT_FALSE(CheckTimeAgainstBytes(Triad("l2", 60), Source::kSim, "l2", profile_, 1));
+}
+
+// A working set that fits the last level as this machine measured it stayed there, whatever
+// the rate: a 16 MB footprint (the model's bytes of one call) in a 32 MiB L3.
+TEST_F(TimeCheckTest, AWorkingSetThatFitsTheMeasuredLevelStayedThere) {
+  std::vector<Metric> metrics = Triad("l3", 7.44);
+  metrics.push_back(M("bytes_dram", 16e6, Source::kModel));
+  LevelSummary l3;
+  l3.level = "l3";
+  l3.size_bytes = 32u << 20;
+  profile_.levels = {l3};
+  EXPECT_FALSE(CheckTimeAgainstBytes(metrics, Source::kSim, "l3", profile_, 1));
+  profile_.levels[0].size_bytes = 8u << 20;  // a last level that cannot hold it: the time decides
+  EXPECT_TRUE(CheckTimeAgainstBytes(metrics, Source::kSim, "l3", profile_, 1));
+}
+
 // Edges of (b): 6 GB/s is 75 % of DRAM's roof, under the 80 % a stream out of DRAM reaches; and
 // DRAM bytes that sim did count (at 8 GB/s they bind by themselves: the time agrees).
 TEST_F(TimeCheckTest, RatesOffTheFartherRoofAreNotContradicted) {
