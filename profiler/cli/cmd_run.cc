@@ -263,9 +263,21 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   // Resolve the target before opening anything: a typo should cost nothing.
   RunTarget measured;
   if (!measured.Resolve(target, words.program_args, kernel_name, err)) return false;
-  if (measured.IsLauncher())
+  if (measured.IsLauncher()) {
+    // Every rank would refuse it after the launcher started the job (a replay runs the program
+    // again, outside the job): refused here, before anything starts.
+    for (const ChosenSource& c : sources)
+      if (c.chosen && c.source->scope(CountedTarget::Kind::kProgram) == CounterScope::kReplayed)
+        return Fail(err, ErrorKind::kUsage,
+                    "--counters " + counters + " under " + target + ": " +
+                        std::string(SourceName(c.source->id())) +
+                        " replays a program after it ran, and a rank cannot be executed again "
+                        "outside its launcher; count the job with --counters pmu (or model), or "
+                        "one process alone with sim, without the launcher: rprof run --counters " +
+                        std::string(SourceName(c.source->id())) + " ./app");
     return LaunchRanks(global, measured.program_path(), target, words.program_args,
                        words.options, err);
+  }
   RunTargetOptions target_options;
   target_options.params = params;
   target_options.repeat = repeat;

@@ -245,6 +245,17 @@ class MpiJobTest(RprofTestCase):
         self.assertFalse(job["complete"])
         self.assertIn("rank 1 crashed (signal 6)", job["incomplete_reason"])
 
+    def test_sim_through_rprof_mpirun_is_refused_before_the_job_starts(self):
+        # Issue 37: `rprof --counters sim srun …` started the job, each rank refused sim, and
+        # rprof exited 1 saying the ranks' runs were stored (none were). Refused first, exit 2.
+        marker = self.path("started")
+        result = self.rprof("--counters", "sim", "mpirun", *LAUNCH, "-n", "2", "/bin/sh", "-c",
+                            f"touch {marker}")
+        self.assertError(result, 2, "a rank cannot be executed again outside its launcher")
+        self.assertIn("--counters pmu", result.stderr)
+        self.assertFalse(os.path.exists(marker), "the job was started")
+        self.assertNotIn("rprof: job ", result.stderr)
+
     def test_rprof_mpirun_without_a_program_is_a_usage_error(self):
         result = self.rprof("mpirun", "-n", "2")
         self.assertError(result, 2, "no program after the launcher's options")
