@@ -264,8 +264,10 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
         d += d.empty() ? "M" : "L";
         d += Num(ax.X(pt->ai)) + "," + Num(ax.Y(pt->gflops));
       }
+      // The join runs through its points' centres and may cross another run's point drawn
+      // earlier: it never takes the mouse from that point.
       series_svg += "<path class=\"join\" d=\"" + d + "\" fill=\"none\" stroke=\"" + colour +
-                    "\" stroke-width=\"1\" stroke-opacity=\"0.6\"" +
+                    "\" stroke-width=\"1\" stroke-opacity=\"0.6\" pointer-events=\"none\"" +
                     (IsMeasured(source) ? "" : " stroke-dasharray=\"2,2\"") + "/>\n";
     }
     // Model points under measured ones, the binding point on top: where they coincide (every

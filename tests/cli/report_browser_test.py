@@ -162,7 +162,7 @@ class ReportInChromium(RprofTestCase):
             self.assertEqual(float(percent), p["percent_of_roof"])
 
         # Nothing drawn to annotate a point (a label, a before → after arrow or a leader line,
-        # both ending at a point's centre) takes the mouse from it: the centre of every point is
+        # both ending at a point's centre, or a line joining another run's levels) takes the mouse from it: the centre of every point is
         # a point's. A leader there made the hover below flicker (mouseenter, then mouseleave to
         # the line) when a label landed far from its point.
         covered = b.evaluate("""Array.from(document.querySelectorAll('#plot .point')).map(p => {
@@ -172,6 +172,12 @@ class ReportInChromium(RprofTestCase):
             return top && top.closest('.point') ? null : top ? top.outerHTML.slice(0, 120) : 'none';
         }).filter(x => x)""")
         self.assertEqual(covered, [])
+        # Where the points happen not to cross, the same holds by construction: a join crossing
+        # another run's point (CI's sim run, its levels at one height) took the mouse from it.
+        joins = b.evaluate("Array.from(document.querySelectorAll('#plot .join'))"
+                           ".map(j => getComputedStyle(j).pointerEvents)")
+        self.assertTrue(joins, "a sim run or the profile draws its levels joined")
+        self.assertEqual(set(joins), {"none"})
 
         # Hover a point: the tooltip shows its summary and its run's verdict.
         target = max(drawn)  # a sim run when sim can run: a point per level
