@@ -65,6 +65,7 @@ std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& c
   });
   SimOutcome sim = counted_with_sim            ? SimOutcome::kCounted
                    : SourceWasAbsent(run, "sim") ? SimOutcome::kGaveNothing
+                   : run.job                     ? SimOutcome::kRefusedHere
                                                  : SimOutcome::kNotAsked;
   std::vector<TrustNote> notes;
   std::vector<std::string> partial, missing, approximated, uncore, uncalibrated, untrusted;

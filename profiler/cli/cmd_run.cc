@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "cli/job_console.h"
 #include "cli/launch_ranks.h"
 #include "cli/option_ranges.h"
 #include "cli/options.h"
@@ -172,8 +173,12 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   cl.Add("tag,t", po::value(&tags)->composing(), "tag the run KEY=VALUE (repeatable)");
   cl.Add("output,o", po::value(&output),
          "write the report to FILE (default: standard output for a kernel; standard error for a "
-         "program, as perf stat does, so that its standard output stays its own)");
-  cl.Add("quiet,q", "print only the run id, where the report would go");
+         "program, as perf stat does, so that its standard output stays its own); a parallel "
+         "job's table to FILE and each rank's report to FILE.RANK");
+  cl.Add("quiet,q",
+         "print only the run id, where the report would go (a parallel job's: the job's id)");
+  cl.Add("verbose,v",
+         "a parallel job (mpirun, srun): each rank's full report as well as the job's table");
   cl.Add("gbench",
          "the program is a Google Benchmark binary (found by itself when it links "
          "libbenchmark): every benchmark is a run of kind benchmark, counted over its timed "
@@ -275,8 +280,10 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
                         "outside its launcher; count the job with --counters pmu (or model), or "
                         "one process alone with sim, without the launcher: rprof run --counters " +
                         std::string(SourceName(c.source->id())) + " ./app");
+    JobConsole console{output, format, cl.Has("quiet") > 0, cl.Has("verbose") > 0,
+                       output.empty() ? TerminalWidth(STDERR_FILENO) : kNoWidthLimit};
     return LaunchRanks(global, measured.program_path(), target, words.program_args,
-                       words.options, err);
+                       words.options, console, err);
   }
   RunTargetOptions target_options;
   target_options.params = params;
@@ -384,14 +391,30 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   const size_t width = TerminalWidth(!output.empty() ? -1
                                      : to_stderr     ? STDERR_FILENO
                                                      : STDOUT_FILENO);
-  std::string report =
-      cl.Has("quiet") ? std::to_string(run.id) + "\n" : FormatRun(run, format, &placement, width);
   const std::string id = std::to_string(run.id);
   const std::string stored = "run " + id + " is stored (rprof show " + id + ")";
-  if (!WriteReport(report, output,
-                   to_stderr ? ReportStream::kStandardError : ReportStream::kStandardOutput, stored,
-                   err))
-    return false;
+  // A rank of a parallel job: one job table for the job, printed by rank 0 (or by `rprof
+  // mpirun`), not a report per rank; a rank's own only with -v, or to FILE.RANK with -o.
+  const JobConsole console{output, format, cl.Has("quiet") > 0, cl.Has("verbose") > 0, width};
+  if (!run.job || RankReportsItself(console)) {
+    std::string report = cl.Has("quiet") ? id + "\n" : FormatRun(run, format, &placement, width);
+    if (!WriteReport(report,
+                     run.job && !output.empty() ? RankOutputPath(output, run.job->rank) : output,
+                     to_stderr ? ReportStream::kStandardError : ReportStream::kStandardOutput,
+                     stored, err))
+      return false;
+  }
+  if (run.job && RankPrintsJobTable(*run.job)) {
+    // The other ranks end about when this one does (MPI_Finalize waits for all); one killed
+    // outright stores nothing, and the table then says the job is incomplete.
+    constexpr double kRankPatienceS = 10;
+    if (session.job_dir().empty())
+      WaitForRanks(ResolveDatabasePath(global.db), run.job->job_id, run.job->size,
+                   kRankPatienceS);
+    if (!PrintJobTable(ResolveDatabasePath(global.db), run.job->job_id, session.job_dir(),
+                       console, err))
+      return false;
+  }
   if (run.status != RunStatus::kOk)
     return Fail(err, ErrorKind::kTargetFailed,
                 "run " + id + " " + RunStatusName(run.status) + ": " + run.note + " (stored)");

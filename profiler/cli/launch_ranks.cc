@@ -12,6 +12,8 @@
 
 #include "process/child_process.h"
 #include "process/interruption.h"
+#include "store/job_database.h"
+#include "store/network_filesystem.h"
 #include "store/run_store.h"
 #include "targets/rank_identity.h"
 
@@ -125,7 +127,8 @@ bool SplitLauncherWords(const std::string& launcher, const std::vector<std::stri
 
 bool LaunchRanks(const GlobalOptions& global, const std::string& launcher_path,
                  const std::string& launcher_typed, const std::vector<std::string>& launcher_args,
-                 const std::vector<std::string>& run_options, Error* err) {
+                 const std::vector<std::string>& run_options, const JobConsole& console,
+                 Error* err) {
   LauncherWords words;
   if (!SplitLauncherWords(launcher_typed, launcher_args, &words, err)) return false;
   if (IsRankLauncher(words.program.front()))
@@ -136,11 +139,13 @@ bool LaunchRanks(const GlobalOptions& global, const std::string& launcher_path,
   // it from the environment needs no launcher's.
   const std::string job_id = NewJobId();
   setenv(kJobIdVariable, job_id.c_str(), 1);
+  // The job's table is printed here when the launcher ends: no rank prints it.
+  setenv(kJobConsoleVariable, "launcher", 1);
 
   std::vector<std::string> argv = {launcher_typed};
   argv.insert(argv.end(), words.launcher_args.begin(), words.launcher_args.end());
   if (IsOpenMpi(launcher_path)) {
-    argv.insert(argv.end(), {"-x", kJobIdVariable});
+    argv.insert(argv.end(), {"-x", kJobIdVariable, "-x", kJobConsoleVariable});
     // When a rank fails, Open MPI stops the others with SIGTERM and kills them a second later
     // (odls_base_sigkill_timeout): too soon for a rank's rprof to store its interrupted run.
     bool given = std::find(words.launcher_args.begin(), words.launcher_args.end(),
@@ -179,8 +184,14 @@ bool LaunchRanks(const GlobalOptions& global, const std::string& launcher_path,
   }
   TrackChild(pid, launch);
   ChildEnd end = WaitChild(pid, 0);
-  std::cerr << "rprof: job " << job_id << ": `rprof job " << job_id
-            << "` shows its ranks\n";
+  // The ranks' runs are all stored or never will be: the launcher has ended.
+  DatabasePath shared = ResolveDatabasePath(global.db);
+  JobRank any_rank;
+  any_rank.job_id = job_id;
+  any_rank.size = 1;
+  std::string job_dir =
+      ChooseJobDatabase(shared, any_rank, NetworkFilesystemOf(shared.path)).job_dir;
+  if (!PrintJobTable(shared, job_id, job_dir, console, err)) return false;
   int status = end.wait_status;
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
   std::string how = WIFSIGNALED(status) ? "was killed by signal " + std::to_string(WTERMSIG(status))

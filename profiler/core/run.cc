@@ -29,6 +29,17 @@ bool SourceWasAbsent(const RunRecord& run, std::string_view source) {
   return run.note.find(SourceAbsentNote(source, "")) != std::string::npos;
 }
 
+bool IsPythonRun(const RunRecord& run) {
+  auto ends_with = [](const std::string& text, std::string_view end) {
+    return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+  };
+  if (ends_with(run.target, ".py")) return true;
+  if (run.command.empty()) return false;
+  const std::string& program = run.command.front();
+  std::string base = program.substr(program.rfind('/') + 1);
+  return base.rfind("python", 0) == 0;
+}
+
 std::string UtcNow() {
   auto now = std::chrono::system_clock::now();
   std::time_t seconds = std::chrono::system_clock::to_time_t(now);

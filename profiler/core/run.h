@@ -110,6 +110,11 @@ struct JobRank {
   std::string host;               // the node's hostname
   std::string launcher;           // the environment that named the rank: openmpi, pmix, hydra,
                                   // slurm
+  // The batch scheduler's own names for the job the ranks ran in, whatever named the rank:
+  // what squeue, sacct and the scheduler's logs call it. Empty: no scheduler (or not said).
+  std::string scheduler;          // "slurm", "pbs", "lsf"
+  std::string scheduler_job_id;   // SLURM_JOB_ID, PBS_JOBID, LSB_JOBID
+  std::string scheduler_step_id;  // SLURM_STEP_ID: the srun step the ranks ran as
 };
 
 // One cache level as the sim source simulated it for a run (the run_sim_caches table): the same
@@ -162,6 +167,16 @@ struct RunRecord {
 // run's note has one: placement and trust then never advise that source for that run.
 std::string SourceAbsentNote(std::string_view source, const std::string& reason);
 bool SourceWasAbsent(const RunRecord& run, std::string_view source);
+
+// What a rank of a parallel job is told where another run is told `--counters sim`: a rank
+// refuses sim (its replay would run the program again, outside its launcher), one process
+// alone does not.
+inline constexpr const char* kSimOutsideTheJob =
+    "sim counts one process alone, without the launcher (rprof run --counters sim ./app)";
+
+// Whether a run is a Python script's (python3 x.py, a script whose interpreter is python):
+// advice then names the Python module's rprof.region, not the C API.
+bool IsPythonRun(const RunRecord& run);
 
 // "2026-11-29T23:40:00.123Z" for now.
 std::string UtcNow();

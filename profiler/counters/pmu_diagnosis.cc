@@ -10,6 +10,8 @@
 #include <cstring>
 #include <fstream>
 
+#include "core/run.h"
+
 namespace rprof {
 
 namespace {
@@ -86,8 +88,8 @@ std::string PmuRemedy(const PmuDiagnosis& d, SimOutcome sim) {
   if (sim == SimOutcome::kNotAsked)
     return d.other_remedy.empty() ? "run with --counters sim"
                                   : "run with --counters sim, or " + d.other_remedy;
-  std::string done = sim == SimOutcome::kCounted
-                         ? "sim counted this run instead"
+  std::string done = sim == SimOutcome::kCounted     ? "sim counted this run instead"
+                     : sim == SimOutcome::kRefusedHere ? kSimOutsideTheJob
                          : "sim was asked for and gave no counts for this run (its note says why)";
   return d.other_remedy.empty() ? done : done + "; for hardware counts, " + d.other_remedy;
 }

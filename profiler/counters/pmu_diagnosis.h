@@ -31,7 +31,8 @@ inline constexpr const char kFakePmuNote[] =
     "fixture): these pmu values are no measurement";
 
 // What the sim source did for a run: the remedy advises it only where it was not asked for.
-enum class SimOutcome { kNotAsked, kCounted, kGaveNothing };
+// kRefusedHere: the run is a rank of a parallel job, which refuses sim (kSimOutsideTheJob).
+enum class SimOutcome { kNotAsked, kCounted, kGaveNothing, kRefusedHere };
 
 // The remedy for a run, by what sim did for it: without the advice to run with --counters sim
 // when sim counted the run (saying so), or was asked for and gave nothing (it would only be

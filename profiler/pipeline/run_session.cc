@@ -28,6 +28,7 @@ bool RunSession::Open(const SessionOptions& options, CounterRequest* request, Ru
     JobDatabase chosen = ChooseJobDatabase(db_path, *base->job, NetworkFilesystemOf(db_path.path));
     if (base->job->rank == 0) notice_ = chosen.notice;
     db_path = chosen.path;
+    job_dir_ = chosen.job_dir;
   }
   if (!store_.Open(db_path, err)) return false;
   pipeline_ = {&store_, db_path, options.groups};

@@ -53,6 +53,9 @@ class RunSession {
   // Said once for a job, by its first rank, before measuring: where its ranks' runs go when
   // that is not the database asked for ("" otherwise).
   const std::string& notice() const { return notice_; }
+  // For a rank whose database is on a network filesystem, the job's directory where it stores
+  // its run in a file of its own (store/job_database.h); "" when it stores into the database.
+  const std::string& job_dir() const { return job_dir_; }
 
   // Measures `target` into *run (a copy of Open's base): targets/measure.h's Measure, then
   // what the session adds to every run (the declared precision, the cache geometry rprofsim
@@ -69,6 +72,7 @@ class RunSession {
   RunStore store_;
   RunPipeline pipeline_;
   std::string job_note_, notice_;
+  std::string job_dir_;
 };
 
 }  // namespace rprof

@@ -125,7 +125,11 @@ bool ReadJob(const JsonValue& run, std::optional<JobRank>* out, std::string* err
       !ReadSmallInt(*j, "job", "local_rank", Need::kNullable, &job.local_rank, err) ||
       !ReadSmallInt(*j, "job", "node", Need::kNullable, &job.node, err) ||
       !ReadString(*j, "job", "host", Need::kNullable, &job.host, err) ||
-      !ReadString(*j, "job", "launcher", Need::kNullable, &job.launcher, err))
+      !ReadString(*j, "job", "launcher", Need::kNullable, &job.launcher, err) ||
+      // Absent from the JSON older rprofs wrote.
+      !ReadString(*j, "job", "scheduler", Need::kNullable, &job.scheduler, err) ||
+      !ReadString(*j, "job", "scheduler_job_id", Need::kNullable, &job.scheduler_job_id, err) ||
+      !ReadString(*j, "job", "scheduler_step_id", Need::kNullable, &job.scheduler_step_id, err))
     return false;
   if (job.job_id.empty() || *rank < 0 || *size < 1 || *rank >= *size) {
     *err = "job: rank " + std::to_string(*rank) + " of " + std::to_string(*size) + " in job '" +

@@ -143,6 +143,9 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
     if (job.node) w->Int(*job.node); else w->Null();
     w->Key("host").String(job.host);
     w->Key("launcher").String(job.launcher);
+    w->Key("scheduler").StringOrNull(job.scheduler);
+    w->Key("scheduler_job_id").StringOrNull(job.scheduler_job_id);
+    w->Key("scheduler_step_id").StringOrNull(job.scheduler_step_id);
     w->EndObject();
   }
   w->Key("sources").BeginArray();
@@ -291,8 +294,8 @@ std::string RunHeading(const RunRecord& run) {
   if (run.job)
     out += "rank " + std::to_string(run.job->rank) + " of " + std::to_string(run.job->size) +
            " of job " + EscapeForTerminal(run.job->job_id) + " on " +
-           EscapeForTerminal(run.job->host) + " (rprof job " + EscapeForTerminal(run.job->job_id) +
-           ")\n";
+           EscapeForTerminal(run.job->host) + SchedulerJobText(*run.job) + " (rprof job " +
+           EscapeForTerminal(run.job->job_id) + ")\n";
   SampleStats stats = Summarize(run.samples);
   if (stats.count == 1) {
     // One execution has no median, minimum, maximum or spread to tell.
@@ -371,6 +374,16 @@ void AddHotLinesText(const std::string& region, const std::vector<const Metric*>
 }
 
 }  // namespace
+
+std::string SchedulerJobText(const JobRank& job) {
+  if (job.scheduler_job_id.empty()) return "";
+  std::string scheduler = job.scheduler == "slurm" ? "Slurm"
+                          : job.scheduler == "pbs" ? "PBS"
+                          : job.scheduler == "lsf" ? "LSF"
+                                                   : job.scheduler;
+  return ", " + EscapeForTerminal(scheduler) + " job " + EscapeForTerminal(job.scheduler_job_id) +
+         (job.scheduler_step_id.empty() ? "" : " step " + EscapeForTerminal(job.scheduler_step_id));
+}
 
 std::string FormatRun(const RunRecord& run, OutputFormat format, const RunPlacement* placement,
                       size_t text_width) {

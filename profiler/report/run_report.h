@@ -22,6 +22,10 @@ std::string FormatRun(const RunRecord& run, OutputFormat format,
 std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat format,
                           size_t text_width = kNoWidthLimit);
 
+// ", Slurm job 812 step 0": the batch scheduler's own name for a rank's job, as squeue gives
+// it; "" when no scheduler ran it.
+std::string SchedulerJobText(const JobRank& job);
+
 // "n=1000 m=3".
 std::string ParamsText(const KeyValues& params);
 

@@ -164,8 +164,9 @@ bool ChooseComputeRoof(const std::vector<Metric>& metrics, const RunShape& shape
           kReplayMissingShare + " names the natively hot functions it never ran): " + assumed;
     else
       out->isa_note = std::string("not measured (no source split the FLOPs by vector width; ") +
-                      (shape.sim_absent ? "sim, which does, gave no counts for this run"
-                                        : "--counters sim does") +
+                      (shape.sim_absent    ? "sim, which does, gave no counts for this run"
+                       : shape.rank_of_job ? "sim does, for one process without the launcher"
+                                           : "--counters sim does") +
                       "): " + assumed;
     return true;
   }

@@ -77,6 +77,8 @@ RunShape RunShapeOf(const RunRecord& run, const MachineProfile& profile) {
 
   if (run.target_kind == "builtin") shape.sim_build_isa = "avx2";
   shape.sim_absent = SourceWasAbsent(run, "sim");
+  shape.rank_of_job = run.job.has_value();
+  shape.python = IsPythonRun(run);
   if (run.target_kind != "executable") {
     shape.threads_note = "1 thread (the kernel has no threads parameter)";
     for (const auto& [key, value] : run.params)
@@ -159,7 +161,9 @@ void SetBinding(const std::string& bound, const std::string& ceiling, Placement*
 // advised only where it was not asked for already: a run sim gave nothing says so instead.
 std::string CompulsoryCaveat(const RunShape& shape) {
   return std::string("model bytes are a lower bound on traffic; measured traffic unknown") +
-         (shape.sim_absent ? " (" + std::string(kSimGaveNothing) + ")" : ": run --counters sim");
+         (shape.sim_absent    ? " (" + std::string(kSimGaveNothing) + ")"
+          : shape.rank_of_job ? "; " + std::string(kSimOutsideTheJob)
+                              : ": run --counters sim");
 }
 
 // A compute side found from compulsory bytes is not a compute bound: more traffic than the
@@ -395,6 +399,9 @@ Placement PlaceOnRoofs(const std::vector<Metric>& metrics, const RunShape& shape
                          : shape.sim_absent
                                ? "no FLOP count is known for this run; declare one (--flops): " +
                                      std::string(kSimGaveNothing)
+                         : shape.rank_of_job
+                               ? "no FLOP count is known for this run; declare one (--flops), "
+                                 "or " + std::string(kSimOutsideTheJob)
                                : "no FLOP count is known for this run; declare one (--flops) or "
                                  "count with --counters sim";
     return p;
@@ -438,7 +445,9 @@ Placement PlaceOnRoofs(const std::vector<Metric>& metrics, const RunShape& shape
       p.verdict += "; above the " + Upper(binding->level) +
                    " roof: the data is served from a closer cache level than the " +
                    std::string(SourceName(binding->source)) + " bytes assume" +
-                   (shape.sim_absent ? "" : " (--counters sim gives bytes per level)");
+                   (shape.sim_absent || shape.rank_of_job
+                        ? ""
+                        : " (--counters sim gives bytes per level)");
       return p;
     }
   } else {
@@ -545,13 +554,16 @@ Placement PlaceRegion(const std::vector<Metric>& metrics, const std::string& reg
   Placement p = PlaceRun(own, region_shape, profile);
   // A hot function with its sampled time alone: nothing counted its work (no marker declares
   // a function's).
-  if (!p.placed && !p.compute_ceiling.empty() && !PreferredMetric(own, "flops"))
+  if (!p.placed && !p.compute_ceiling.empty() && !PreferredMetric(own, "flops")) {
+    const std::string declare =
+        "no FLOP count is known for this region; declare one with " +
+        std::string(shape.python ? "rprof.region(\"" + region + "\", flops=...)"
+                                 : "rprof_region_declare");
     p.reason = IsFunctionRegion(region) ? kTimeProfileOnly
-               : shape.sim_absent
-                   ? "no FLOP count is known for this region; declare one with "
-                     "rprof_region_declare: " + std::string(kSimGaveNothing)
-                   : "no FLOP count is known for this region; declare one with "
-                     "rprof_region_declare, or count with --counters sim";
+               : shape.sim_absent       ? declare + ": " + kSimGaveNothing
+               : shape.rank_of_job      ? declare + ", or " + kSimOutsideTheJob
+                                        : declare + ", or count with --counters sim";
+  }
   return p;
 }
 

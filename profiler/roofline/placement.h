@@ -35,6 +35,10 @@ struct RunShape {
   // Sim was asked for this run and gave no counts (its note says why: SourceWasAbsent): no
   // verdict or reason then advises `--counters sim`, which would only be refused again.
   bool sim_absent = false;
+  // A rank of a parallel job, which refuses --counters sim: advice names kSimOutsideTheJob.
+  bool rank_of_job = false;
+  // A Python script's run: a region's work is declared with rprof.region(..., flops=...).
+  bool python = false;
 };
 
 // What advice to count with sim says instead, for a run sim gave nothing.

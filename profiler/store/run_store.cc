@@ -239,9 +239,10 @@ bool RunStore::InsertRows(RunRecord* run, std::string* err) {
   if (!db_.Run("INSERT INTO runs (machine_id, target_kind, target, params, command, cwd,"
                " precision, status, exit_code, signal, note, sources, repetitions,"
                " calls_per_rep, started_at, ended_at, rprof_version, uid, cpu_list, job_id,"
-               " job_rank, job_size, job_local_rank, job_node, job_host, job_launcher)"
+               " job_rank, job_size, job_local_rank, job_node, job_host, job_launcher,"
+               " job_scheduler, job_scheduler_job_id, job_scheduler_step_id)"
                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-               " ?, ?, ?, ?, ?, ?, ?)",
+               " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                err, machine_id, run->target_kind, run->target, PairsToJsonObject(run->params),
                command, NullIfEmpty(run->cwd), NullIfEmpty(run->precision),
                RunStatusName(run->status), run->exit_code, run->signal, NullIfEmpty(run->note),
@@ -252,7 +253,10 @@ bool RunStore::InsertRows(RunRecord* run, std::string* err) {
                job ? std::optional(job->size) : std::nullopt,
                job ? job->local_rank : std::nullopt, job ? job->node : std::nullopt,
                job ? std::optional(job->host) : std::nullopt,
-               job ? std::optional(job->launcher) : std::nullopt))
+               job ? std::optional(job->launcher) : std::nullopt,
+               job ? NullIfEmpty(job->scheduler) : std::nullopt,
+               job ? NullIfEmpty(job->scheduler_job_id) : std::nullopt,
+               job ? NullIfEmpty(job->scheduler_step_id) : std::nullopt))
     return false;
   int64_t run_id = db_.LastInsertId();
 
@@ -324,7 +328,8 @@ constexpr const char* kRunColumns =
     " p.profile_id, p.compute_ceiling, p.peak_gflops, p.binding, p.attainable_gflops,"
     " p.percent_of_roof, p.verdict, p.bound, p.bytes_compulsory_only, p.note, r.uid, r.cpu_list,"
     " r.job_id, r.job_rank, r.job_size, r.job_local_rank, r.job_node, r.job_host, r.job_launcher,"
-    " p.binding_level, p.binding_source, p.bound_text"
+    " p.binding_level, p.binding_source, p.bound_text, r.job_scheduler,"
+    " r.job_scheduler_job_id, r.job_scheduler_step_id"
     " FROM runs r JOIN machines m ON m.id = r.machine_id"
     " LEFT JOIN placements p ON p.run_id = r.id";
 
@@ -358,6 +363,9 @@ void ReadRunRow(const Statement& s, RunRecord* run) {
     if (!s.IsNull(38)) job.node = static_cast<int>(s.Int(38));
     job.host = s.Text(39);
     job.launcher = s.Text(40);
+    job.scheduler = s.Text(44);
+    job.scheduler_job_id = s.Text(45);
+    job.scheduler_step_id = s.Text(46);
     run->job = job;
   }
   if (!s.IsNull(22)) {

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <iterator>
 
 namespace rprof {
 
@@ -19,13 +20,29 @@ struct LauncherVariables {
   const char* local_rank;  // nullptr: none
   const char* node;        // nullptr: none
 };
+// Slurm's variables name a rank only inside a step (srun): a batch script's own process has
+// SLURM_PROCID=0 and SLURM_NTASKS too, but no step id; it is the job's script, not a rank.
+constexpr LauncherVariables kSlurmStep = {"slurm", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID",
+                                          "SLURM_NODEID"};
 constexpr LauncherVariables kLaunchers[] = {
     {"openmpi", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK",
      nullptr},
     {"pmix", "PMIX_RANK", nullptr, nullptr, nullptr},
     {"hydra", "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID", nullptr},
-    {"slurm", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID", "SLURM_NODEID"},
+    kSlurmStep,
 };
+// A rank's place on its node where the launcher that named it does not say it (PMIx puts only
+// the rank in the environment; srun --mpi=pmix adds Slurm's step variables beside it).
+constexpr const char* kLocalRankVariables[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
+                                               "SLURM_LOCALID"};
+constexpr const char* kNodeVariables[] = {"SLURM_NODEID"};
+// The schedulers' job ids, in the order tried.
+struct SchedulerVariables {
+  const char* scheduler;
+  const char* job_id;
+};
+constexpr SchedulerVariables kSchedulers[] = {
+    {"slurm", "SLURM_JOB_ID"}, {"pbs", "PBS_JOBID"}, {"lsf", "LSB_JOBID"}};
 // Where a launcher without a size of its own (PMIx) may find it.
 constexpr const char* kSizeVariables[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"};
 
@@ -51,6 +68,26 @@ bool ReadCount(const EnvironmentLookup& env, const char* name, std::optional<int
   return true;
 }
 
+// The srun step this process runs in: SLURM_STEP_ID (SLURM_STEPID before Slurm 20), empty in
+// a batch script or an salloc shell, which are no steps of srun's.
+std::string SlurmStep(const EnvironmentLookup& env) {
+  std::string step = Text(env, "SLURM_STEP_ID");
+  if (step.empty()) step = Text(env, "SLURM_STEPID");
+  return step;
+}
+
+// The first of `names` set to a count, for a value the launcher did not give.
+bool ReadFallback(const EnvironmentLookup& env, const char* const* names, size_t count,
+                  bool slurm_step, std::optional<int>* out, Error* err) {
+  for (size_t i = 0; i < count && !*out; ++i) {
+    // Slurm's per-task variables describe this process only inside a step: in a batch script
+    // they are the script's, and mpirun's ranks there are not its tasks.
+    if (std::string(names[i]).rfind("SLURM_", 0) == 0 && !slurm_step) continue;
+    if (!ReadCount(env, names[i], out, err)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 EnvironmentLookup ProcessEnvironment() {
@@ -63,17 +100,29 @@ bool RankFromEnvironment(const EnvironmentLookup& env, const std::string& host,
                          std::optional<JobRank>* out, std::string* note, Error* err) {
   out->reset();
   note->clear();
+  const std::string slurm_step = SlurmStep(env);
   const LauncherVariables* found = nullptr;
-  for (const LauncherVariables& l : kLaunchers)
+  for (const LauncherVariables& l : kLaunchers) {
+    if (l.launcher == kSlurmStep.launcher && slurm_step.empty()) continue;
     if (!Text(env, l.rank).empty()) {
       found = &l;
       break;
     }
-  if (!found) return true;
+  }
+  if (!found) {
+    if (!Text(env, kSlurmStep.rank).empty())
+      *note = "in Slurm job " + Text(env, "SLURM_JOB_ID") +
+              "'s batch script, outside any srun step: a run of its own, not a rank";
+    return true;
+  }
   std::optional<int> rank, size, local_rank, node;
   if (!ReadCount(env, found->rank, &rank, err) || !ReadCount(env, found->size, &size, err) ||
       !ReadCount(env, found->local_rank, &local_rank, err) ||
-      !ReadCount(env, found->node, &node, err))
+      !ReadCount(env, found->node, &node, err) ||
+      !ReadFallback(env, kLocalRankVariables, std::size(kLocalRankVariables), !slurm_step.empty(),
+                    &local_rank, err) ||
+      !ReadFallback(env, kNodeVariables, std::size(kNodeVariables), !slurm_step.empty(), &node,
+                    err))
     return false;
   const char* size_name = found->size;
   for (const char* name : kSizeVariables) {
@@ -100,13 +149,19 @@ bool RankFromEnvironment(const EnvironmentLookup& env, const std::string& host,
   job.node = node;
   job.host = host;
   job.launcher = found->launcher;
+  for (const SchedulerVariables& sched : kSchedulers)
+    if (std::string id = Text(env, sched.job_id); !id.empty()) {
+      job.scheduler = sched.scheduler;
+      job.scheduler_job_id = id;
+      if (job.scheduler == "slurm") job.scheduler_step_id = slurm_step;
+      break;
+    }
   if (std::string made = Text(env, kJobIdVariable); !made.empty()) {
     job.job_id = made;
   } else if (std::string ns = Text(env, "PMIX_NAMESPACE"); !ns.empty()) {
     job.job_id = "pmix:" + ns;
-  } else if (std::string slurm = Text(env, "SLURM_JOB_ID"); !slurm.empty()) {
-    std::string step = Text(env, "SLURM_STEP_ID");
-    job.job_id = "slurm:" + slurm + (step.empty() ? "" : "." + step);
+  } else if (job.scheduler == "slurm" && !slurm_step.empty()) {
+    job.job_id = "slurm:" + job.scheduler_job_id + "." + slurm_step;
   } else {
     // Hydra names no job: its ranks on one node are children of one proxy, so they agree on
     // this id; another node's proxy has another.

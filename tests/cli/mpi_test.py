@@ -224,10 +224,69 @@ class MpiJobTest(RprofTestCase):
         job_id = rows[0][1]
         self.assertTrue(job_id.startswith("rprof:"), job_id)
         self.assertEqual(rows[1][1], job_id)
-        self.assertIn(f"`rprof job {job_id}`", result.stderr)
+        self.assertIn(f"this table again: rprof job {job_id}", result.stderr)
         # The fixture's own arguments reached it (--reps 2: 2 calls of the triad region).
         calls = self.scalar("SELECT value FROM metrics WHERE region = 'triad' AND name = 'calls'")
         self.assertEqual(calls, 2)
+
+    def test_a_job_prints_one_table_not_a_report_per_rank(self):
+        # Issue 37: N ranks printed N full reports (about 110 lines each); likwid-mpirun prints
+        # one table. Through rprof's launcher, and from rank 0 under a plain mpirun.
+        self.with_profile()
+        for words in (["mpirun", *LAUNCH, "-n", "2"], None):
+            with self.subTest(launcher="rprof mpirun" if words else "mpirun rprof"):
+                if words:
+                    result = self.rprof(*DECLARED, *words, FIXTURE, "--reps", "2")
+                else:
+                    result = self.mpirun(2, rprof_harness.RPROF, "--db", self.db, *DECLARED,
+                                         FIXTURE, "--reps", "2")
+                self.assertEqual(result.returncode, 0, result.stderr)
+                job_id = self.query("SELECT job_id FROM runs ORDER BY id DESC LIMIT 1")[0][0]
+                lines = result.stderr.splitlines()
+                self.assertLessEqual(len(lines), 30, result.stderr)
+                self.assertEqual(sum(1 for l in lines if l.startswith(f"job {job_id}: ")), 1,
+                                 result.stderr)
+                self.assertIn("2 of 2 ranks stored", result.stderr)
+                self.assertIn("load imbalance: max/mean time", result.stderr)
+                self.assertIn("job verdict: ", result.stderr)
+                # No rank's own report: its heading names the rank.
+                self.assertNotIn("rank 0 of 2 of job", result.stderr)
+                self.assertNotIn("rank 1 of 2 of job", result.stderr)
+
+    def test_verbose_and_output_files_keep_each_ranks_report(self):
+        self.with_profile()
+        out = self.path("job.txt")
+        result = self.rprof(*DECLARED, "-o", out, "mpirun", *LAUNCH, "-n", "2", FIXTURE,
+                            "--reps", "2")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        job_id = self.query("SELECT job_id FROM runs LIMIT 1")[0][0]
+        with open(out) as f:
+            self.assertIn(f"job {job_id}: 2 of 2 ranks stored", f.read())
+        for rank in (0, 1):
+            with open(f"{out}.{rank}") as f:
+                self.assertIn(f"rank {rank} of 2 of job {job_id}", f.read())
+        result = self.rprof("-v", *DECLARED, "mpirun", *LAUNCH, "-n", "2", FIXTURE, "--reps", "2")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("rank 0 of 2 of job", result.stderr)
+        self.assertIn("rank 1 of 2 of job", result.stderr)
+        self.assertEqual(result.stderr.count(" ranks stored, on "), 1, result.stderr)
+        # -q: the job's id alone.
+        result = self.rprof("-q", *DECLARED, "mpirun", *LAUNCH, "-n", "2", FIXTURE, "--reps", "2")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        newest = self.query("SELECT job_id FROM runs ORDER BY id DESC LIMIT 1")[0][0]
+        self.assertEqual(result.stderr.strip().splitlines()[-1], newest, result.stderr)
+
+    def test_rank_advice_never_names_the_sim_it_refuses(self):
+        # Issue 37: a rank's verdict advised --counters sim, which every rank refuses.
+        self.with_profile()
+        result = self.rprof("mpirun", *LAUNCH, "-n", "2", FIXTURE, "--reps", "2")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertNotIn("count with --counters sim", result.stderr)
+        self.assertIn("sim counts one process alone, without the launcher", result.stderr)
+        for (run_id,) in self.query("SELECT id FROM runs"):
+            shown = self.rprof_ok("show", str(run_id)).stdout
+            self.assertNotIn("count with --counters sim", shown)
+            self.assertNotIn("run --counters sim\n", shown)
 
     def test_ranks_stopped_by_a_failing_rank_are_stored_interrupted(self):
         # Rank 1 aborts before its work; mpirun stops the others with SIGTERM, which each

@@ -83,6 +83,89 @@ TEST(RankFromEnvironment, SlurmGivesNodeAndJobStep) {
   EXPECT_EQ(job->job_id, "slurm:812.0");
 }
 
+TEST(RankFromEnvironment, SlurmStepRecordsTheSchedulersJobAndStep) {
+  std::optional<JobRank> job;
+  std::string note;
+  Error err;
+  ASSERT_TRUE(RankFromEnvironment(
+      Env({{"SLURM_PROCID", "1"}, {"SLURM_NTASKS", "2"}, {"SLURM_LOCALID", "1"},
+           {"SLURM_NODEID", "0"}, {"SLURM_JOB_ID", "812"}, {"SLURM_STEP_ID", "3"},
+           {"RPROF_JOB_ID", "rprof:abc"}}),
+      "c3", &job, &note, &err));
+  ASSERT_TRUE(job);
+  EXPECT_EQ(job->job_id, "rprof:abc");  // rprof srun's own, shared by all steps' ranks
+  EXPECT_EQ(job->scheduler, "slurm");
+  EXPECT_EQ(job->scheduler_job_id, "812");
+  EXPECT_EQ(job->scheduler_step_id, "3");
+}
+
+// Issue 37: inside any sbatch script every rprof run was taken for rank 0 of a job that never
+// completed. The batch script has SLURM_PROCID and SLURM_NTASKS, but it is no srun step.
+TEST(RankFromEnvironment, SlurmBatchScriptIsNoRank) {
+  std::optional<JobRank> job;
+  std::string note;
+  Error err;
+  ASSERT_TRUE(RankFromEnvironment(
+      Env({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "1"}, {"SLURM_LOCALID", "0"},
+           {"SLURM_NODEID", "0"}, {"SLURM_JOB_ID", "812"}}),
+      "c3", &job, &note, &err));
+  EXPECT_FALSE(job);
+  EXPECT_NE(note.find("Slurm job 812's batch script"), std::string::npos) << note;
+}
+
+// mpirun inside an sbatch script: Open MPI names the ranks; the batch script's SLURM_LOCALID
+// and SLURM_NODEID are not theirs, its job id is.
+TEST(RankFromEnvironment, MpirunInsideABatchScriptKeepsSlurmsJobNotItsTaskVariables) {
+  std::optional<JobRank> job;
+  std::string note;
+  Error err;
+  ASSERT_TRUE(RankFromEnvironment(
+      Env({{"OMPI_COMM_WORLD_RANK", "3"}, {"OMPI_COMM_WORLD_SIZE", "4"},
+           {"PMIX_NAMESPACE", "77"}, {"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "1"},
+           {"SLURM_LOCALID", "0"}, {"SLURM_NODEID", "0"}, {"SLURM_JOB_ID", "812"}}),
+      "c3", &job, &note, &err));
+  ASSERT_TRUE(job);
+  EXPECT_EQ(job->launcher, "openmpi");
+  EXPECT_EQ(job->rank, 3);
+  EXPECT_FALSE(job->local_rank);
+  EXPECT_FALSE(job->node);
+  EXPECT_EQ(job->scheduler_job_id, "812");
+  EXPECT_EQ(job->scheduler_step_id, "");
+}
+
+// srun --mpi=pmix: PMIx names the rank and nothing else; Slurm's step variables beside it give
+// the local rank and the node (they were stored empty).
+TEST(RankFromEnvironment, PmixUnderSrunTakesLocalRankAndNodeFromTheStep) {
+  std::optional<JobRank> job;
+  std::string note;
+  Error err;
+  ASSERT_TRUE(RankFromEnvironment(
+      Env({{"PMIX_RANK", "1"}, {"PMIX_NAMESPACE", "slurm.pmix.812.0"}, {"SLURM_PROCID", "1"},
+           {"SLURM_NTASKS", "2"}, {"SLURM_LOCALID", "1"}, {"SLURM_NODEID", "0"},
+           {"SLURM_JOB_ID", "812"}, {"SLURM_STEP_ID", "0"}}),
+      "c3", &job, &note, &err));
+  ASSERT_TRUE(job);
+  EXPECT_EQ(job->launcher, "pmix");
+  EXPECT_EQ(job->job_id, "pmix:slurm.pmix.812.0");
+  EXPECT_EQ(job->size, 2);
+  EXPECT_EQ(job->local_rank, 1);
+  EXPECT_EQ(job->node, 0);
+  EXPECT_EQ(job->scheduler_job_id, "812");
+  EXPECT_EQ(job->scheduler_step_id, "0");
+}
+
+TEST(RankFromEnvironment, PbsJobIdIsRecordedForHydraRanks) {
+  std::optional<JobRank> job;
+  std::string note;
+  Error err;
+  ASSERT_TRUE(RankFromEnvironment(
+      Env({{"PMI_RANK", "0"}, {"PMI_SIZE", "2"}, {"PBS_JOBID", "4242.pbs01"}}), "h1", &job,
+      &note, &err));
+  ASSERT_TRUE(job);
+  EXPECT_EQ(job->scheduler, "pbs");
+  EXPECT_EQ(job->scheduler_job_id, "4242.pbs01");
+}
+
 TEST(RankFromEnvironment, HydraWithoutJobIdSaysTheNodesDiffer) {
   std::optional<JobRank> job;
   std::string note;
