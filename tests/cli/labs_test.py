@@ -95,13 +95,21 @@ class Lab00PythonTest(RprofTestCase):
         self.assertEqual(sorted(rows), ["naive.py", "numpy_matmul.py"], lab.stdout)
         # Same FLOPs (2n^3), counted (BLAS's own a little more: its edge handling); the loop's
         # instructions per FLOP name the interpreter.
-        self.assertEqual(float(rows["naive.py"].split()[3]), 2 * 48 ** 3, rows["naive.py"])
-        self.assertAlmostEqual(float(rows["numpy_matmul.py"].split()[3]) / (2 * 48 ** 3), 1,
+        # program, median s, range (runs): "low..high (N)", slower, FLOPs, instr/FLOP, bytes.
+        self.assertEqual(float(rows["naive.py"].split()[5]), 2 * 48 ** 3, rows["naive.py"])
+        self.assertAlmostEqual(float(rows["numpy_matmul.py"].split()[5]) / (2 * 48 ** 3), 1,
                                delta=0.05, msg=rows["numpy_matmul.py"])
         for line in rows.values():
-            self.assertEqual(line.split()[5], "sim", line)
+            self.assertEqual(line.split()[7], "sim", line)
+            # The median of 5 runs (the counted one and 4 timed), inside their range.
+            median, (low, high), count = (float(line.split()[1]),
+                                          map(float, line.split()[2].split("..")),
+                                          line.split()[3])
+            self.assertEqual(count, "(5)", line)
+            self.assertLessEqual(low, median, line)
+            self.assertLessEqual(median, high, line)
         self.assertIn("overhead-bound", rows["naive.py"])
-        self.assertGreater(float(rows["naive.py"].split()[4]), 50, rows["naive.py"])
+        self.assertGreater(float(rows["naive.py"].split()[6]), 50, rows["naive.py"])
         self.assertNotIn("overhead-bound", rows["numpy_matmul.py"])
 
 
