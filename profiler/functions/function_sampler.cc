@@ -1,6 +1,5 @@
 #include "functions/function_sampler.h"
 
-#include <cxxabi.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -24,8 +23,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "functions/hot_functions.h"
-#include "functions/unwind_ranges.h"
+#include "functions/function_names.h"
 
 namespace rprof {
 namespace {
@@ -52,69 +50,28 @@ struct Sample {
   uint64_t ip = 0;
 };
 
-// One ELF file's functions by link-time address, from .symtab (else .dynsym), and the
-// segments that map file offsets to link-time addresses.
-struct ElfFunctions {
-  struct Symbol {
-    uint64_t start = 0, end = 0;
-    std::string name;
-  };
+// One ELF file's loadable segments, which map a file offset (a sample's, through its mapping) to
+// the link-time address FunctionNames and the line table take.
+struct ElfSegments {
   struct Segment {
     uint64_t offset = 0, size = 0, vaddr = 0;
   };
-  bool readable = false;
-  std::vector<Symbol> symbols;  // sorted by start
   std::vector<Segment> segments;
 
   void Load(const std::string& path) {
     int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return;
     Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
-    if (elf != nullptr && elf_kind(elf) == ELF_K_ELF) {
-      readable = true;
-      size_t count = 0;
-      if (elf_getphdrnum(elf, &count) == 0) {
-        for (size_t i = 0; i < count; ++i) {
-          GElf_Phdr ph;
-          if (gelf_getphdr(elf, static_cast<int>(i), &ph) != nullptr && ph.p_type == PT_LOAD)
-            segments.push_back({ph.p_offset, ph.p_filesz, ph.p_vaddr});
-        }
+    size_t count = 0;
+    if (elf != nullptr && elf_kind(elf) == ELF_K_ELF && elf_getphdrnum(elf, &count) == 0) {
+      for (size_t i = 0; i < count; ++i) {
+        GElf_Phdr ph;
+        if (gelf_getphdr(elf, static_cast<int>(i), &ph) != nullptr && ph.p_type == PT_LOAD)
+          segments.push_back({ph.p_offset, ph.p_filesz, ph.p_vaddr});
       }
-      // .symtab holds every function; a stripped file keeps .dynsym's exported ones only.
-      for (Elf64_Word wanted : {SHT_SYMTAB, SHT_DYNSYM}) {
-        for (Elf_Scn* scn = nullptr; (scn = elf_nextscn(elf, scn)) != nullptr;) {
-          GElf_Shdr sh;
-          if (gelf_getshdr(scn, &sh) == nullptr || sh.sh_type != wanted || sh.sh_entsize == 0)
-            continue;
-          Elf_Data* data = elf_getdata(scn, nullptr);
-          for (size_t k = 0; data != nullptr && k < sh.sh_size / sh.sh_entsize; ++k) {
-            GElf_Sym sym;
-            if (gelf_getsym(data, static_cast<int>(k), &sym) == nullptr) continue;
-            int type = GELF_ST_TYPE(sym.st_info);
-            if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_value == 0) continue;
-            const char* name = elf_strptr(elf, sh.sh_link, sym.st_name);
-            if (name == nullptr || *name == '\0') continue;
-            symbols.push_back(
-                {sym.st_value, sym.st_value + std::max<uint64_t>(sym.st_size, 1), Demangled(name)});
-          }
-        }
-        if (!symbols.empty()) break;
-      }
-      std::sort(symbols.begin(), symbols.end(),
-                [](const Symbol& a, const Symbol& b) { return a.start < b.start; });
     }
     if (elf != nullptr) elf_end(elf);
     close(fd);
-  }
-
-  // valgrind names C++ functions demangled: so do the samples, so that both meet.
-  static std::string Demangled(const char* name) {
-    if (name[0] != '_' || name[1] != 'Z') return name;
-    int status = 0;
-    char* text = abi::__cxa_demangle(name, nullptr, nullptr, &status);
-    std::string out = status == 0 && text != nullptr ? text : name;
-    std::free(text);
-    return out;
   }
 
   std::optional<uint64_t> LinkAddress(uint64_t file_offset) const {
@@ -122,14 +79,6 @@ struct ElfFunctions {
       if (file_offset >= s.offset && file_offset < s.offset + s.size)
         return s.vaddr + (file_offset - s.offset);
     return std::nullopt;
-  }
-
-  const Symbol* Find(uint64_t address) const {
-    auto it = std::upper_bound(symbols.begin(), symbols.end(), address,
-                               [](uint64_t a, const Symbol& s) { return a < s.start; });
-    if (it == symbols.begin()) return nullptr;
-    --it;
-    return address < it->end ? &*it : nullptr;
   }
 };
 
@@ -383,9 +332,9 @@ void FunctionSampler::Collect() {
   samples_.lost += impl_->lost;
   impl_->lost = 0;
 
-  std::unordered_map<std::string, std::unique_ptr<ElfFunctions>> files;
+  std::unordered_map<std::string, std::unique_ptr<ElfSegments>> files;
   std::unordered_map<std::string, std::unique_ptr<LineTable>> line_tables;
-  UnwindRanges unwind;
+  FunctionNames names;
   // The newest mapping of the sample's process that covers its address; a forked child without
   // mappings of its own shares its parent's.
   auto find_mapping = [&](const Sample& s) -> const Mapping* {
@@ -408,18 +357,12 @@ void FunctionSampler::Collect() {
     if (m != nullptr && !m->path.empty() && m->path[0] == '/') {
       auto& file = files[m->path];
       if (!file) {
-        file = std::make_unique<ElfFunctions>();
+        file = std::make_unique<ElfSegments>();
         file->Load(m->path);
       }
       std::optional<uint64_t> link = file->LinkAddress(m->file_offset + (s.ip - m->start));
       if (link) {
-        bool named = false;
-        if (const ElfFunctions::Symbol* sym = file->Find(*link)) {
-          name = sym->name;
-        } else {
-          std::optional<uint64_t> start = unwind.FunctionStart(m->path, *link);
-          name = FunctionDisplayName("", m->path, start ? *start : *link, &named);
-        }
+        name = names.Name(m->path, *link).name;
         auto& table = line_tables[m->path];
         if (!table) table = std::make_unique<LineTable>(m->path);
         if (std::optional<LineTable::Where> where = table->Find(*link))

@@ -2,9 +2,9 @@
 // execution sampled with perf_event's software `cpu-clock` (a timer, so it works in a virtual
 // machine without a PMU), one event per online CPU, inherited by every thread and child and
 // enabled at exec, as `perf record` does. The samples' addresses are symbolized afterwards from
-// the mappings the kernel reported (PERF_RECORD_MMAP2) and each file's symbol table (elfutils'
-// libelf), else its unwind table (unwind_ranges.h): the same names the sim source gives the
-// same functions, so sampled time and counted work meet per function.
+// the mappings the kernel reported (PERF_RECORD_MMAP2) by FunctionNames (function_names.h): the
+// names the sim source gives the same functions, so sampled time and counted work meet per
+// function.
 #ifndef RPROF_FUNCTIONS_FUNCTION_SAMPLER_H_
 #define RPROF_FUNCTIONS_FUNCTION_SAMPLER_H_
 
@@ -22,7 +22,7 @@ namespace rprof {
 
 // Samples per function (and per source line) over every execution sampled so far.
 struct FunctionSamples {
-  // FunctionDisplayName's names; "[kernel]", "[unknown]", or a mapping's ("[vdso]")
+  // FunctionNames' names; "[kernel]", "[unknown]", or a mapping's ("[vdso]")
   std::map<std::string, uint64_t> by_function;
   // The same samples per (function, source file, line), from the module's DWARF line table
   // (libdw); a sample without a line is in by_function only, and line_why_not says, per

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <map>
 #include <numeric>
 
 namespace rprof {
@@ -49,6 +50,34 @@ std::vector<size_t> SelectHotFunctions(const std::vector<FunctionCandidate>& can
   // Heaviest first, whichever list chose them.
   std::stable_sort(chosen.begin(), chosen.end(), heavier(weight));
   return chosen;
+}
+
+std::vector<std::string> FunctionRegionsHeaviestFirst(const std::vector<Metric>& metrics) {
+  std::map<std::string, FunctionCandidate> by_region;
+  for (const Metric& m : metrics) {
+    if (!IsFunctionRegion(m.region)) continue;
+    FunctionCandidate& c = by_region[m.region];
+    c.name = m.region;
+    if (m.name == "time_share" && m.source == Source::kClock && m.value) c.time_share = *m.value;
+    if (m.name == "instructions" && m.source == Source::kSim && m.value) c.instructions = *m.value;
+  }
+  std::vector<FunctionCandidate> candidates;
+  for (auto& [region, c] : by_region) candidates.push_back(std::move(c));
+  bool sampled = std::any_of(candidates.begin(), candidates.end(),
+                             [](const FunctionCandidate& c) { return c.time_share.has_value(); });
+  // Sampled time where the run has it; a function no sample fell in weighs 0 of it, then its
+  // instructions order it among the others like it.
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [&](const FunctionCandidate& a, const FunctionCandidate& b) {
+                     double x = sampled ? a.time_share.value_or(0) : a.instructions;
+                     double y = sampled ? b.time_share.value_or(0) : b.instructions;
+                     if (x != y) return x > y;
+                     if (a.instructions != b.instructions) return a.instructions > b.instructions;
+                     return a.name < b.name;
+                   });
+  std::vector<std::string> order;
+  for (FunctionCandidate& c : candidates) order.push_back(std::move(c.name));
+  return order;
 }
 
 std::string FunctionRegion(std::string_view function) {

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/metric.h"
+
 namespace rprof {
 
 // A function's weight in the run, as far as it is measured.
@@ -36,6 +38,13 @@ struct HotFunctionRule {
 std::vector<size_t> SelectHotFunctions(const std::vector<FunctionCandidate>& candidates,
                                        const HotFunctionRule& rule);
 
+// The order hot functions are listed in wherever a run shows them (text report, JSON, the
+// roofline's list of regions): heaviest first, by sampled time (time_share, source clock) where
+// any of them has one, else by what sim counted (instructions, source sim), ties by name, as
+// SelectHotFunctions chose them. `metrics`: a run's metrics, every region's; the result holds
+// each function region (FunctionRegion) once, and no other region.
+std::vector<std::string> FunctionRegionsHeaviestFirst(const std::vector<Metric>& metrics);
+
 // The region name a function's metrics carry: "fn:" + its name.
 inline constexpr std::string_view kFunctionRegionPrefix = "fn:";
 std::string FunctionRegion(std::string_view function);
@@ -43,8 +52,9 @@ std::string FunctionRegion(std::string_view function);
 bool IsFunctionRegion(std::string_view region);
 std::string_view FunctionOfRegion(std::string_view region);
 
-// How a function is named: its symbol (from the symbol table or debug info); code without one
-// by the module and the start of the code it belongs to, "libfoo.so+0x1a2b" (`start`: the start
+// How a function's name is written (FunctionNames, function_names.h, decides which symbol or
+// start it is): its symbol; code without one by the module and the start of the code it belongs
+// to, "libfoo.so+0x1a2b" (`start`: the start
 // of its unwind-table entry, else the lowest address executed there), since an address alone
 // says nothing without its module. *named: whether a symbol named it. Valgrind says "???" for
 // no symbol; callgrind names such code "0x000000000040113a".

@@ -251,11 +251,11 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
   }
   w->EndObject();
   // Hot functions (issue 28): placed as regions are, by their own name.
+  // Heaviest first (issue 37), not by name.
   w->Key("functions").BeginObject();
-  for (const auto& [region, metrics] : by_region) {
-    if (!IsFunctionRegion(region)) continue;
+  for (const std::string& region : FunctionRegionsHeaviestFirst(run.metrics)) {
     w->Key(std::string(FunctionOfRegion(region)));
-    write_metrics(metrics, &region, {});
+    write_metrics(by_region[region], &region, {});
   }
   w->EndObject();
   if (run.placement) {
@@ -398,7 +398,15 @@ std::string FormatRun(const RunRecord& run, OutputFormat format, const RunPlacem
   // The spread stands after the unit, as perf stat's "+- x %", where a metric has one.
   bool spreads = false;
   for (const Metric& m : run.metrics) spreads = spreads || SpreadOf(m, run);
-  for (const auto& [region, metrics] : regions) {
+  // The run's and its marker regions' tables by name, then its hot functions' heaviest first
+  // (issue 37).
+  std::vector<std::string> order;
+  for (const auto& [region, metrics] : regions)
+    if (!IsFunctionRegion(region)) order.push_back(region);
+  for (std::string& region : FunctionRegionsHeaviestFirst(run.metrics))
+    order.push_back(std::move(region));
+  for (const std::string& region : order) {
+    const std::vector<const Metric*>& metrics = regions[region];
     if (IsLineRegion(region)) continue;  // shown under its function
     report.AddText(region.empty() ? "\n"
                    : IsFunctionRegion(region)

@@ -1,5 +1,6 @@
 #include "roofline/stored_run_placement.h"
 
+#include "functions/hot_functions.h"
 #include "store/profile_store.h"
 
 namespace rprof {
@@ -23,7 +24,13 @@ RunPlacement PlaceStoredRun(RunStore* store, const RunRecord& run) {
   result.profile_noisy_reasons = profile.profile.noisy_reasons;
   RunShape shape = RunShapeOf(run, profile.profile);
   result.placement = PlaceRun(run.metrics, shape, profile.profile);
+  // Marker regions by name, then hot functions heaviest first (issue 37).
+  std::vector<std::string> order;
   for (const std::string& region : RegionNames(run.metrics))
+    if (!IsFunctionRegion(region)) order.push_back(region);
+  for (std::string& region : FunctionRegionsHeaviestFirst(run.metrics))
+    order.push_back(std::move(region));
+  for (const std::string& region : order)
     result.regions.push_back({region, PlaceRegion(run.metrics, region, shape, profile.profile)});
   return result;
 }

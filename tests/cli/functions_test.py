@@ -8,8 +8,10 @@ without it (pmu, auto: the time profile alone, said, and no placement; hot lines
 alone). Each function's hot lines: the matmul's and the triad's loop lines (marked in the source) with their exact FLOPs,
 the triad's bytes per FLOP, time shares that add up to no more than their function's; none in
 the stripped copy, said. A PolyBench-style kernel_gemm's FLOPs equal its marker region's;
-numpy's BLAS kernel is a hot function of python3 np_mm.py. The sim tests skip where valgrind is
-missing."""
+numpy's BLAS kernel is a hot function of python3 np_mm.py. Names as perf report gives them (issue
+37): python3's and libc's functions by symbol (libc's from libc6-dbg's debug file where it is
+installed), code without one by its unwind entry's start, never a row's; hot functions listed
+heaviest first. The sim tests skip where valgrind is missing."""
 
 import json
 import os
@@ -391,6 +393,189 @@ class HotFunctions(RprofTestCase):
         self.assertIn("blas", kernel["instructions"]["sim"]["note"])
         self.assertTrue(kernel["placement"]["placed"], kernel["placement"])
         self.assertTrue(kernel["placement"]["verdict"])
+
+    # Issue 37: function names as perf report gives them. A hot function is named by its symbol
+    # from the file's .symtab, its separate debug file (build id, .gnu_debuglink) or .dynsym;
+    # only code no symbol covers is named "module+0xSTART", START where its function's unwind
+    # entry (FDE) starts, never one of the entry's rows (python3.11's _PyEval_EvalFrameDefault's
+    # neighbours came out as five "functions").
+    NAIVE_PY = ("n = 40\n"
+                "a = [[float(i * n + j) for j in range(n)] for i in range(n)]\n"
+                "b = [[float(i - j) for j in range(n)] for i in range(n)]\n"
+                "c = [[0.0] * n for _ in range(n)]\n"
+                "for i in range(n):\n"
+                "    for j in range(n):\n"
+                "        s = 0.0\n"
+                "        for k in range(n):\n"
+                "            s += a[i][k] * b[k][j]\n"
+                "        c[i][j] = s\n"
+                "print(c[n - 1][n - 1])\n")
+    SORT_AND_COPY_C = r"""
+#include <stdlib.h>
+#include <string.h>
+static int cmp(const void* a, const void* b) {
+  double x = *(const double*)a, y = *(const double*)b;
+  return (x > y) - (x < y);
+}
+int main(int argc, char** argv) {
+  int n = argc > 1 ? atoi(argv[1]) : 10000;
+  double* a = malloc(n * sizeof *a);
+  double* b = malloc(n * sizeof *b);
+  unsigned s = 1;
+  for (int r = 0; r < 8; ++r) {
+    for (int i = 0; i < n; ++i) { s = s * 1103515245u + 12345u; a[i] = s >> 8; }
+    for (int k = 0; k < 40; ++k) memcpy(b, a, n * sizeof *a);
+    qsort(b, n, sizeof *b, cmp);
+  }
+  return b[0] < 0;  /* 0: the run is a success */
+}
+"""
+
+    @staticmethod
+    def unnamed_code(functions):
+        """{name: (object, start)} of the hot functions no symbol named, from their notes."""
+        out = {}
+        for name, f in functions.items():
+            note = f["instructions"]["sim"]["note"]
+            m = re.match(r"code without a symbol in (/\S+?): ", note)
+            if m:
+                start = re.search(r"\+0x([0-9a-f]+)", name)
+                out[name] = (m.group(1), int(start.group(1), 16) if start else None)
+        return out
+
+    @staticmethod
+    def fde_starts(path):
+        """The start of every unwind-table entry (FDE) of `path`, by readelf, not rprof."""
+        text = subprocess.run(["readelf", "--debug-dump=frames", path], capture_output=True,
+                              text=True).stdout
+        return {int(a, 16) for a in re.findall(r" FDE cie=\S+ pc=([0-9a-f]+)\.\.", text)}
+
+    @staticmethod
+    def symbol_covering(path, address):
+        """The function symbol of `path` (nm: .symtab, else .dynsym) covering `address`."""
+        for args in (["nm", "-S", "--defined-only", path],
+                     ["nm", "-D", "-S", "--defined-only", path]):
+            text = subprocess.run(args, capture_output=True, text=True).stdout
+            for line in text.splitlines():
+                fields = line.split()
+                if len(fields) == 4 and fields[2] in "tTwWiI":
+                    start, size = int(fields[0], 16), int(fields[1], 16)
+                    if start <= address < start + size:
+                        return fields[3]
+        return None
+
+    def check_no_fragments(self, functions):
+        """Every function without a symbol starts where an FDE starts, and no symbol covers it."""
+        if shutil.which("readelf") is None or shutil.which("nm") is None:
+            self.skipTest("binutils (readelf, nm) is not installed: nothing to check names by")
+        starts = {}
+        for name, (path, start) in self.unnamed_code(functions).items():
+            self.assertIsNotNone(start, name)
+            if path not in starts:
+                starts[path] = self.fde_starts(path)
+            self.assertTrue(start in starts[path],
+                            f"{name}: not where an unwind entry of {path} starts (a fragment "
+                            f"of a function, one of its unwind rows)")
+            self.assertIsNone(self.symbol_covering(path, start),
+                              f"{name}: a symbol of {path} names it")
+
+    def libc_debug_file(self):
+        """The path of libc's debug file under /usr/lib/debug/.build-id, or None."""
+        libc = "/lib/x86_64-linux-gnu/libc.so.6"
+        if shutil.which("readelf") is None or not os.path.exists(libc):
+            return None
+        notes = subprocess.run(["readelf", "-n", libc], capture_output=True, text=True).stdout
+        m = re.search(r"Build ID: ([0-9a-f]+)", notes)
+        if not m:
+            return None
+        debug = f"/usr/lib/debug/.build-id/{m.group(1)[:2]}/{m.group(1)[2:]}.debug"
+        return debug if os.path.exists(debug) else None
+
+    def test_python_functions_named_by_symbol_else_by_their_start(self):
+        python = "/usr/bin/python3"
+        if not os.path.exists(python):
+            self.skipTest(f"{python} is not installed")
+        script = self.path("naive.py")
+        with open(script, "w") as f:
+            f.write(self.NAIVE_PY)
+        out = self.sim_run(python, args=(script,))
+        functions = out["functions"]
+        # The interpreter's loop, exported by python3.11 (.dynsym), by its symbol.
+        self.assertIn("_PyEval_EvalFrameDefault", functions, sorted(functions))
+        self.check_no_fragments(functions)
+        # Each function once: no two names for one start in one module.
+        unnamed = list(self.unnamed_code(functions).values())
+        self.assertEqual(len(unnamed), len(set(unnamed)), unnamed)
+
+    def test_libc_functions_named_from_its_debug_file(self):
+        if shutil.which("gcc") is None:
+            self.skipTest("gcc is not installed: no fixture to call qsort and memcpy")
+        program = self.path("sort_and_copy")
+        with open(program + ".c", "w") as f:
+            f.write(self.SORT_AND_COPY_C)
+        subprocess.run(["gcc", "-O2", "-o", program, program + ".c"], check=True)
+        out = self.sim_run(program, args=("10000",))
+        functions = out["functions"]
+        self.check_no_fragments(functions)
+        libc = {name: f["instructions"]["sim"]["note"] for name, f in functions.items()
+                if "/libc.so.6" in f["instructions"]["sim"]["note"]}
+        # Most of the time is qsort's (msort_with_tmp) and memcpy's: hot by their sampled time
+        # only where the native samples are named as the replay's functions are.
+        self.assertTrue(libc, f"no hot function in libc: {sorted(functions)}")
+        with self.subTest("libc's own functions named from /usr/lib/debug"):
+            if self.libc_debug_file() is None:
+                self.skipTest("libc's debug file is not under /usr/lib/debug/.build-id "
+                              "(Debian: apt-get install libc6-dbg): its static functions "
+                              "(qsort's msort_with_tmp, memcpy's variants) have no symbol here")
+            unnamed = [name for name, note in libc.items() if "code without a symbol" in note]
+            self.assertEqual(unnamed, [], libc)
+            msort = [name for name in libc if name.startswith("msort_with_tmp")]
+            self.assertEqual(len(msort), 1, libc)
+            self.assertTrue(any("mem" in name for name in libc), libc)
+            # The native run's samples are named as the replay's counts are, so that they meet:
+            # qsort's worker has its time, and no natively hot libc code is "missing" from the
+            # replay under an address of its own.
+            if any("time_share" in f for f in functions.values()):
+                share = functions[msort[0]].get("time_share", {}).get("clock", {}).get("value")
+                self.assertGreater(share or 0, 0, functions[msort[0]])
+            missing = out["metrics"].get("replay_missing_share", {}).get("sim", {})
+            self.assertNotIn("libc.so.6+0x", missing.get("note", ""), missing)
+            # Without sim (the time profile alone), the sampler names them the same way.
+            profile_path = self.path("profile.json")
+            self.rprof_program_ok("run", "--counters", "auto", "--format", "json", "-o",
+                                  profile_path, program, "100000")
+            with open(profile_path) as f:
+                sampled = json.load(f)["functions"]
+            # A second of sorting: hundreds of samples, most of them in libc; none where the
+            # kernel refuses cpu-clock sampling (said in the run's notes, not tested here).
+            if not sampled:
+                self.skipTest("no function was sampled (perf_event_open refused cpu-clock?)")
+            self.assertFalse([n for n in sampled if n.startswith("libc.so.6+0x")],
+                             sorted(sampled))
+            self.assertTrue(any(n.startswith("msort_with_tmp") for n in sampled),
+                            sorted(sampled))
+
+    def test_hot_functions_listed_heaviest_first(self):
+        # Not alphabetically: by sampled time where the run has it, else by sim's instructions;
+        # in JSON's "functions" and in the text report alike.
+        out = self.sim_run("hot_functions")
+        functions = out["functions"]
+        sampled = any("time_share" in f for f in functions.values())
+
+        def weight(name):
+            f = functions[name]
+            if sampled:
+                return (f.get("time_share", {}).get("clock", {}).get("value") or 0,
+                        f["instructions"]["sim"]["value"])
+            return (f["instructions"]["sim"]["value"], 0)
+
+        names = list(functions)
+        self.assertGreaterEqual(len(names), 2, names)
+        self.assertEqual(names, sorted(names, key=weight, reverse=True),
+                         [(n, weight(n)) for n in names])
+        shown = self.rprof_ok("show", str(out["run_id"])).stdout
+        order = re.findall(r"^function (\S+)$", shown, re.M)
+        self.assertEqual(order, names, shown)
 
     def test_functions_option_is_checked(self):
         r = self.rprof("run", "--functions", "many", "/bin/true")

@@ -72,6 +72,39 @@ TEST(FunctionDisplayName, SymbolElseModuleAndAddress) {
   EXPECT_TRUE(IsSymbolName("0x_not_hex"));
 }
 
+// Issue 37: hot functions are listed heaviest first wherever they are shown, not by name.
+TEST(FunctionRegionsHeaviestFirst, BySampledTimeElseBySimsInstructions) {
+  auto metric = [](std::string name, double value, Source source, std::string region) {
+    Metric m;
+    m.name = std::move(name);
+    m.value = value;
+    m.source = source;
+    m.region = std::move(region);
+    return m;
+  };
+  // Without sampled time: by sim's instructions; other regions are left out.
+  std::vector<Metric> counted = {
+      metric("instructions", 10, Source::kSim, "fn:alpha"),
+      metric("instructions", 300, Source::kSim, "fn:zeta"),
+      metric("instructions", 20, Source::kSim, "fn:mid"),
+      metric("instructions", 999, Source::kSim, "marked"),
+      metric("instructions", 5000, Source::kSim, ""),
+  };
+  EXPECT_EQ(FunctionRegionsHeaviestFirst(counted),
+            (std::vector<std::string>{"fn:zeta", "fn:mid", "fn:alpha"}));
+  // Sampled time where the run has it, over instructions; one no sample fell in comes last,
+  // ties by instructions, then by name.
+  std::vector<Metric> sampled = counted;
+  sampled.push_back(metric("time_share", 0.6, Source::kClock, "fn:alpha"));
+  sampled.push_back(metric("time_share", 0.3, Source::kClock, "fn:mid"));
+  EXPECT_EQ(FunctionRegionsHeaviestFirst(sampled),
+            (std::vector<std::string>{"fn:alpha", "fn:mid", "fn:zeta"}));
+  sampled.push_back(metric("time_share", 0.3, Source::kClock, "fn:zeta"));
+  EXPECT_EQ(FunctionRegionsHeaviestFirst(sampled),
+            (std::vector<std::string>{"fn:alpha", "fn:zeta", "fn:mid"}));
+  EXPECT_TRUE(FunctionRegionsHeaviestFirst({}).empty());
+}
+
 TEST(FunctionRegion, PrefixRoundTrips) {
   EXPECT_EQ(FunctionRegion("triad"), "fn:triad");
   EXPECT_TRUE(IsFunctionRegion("fn:triad"));

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
 
+#include "functions/function_names.h"
 #include "functions/hot_functions.h"
-#include "functions/unwind_ranges.h"
 
 namespace rprof {
 
@@ -17,11 +19,12 @@ std::vector<FunctionSlice> SplitByFunction(const CallgrindOutput& output) {
                   [](const SiteSource& s) { return s.function != SiteSource::kUnnamed; });
   if (!any_named) return slices;
   const int ir = output.EventIndex("Ir");
-  UnwindRanges unwind;
+  FunctionNames names;
 
-  // The key of a site's function: (object, function index) for a symbol; (object, kUnnamed,
-  // unwind entry start or the object alone) for code without one.
-  using Key = std::tuple<uint32_t, uint32_t, uint64_t>;
+  // The key of a site's function: (object, its name) as FunctionNames decides it, the name
+  // standing for its start; code in no function FunctionNames knows (no symbol, no unwind
+  // entry) is one slice per object, (object, ""), named by the lowest address executed in it.
+  using Key = std::pair<uint32_t, std::string>;
   std::map<Key, size_t> index;
   // Per slice: executions per (file, line), to find its source file and lines.
   std::vector<std::map<uint32_t, uint64_t>> file_weight;
@@ -31,29 +34,27 @@ std::vector<FunctionSlice> SplitByFunction(const CallgrindOutput& output) {
     const InstructionSite& site = output.sites[i];
     const SiteSource& source = output.site_sources[i];
     const std::string& object = output.objects[site.object];
-    std::string symbol =
+    std::string_view valgrinds =
         source.function == SiteSource::kUnnamed ? "" : output.functions[source.function];
-    Key key{site.object, source.function, 0};
-    if (!IsSymbolName(symbol)) {
-      std::optional<uint64_t> start = unwind.FunctionStart(object, site.address);
-      key = Key{site.object, SiteSource::kUnnamed, start ? *start + 1 : 0};
-    }
-    auto [it, inserted] = index.emplace(key, slices.size());
+    const FunctionName& name = names.Name(object, site.address, valgrinds);
+    bool lump = name.source == NameSource::kAddress;
+    auto [it, inserted] = index.emplace(Key{site.object, lump ? "" : name.name}, slices.size());
     if (inserted) {
       FunctionSlice slice;
       slice.object = object;
-      slice.name = symbol;  // named below, once its lowest address is known
+      slice.name = lump ? "" : name.name;  // the lump is named below, by its lowest address
+      slice.named = name.named;
       slice.output = CallgrindOutput::PartOf(output);
       slices.push_back(std::move(slice));
       file_weight.emplace_back();
       file_lines.emplace_back();
-      lowest.push_back(std::get<2>(key) != 0 ? std::get<2>(key) - 1 : site.address);
+      lowest.push_back(site.address);
     }
     size_t s = it->second;
     FunctionSlice& slice = slices[s];
     slice.output.AddSite(output, i);
     slice.site_sources.push_back(source);
-    if (std::get<2>(key) == 0) lowest[s] = std::min(lowest[s], site.address);
+    lowest[s] = std::min(lowest[s], site.address);
     if (source.file != SiteSource::kUnnamed && source.line > 0) {
       file_weight[s][source.file] += ir >= 0 ? output.Cost(i, ir) : 1;
       auto [range, first] =
@@ -68,7 +69,8 @@ std::vector<FunctionSlice> SplitByFunction(const CallgrindOutput& output) {
     FunctionSlice& slice = slices[s];
     // Each slice is complete: its totals are its cost lines' sums.
     slice.output.totals = slice.output.self_totals;
-    slice.name = FunctionDisplayName(slice.name, slice.object, lowest[s], &slice.named);
+    if (slice.name.empty())
+      slice.name = FunctionDisplayName("", slice.object, lowest[s], &slice.named);
     auto top = std::max_element(file_weight[s].begin(), file_weight[s].end(),
                                 [](const auto& a, const auto& b) { return a.second < b.second; });
     if (top != file_weight[s].end()) {

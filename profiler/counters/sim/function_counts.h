@@ -1,9 +1,10 @@
 // A program's sim counts split by the function that executed each instruction (the fn= of
 // callgrind's format, which rprofsim writes with --rprofsim-functions=yes): one
 // CallgrindOutput per function, which SimAnalyzer turns into the function's own SimCounts as it
-// does the whole run's. Inlined code is its caller's (valgrind names the function whose symbol
-// covers the address); code without a symbol is split by unwind-table entry (unwind_ranges.h)
-// and named by module and address.
+// does the whole run's. Inlined code is its caller's. Each site's function is named by
+// FunctionNames (functions/function_names.h), as the sampler names it: the symbol in the
+// object's symbol table or separate debug file, else valgrind's, else its unwind-table entry
+// ("module+0xstart").
 #ifndef RPROF_COUNTERS_SIM_FUNCTION_COUNTS_H_
 #define RPROF_COUNTERS_SIM_FUNCTION_COUNTS_H_
 
@@ -16,7 +17,7 @@
 namespace rprof {
 
 struct FunctionSlice {
-  std::string name;    // FunctionDisplayName: the symbol, else "module+0xstart"
+  std::string name;    // FunctionNames' name: the symbol, else "module+0xstart"
   bool named = false;  // a symbol named it
   std::string object;  // its object file, as valgrind named it
   // Its source: the file most of its executed instructions came from, and the first and last
