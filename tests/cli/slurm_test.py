@@ -204,9 +204,12 @@ class SlurmTest(RprofTestCase):
     def test_srun_rprof_stores_each_rank_with_rank_local_rank_and_node(self):
         self.need_fixture()
         result = self.run_cmd(["srun", "--mpi=pmix", "-J", "srun_rprof", "-n", "2",
-                               rprof_harness.RPROF, "--db", self.db, "-q", FIXTURE,
-                               *FIXTURE_ARGS])
+                               rprof_harness.RPROF, "--db", self.db, FIXTURE, *FIXTURE_ARGS])
         self.assertEqual(result.returncode, 0, result)
+        # No rprof watches this job: rank 0 prints its one table, once both runs are stored.
+        self.assertEqual(result.stderr.count(" ranks stored, on "), 1, result.stderr)
+        self.assertIn("2 of 2 ranks stored", result.stderr)
+        self.assertNotIn("rank 1 of 2 of job", result.stderr)
         rows = self.query("SELECT job_id, job_rank, job_size, job_local_rank, job_node, job_host,"
                           " status FROM runs ORDER BY job_rank")
         self.assertEqual([r[1] for r in rows], [0, 1], (rows, result))
