@@ -162,6 +162,19 @@ class Module(PythonCase):
         self.assertEqual(regions["loop"]["flops"]["model"]["value"], 2000)
         self.assertEqual(regions["loop"]["bytes_dram"]["model"]["value"], 24000)
 
+    def test_a_region_without_work_is_told_pythons_way_to_declare_it(self):
+        # Issue 37: Python users were pointed to rprof_region_declare, the C API.
+        if SANITIZED:
+            self.skipTest("the sanitizer build's marker library cannot load into python3")
+        self.rprof_ok("run", "triad", "-p", "n=1000", "-r", "1", "--counters", "model", "-q")
+        insert_profile(self.db, CEILINGS)
+        self.write("regions.py", self.REGIONS)
+        run = self.rprof_here("--counters", "pmu", SYSTEM_PYTHON, "regions.py")
+        self.assertEqual(run.returncode, 0, run)
+        reason = self.last_run()["regions"]["twice"]["placement"]["reason"]
+        self.assertIn('rprof.region("twice", flops=...)', reason)
+        self.assertNotIn("rprof_region_declare", reason)
+
 
 
 class UnderSim(PythonCase):
