@@ -19,10 +19,13 @@ inline constexpr double kDeclaredTolerance = 0.05;
 // One `untrusted` note per region ("" the whole run) and quantity whose declared (model) value
 // differs from the measured count by more than kDeclaredTolerance, naming both. FLOPs: `flops`
 // against sim's count, else pmu's (sim first: it is exact where the PMU may overcount or
-// approximate). Bytes: a program's or a region's declared `bytes_dram` against the measured DRAM
-// traffic, the same way; a kernel's model bytes are not checked, because they are compulsory by
-// definition (each input once) and their gap to the traffic is what the run teaches, shown
-// side by side. Empty when everything agrees or nothing is both declared and measured.
+// approximate). Bytes: a program's or a region's declared `bytes_dram`, compulsory, against the
+// traffic of the outermost level that reaches them (the level the data came from: DRAM, or a
+// cache for data already there, where more traffic than declared is reuse), and against L1's
+// (every access) when no level does; a kernel's model bytes are not checked, because they are
+// compulsory by definition (each input once) and their gap to the traffic is what the run
+// teaches, shown side by side. A gap past 100 times reads "more than 100x". Empty when
+// everything agrees or nothing is both declared and measured.
 std::vector<TrustNote> DeclaredWorkNotes(const RunRecord& run);
 
 }  // namespace rprof

@@ -85,6 +85,45 @@ TEST(DeclaredWork, BytesOfDeclarationsAreCheckedAKernelsModelBytesAreNot) {
       << notes[0].detail;
 }
 
+// Issue 38: correct compulsory bytes of data already in a cache were "untrusted ... by
+// 3,099,900 %" against DRAM's few bytes. They are compared with the level the data came from.
+TEST(DeclaredWork, CompulsoryBytesOfCacheResidentDataAreNoAlarm) {
+  // 2.4e7 declared; the data lived in L2: L2 moved them, DRAM almost nothing.
+  EXPECT_TRUE(DeclaredWorkNotes(MakeRun("executable", {M("bytes_dram", 2.4e7, Source::kModel),
+                                                       M("bytes_l1", 9.6e7, Source::kSim),
+                                                       M("bytes_l2", 2.5e7, Source::kSim),
+                                                       M("bytes_l3", 1e5, Source::kSim),
+                                                       M("bytes_dram", 7.7, Source::kSim)}))
+                  .empty());
+  // In L1 alone (a benchmark's small arrays): L1 moved more than declared, which reuse makes.
+  EXPECT_TRUE(DeclaredWorkNotes(MakeRun("benchmark", {M("bytes_dram", 8192, Source::kModel),
+                                                      M("bytes_l1", 8.2e5, Source::kSim),
+                                                      M("bytes_dram", 0.06, Source::kSim)}))
+                  .empty());
+  // The PMU's DRAM count alone says nothing of where the rest was: no alarm either.
+  EXPECT_TRUE(DeclaredWorkNotes(MakeRun("executable", {M("bytes_dram", 2.4e7, Source::kModel),
+                                                       M("bytes_dram", 1e3, Source::kPmu)}))
+                  .empty());
+}
+
+// A real discrepancy stays one: more bytes declared than every access moved, and past 100
+// times the gap reads as such.
+TEST(DeclaredWork, MoreBytesThanEveryAccessMovedIsADiscrepancyCappedForReading) {
+  std::vector<TrustNote> notes =
+      DeclaredWorkNotes(MakeRun("executable", {M("bytes_dram", 2.4e9, Source::kModel),
+                                               M("bytes_l1", 1.2e7, Source::kSim),
+                                               M("bytes_dram", 1e3, Source::kSim)}));
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].kind, "untrusted");
+  EXPECT_TRUE(Contains(notes[0].detail, "of every access (L1 traffic) (1.2e+07)"))
+      << notes[0].detail;
+  EXPECT_TRUE(Contains(notes[0].detail, "by more than 100x")) << notes[0].detail;
+  notes = DeclaredWorkNotes(
+      MakeRun("executable", {M("flops", 2e6, Source::kModel), M("flops", 1e6, Source::kSim)}));
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_TRUE(Contains(notes[0].detail, "by 100 %")) << notes[0].detail;
+}
+
 // A benchmark's note says the usual cause, as it did before the check was shared.
 TEST(DeclaredWork, BenchmarkNoteNamesTheUsualCause) {
   std::vector<TrustNote> notes = DeclaredWorkNotes(
