@@ -228,6 +228,21 @@ std::string RunRef(int64_t run_id) {
   return out;
 }
 
+std::string LeftOutLine(const std::vector<LeftOut>& left_out, size_t max_chars) {
+  std::string line = "left out (" + std::to_string(left_out.size()) + "; the notes say why): ";
+  size_t shown = 0;
+  for (const LeftOut& l : left_out) {
+    std::string more = ", +" + std::to_string(left_out.size() - shown - 1) + " more";
+    std::string next = (shown ? ", " : "") + l.name;
+    bool last = shown + 1 == left_out.size();
+    if (line.size() + next.size() + (last ? 0 : more.size()) > max_chars && shown > 0) break;
+    line += next;
+    ++shown;
+  }
+  if (shown < left_out.size()) line += ", +" + std::to_string(left_out.size() - shown) + " more";
+  return line;
+}
+
 std::string ShortenLabel(const std::string& text, int max_chars) {
   if (DisplayChars(text) <= max_chars) return text;
   std::string out;

@@ -90,6 +90,11 @@ RooflineScene BuildRooflineScene(const MachineProfile& profile, const std::vecto
 // "#12": how pictures name a run.
 std::string RunRef(int64_t run_id);
 
+// What a picture left out, in one line of at most `max_chars` characters: "left out (9; the
+// notes say why): #1 copy n=1000, #3 dot n=1000, +7 more". A list of one line per part took
+// three quarters of a PNG's height; the notes on standard error name each with its reason.
+std::string LeftOutLine(const std::vector<LeftOut>& left_out, size_t max_chars);
+
 // `text` cut to `max_chars` characters, the last one "…" when cut.
 std::string ShortenLabel(const std::string& text, int max_chars);
 

@@ -436,11 +436,11 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
   }
   for (const std::string& w : scene.warnings)
     below += WrappedLines("below", 10, &by, bwidth, "warning: " + w, "#a83232");
-  if (!scene.left_out.empty()) {
-    below += WrappedLines("below", 10, &by, bwidth, "left out:", "#000000");
-    for (const LeftOut& l : scene.left_out)
-      below += WrappedLines("below left-out", 10, &by, bwidth, l.name + ": " + l.reason);
-  }
+  if (!scene.left_out.empty())
+    below += WrappedLines("below left-out", 10, &by, bwidth,
+                          LeftOutLine(scene.left_out,
+                                      static_cast<size_t>(bwidth / (kCharWidthEm * kFont))),
+                          "#000000");
   double height = by + 8;
 
   std::string s;

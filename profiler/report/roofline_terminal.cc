@@ -250,7 +250,7 @@ std::string RooflineText(const RooflineScene& scene, const std::string& title, s
   for (const SceneSeries& s : scene.series)
     lines.push_back(s.label + " = " + s.name + ": " + s.placement.verdict);
   for (const std::string& warning : scene.warnings) lines.push_back("warning: " + warning);
-  for (const LeftOut& l : scene.left_out) lines.push_back("left out: " + l.name + ": " + l.reason);
+  if (!scene.left_out.empty()) lines.push_back(LeftOutLine(scene.left_out, static_cast<size_t>(w)));
   for (const std::string& line : lines) out += WrapProse(line, static_cast<size_t>(w)) + "\n";
   return out;
 }

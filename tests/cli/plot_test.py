@@ -234,12 +234,13 @@ class Rendering(PlotTestCase):
         self.assertIn("rprof: note: plot: left out #1 copy n=1000: no floating-point work",
                       r.stderr)
         self.assertIn("rprof: note: plot: left out #3 dot n=1000: crashed (signal 11)", r.stderr)
+        # Under the plot, one line with the count (issue 38: a line each took three quarters
+        # of a PNG's height); the notes above say why.
         left = [t for cls, t, _ in svg_boxes.texts(root) if "left-out" in cls.split()]
-        self.assertEqual(len(left), 2, left)
-        self.assertTrue(any(t.startswith("#1 copy n=1000: no floating-point work")
-                            for t in left), left)
-        self.assertTrue(any(t.startswith("#3 dot n=1000: crashed (signal 11)") for t in left),
-                        left)
+        self.assertEqual(len(left), 1, left)
+        self.assertTrue(left[0].startswith("left out (2; the notes say why): "), left)
+        self.assertIn("#1 copy n=1000", left[0])
+        self.assertIn("#3 dot n=1000", left[0])
         self.assertEqual(sorted(int(s["run"]) for s in svg_boxes.series(root)), [2, 4])
 
     def test_other_threads_roofs_are_warned(self):
@@ -482,8 +483,11 @@ class CacheAwareAgreesWithShow(PlotTestCase):
             self.assertEqual(len(binding), 1, s)
             self.assertEqual(binding[0]["level"], s["binding-level"])
             self.assertEqual(binding[0]["source"], s["binding-source"])
-            # A bandwidth bound names the binding point's level.
-            if p["binding"].endswith(")") and "bandwidth" in p["binding"]:
+            # A bandwidth bound names the binding point's level, unless the run's time said
+            # those bytes came from another level (roofline/time_check.h: sim's L3 bytes at
+            # DRAM's rate, where a busy machine's run was slow enough), which the verdict says.
+            if (p["binding"].endswith(")") and "bandwidth" in p["binding"] and
+                    "the time says they came from" not in p["verdict"]):
                 self.assertTrue(p["binding"].startswith(binding[0]["level"] + " bandwidth"), s)
             # Every level and source placement has is a point, at its AI.
             got = {(pt["level"], pt["source"]): float(pt["ai"]) for pt in s["points"]}
