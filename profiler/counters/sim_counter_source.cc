@@ -78,18 +78,21 @@ bool SimulateProgram(const CountedTarget& program, const CacheSizes& caches, int
                      Error* err, double* wall_s) {
   // The program runs a second time, its output and side effects again: said every time, to a
   // terminal or a log alike (the run's note says it too).
+  // A benchmark instance replays under auto too, for one short timed loop.
   std::fprintf(stderr,
-               "rprof: executing %s a second time, under valgrind, for the sim counts "
-               "(--counters sim)\n",
-               program.argv[0].c_str());
+               "rprof: executing %s a second time, under valgrind, for the sim counts (%s; its "
+               "standard output is not shown again)\n",
+               program.argv[0].c_str(),
+               program.replay_argv.empty() ? "--counters sim" : "one short timed loop of it");
   SimRequest sim;
   sim.argv = program.replay_argv.empty() ? program.argv : program.replay_argv;
   sim.argv[0] = program.path;
   sim.collect_from_start = true;
   sim.per_region = true;
-  // A replay with arguments of its own (a Google Benchmark binary run for one short timed
-  // loop) prints a table that is not the run's: kept off the user's stdout.
-  sim.discard_stdout = !program.replay_argv.empty();
+  // The program's output is the timed runs': the replay's, on the user's stdout a second time
+  // (or a Google Benchmark table that is not the run's), would be mixed into what a script
+  // reads from it.
+  sim.discard_stdout = true;
   // A replay of its own (a Google Benchmark instance) counts its functions over its timed loop
   // alone (the shim's region), which its target divides per iteration as it does the loop's
   // counts; without that region, none: over the whole replay they would not be per iteration.

@@ -50,6 +50,13 @@ class SimCounts(RprofTestCase):
         out = self.run_json("triad", "-p", "n=1000", "--repeat", "1", "--counters", "model")
         self.assertEqual(out["sources"], ["clock", "model"])
 
+    def test_the_replays_output_is_not_printed_a_second_time(self):
+        # Issue 38: the replay under valgrind printed the program's output again on the user's
+        # stdout, mixed into what a script reads. The timed runs' output is the program's.
+        r = self.rprof("run", "--counters", "sim", "-r", "2", "-q", "/bin/echo", "one line")
+        self.assertExit(r, 0, "its standard output is not shown again")
+        self.assertEqual(r.stdout, "one line\none line\n")
+
     def test_program_under_sim(self):
         # A whole program: /bin/true executes instructions but no floating-point arithmetic.
         # rprof's options come before the program: everything after it is the program's own.
