@@ -166,7 +166,18 @@ bool MachineCommand(const GlobalOptions& global, const std::vector<std::string>&
     return Fail(err, ErrorKind::kUsage, "machine: say measure, show or list");
   }
   if (args[0] == "--help" || args[0] == "-h") {
-    std::cout << usage;
+    // As git's help of a command with subcommands: each with what it does, then where the
+    // options are (the usage lines alone said nothing of what measure measures).
+    std::cout << usage
+              << "\nThis machine's roofline, measured once and stored; every run is placed\n"
+                 "on the newest.\n"
+                 "  measure  peak FLOP/s per precision and ISA, bandwidth per memory level,\n"
+                 "           the latency ladder and the clock, on 1 thread and all cores\n"
+                 "           (--quick: about 5 s)\n"
+                 "  show     a stored profile: ceilings, cache levels, how it was measured\n"
+                 "           and how far to trust it (this machine's newest by default)\n"
+                 "  list     every stored profile, of every machine\n"
+                 "rprof machine SUBCOMMAND --help gives its options.\n";
     return true;
   }
   std::vector<std::string> rest(args.begin() + 1, args.end());

@@ -50,6 +50,13 @@ class OptionsComeBeforeTheProgram(CommandLineTestCase):
         self.assertIn("rprof [--db PATH] [run options] [--] KERNEL|PLUGIN.so|PROGRAM",
                       r.stdout)
 
+    def test_help_of_a_command_with_subcommands_says_what_each_does(self):
+        # Issue 38: `help machine` showed only the usage lines.
+        text = words(self.rprof_ok("help", "machine", db=False).stdout)
+        self.assertIn("measure peak FLOP/s per precision and ISA", text)
+        self.assertIn("list every stored profile", text)
+        self.assertIn("rprof machine SUBCOMMAND --help gives its options", text)
+
     def test_run_options_without_the_word_run(self):
         # Once exit 2: a leading option was taken for a global one.
         report = self.path("report.json")
