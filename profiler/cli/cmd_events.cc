@@ -280,14 +280,16 @@ bool EventsCommand(const GlobalOptions&, const std::vector<std::string>& args, E
   report.AddText("metric groups: " + group_pmu + " (" + library.data_dir() + ")\n\n");
   // groups stands twice: CSV and JSON have always ordered it differently.
   Table& table =
-      report.AddTable({Column("name", "event").CsvHeader("event"),
+      report.AddTable({Column("name", "event").CsvHeader("event").WholeWords(),
                        {"kind", "kind"},
                        {"pmu", "", Align::kLeft, kInData},
                        {"status", "here"},
                        {"available", "", Align::kLeft, kInJson},
                        {"reason", "", Align::kLeft, kInData},
                        {"remedy", "", Align::kLeft, kInData},
-                       {"groups", "groups", Align::kLeft, kInText | kInCsv},
+                       // Left out before an event's name is broken mid-token (issue 38):
+                       // a name is what --events takes, whole.
+                       Column("groups", "groups", Align::kLeft, kInText | kInCsv).Optional(),
                        {"description", "", Align::kLeft, kInData},
                        {"groups", "", Align::kLeft, kInJson},
                        Column("why", "why not / description", Align::kLeft, kInText).Notes()},

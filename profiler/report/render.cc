@@ -19,7 +19,7 @@ TextTable TextTableOf(const std::vector<Column>& columns, size_t width,
     if (!ShownIn(columns[c].shown, kInText)) continue;
     shown->push_back(c);
     text.push_back({columns[c].title, columns[c].align == Align::kRight, columns[c].notes,
-                    columns[c].optional});
+                    columns[c].optional, columns[c].whole_words});
   }
   TextTable table(std::move(text));
   table.FitTo(width);

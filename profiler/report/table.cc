@@ -69,6 +69,11 @@ Column& Column::Optional() {
   return *this;
 }
 
+Column& Column::WholeWords() {
+  whole_words = true;
+  return *this;
+}
+
 Table::Table(std::vector<Column> columns) : columns_(std::move(columns)) {}
 
 void Table::AddRow(std::vector<Cell> cells) {

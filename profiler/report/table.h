@@ -42,6 +42,9 @@ struct Column {
   // In the text for people, left out (a line says so) when the table cannot fit the terminal
   // with it: for a column people can do without on a narrow one.
   Column& Optional();
+  // In the text for people, its words never broken while the optional columns can make room:
+  // for names a user types back (report/text_table.h's whole_words).
+  Column& WholeWords();
 
   std::string key;    // the JSON key and CSV header: stable, scripts depend on it (README)
   std::string title;  // the text table's header
@@ -51,6 +54,7 @@ struct Column {
   bool omit_null_in_json = false;
   bool notes = false;
   bool optional = false;
+  bool whole_words = false;
 };
 
 // One value: absent, a string, or a number, bool or structure already in JSON form, each with

@@ -24,6 +24,10 @@ struct TextColumn {
   // Left out, the rightmost first, when the table cannot fit with it (a line under the table
   // says so): for a column people can do without on a narrow terminal.
   bool optional = false;
+  // Names a user types back (an event, a target): each word kept whole however long, the
+  // optional columns left out first. Else a word past kLongestWholeWord may break where a word
+  // may (after '_', ':', '-').
+  bool whole_words = false;
 };
 
 class TextTable {

@@ -92,6 +92,17 @@ class Events(RprofTestCase):
         self.assertEqual(row.split()[1:3], ["software", "yes"])
         self.assertRegex(r.stdout, r"\n\d+ of \d+ events can be counted here\.\n")
 
+    def test_event_names_whole_at_80_columns(self):
+        # Issue 38: names were broken mid-token at 80 columns ("…::RETIRED_" / "SSE_…"); a
+        # name is what --events takes. The groups column gives way first.
+        names = [e["name"] for e in self.events_json()["events"]]
+        env = dict(self.env, COLUMNS="80")
+        text = self.rprof_ok("events", db=False, env=env).stdout
+        firsts = {line.split()[0] for line in text.splitlines() if line and line[0] != " "}
+        fits = [n for n in names if len(n) <= 60]  # past the line, a name has to wrap
+        self.assertTrue(fits)
+        self.assertEqual([n for n in fits if n not in firsts], [])
+
     def test_uncountable_hardware_event_names_the_pmu(self):
         if has_hardware_pmu(self):
             doc = self.events_json()
