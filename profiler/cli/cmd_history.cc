@@ -85,10 +85,14 @@ bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>&
 
 bool ShowCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
   CommandLine cl("show", "RUN_ID",
-                 "Shows one stored run: outcome, timing statistics, every metric with its unit "
-                 "and source, and why any value is absent.");
+                 "Shows one stored run: outcome, verdict, the figures that decided it, the hot "
+                 "functions and regions by time; with -v every metric with its unit and source, "
+                 "and why any value is absent.");
   std::string id_text;
   cl.AddPositional("run", po::value(&id_text), "the run id (from rprof history)");
+  cl.Add("verbose,v",
+         "the full report: every metric of every region and function, every note (by default "
+         "the report fits a screen)");
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
   char* end = nullptr;
@@ -101,7 +105,8 @@ bool ShowCommand(const GlobalOptions& global, const std::vector<std::string>& ar
   RunRecord run;
   if (!store.Load(id, &run, err)) return false;
   RunPlacement placement = PlaceStoredRun(&store, run);
-  std::cout << FormatRun(run, cl.format(), &placement, cl.text_width());
+  std::cout << FormatRun(run, cl.format(), &placement, cl.text_width(),
+                         cl.Has("verbose") ? RunDetail::kFull : RunDetail::kSummary);
   return true;
 }
 

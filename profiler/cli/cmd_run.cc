@@ -178,7 +178,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   cl.Add("quiet,q",
          "print only the run id, where the report would go (a parallel job's: the job's id)");
   cl.Add("verbose,v",
-         "a parallel job (mpirun, srun): each rank's full report as well as the job's table");
+         "the full report: every metric of every region and function, every note (by default "
+         "the report fits a screen); a parallel job (mpirun, srun): each rank's full report as "
+         "well as the job's table");
   cl.Add("gbench",
          "the program is a Google Benchmark binary (found by itself when it links "
          "libbenchmark): every benchmark is a run of kind benchmark, counted over its timed "
@@ -397,7 +399,11 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   // mpirun`), not a report per rank; a rank's own only with -v, or to FILE.RANK with -o.
   const JobConsole console{output, format, cl.Has("quiet") > 0, cl.Has("verbose") > 0, width};
   if (!run.job || RankReportsItself(console)) {
-    std::string report = cl.Has("quiet") ? id + "\n" : FormatRun(run, format, &placement, width);
+    // A parallel job's rank reports itself whole: -v or -o FILE.RANK asked for it.
+    const RunDetail detail =
+        cl.Has("verbose") || run.job ? RunDetail::kFull : RunDetail::kSummary;
+    std::string report =
+        cl.Has("quiet") ? id + "\n" : FormatRun(run, format, &placement, width, detail);
     if (!WriteReport(report,
                      run.job && !output.empty() ? RankOutputPath(output, run.job->rank) : output,
                      to_stderr ? ReportStream::kStandardError : ReportStream::kStandardOutput,

@@ -13,10 +13,19 @@
 
 namespace rprof {
 
+// How much of a run the text for people shows (CSV and JSON are always whole: scripts depend
+// on their keys).
+enum class RunDetail {
+  kSummary,  // one screen (report/run_summary.h): rprof run and rprof show without -v
+  kFull,     // every metric of every region, every note: -v
+};
+
 // One run, every metric with its source (rprof run, rprof show), and its placement when given;
-// the text for people fitted to `text_width` columns (report/render.h).
+// the text for people fitted to `text_width` columns (report/render.h), whole or, with
+// RunDetail::kSummary, on one screen.
 std::string FormatRun(const RunRecord& run, OutputFormat format,
-                      const RunPlacement* placement = nullptr, size_t text_width = kNoWidthLimit);
+                      const RunPlacement* placement = nullptr, size_t text_width = kNoWidthLimit,
+                      RunDetail detail = RunDetail::kFull);
 
 // Many runs, one line each with the headline figures (rprof history).
 std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat format,

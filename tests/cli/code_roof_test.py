@@ -78,7 +78,7 @@ class CodesOwnRoof(CodeRoofTestCase):
         self.assertEqual((p["binding_level"], p["binding_source"]), ("l1", "sim"))
         self.assertEqual(self.scalar("select compute_ceiling from placements where run_id = ?",
                                      (out["run_id"],)), "fp64_scalar_fma")
-        shown = self.rprof_ok("show", str(out["run_id"])).stdout
+        shown = self.rprof_ok("show", str(out["run_id"]), "-v").stdout
         self.assertIn("instruction mix: scalar code (100 % of FLOPs, sim): the fp64 scalar roof "
                       "is 7.5 GFLOP/s; the widest vector code (fp64_avx2_fma) could reach 50",
                       shown)
@@ -170,7 +170,7 @@ class DeclaredAgainstCounted(CodeRoofTestCase):
         self.assertEqual(self.scalar("select count(*) from run_trust where run_id = ? and kind = "
                                      "'untrusted'", (out["run_id"],)), 1)
         self.assertIn("untrusted: region twice's declared FLOPs",
-                      self.rprof_ok("show", str(out["run_id"])).stdout)
+                      self.rprof_ok("show", str(out["run_id"]), "-v").stdout)
 
     def test_declared_bytes_of_data_in_l1_are_no_alarm(self):
         # Issue 38: "dot" declares the bytes its loads move, of arrays that stay in L1; against

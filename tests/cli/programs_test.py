@@ -696,7 +696,7 @@ class Markers(ProgramTestCase):
         self.assertIn("rprof_region_declare", init["reason"])
 
         # The table: a line per region under the run's roofline lines; `show` alike.
-        shown = self.rprof_ok("show", str(report["run_id"])).stdout
+        shown = self.rprof_ok("show", str(report["run_id"]), "-v").stdout
         roofline = shown[shown.index("\nroofline (machine profile"):]
         self.assertIn("\n  region triad: " + placement["verdict"], roofline)
         self.assertIn("\n  region init: not placed: ", roofline)
@@ -717,7 +717,7 @@ class Markers(ProgramTestCase):
         self.assertIn(f'"#{report["run_id"]} {marker_example()} region triad (model)"', text)
 
     def test_regions_in_the_table(self):
-        r = self.rprof_program_ok("run", *PMU, marker_example(), str(self.N), "2")
+        r = self.rprof_program_ok("run", *PMU, "-v", marker_example(), str(self.N), "2")
         self.assertIn("\nregion init\n", r.stderr)
         self.assertIn("\nregion triad\n", r.stderr)
         self.assertRegex(r.stderr, r"\ncalls +4 +count +clock")
@@ -848,7 +848,7 @@ class ProgramRoofs(ProgramTestCase):
         self.assertEqual(unit, "s")
         self.assertGreaterEqual(cpu_time, 0)
         self.assertIn("wait4", note)
-        table = self.rprof_ok("show", str(out["run_id"])).stdout
+        table = self.rprof_ok("show", str(out["run_id"]), "-v").stdout
         self.assertIn("roof of: fp64 (100 % of FLOPs, sim); 1 thread (CPU time / wall time = ",
                       table)
 

@@ -22,7 +22,7 @@ TRIAD_AI = 2000 / 24000  # model FLOPs over compulsory bytes, per call, for n=10
 
 class RunOutput(RprofTestCase):
     def test_table_labels_every_value_with_its_source(self):
-        r = self.rprof_ok("run", "triad", *FAST_RUN)
+        r = self.rprof_ok("run", "-v", "triad", *FAST_RUN)  # the full report: every metric
         lines = r.stdout.splitlines()
         self.assertRegex(lines[0], r"^run \d+  triad  n=1000  fp64  ok$")
         self.assertRegex(r.stdout, r"median of 3 repetitions x \d+ calls")
@@ -335,7 +335,7 @@ class Spread(RprofTestCase):
         self.assertAlmostEqual(time["spread_pct"], 100 * sd / len(samples) ** 0.5 / mean)
         self.assertGreaterEqual(doc["metrics"]["perf::TASK-CLOCK"]["pmu"]["spread_pct"], 0)
         self.assertNotIn("spread_pct", doc["metrics"]["flops"]["model"], "the model is exact")
-        table = self.rprof_ok("show", str(doc["run_id"])).stdout
+        table = self.rprof_ok("show", str(doc["run_id"]), "-v").stdout
         header = next(line for line in table.splitlines() if line.startswith("metric "))
         self.assertEqual(header.split()[:5], ["metric", "value", "unit", "spread", "source"])
         self.assertRegex(table, r"\ntime_s +\S+ +s +\u00b1\d+\.\d\d% +clock ")

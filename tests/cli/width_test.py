@@ -47,6 +47,7 @@ class Widths(RprofTestCase):
         self.seed()
         commands = [
             ["kernels"], ["history"], ["show", "1"], ["show", "2"], ["show", "3"],
+            ["show", "1", "-v"], ["show", "2", "-v"], ["show", "3", "-v"],
             ["compare", "1", "2", "--force"], ["events"], ["doctor"], ["machine", "show"],
             ["machine", "list"], ["query", "select * from run_summary"],
             ["calibrate", "--show"], ["--help"],
@@ -87,13 +88,16 @@ class Widths(RprofTestCase):
         self.rprof_ok("run", "triad", *FAST_RUN, "-q")
         insert_profile(self.db)  # so that the report ends in its placement
         self.assertFits(self.text("run", "triad", *FAST_RUN), "run triad")
+        self.assertFits(self.text("run", "-v", "triad", *FAST_RUN), "run -v triad")
         self.assertFits(self.text("run", "--counters", "pmu", "/bin/true", LONG_ARGUMENT,
                                   stream="stderr"), "run /bin/true")
 
     def test_a_sim_run_says_each_long_note_once(self):
         if not shutil.which("valgrind"):
             self.skipTest("valgrind is not installed: no sim run")
-        out = self.text("run", "triad", "-p", "n=1000", "--repeat", "3", "--counters", "sim")
+        # The full report (-v): the default one has no notes to say once.
+        out = self.text("run", "-v", "triad", "-p", "n=1000", "--repeat", "3", "--counters",
+                        "sim")
         self.assertFits(out, "run triad --counters sim")
         self.assertIn("\nnotes:\n", out)
         # The simulated cache geometry stands under every cache metric: once in the notes
@@ -109,7 +113,7 @@ class Widths(RprofTestCase):
         if not missing:
             self.skipTest("this machine counts hardware events: no remedy to give")
         remedy = doc["metrics"][missing[0]]["pmu"]["note"].split("; ", 1)[-1]
-        out = self.text("show", str(doc["run_id"]))
+        out = self.text("show", str(doc["run_id"]), "-v")
         self.assertEqual(" ".join(out.split()).count(remedy), 1, out)
         self.assertIn("see note 1", out)
         # JSON and CSV keep every note whole.
