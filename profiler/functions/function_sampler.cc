@@ -21,6 +21,7 @@
 #include <optional>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "functions/function_names.h"
@@ -47,6 +48,7 @@ struct Mapping {
 
 struct Sample {
   uint32_t pid = 0;
+  uint32_t tid = 0;
   uint64_t ip = 0;
 };
 
@@ -240,6 +242,7 @@ struct FunctionSampler::Impl {
         Sample s;
         std::memcpy(&s.ip, body, 8);
         std::memcpy(&s.pid, body + 8, 4);
+        std::memcpy(&s.tid, body + 12, 4);
         samples.push_back(s);
       } else if (header.type == PERF_RECORD_MMAP2 && body_size > 64) {
         // pid, tid, addr, len, pgoff, maj, min, ino, ino_generation, prot, flags, filename
@@ -346,8 +349,11 @@ void FunctionSampler::Collect() {
     }
     return any;
   };
+  ++samples_.executions;
+  std::unordered_set<uint32_t> tids;
   for (const Sample& s : impl_->samples) {
     ++samples_.total;
+    tids.insert(s.tid);
     const Mapping* m = find_mapping(s);
     std::string name = "[unknown]";
     if (s.ip >= kKernelStart) {
@@ -378,6 +384,7 @@ void FunctionSampler::Collect() {
     }
     ++samples_.by_function[name];
   }
+  samples_.threads = std::max<uint64_t>(samples_.threads, tids.size());
   impl_->samples.clear();
   impl_->mappings.clear();
 }

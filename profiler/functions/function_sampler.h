@@ -32,6 +32,11 @@ struct FunctionSamples {
   uint64_t total = 0;   // samples taken in user code
   uint64_t lost = 0;    // samples the ring buffers had no room for
   double period_s = 0;  // cpu-clock time between samples, per thread
+  // Executions sampled (Collect calls after a successful Attach): a function's CPU time per
+  // execution is its samples x period_s / executions.
+  uint64_t executions = 0;
+  // The most threads (and child processes) any one execution had samples in.
+  uint64_t threads = 0;
   // Kernel code was not sampled (perf_event_paranoid): shares are of user CPU time only.
   bool user_only = false;
   std::string why_not;  // why nothing was sampled (perf_event_open refused); "" when sampled

@@ -1,5 +1,6 @@
 #include "functions/sampled_time.h"
 
+#include <algorithm>
 #include <cmath>
 #include <tuple>
 
@@ -18,25 +19,69 @@ double ShareError(uint64_t own, uint64_t total) {
   return std::sqrt((1 - p) / (p * static_cast<double>(total)));
 }
 
+// The run-level off_cpu_share, once per `out`, where the program was mostly off the CPU
+// (kMostlyOffCpu): the functions' times are CPU time, and their rates hold while they ran;
+// said once for the run, not per function.
+void AddOffCpuShare(const FunctionSamples& samples, double native_time_s,
+                    std::vector<Metric>* out) {
+  if (FindMetric(*out, "off_cpu_share", Source::kClock) || !(native_time_s > 0) ||
+      samples.total == 0)
+    return;
+  double threads = static_cast<double>(std::max<uint64_t>(1, samples.threads));
+  uint64_t executions = std::max<uint64_t>(1, samples.executions);
+  double cpu_s = static_cast<double>(samples.total) * samples.period_s /
+                 static_cast<double>(executions);
+  double wall_s = native_time_s;
+  std::string from = "sampled";
+  // The run's own clock where it is in `out` (the time profile alone): CPU time from rusage,
+  // kernel time included whatever perf_event_paranoid allows.
+  const Metric* cpu = FindMetric(*out, "cpu_time_s", Source::kClock);
+  const Metric* wall = FindMetric(*out, "time_s", Source::kClock);
+  if (cpu && cpu->value && wall && wall->value && *wall->value > 0) {
+    cpu_s = *cpu->value;
+    wall_s = *wall->value;
+    from = "measured";
+  }
+  double utilized = cpu_s / wall_s;
+  if (utilized >= kMostlyOffCpu * threads) return;
+  double off = std::clamp(1 - utilized / threads, 0.0, 1.0);
+  out->push_back(
+      {"off_cpu_share", off, "1", Source::kClock, "",
+       Format("mostly off the CPU: %.2f CPUs utilized (%s CPU time %.3g s / wall time %.3g s "
+              "per execution) with %.0f thread%s sampled, off the CPU %.0f %% of the time "
+              "(asleep, waiting for I/O, a lock or a child, or for a CPU on a loaded machine); "
+              "each function's time is "
+              "the CPU time it had, so its rate is while it ran, and the run's wall time is "
+              "mostly waiting, which no roof measures",
+              utilized, from.c_str(), cpu_s, wall_s, threads, threads == 1 ? "" : "s",
+              100 * off)});
+}
+
 }  // namespace
 
 void AddSampledTime(const FunctionSamples& samples, uint64_t own, double native_time_s,
                     const std::string& region, std::vector<Metric>* out) {
+  AddOffCpuShare(samples, native_time_s, out);
   double n = static_cast<double>(samples.total);
   double p = static_cast<double>(own) / n;
-  double relative_error = own > 0 ? ShareError(own, samples.total) : 0;
+  uint64_t executions = std::max<uint64_t>(1, samples.executions);
+  double cpu_s = static_cast<double>(own) * samples.period_s / static_cast<double>(executions);
   std::string note = Format(
-      "%llu of %llu cpu-clock samples (one per %.3g ms of CPU time, every thread) x the "
-      "run's time %.4g s; ±%.2g %% (binomial standard error of the share)",
+      "%llu cpu-clock samples x %.3g ms over %llu execution%s: the CPU time it had per "
+      "execution, each thread's counted (two threads in it at once count twice), not a share "
+      "of the wall time; ±%.2g %% (1/√samples); %llu of the run's %llu samples (±%.2g %% of "
+      "that share, binomial standard error of the share)",
+      static_cast<unsigned long long>(own), samples.period_s * 1e3,
+      static_cast<unsigned long long>(executions), executions == 1 ? "" : "s",
+      own > 0 ? 100 / std::sqrt(static_cast<double>(own)) : 0.0,
       static_cast<unsigned long long>(own), static_cast<unsigned long long>(samples.total),
-      samples.period_s * 1e3, native_time_s, 100 * relative_error);
+      own > 0 ? 100 * ShareError(own, samples.total) : 0.0);
   if (samples.lost > 0)
-    note += Format("; %llu samples lost (the ring buffer was full)",
+    note += Format("; %llu samples lost (the ring buffer was full): times may be short",
                    static_cast<unsigned long long>(samples.lost));
   note += samples.user_only
-              ? "; a share of user CPU time (perf_event_paranoid kept kernel code unsampled)"
-              : "; a share of CPU time, kernel time included";
-  note += ": with several threads busy at once it overstates wall time";
+              ? "; user CPU time only (perf_event_paranoid kept kernel code unsampled)"
+              : "; its time in kernel code (system calls, page faults) is [kernel]'s";
   if (own == 0) {
     out->push_back({"time_s", std::nullopt, "s", Source::kClock, region,
                     "no cpu-clock sample fell in this function (" + note + ")"});
@@ -44,15 +89,16 @@ void AddSampledTime(const FunctionSamples& samples, uint64_t own, double native_
   }
   // A handful of samples is no time: one sample of a 1 ms kernel put numpy's sgemm at 132 % of
   // its roof. The share is kept (it is what was seen), the time and so the rate are not.
-  if (relative_error > kMostRelativeError) {
+  if (own < kFewestSamplesForRate) {
     out->push_back({"time_s", std::nullopt, "s", Source::kClock, region,
-                    Format("too few cpu-clock samples for a time (±%.0f %%, over %.0f %%): ",
-                           100 * relative_error, 100 * kMostRelativeError) +
+                    Format("%llu samples: too few for a rate (under %llu): ",
+                           static_cast<unsigned long long>(own),
+                           static_cast<unsigned long long>(kFewestSamplesForRate)) +
                         note + "; a longer execution, or -r N executions, gives more"});
     out->push_back({"time_share", p, "1", Source::kClock, region, note});
     return;
   }
-  out->push_back({"time_s", p * native_time_s, "s", Source::kClock, region, note});
+  out->push_back({"time_s", cpu_s, "s", Source::kClock, region, note});
   out->push_back({"time_share", p, "1", Source::kClock, region, note});
 }
 
@@ -111,6 +157,7 @@ bool IsSampledFunction(const std::string& name) { return !name.empty() && name.f
 void AddSampledFunctions(const FunctionSamples& samples, double native_time_s,
                          const HotFunctionRule& rule, std::vector<Metric>* out) {
   if (samples.total == 0 || !(native_time_s > 0)) return;
+  AddOffCpuShare(samples, native_time_s, out);
   std::vector<FunctionCandidate> candidates;
   std::vector<uint64_t> own;
   for (const auto& [name, count] : samples.by_function) {

@@ -1,8 +1,11 @@
 // A hot function's time from the native executions' cpu-clock samples (function_sampler.h):
-// its share of the samples x the run's time, with the sample count and the statistical error
-// said. Used by every source alike: sim joins its per-function counts to these times by name,
-// and where no source counts per function (pmu, or auto without sim) the sampled time is the
-// functions' whole profile (AddSampledFunctions), said so.
+// its samples x the sampling period per execution, the CPU time it had (never its share of the
+// samples x the run's wall time, which a program that sleeps or waits has little of: that
+// overstated a function's time, and so understated its rate, by as much as the program was off
+// the CPU), with the sample count and the statistical error said. Used by every source alike:
+// sim joins its per-function counts to these times by name, and where no source counts per
+// function (pmu, or auto without sim) the sampled time is the functions' whole profile
+// (AddSampledFunctions), said so.
 #ifndef RPROF_FUNCTIONS_SAMPLED_TIME_H_
 #define RPROF_FUNCTIONS_SAMPLED_TIME_H_
 
@@ -21,27 +24,44 @@ inline constexpr const char* kTimeProfileOnly =
     "no source here counts per function: the time profile alone; --counters sim counts each "
     "function's FLOPs and bytes";
 
-// The largest relative standard error of a share that still makes a time: about 4 samples.
+// The largest relative standard error of a share that still makes a function hot, listed with
+// its share: about 4 samples.
 inline constexpr double kMostRelativeError = 0.5;
 
-// Appends `region`'s time_s and time_share (source clock): `own` of samples.total samples x
-// `native_time_s` (the run's time per execution, or per iteration of a benchmark), the note
-// giving the count, the binomial standard error of the share, lost samples and whether kernel
-// code was sampled. A function no sample fell in gets time_s absent, with that reason; one whose
-// share's relative error is over kMostRelativeError gets its share but no time, said.
-// samples.total must be > 0.
+// Fewer samples than this are a share and no time: ±18 % (1/√30) and worse would make any rate,
+// and any percentage of a roof, a guess. The time_s note then starts "N samples: too few for a
+// rate", and the function is not placed (PlaceRegion says the same).
+inline constexpr uint64_t kFewestSamplesForRate = 30;
+
+// A program whose sampled CPUs utilized are under this fraction of the threads it had samples
+// in (0.5 for one thread) is mostly off the CPU: its run gets one off_cpu_share metric.
+inline constexpr double kMostlyOffCpu = 0.5;
+
+// Appends `region`'s time_s and time_share (source clock). time_s is the function's CPU time
+// per execution: `own` samples x samples.period_s / samples.executions (at least 1), in
+// seconds; a sample of each of two threads is two periods, so it is CPU time summed over
+// threads, not wall time (the note says so). time_share is own / samples.total. The note gives
+// the count, the error of the time (1/√own) and the binomial standard error of the share, lost
+// samples and where kernel code went. A function no sample fell in gets time_s absent, with
+// that reason; one with fewer than kFewestSamplesForRate samples gets its share but no time
+// ("N samples: too few for a rate"). samples.total must be > 0.
+// The first call for a program mostly off the CPU (kMostlyOffCpu: its CPU time, from `out`'s
+// run-level cpu_time_s and time_s where both are there, else sampled, over `native_time_s`, the
+// run's wall time per execution) also appends the run-level off_cpu_share (source clock,
+// region ""), once per `out`: the fraction of its threads' wall time off the CPU, its note
+// giving the CPUs utilized.
 void AddSampledTime(const FunctionSamples& samples, uint64_t own, double native_time_s,
                     const std::string& region, std::vector<Metric>* out);
 
 // The hot functions of the samples alone, where no source counted per function: the top
 // `rule.top` by sampled time and every one above `rule.min_share`, each as a region
-// (FunctionRegion) with its time_s and time_share; their notes say that nothing counted their
-// FLOPs or bytes (kTimeProfileOnly). A function with too few samples for a time
-// (kMostRelativeError) is not hot: nothing but its share would be known. Each hot function
-// gets its hot lines by time (AddSampledLines). Code outside any
-// function of the program ("[kernel]", "[unknown]", "[vdso]") is no function: left out, its
-// samples still in the total. Nothing when nothing was sampled or native_time_s is not
-// positive.
+// (FunctionRegion) with its time_s and time_share (AddSampledTime); their notes say that nothing
+// counted their FLOPs or bytes (kTimeProfileOnly). A function with too few samples for even a
+// share (kMostRelativeError) is not hot. Each hot function gets its hot lines by time
+// (AddSampledLines). Code outside any function of the program ("[kernel]", "[unknown]",
+// "[vdso]") is no function: left out, its samples still in the total. A program mostly off the
+// CPU gets off_cpu_share, as AddSampledTime gives it. Nothing when nothing was sampled or
+// native_time_s is not positive.
 void AddSampledFunctions(const FunctionSamples& samples, double native_time_s,
                          const HotFunctionRule& rule, std::vector<Metric>* out);
 

@@ -475,6 +475,24 @@ std::optional<Placement::Overhead> InstructionOverhead(const std::vector<Metric>
   return std::nullopt;
 }
 
+// Leaves `p` unplaced with `reason`: no bound, rate or verdict, the shape and roofs kept.
+void NotPlaced(const std::string& reason, Placement* p) {
+  p->placed = false;
+  p->reason = reason;
+  p->achieved.reset();
+  p->percent_of_roof.reset();
+  p->attainable = 0;
+  p->levels.clear();
+  p->binding.clear();
+  p->bound.clear();
+  p->binding_level.clear();
+  p->verdict.clear();
+  p->note.clear();
+  p->time_contradiction.clear();
+  p->bytes_compulsory_only = false;
+  p->overhead.reset();
+}
+
 }  // namespace
 
 Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
@@ -552,17 +570,39 @@ Placement PlaceRegion(const std::vector<Metric>& metrics, const std::string& reg
     region_shape.precision_note = own_precision.precision_note + ", the region's own";
   }
   Placement p = PlaceRun(own, region_shape, profile);
-  // A hot function with its sampled time alone: nothing counted its work (no marker declares
-  // a function's).
-  if (!p.placed && !p.compute_ceiling.empty() && !PreferredMetric(own, "flops")) {
+  if (IsFunctionRegion(region)) {
+    // A hot function's time is its samples: too few of them (or none) are no time, so no rate
+    // and no point on the roofline, whatever its FLOPs and bytes (sampled_time.h).
+    const Metric* time = FindMetric(own, "time_s", Source::kClock);
+    if (time && !time->value && !p.compute_ceiling.empty()) {
+      NotPlaced(time->note.substr(0, time->note.find(" (")) +
+                    "; a longer execution, or -r N executions, gives more samples",
+                &p);
+    } else if (!p.placed && !p.compute_ceiling.empty() && !PreferredMetric(own, "flops")) {
+      // A hot function with its sampled time alone: nothing counted its work (no marker
+      // declares a function's).
+      p.reason = kTimeProfileOnly;
+    }
+    return p;
+  }
+  // A marker region is placed by its FLOPs: counted (sim, pmu: a measured zero is data movement,
+  // placed by its bandwidth) or declared. Without any, or with only a declared zero, its bytes
+  // over its time would read as a bandwidth bound at 0 % of the roof: it is not placed, and the
+  // reason says how to count them.
+  bool flops_counted = false;
+  for (const Metric& m : own)
+    if (m.name == "flops" && m.value && (*m.value > 0 || IsMeasured(m.source)))
+      flops_counted = true;
+  if (!flops_counted && !p.compute_ceiling.empty()) {
     const std::string declare =
-        "no FLOP count is known for this region; declare one with " +
+        "no FLOPs counted: no FLOP count is known for this region; declare its work with " +
         std::string(shape.python ? "rprof.region(\"" + region + "\", flops=...)"
-                                 : "rprof_region_declare");
-    p.reason = IsFunctionRegion(region) ? kTimeProfileOnly
-               : shape.sim_absent       ? declare + ": " + kSimGaveNothing
-               : shape.rank_of_job      ? declare + ", or " + kSimOutsideTheJob
-                                        : declare + ", or count with --counters sim";
+                                 : "rprof_region_declare(\"" + region +
+                                       "\", flops, bytes) (rprof/marker.h)");
+    NotPlaced(shape.sim_absent    ? declare + ": " + kSimGaveNothing
+              : shape.rank_of_job ? declare + ", or " + kSimOutsideTheJob
+                                  : declare + ", or count with --counters sim",
+              &p);
   }
   return p;
 }

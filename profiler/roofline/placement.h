@@ -179,7 +179,12 @@ Placement PlaceRun(const std::vector<Metric>& metrics, const RunShape& shape,
 // places the whole run: its FLOPs and bytes over its own wall time (time_s, the most one thread
 // spent inside). The region's declared (model) work places it whatever the run counted. Judged
 // against the ceilings of the run's shape, or of the threads that ran the region (its `threads`
-// metric) when more. Never fails, as PlaceRun.
+// metric) when more. A marker region with no FLOPs counted (none, or only a declared 0: a
+// measured 0 from sim or pmu is data movement, placed by its bandwidth) is not placed, its
+// reason "no FLOPs counted: …" with how to declare them (rprof_region_declare, or
+// rprof.region(…, flops=...) in Python). A hot function whose time_s is absent (too few samples,
+// sampled_time.h) is not placed, its reason that note's first words ("12 samples: too few for a
+// rate"). Never fails, as PlaceRun.
 Placement PlaceRegion(const std::vector<Metric>& metrics, const std::string& region,
                       const RunShape& shape, const MachineProfile& profile);
 

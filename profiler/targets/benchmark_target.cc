@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "core/derived_metrics.h"
@@ -243,8 +244,21 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
   unlink(replay_json_file_.c_str());
   std::vector<Metric> kept;
   bool sim_replayed = false;
+  // Google Benchmark's time per iteration: a hot function's time is its share of it. Its
+  // samples are the whole execution's (start-up, the trial loops), so their CPU time per
+  // execution (functions/sampled_time.h) is no time per iteration.
+  const Metric* per_iteration = FindMetric(run->metrics, "time_s", Source::kClock);
+  std::optional<double> iteration_s =
+      per_iteration ? per_iteration->value : std::optional<double>();
+  std::map<std::string, double> shares;
+  for (const Metric& m : run->metrics)
+    if (IsHotCodeRegion(m.region) && m.source == Source::kClock && m.name == "time_share" &&
+        m.value)
+      shares[m.region] = *m.value;
   for (Metric& m : run->metrics) {
     if (IsDerived(m.name)) continue;  // computed again below, from what is kept
+    // Said of the execution's wall time, which is not the benchmark's.
+    if (m.region.empty() && m.name == "off_cpu_share") continue;
     if (m.region == instance_) {
       if (!no_iterations_reason_.empty()) continue;  // said in the run's note below
       // The timed loop's totals, per iteration.
@@ -302,10 +316,16 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
       kept.push_back(std::move(m));
       continue;
     }
-    if (IsHotCodeRegion(m.region) && m.source == Source::kClock && m.value)
-      m.note +=
-          "; the share is of the whole benchmark execution (its start-up and Google "
-          "Benchmark's trial loops too), the time Google Benchmark's per iteration";
+    if (IsHotCodeRegion(m.region) && m.source == Source::kClock && m.name == "time_s" &&
+        m.value) {
+      auto share = shares.find(m.region);
+      if (share != shares.end() && iteration_s) m.value = share->second * *iteration_s;
+      else m.value.reset();
+      m.note =
+          "its share of the samples x Google Benchmark's time per iteration: the share is of "
+          "the whole benchmark execution (its start-up and Google Benchmark's trial loops "
+          "too); " + m.note;
+    }
     // The whole process's own counts are start-up and set-up as much as the loop: not kept.
     if (m.region.empty() && (m.source == Source::kPmu || m.source == Source::kSim)) {
       if (m.source == Source::kSim) sim_replayed = true;

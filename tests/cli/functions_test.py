@@ -55,6 +55,30 @@ class HotFunctions(RprofTestCase):
         with open(out_path) as f:
             return json.load(f)
 
+    def assertPlacedOrTooFewSamples(self, function):
+        """A function is placed, with a verdict, unless too few of its native executions'
+        samples fell in it for a time (issue 38: fewer than 30, or none): then it is not placed,
+        and says so."""
+        placement = function["placement"]
+        if placement["placed"]:
+            self.assertTrue(placement["verdict"], placement)
+            return
+        self.assertRegex(placement["reason"],
+                         r"^(\d+ samples: too few for a rate|no cpu-clock sample fell)", placement)
+        self.assertIsNone(function["time_s"]["clock"]["value"], function["time_s"])
+
+    @staticmethod
+    def region_cpu_time(out, name):
+        """Marker region `name`'s CPU time: the pmu's task clock where it counted the region,
+        else its wall time x the run's CPUs utilized (the fixtures are one thread that never
+        sleeps: on a loaded machine it waited for a CPU inside the region as outside it)."""
+        region = out["regions"][name]
+        task_clock = region.get("perf::TASK-CLOCK", {}).get("pmu", {}).get("value")
+        if task_clock:
+            return task_clock / 1e9
+        utilized = out["metrics"]["cpus_utilized"]["clock"]["value"]
+        return region["time_s"]["clock"]["value"] * min(1.0, utilized)
+
     @staticmethod
     def marked_line(name):
         """The number of the source line marked "hot line: NAME" in hot_functions.c."""
@@ -140,7 +164,9 @@ class HotFunctions(RprofTestCase):
         self.assertNotIn("scalar code", placement["verdict"], placement)
 
     def test_each_function_counted_exactly_and_placed(self):
-        out = self.sim_run("hot_functions")
+        # 8 native executions: each function's samples (about 9 of the triad's an execution)
+        # are enough for a time and so a rate (issue 38: 30 at least).
+        out = self.sim_run("hot_functions", "--repeat", "8")
         functions = out["functions"]
         self.assertIn("triad", functions, sorted(functions))
         self.assertIn("matmul", functions, sorted(functions))
@@ -179,7 +205,7 @@ class HotFunctions(RprofTestCase):
         history = self.rprof_ok("history", "--function", "no_such_function", "--format",
                                 "json").stdout
         self.assertEqual(json.loads(history), [])
-        shown = self.rprof_ok("show", str(out["run_id"])).stdout
+        shown = self.rprof_ok("show", str(out["run_id"]), "-v").stdout
         self.assertIn("\nfunction triad\n", shown)
         self.assertIn("\nfunction matmul\n", shown)
         shown_json = json.loads(self.rprof_ok("show", str(out["run_id"]), "--format", "json").stdout)
@@ -189,7 +215,8 @@ class HotFunctions(RprofTestCase):
         self.check_hot_lines(functions)
         self.check_hot_lines(shown_json["functions"])
         self.assertFalse([r for r in out["regions"] if r.startswith("ln:")], out["regions"])
-        shown = self.rprof_ok("show", str(out["run_id"]), env=dict(self.env, COLUMNS="80")).stdout
+        shown = self.rprof_ok("show", str(out["run_id"]), "-v",
+                             env=dict(self.env, COLUMNS="80")).stdout
         self.assertIn("\nhot lines of matmul ", shown)
         self.assertIn(f"hot_functions.c:{self.marked_line('matmul')} ", shown)
         self.assertIn(f"hot_functions.c:{self.marked_line('triad')} ", shown)
@@ -235,7 +262,8 @@ class HotFunctions(RprofTestCase):
             time = out["functions"][name]["time_s"]["clock"]
             self.assertIn("cpu-clock samples", time["note"])
             self.assertIn("binomial standard error", time["note"])
-            region_time = out["regions"][name]["time_s"]["clock"]["value"]
+            # A function's time is its CPU time (issue 38): the region's, load or not.
+            region_time = self.region_cpu_time(out, name)
             self.assertAlmostEqual(time["value"] / region_time, 1, delta=0.25,
                                    msg=f"{name}: sampled {time['value']} s, region {region_time} s"
                                        f" ({time['note']})")
@@ -283,8 +311,7 @@ class HotFunctions(RprofTestCase):
         # Two calls of 2 n^3 (a warm-up and the region's), nearly all in the kernel.
         self.assertAlmostEqual(kernel["flops_sp"]["sim"]["value"] / (4 * n ** 3), 1, delta=0.02)
         self.assertIn("libopenblas", kernel["instructions"]["sim"]["note"])
-        self.assertTrue(kernel["placement"]["placed"], kernel["placement"])
-        self.assertTrue(kernel["placement"]["verdict"])
+        self.assertPlacedOrTooFewSamples(kernel)
 
     def test_time_profile_alone_without_sim(self):
         # No source counts per function (pmu here, and auto, which does not execute a program a
@@ -307,7 +334,7 @@ class HotFunctions(RprofTestCase):
                 self.assertIn("cpu-clock samples", time["note"])
                 self.assertIn("no source here counts per function: the time profile alone",
                               time["note"])
-                region_time = out["regions"][name]["time_s"]["clock"]["value"]
+                region_time = self.region_cpu_time(out, name)
                 self.assertAlmostEqual(time["value"] / region_time, 1, delta=0.25,
                                        msg=f"{counters} {name}: sampled {time['value']} s, "
                                            f"region {region_time} s ({time['note']})")
@@ -336,7 +363,7 @@ class HotFunctions(RprofTestCase):
                     self.assertNotIn("flops", line)
                     self.assertEqual(line["bytes_per_flop"], {})
             # Stored as hot functions: show, history --function and the run_functions view.
-            shown = self.rprof_ok("show", str(out["run_id"])).stdout
+            shown = self.rprof_ok("show", str(out["run_id"]), "-v").stdout
             self.assertIn("\nfunction triad\n", shown)
             self.assertIn("\nhot lines of triad (time: cpu-clock samples)\n", shown)
             rows = self.query("select function, time_s, flops from run_functions where run_id = ?"
@@ -360,7 +387,7 @@ class HotFunctions(RprofTestCase):
         # (i, k), a multiply and an add per (i, k, j); one multiply by beta per (i, j)).
         # GCC clones kernel_gemm for its constant arguments (kernel_gemm.constprop.0), as it
         # does PolyBench's own: the function as compiled, under its compiled name.
-        out = self.sim_run("polybench_gemm", "--repeat", "3", args=())
+        out = self.sim_run("polybench_gemm", "--repeat", "8", args=())
         names = [name for name in out["functions"] if name.split(".")[0] == "kernel_gemm"]
         self.assertEqual(len(names), 1, sorted(out["functions"]))
         kernel = out["functions"][names[0]]
@@ -391,8 +418,7 @@ class HotFunctions(RprofTestCase):
                                delta=0.05)
         # Named in its own library (libblas.so.3 is OpenBLAS's libopenblasp here).
         self.assertIn("blas", kernel["instructions"]["sim"]["note"])
-        self.assertTrue(kernel["placement"]["placed"], kernel["placement"])
-        self.assertTrue(kernel["placement"]["verdict"])
+        self.assertPlacedOrTooFewSamples(kernel)
 
     # Issue 37: function names as perf report gives them. A hot function is named by its symbol
     # from the file's .symtab, its separate debug file (build id, .gnu_debuglink) or .dynsym;
@@ -573,7 +599,7 @@ int main(int argc, char** argv) {
         self.assertGreaterEqual(len(names), 2, names)
         self.assertEqual(names, sorted(names, key=weight, reverse=True),
                          [(n, weight(n)) for n in names])
-        shown = self.rprof_ok("show", str(out["run_id"])).stdout
+        shown = self.rprof_ok("show", str(out["run_id"]), "-v").stdout
         order = re.findall(r"^function (\S+)$", shown, re.M)
         self.assertEqual(order, names, shown)
 

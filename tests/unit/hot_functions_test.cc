@@ -126,7 +126,8 @@ TEST(ParseFunctionsOption, CountOrOff) {
 }
 
 // Without a source that counts per function, the samples alone make the functions' profile:
-// time_s = share x the run's time, the top N and everything above 1 %, kernel code left out.
+// time_s = samples x period per execution (CPU time, never share x the run's wall time), the top
+// N and everything above 1 %, kernel code left out.
 TEST(AddSampledFunctions, TimeProfileAloneSaysSo) {
   FunctionSamples samples;
   samples.by_function = {
@@ -139,8 +140,9 @@ TEST(AddSampledFunctions, TimeProfileAloneSaysSo) {
   AddSampledFunctions(samples, 2.0, rule, &out);
   const Metric* triad = FindMetric(out, "time_s", Source::kClock, "fn:triad");
   ASSERT_NE(triad, nullptr);
-  EXPECT_DOUBLE_EQ(*triad->value, 1.2);
-  EXPECT_NE(triad->note.find("600 of 1000 cpu-clock samples"), std::string::npos) << triad->note;
+  EXPECT_DOUBLE_EQ(*triad->value, 0.3);  // 600 x 0.5 ms, whatever the 2 s of wall time
+  EXPECT_NE(triad->note.find("600 of the run's 1000 samples"), std::string::npos) << triad->note;
+  EXPECT_NE(triad->note.find("not a share of the wall time"), std::string::npos) << triad->note;
   EXPECT_NE(triad->note.find(kTimeProfileOnly), std::string::npos) << triad->note;
   const Metric* share = FindMetric(out, "time_share", Source::kClock, "fn:matmul");
   ASSERT_NE(share, nullptr);
@@ -154,13 +156,20 @@ TEST(AddSampledFunctions, TimeProfileAloneSaysSo) {
   rule.top = 10;
   out.clear();
   AddSampledFunctions(samples, 2.0, rule, &out);
-  EXPECT_NE(FindMetric(out, "time_s", Source::kClock, "fn:setup"), nullptr);  // 5: ±44 %
+  // 5 samples (±44 %): hot, with its share; its time_s is there, absent: too few for a rate.
+  const Metric* setup = FindMetric(out, "time_s", Source::kClock, "fn:setup");
+  ASSERT_NE(setup, nullptr);
+  EXPECT_FALSE(setup->value.has_value());
+  EXPECT_EQ(setup->note.rfind("5 samples: too few for a rate", 0), 0u) << setup->note;
   EXPECT_EQ(FindMetric(out, "time_share", Source::kClock, "fn:rare"), nullptr);
   EXPECT_EQ(FindMetric(out, "time_s", Source::kClock, "fn:[kernel]"), nullptr);
   // No FLOPs or bytes are made up for them; their samples have no line here: no hot lines,
   // said.
+  // (1000 samples x 0.5 ms in 2 s: 0.25 CPUs, mostly off the CPU, said once for the run.)
   for (const Metric& m : out)
-    EXPECT_TRUE(m.name == "time_s" || m.name == "time_share" || m.name == "hot_lines") << m.name;
+    EXPECT_TRUE(m.name == "time_s" || m.name == "time_share" || m.name == "hot_lines" ||
+                (m.name == "off_cpu_share" && m.region.empty()))
+        << m.name;
   const Metric* lines = FindMetric(out, "hot_lines", Source::kClock, "fn:triad");
   ASSERT_NE(lines, nullptr);
   EXPECT_FALSE(lines->value.has_value());
@@ -217,16 +226,73 @@ TEST(AddSampledTime, TooFewSamplesGiveAShareButNoTime) {
   const Metric* time = FindMetric(out, "time_s", Source::kClock, "fn:f");
   ASSERT_NE(time, nullptr);
   EXPECT_FALSE(time->value.has_value());
-  EXPECT_NE(time->note.find("too few cpu-clock samples for a time (±71 %"), std::string::npos)
-      << time->note;
+  EXPECT_EQ(time->note.rfind("2 samples: too few for a rate (under 30)", 0), 0u) << time->note;
   const Metric* share = FindMetric(out, "time_share", Source::kClock, "fn:f");
   ASSERT_NE(share, nullptr);
   EXPECT_DOUBLE_EQ(*share->value, 0.002);
-  // Five of ten (±32 %) are a time.
-  samples.total = 10;
+  // 29 are still too few; 30 are a time.
   out.clear();
-  AddSampledTime(samples, 5, 1.0, "fn:f", &out);
-  EXPECT_DOUBLE_EQ(*FindMetric(out, "time_s", Source::kClock, "fn:f")->value, 0.5);
+  AddSampledTime(samples, kFewestSamplesForRate - 1, 1.0, "fn:f", &out);
+  EXPECT_FALSE(FindMetric(out, "time_s", Source::kClock, "fn:f")->value.has_value());
+  out.clear();
+  AddSampledTime(samples, kFewestSamplesForRate, 1.0, "fn:f", &out);
+  EXPECT_DOUBLE_EQ(*FindMetric(out, "time_s", Source::kClock, "fn:f")->value, 30 * 0.5e-3);
+}
+
+// Issue 38: a function's time is its CPU time per execution, samples x period / executions,
+// whatever the run's wall time (a program asleep 40 % of it had its share x wall overstated).
+TEST(AddSampledTime, TimeIsCpuTimePerExecution) {
+  FunctionSamples samples;
+  samples.total = 900;
+  samples.period_s = 0.5e-3;
+  samples.executions = 3;
+  samples.threads = 1;
+  std::vector<Metric> out;
+  AddSampledTime(samples, 600, 0.3, "fn:f", &out);
+  const Metric* time = FindMetric(out, "time_s", Source::kClock, "fn:f");
+  ASSERT_NE(time, nullptr);
+  EXPECT_DOUBLE_EQ(*time->value, 0.1);  // 600 x 0.5 ms / 3, not 2/3 x 0.3 s
+  EXPECT_NE(time->note.find("each thread's counted"), std::string::npos) << time->note;
+  EXPECT_NE(time->note.find("over 3 executions"), std::string::npos) << time->note;
+  std::vector<Metric> later;
+  AddSampledTime(samples, 600, 3.0, "fn:f", &later);
+  EXPECT_DOUBLE_EQ(*FindMetric(later, "time_s", Source::kClock, "fn:f")->value, 0.1);
+  // 0.15 s of CPU per execution in 0.3 s: 0.5 CPUs, not under half of one thread: nothing said.
+  EXPECT_EQ(FindMetric(out, "off_cpu_share", Source::kClock), nullptr);
+}
+
+// Issue 38: a program mostly off the CPU says so once, for the run, with its utilization.
+TEST(AddSampledTime, MostlyOffTheCpuIsSaidOnceForTheRun) {
+  FunctionSamples samples;
+  samples.total = 120;  // 60 ms of CPU per execution
+  samples.period_s = 0.5e-3;
+  samples.executions = 1;
+  samples.threads = 1;
+  std::vector<Metric> out;
+  AddSampledTime(samples, 80, 0.6, "fn:f", &out);
+  AddSampledTime(samples, 40, 0.6, "fn:g", &out);
+  int said = 0;
+  for (const Metric& m : out) said += m.name == "off_cpu_share";
+  EXPECT_EQ(said, 1);
+  const Metric* off = FindMetric(out, "off_cpu_share", Source::kClock);
+  ASSERT_NE(off, nullptr);
+  EXPECT_NEAR(*off->value, 0.9, 1e-9);
+  EXPECT_NE(off->note.find("mostly off the CPU: 0.10 CPUs utilized"), std::string::npos)
+      << off->note;
+  for (const Metric& m : out)
+    if (m.name == "time_s") EXPECT_EQ(m.note.find("off the CPU"), std::string::npos) << m.note;
+  // The run's measured CPU time, where it is there, comes first: 0.5 CPUs is not "mostly off".
+  std::vector<Metric> measured = {{"time_s", 0.6, "s", Source::kClock, "", ""},
+                                  {"cpu_time_s", 0.3, "s", Source::kClock, "", ""}};
+  AddSampledTime(samples, 80, 0.6, "fn:f", &measured);
+  EXPECT_EQ(FindMetric(measured, "off_cpu_share", Source::kClock), nullptr);
+  // Four threads at 1.5 CPUs: under half of them, said.
+  samples.threads = 4;
+  samples.total = 1800;
+  std::vector<Metric> threads;
+  AddSampledTime(samples, 900, 0.6, "fn:f", &threads);
+  ASSERT_NE(FindMetric(threads, "off_cpu_share", Source::kClock), nullptr);
+  EXPECT_NEAR(*FindMetric(threads, "off_cpu_share", Source::kClock)->value, 1 - 1.5 / 4, 1e-9);
 }
 
 TEST(AddSampledFunctions, NothingSampledNothingAdded) {

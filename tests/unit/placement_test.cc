@@ -652,6 +652,54 @@ TEST_F(PlacementTest, RegionWithoutFlopsSaysHowToDeclareThem) {
   EXPECT_TRUE(Contains(p.reason, "rprof_region_declare")) << p.reason;
 }
 
+// Issue 38: a region with bytes and a declared zero (or no) FLOPs is not a bandwidth bound at
+// 0 % of its roof: it is not placed, and says how to count its FLOPs.
+TEST_F(PlacementTest, RegionWithBytesAndNoFlopsCountedIsNotPlaced) {
+  std::vector<Metric> metrics = PmuRunWithRegions();
+  metrics.push_back(R("copy", "time_s", 1, Source::kClock));
+  metrics.push_back(R("copy", "bytes_dram", 1e6));
+  metrics.push_back(R("copy", "gbs_dram", 1e-3));
+  Placement absent = PlaceRegion(metrics, "copy", Shape(), profile_);
+  EXPECT_FALSE(absent.placed);
+  EXPECT_TRUE(Contains(absent.reason, "no FLOPs counted")) << absent.reason;
+  EXPECT_TRUE(Contains(absent.reason, "rprof_region_declare(\"copy\", flops, bytes)"))
+      << absent.reason;
+  metrics.push_back(R("copy", "flops", 0));  // declared 0: the 0 % came from here
+  Placement zero = PlaceRegion(metrics, "copy", Shape(), profile_);
+  EXPECT_FALSE(zero.placed) << zero.verdict;
+  EXPECT_FALSE(zero.percent_of_roof);
+  EXPECT_TRUE(zero.verdict.empty()) << zero.verdict;
+  EXPECT_TRUE(Contains(zero.reason, "no FLOPs counted")) << zero.reason;
+  RunShape python = Shape();
+  python.python = true;
+  EXPECT_TRUE(Contains(PlaceRegion(metrics, "copy", python, profile_).reason,
+                       "rprof.region(\"copy\", flops=...)"));
+  // A zero that sim counted is data movement, measured: placed by its bandwidth.
+  metrics.push_back(R("copy", "flops", 0, Source::kSim));
+  metrics.push_back(R("copy", "bytes_dram", 2e10, Source::kSim));
+  metrics.push_back(R("copy", "gbs_dram", 20, Source::kSim));
+  Placement counted = PlaceRegion(metrics, "copy", Shape(), profile_);
+  ASSERT_TRUE(counted.placed) << counted.reason;
+  EXPECT_TRUE(Contains(counted.verdict, "no floating-point work")) << counted.verdict;
+}
+
+// Issue 38: a hot function's time is its samples; too few of them are no time, so no rate and
+// no placement, whatever sim counted.
+TEST_F(PlacementTest, FunctionWithTooFewSamplesIsNotPlaced) {
+  std::vector<Metric> metrics = {R("fn:f", "time_s", std::nullopt, Source::kClock),
+                                 R("fn:f", "flops", 2e9, Source::kSim),
+                                 R("fn:f", "bytes_dram", 24e9, Source::kSim)};
+  metrics[0].note = "12 samples: too few for a rate (under 30): 12 cpu-clock samples x 0.5 ms";
+  Placement p = PlaceRegion(metrics, "fn:f", Shape(), profile_);
+  EXPECT_FALSE(p.placed);
+  EXPECT_TRUE(p.levels.empty());
+  EXPECT_EQ(p.reason.rfind("12 samples: too few for a rate", 0), 0u) << p.reason;
+  // With a time it is placed.
+  metrics[0].value = 2;
+  metrics.push_back(R("fn:f", "gflops", 1, Source::kSim));
+  EXPECT_TRUE(PlaceRegion(metrics, "fn:f", Shape(), profile_).placed);
+}
+
 TEST_F(PlacementTest, RegionIsPlacedOnItsOwnMetricsOnly) {
   // The whole run's sim L1 bytes (AI 0.01, far lower) and another region's must not reach it.
   std::vector<Metric> metrics = PmuRunWithRegions();
