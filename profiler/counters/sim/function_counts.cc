@@ -34,8 +34,10 @@ std::vector<FunctionSlice> SplitByFunction(const CallgrindOutput& output) {
     const InstructionSite& site = output.sites[i];
     const SiteSource& source = output.site_sources[i];
     const std::string& object = output.objects[site.object];
-    std::string_view valgrinds =
-        source.function == SiteSource::kUnnamed ? "" : output.functions[source.function];
+    // A view of the output's own string: `cond ? "" : string` would be a temporary string.
+    std::string_view valgrinds = source.function == SiteSource::kUnnamed
+                                     ? std::string_view()
+                                     : std::string_view(output.functions[source.function]);
     const FunctionName& name = names.Name(object, site.address, valgrinds);
     bool lump = name.source == NameSource::kAddress;
     auto [it, inserted] = index.emplace(Key{site.object, lump ? "" : name.name}, slices.size());
