@@ -36,33 +36,21 @@ size_t EncodedSize(uint8_t encoding) {
   }
 }
 
+// A value of type T at p, which may be unaligned.
+template <typename T>
+int64_t Load(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return static_cast<int64_t>(v);
+}
+
 int64_t ReadEncoded(const uint8_t* p, uint8_t encoding) {
   switch (encoding & kFormat) {
-    case 0x02: {
-      uint16_t v;
-      std::memcpy(&v, p, 2);
-      return v;
-    }
-    case 0x0a: {
-      int16_t v;
-      std::memcpy(&v, p, 2);
-      return v;
-    }
-    case 0x03: {
-      uint32_t v;
-      std::memcpy(&v, p, 4);
-      return v;
-    }
-    case 0x0b: {
-      int32_t v;
-      std::memcpy(&v, p, 4);
-      return v;
-    }
-    default: {
-      int64_t v;
-      std::memcpy(&v, p, 8);
-      return v;
-    }
+    case 0x02: return Load<uint16_t>(p);
+    case 0x0a: return Load<int16_t>(p);
+    case 0x03: return Load<uint32_t>(p);
+    case 0x0b: return Load<int32_t>(p);
+    default: return Load<int64_t>(p);
   }
 }
 
