@@ -81,7 +81,7 @@ bool SimulateProgram(const CountedTarget& program, const CacheSizes& caches, int
   // A benchmark instance replays under auto too, for one short timed loop.
   std::fprintf(stderr,
                "rprof: executing %s a second time, under valgrind, for the sim counts (%s; its "
-               "standard output is not shown again)\n",
+               "output is not shown again, its last lines are if it fails)\n",
                program.argv[0].c_str(),
                program.replay_argv.empty() ? "--counters sim" : "one short timed loop of it");
   SimRequest sim;
@@ -90,9 +90,9 @@ bool SimulateProgram(const CountedTarget& program, const CacheSizes& caches, int
   sim.collect_from_start = true;
   sim.per_region = true;
   // The program's output is the timed runs': the replay's, on the user's stdout a second time
-  // (or a Google Benchmark table that is not the run's), would be mixed into what a script
-  // reads from it.
-  sim.discard_stdout = true;
+  // (or a Google Benchmark table and context that are not the run's), would be mixed into what
+  // a script reads from it. A failing replay's last words are in the run's note.
+  sim.discard_output = true;
   // A replay of its own (a Google Benchmark instance) counts its functions over its timed loop
   // alone (the shim's region), which its target divides per iteration as it does the loop's
   // counts; without that region, none: over the whole replay they would not be per iteration.

@@ -361,7 +361,7 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
                    {"RPROF_MARKER_EVENTS", ""}};
   }
   options.timeout_s = request.timeout_s;
-  options.discard_stdout = request.discard_stdout;
+  options.discard_output = request.discard_output;
   CallgrindRun run;
   bool ran = RunUnderCallgrind(request.argv, options, &run, &why);
   auto cleanup = [&] {

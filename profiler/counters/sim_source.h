@@ -35,8 +35,8 @@ struct SimRequest {
   // the marker library sends rprofsim its region requests, or has callgrind dump its counts at
   // region boundaries).
   bool per_region = false;
-  // The replay's standard output to /dev/null (CallgrindOptions::discard_stdout).
-  bool discard_stdout = false;
+  // The replay prints nothing: CallgrindOptions::discard_output.
+  bool discard_output = false;
   // Also count each hot function on its own (HotFunctionRule::top, functions/hot_functions.h):
   // its metrics carry the region FunctionRegion(name). 0: no function is counted.
   int functions = 0;

@@ -81,7 +81,7 @@ void OutputTail::Copy() {
     ssize_t got = read(read_fd_, buf, sizeof buf);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) return;  // EOF: every writer is gone
-    WriteAll(STDERR_FILENO, buf, static_cast<size_t>(got));
+    if (pass_through_) WriteAll(STDERR_FILENO, buf, static_cast<size_t>(got));
     tail_.append(buf, static_cast<size_t>(got));
     if (tail_.size() > 2 * keep_) {
       tail_.erase(0, tail_.size() - keep_);

@@ -1,5 +1,6 @@
-// A child's standard error passed through to rprof's own as it is written, its last bytes kept:
-// a replay that fails says why in the run's note with the program's own last words.
+// A child's standard error passed through to rprof's own as it is written (or, for a child whose
+// output the user has seen once already, only kept), its last bytes kept either way: a replay
+// that fails says why in the run's note with the program's own last words.
 //
 //   OutputTail tail;
 //   if (!tail.Open(&why)) ...                 // before fork
@@ -19,7 +20,9 @@ namespace rprof {
 
 class OutputTail {
  public:
-  explicit OutputTail(size_t keep_bytes) : keep_(keep_bytes) {}
+  // `pass_through`: copied to rprof's standard error as it comes; else only its tail is kept.
+  explicit OutputTail(size_t keep_bytes, bool pass_through = true)
+      : keep_(keep_bytes), pass_through_(pass_through) {}
   ~OutputTail();
   OutputTail(const OutputTail&) = delete;
   OutputTail& operator=(const OutputTail&) = delete;
@@ -41,6 +44,7 @@ class OutputTail {
   void Copy();
 
   size_t keep_;
+  bool pass_through_;
   int read_fd_ = -1, write_fd_ = -1, stop_read_ = -1, stop_write_ = -1;
   std::thread copier_;
   std::string tail_;

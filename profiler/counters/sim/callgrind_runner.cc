@@ -261,15 +261,16 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
     *err = std::string("pipe: ") + std::strerror(errno);
     return false;
   }
-  // The program's standard error, passed through, its end kept to say why a replay failed.
-  OutputTail stderr_tail(kOutputTailBytes);
+  // The program's standard error, passed through (unless discarded), its end kept to say why a
+  // replay failed.
+  OutputTail stderr_tail(kOutputTailBytes, /*pass_through=*/!opts.discard_output);
   if (!stderr_tail.Open(err)) {
     close(exec_pipe[0]);
     close(exec_pipe[1]);
     return false;
   }
   // Opened before fork: only async-signal-safe calls in the child.
-  int null_out = opts.discard_stdout ? open("/dev/null", O_WRONLY | O_CLOEXEC) : -1;
+  int null_out = opts.discard_output ? open("/dev/null", O_WRONLY | O_CLOEXEC) : -1;
   ChildLaunch launch = PrepareChildLaunch();
   double start = Now();
   pid_t pid = fork();

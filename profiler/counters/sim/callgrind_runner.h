@@ -44,10 +44,11 @@ struct CallgrindOptions {
   // (SIGTERM, then SIGKILL) and the run fails with an error saying so. An interrupted rprof
   // stops it the same way (see process/child_process.h).
   double timeout_s = 0;
-  // The program's standard output to /dev/null: a replay whose output is not what the user
-  // ran (a Google Benchmark binary's table of 10 s per iteration under valgrind) stays off
-  // the user's stdout. Its standard error still passes through.
-  bool discard_stdout = false;
+  // The program's standard output to /dev/null and its standard error kept only for the
+  // failure note (ReplayFailure): a replay of what the user ran already (a program's second
+  // execution, a Google Benchmark binary's table and context of one short loop under
+  // valgrind) prints nothing a second time.
+  bool discard_output = false;
 };
 
 // How much of the end of a run's standard error CallgrindRun keeps.
