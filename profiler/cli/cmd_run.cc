@@ -180,7 +180,8 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   cl.Add("verbose,v",
          "the full report: every metric of every region and function, every note (by default "
          "the report fits a screen); a parallel job (mpirun, srun): each rank's full report as "
-         "well as the job's table");
+         "well as the job's table; a Google Benchmark binary: each benchmark's full report "
+         "(by default one line each)");
   cl.Add("gbench",
          "the program is a Google Benchmark binary (found by itself when it links "
          "libbenchmark): every benchmark is a run of kind benchmark, counted over its timed "
@@ -374,8 +375,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
                         "--benchmark_repetitions=N after its name, and declares its work and "
                         "threads itself");
     if (cl.Has("quiet")) QuietProgress();
-    BenchmarkRunPlan benchmarks{program_path, program_argv, timeout,
-                                output,       format,       cl.Has("quiet") > 0};
+    BenchmarkRunPlan benchmarks{program_path, program_argv,         timeout,
+                                output,       format,               cl.Has("quiet") > 0,
+                                cl.Has("verbose") > 0};
     return RunBenchmarks(session, benchmarks, sources, request, run, err);
   }
   std::vector<SourceFailure> failed_sources;

@@ -33,6 +33,13 @@ bool RunBenchmarks(const RunSession& session, const BenchmarkRunPlan& plan,
   const std::string invocation = NewRunUid();
   // Quiet: one id a line, whatever the format.
   RunStream report(plan.quiet ? OutputFormat::kTable : plan.format);
+  const size_t width = TerminalWidth(plan.output.empty() ? STDERR_FILENO : -1);
+  // The text for people on one screen: with several benchmarks, one line each in the order
+  // they ran, as `rprof history` gives them, once all are stored (a report of 300 lines per benchmark buried the
+  // verdicts); -v, JSON and CSV: each run whole, as it ends.
+  const bool one_line_each = !plan.quiet && !plan.verbose && plan.format == OutputFormat::kTable &&
+                             binary.instances.size() > 1;
+  std::vector<RunRecord> finished;
   std::string failures;
   for (const std::string& instance : binary.instances) {
     if (InterruptingSignal() != 0) break;
@@ -55,14 +62,21 @@ bool RunBenchmarks(const RunSession& session, const BenchmarkRunPlan& plan,
     RunPlacement placement;
     if (!session.Finish(&run, &placement, err)) return false;
     const std::string id = std::to_string(run.id);
-    report.Add(plan.quiet ? id + "\n"
-                          : FormatRun(run, plan.format, &placement,
-                                      TerminalWidth(plan.output.empty() ? STDERR_FILENO : -1)));
     if (run.status != RunStatus::kOk)
       failures += (failures.empty() ? "" : "; ") + instance + " (run " + id + ") " +
                   RunStatusName(run.status) + ": " + run.note;
+    if (one_line_each) {
+      finished.push_back(std::move(run));
+      continue;
+    }
+    const RunDetail detail = plan.verbose ? RunDetail::kFull : RunDetail::kSummary;
+    report.Add(plan.quiet ? id + "\n" : FormatRun(run, plan.format, &placement, width, detail));
   }
   std::string text = report.Finish();
+  if (one_line_each && !finished.empty()) {
+    text = FormatRunList(finished, OutputFormat::kTable, width) +
+           "one benchmark's report: rprof show ID; every benchmark's: -v\n";
+  }
   if (!plan.quiet && plan.format == OutputFormat::kTable)
     text += "invocation " + invocation + ": " + std::to_string(binary.instances.size()) +
             " benchmarks (rprof history --invocation " + invocation + ")\n";

@@ -23,6 +23,9 @@ struct BenchmarkRunPlan {
   std::string output;  // -o FILE; "" for standard error
   OutputFormat format = OutputFormat::kTable;
   bool quiet = false;
+  // Each benchmark's whole report (-v); else, in the text for people, one screen: the one
+  // benchmark's summary, or one line per benchmark, as Google Benchmark's own table has.
+  bool verbose = false;
 };
 
 // `base`: the machine, tags and CPU list every run gets; each instance is measured and its run

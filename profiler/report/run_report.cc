@@ -44,13 +44,25 @@ std::string TargetText(const RunRecord& run) {
   return out;
 }
 
-// The target as history's narrow text column shows it: a path shortened from the left to
-// "…/name", as a shell prompt does, where the whole would take more than a quarter of
-// `text_width`, so that the column fitter (text_table.h), which keeps words of up to 24
-// columns whole, never cuts a name in two (issue 38).
+// A path as a narrow column shows it: "…/name", as a shell prompt does; a word without a folder
+// as it is.
+std::string ShortPath(const std::string& word) {
+  size_t slash = word.rfind('/');
+  if (slash == std::string::npos || slash == 0 || slash + 1 >= word.size()) return word;
+  return "\u2026/" + word.substr(slash + 1);
+}
+
+// The target as history's narrow text column shows it: its paths shortened from the left (the
+// program, arguments that are paths; a plugin's or a benchmark binary's file, never the
+// kernel's or benchmark's own name, "BM_saxpy/1048576"), where the whole would take more than
+// a quarter of `text_width`, so that the column fitter (text_table.h), which keeps words of up
+// to 24 columns whole, never cuts a name in two (issue 38).
 // The full command line is in CSV, JSON and `rprof show`.
-std::string ShortTargetText(const std::string& text, size_t text_width) {
+std::string ShortTargetText(const RunRecord& run, size_t text_width) {
+  const std::string text = TargetText(run);
   if (text_width == kNoWidthLimit || text.size() <= text_width / 4) return text;
+  if (!run.command.empty() && (run.target_kind == "plugin" || run.target_kind == "benchmark"))
+    return run.target + " (" + ShortPath(run.command.front()) + ")";
   std::string out;
   size_t start = 0;
   while (start <= text.size()) {
@@ -59,10 +71,7 @@ std::string ShortTargetText(const std::string& text, size_t text_width) {
     std::string word = text.substr(start, end - start);
     // The program, and arguments that are paths ("/data/in.txt", "./x"); never an option's
     // value ("--out=/tmp/x"), which would lose its name.
-    size_t slash = word.rfind('/');
-    bool path = start == 0 || word[0] == '/' || word[0] == '.';
-    if (path && slash != std::string::npos && slash > 0 && slash + 1 < word.size())
-      word = "\u2026/" + word.substr(slash + 1);
+    if (start == 0 || word[0] == '/' || word[0] == '.') word = ShortPath(word);
     // The text wrapper keeps a short number with the word before it ("hot_functions 2"), as
     // one piece its column is not sized for: a no-break space makes it the word it is wrapped
     // as, so the column keeps it whole.
@@ -534,7 +543,7 @@ std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat forma
   columns.emplace_back("ai_binding_level", "", Align::kLeft, kInCsv);
   columns.emplace_back("ai_binding_source", "", Align::kLeft, kInCsv);
   columns.push_back(Column("sources", "sources", Align::kLeft, kInText).Optional());
-  columns.emplace_back("bound", "bound, % of roof (when measured)", Align::kLeft, kInText);
+  columns.emplace_back("bound", "bound, % of roof", Align::kLeft, kInText);
   Table& table = report.AddTable(std::move(columns), kInText | kInCsv);
   for (const RunRecord& run : runs) {
     const Metric* time = FindMetric(run.metrics, "time_s", Source::kClock);
@@ -545,8 +554,11 @@ std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat forma
         Cell::Text(TargetText(run)),
         Cell::Text(ParamsText(run.params)),
         Cell::Text(TargetText(run) + (run.params.empty() ? "" : " ") + ParamsText(run.params),
-                   ShortTargetText(TargetText(run), text_width) +
-                       (run.params.empty() ? "" : " ") + ParamsText(run.params)),
+                   ShortTargetText(run, text_width) +
+                       // A benchmark's name carries its arguments: "BM_saxpy/1024".
+                       (run.params.empty() || run.target_kind == "benchmark"
+                            ? ""
+                            : " " + ParamsText(run.params))),
         Cell::Text(RunStatusName(run.status), OutcomeText(run)),
         Cell::Number(time_s, time_s ? FormatSeconds(*time_s) : "-")};
     std::string sources;

@@ -244,6 +244,32 @@ class Gbench(RprofTestCase):
         self.assertEqual(ids, {str(r[0]) for r in self.runs()})
         self.assertEqual(len(ids), 2)
 
+    def test_the_text_report_is_one_line_per_benchmark(self):
+        # Issue 38: each benchmark's whole report (about 300 lines under sim) buried the
+        # verdicts; Google Benchmark's own table is one line per benchmark, and so is rprof's.
+        report = self.path("report.txt")
+        args = ["run", "--counters", "pmu", "-o", report, FIXTURE,
+                "--benchmark_filter=saxpy/(1024|65536)$", "--benchmark_min_time=0.01s"]
+        env = dict(self.env, COLUMNS="80")
+        self.assertEqual(self.rprof(*args, env=env).returncode, 0)
+        with open(report) as f:
+            text = f.read()
+        lines = text.splitlines()
+        self.assertLessEqual(len(lines), 12, text)
+        self.assertTrue(all(len(line) <= 80 for line in lines[:-1]), text)
+        ids = [str(r[0]) for r in self.runs()]
+        for run_id, name in zip(ids, ["BM_saxpy/1024", "BM_saxpy/65536"]):
+            # Each row: the run's id and the benchmark's name whole, the binary's base name.
+            self.assertRegex(text, rf"\n\s*{run_id}\s+{re.escape(name)}\s", text)
+        self.assertIn("(\u2026/bench_fixture)", text)
+        self.assertIn("every benchmark's: -v", text)
+        # -v: each benchmark's whole report, as before.
+        self.assertEqual(self.rprof(*args[:1], "-v", *args[1:], env=env).returncode, 0)
+        with open(report) as f:
+            whole = f.read()
+        self.assertEqual(len(re.findall(r"^run \d+ BM_saxpy/", whole, re.M)), 2, whole)
+        self.assertGreater(len(whole.splitlines()), 2 * len(lines), whole)
+
     def test_a_benchmark_run_imports_into_another_database(self):
         # Issue 27: the JSON reader did not know the benchmark target kind, so a benchmark run's
         # show, history and recovery JSON could never be imported (exit 2).
