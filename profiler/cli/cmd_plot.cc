@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 
 #include "cli/command.h"
@@ -15,6 +14,7 @@
 #include "cli/output_file.h"
 #include "cli/plot_inputs.h"
 #include "machine/current_machine.h"
+#include "process/replace_file.h"
 #include "process/scratch_dir.h"
 #include "report/roofline_plot.h"
 #include "report/roofline_scene.h"
@@ -59,12 +59,20 @@ bool RunGnuplot(const std::string& script_path, Error* err) {
 }
 
 // The SVG rendered to PNG or PDF by librsvg's rsvg-convert: the same picture, the same labels.
+// Written beside `output` and renamed over it once whole, as WriteText writes.
 bool RenderSvg(const std::string& svg_path, const std::string& output, Error* err) {
   bool pdf = output.size() > 4 && output.compare(output.size() - 4, 4, ".pdf") == 0;
-  if (!RunTool({"rsvg-convert", "-f", pdf ? "pdf" : "png", "-o", output, svg_path}))
+  const std::string temporary = ReplacementPath(output);
+  if (!RunTool({"rsvg-convert", "-f", pdf ? "pdf" : "png", "-o", temporary, svg_path})) {
+    DropReplacement(temporary);
     return Fail(err, ErrorKind::kEnvironment,
                 "rsvg-convert failed on the roofline SVG (its message is above); -o FILE.svg "
                 "writes the SVG itself");
+  }
+  std::string why;
+  if (!CommitReplacement(temporary, output, &why))
+    return Fail(err, ErrorKind::kEnvironment,
+                output + ": cannot write: " + why + "; the file is as it was before");
   return true;
 }
 
@@ -82,10 +90,13 @@ void PrintNotes(const RooflineScene& scene) {
     std::cerr << "rprof: warning: plot: " << EscapeForTerminal(w) << "\n";
 }
 
+// Whole or not at all (process/replace_file.h): a kill or a full disk leaves the previous
+// picture as it was.
 bool WriteText(const std::string& path, const std::string& text, Error* err) {
-  std::ofstream file(path);
-  file << text;
-  if (!file) return Fail(err, ErrorKind::kEnvironment, path + ": cannot write");
+  std::string why;
+  if (!ReplaceFile(path, text, &why))
+    return Fail(err, ErrorKind::kEnvironment,
+                path + ": cannot write: " + why + "; the file is as it was before");
   return true;
 }
 
@@ -205,13 +216,22 @@ bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& ar
   std::cerr << "rprof: note: plot: rsvg-convert not found (Debian package librsvg2-bin): " << output
             << " is gnuplot's picture, a point per source at DRAM intensity; "
             << "-o FILE.svg, or librsvg2-bin, gives the cache-aware one\n";
+  // gnuplot writes the picture beside it, renamed over it once gnuplot is done.
+  plot.output = ReplacementPath(output);
   std::string temp;
   if (!ScratchPath("plot.gp", &temp, err)) return false;
-  if (!WriteText(temp, text, err)) return false;
+  if (!WriteText(temp, RooflineGnuplotScript(profile.profile, runs, plot), err)) return false;
   std::cout.flush();
   bool ok = RunGnuplot(temp, err);
   unlink(temp.c_str());
-  if (!ok) return false;
+  if (!ok) {
+    DropReplacement(plot.output);
+    return false;
+  }
+  std::string why;
+  if (!CommitReplacement(plot.output, output, &why))
+    return Fail(err, ErrorKind::kEnvironment,
+                output + ": cannot write: " + why + "; the file is as it was before");
   std::cout << "wrote " << output << "\n";
   return true;
 }

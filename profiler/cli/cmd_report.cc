@@ -1,12 +1,12 @@
 // rprof report: the chosen runs and their machine in one self-contained HTML file
 // (report/html_report.h).
-#include <fstream>
 #include <iostream>
 
 #include "cli/command.h"
 #include "cli/options.h"
 #include "cli/output_file.h"
 #include "cli/plot_inputs.h"
+#include "process/replace_file.h"
 #include "report/html_report.h"
 #include "report/roofline_plot.h"
 #include "report/roofline_scene.h"
@@ -97,9 +97,12 @@ bool ReportCommand(const GlobalOptions& global, const std::vector<std::string>& 
   input.scene = &scene;
   input.generated_at = UtcNow();
 
-  std::ofstream file(output);
-  file << HtmlReport(input);
-  if (!file) return Fail(err, ErrorKind::kEnvironment, "report: -o " + output + ": cannot write");
+  // Whole or not at all: a kill or a full disk leaves the previous report as it was.
+  std::string why;
+  if (!ReplaceFile(output, HtmlReport(input), &why))
+    return Fail(err, ErrorKind::kEnvironment,
+                "report: -o " + output + ": cannot write: " + why + "; the file is as it was "
+                "before");
   std::cout << "wrote " << output << "\n";
   return true;
 }

@@ -5,10 +5,10 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 
 #include "cli/standard_streams.h"
+#include "process/replace_file.h"
 
 namespace rprof {
 
@@ -49,14 +49,12 @@ bool WriteReport(const std::string& report, const std::string& output, ReportStr
     std::cout << report;
     return FlushStandardOutput(err, stored);
   }
-  errno = 0;
-  std::ofstream file(output);
-  file << report;
-  file.close();
-  if (!file)
+  // Whole or not at all: a kill or a full disk leaves the previous report as it was.
+  std::string why;
+  if (!ReplaceFile(output, report, &why))
     return Fail(err, ErrorKind::kEnvironment,
-                "--output " + output + ": cannot write" +
-                    (errno ? std::string(": ") + std::strerror(errno) : "") + "; " + stored);
+                "--output " + output + ": cannot write: " + why + "; the file is as it was " +
+                    "before; " + stored);
   return true;
 }
 

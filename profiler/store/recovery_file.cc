@@ -1,14 +1,10 @@
 #include "store/recovery_file.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <system_error>
+
+#include "process/replace_file.h"
 
 namespace rprof {
 
@@ -25,16 +21,6 @@ std::string FileNamePart(const std::string& text) {
     out += plain ? c : '-';
   }
   return out;
-}
-
-bool WriteAll(int fd, std::string_view text) {
-  while (!text.empty()) {
-    ssize_t n = write(fd, text.data(), text.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    text.remove_prefix(static_cast<size_t>(n));
-  }
-  return true;
 }
 
 }  // namespace
@@ -59,25 +45,12 @@ bool WriteRecoveryFile(const RunRecord& run, std::string_view json, std::string*
   }
   std::string uid = run.uid.empty() ? NewRunUid() : run.uid;
   *path = dir + "/run-" + FileNamePart(run.started_at) + "-" + FileNamePart(uid) + ".json";
-  std::string temporary = *path + ".part" + std::to_string(getpid());
-  int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    *err = "cannot write " + temporary + ": " + std::strerror(errno);
-    return false;
-  }
   std::string text = std::string(json);
   if (text.empty() || text.back() != '\n') text += '\n';
-  // fsync before the rename: after a crash the file is whole or absent, never empty.
-  bool written = WriteAll(fd, text) && fsync(fd) == 0;
-  int saved_errno = errno;
-  if (close(fd) != 0 && written) {
-    written = false;
-    saved_errno = errno;
-  }
-  if (!written || std::rename(temporary.c_str(), path->c_str()) != 0) {
-    if (written) saved_errno = errno;
-    unlink(temporary.c_str());
-    *err = "cannot write " + *path + ": " + std::strerror(saved_errno);
+  // After a crash the file is whole or absent, never empty (process/replace_file.h).
+  std::string why;
+  if (!ReplaceFile(*path, text, &why)) {
+    *err = "cannot write " + *path + ": " + why;
     return false;
   }
   return true;

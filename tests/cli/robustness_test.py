@@ -267,6 +267,41 @@ class OutputTest(RobustnessTestCase):
         self.assertNotIn("\x1b", r.stderr)
 
 
+    def test_a_write_killed_midway_leaves_the_previous_file(self):
+        # Issue 41: report -o and plot -o wrote in place; a kill left 0 bytes, a full disk a
+        # cut-off file, the previous one lost either way. A file-size limit below the new
+        # file's size kills rprof (or rsvg-convert) in its write (SIGXFSZ), as a kill or a full
+        # disk would stop it there: the previous file must be whole. The limit is above the
+        # 32 KiB the database's WAL index takes, so the reads before the write go through.
+        for n in range(1000, 6000, 1000):
+            self.rprof_ok("run", "triad", "-p", f"n={n}", "--counters", "model", "-q",
+                          "-o", self.path("id"))
+        insert_profile(self.db)
+        limit = 40000
+
+        def limited():
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+        cases = [(["report", "--last", "5"], "r.html")]
+        if shutil.which("rsvg-convert"):
+            cases.append((["plot", "--last", "5"], "p.png"))
+        for args, name in cases:
+            with self.subTest(args=args):
+                out = self.path(name)
+                with open(out, "w") as f:
+                    f.write("the previous file\n")
+                proc = subprocess.run(self.command(args + ["-o", out], True), env=self.env,
+                                      capture_output=True, text=True, timeout=120,
+                                      preexec_fn=limited)
+                self.assertNotEqual(proc.returncode, 0, proc.stderr)
+                with open(out) as f:
+                    self.assertEqual(f.read(), "the previous file\n")
+                # Without the limit the new file is larger than it: the test could fail.
+                r = self.rprof(*args, "-o", out)
+                self.assertEqual(r.returncode, 0, r)
+                self.assertGreater(os.path.getsize(out), limit)
+
+
 class InputTest(RobustnessTestCase):
     """Inputs that were accepted and meant something nobody asked for: a clear error, exit 2,
     nothing stored."""
