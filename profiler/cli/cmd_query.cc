@@ -1,5 +1,6 @@
-// rprof query: the user's own SQL on a read-only connection. Writes are refused twice over: the
-// statement is checked before it runs, and the connection itself cannot write. Rows are
+// rprof query: the user's own SQL on a read-only connection. Writes are refused three times
+// over: an authorizer allows reads only (store/query_guard.h), the statement is checked before
+// it runs, and the connection itself cannot write. Rows are
 // written as they come (report/render.h's TableStream), so a result may be any length.
 #include <iostream>
 #include <optional>
@@ -9,6 +10,7 @@
 #include "cli/standard_streams.h"
 #include "core/json.h"
 #include "report/render.h"
+#include "store/query_guard.h"
 #include "store/run_store.h"
 
 namespace rprof {
@@ -31,16 +33,24 @@ bool QueryCommand(const GlobalOptions& global, const std::vector<std::string>& a
   RunStore store;
   if (!store.OpenReadOnly(ResolveDatabasePath(global.db), err)) return false;
   Database* db = store.db();
+  QueryGuard guard(db);
   Statement stmt;
   std::string why, rest;
-  if (!db->Prepare(sql, &stmt, &why, &rest)) return Fail(err, ErrorKind::kUsage, "query: " + why);
+  constexpr const char* kWrites =
+      "query: the statement would write to the database; rprof query is read-only (use sqlite3 "
+      "on a copy to change data)";
+  if (!db->Prepare(sql, &stmt, &why, &rest)) {
+    if (guard.refused_write()) return Fail(err, ErrorKind::kUsage, kWrites);
+    if (!guard.refused().empty())
+      return Fail(err, ErrorKind::kUsage,
+                  "query: " + guard.refused() + " is not allowed: rprof query reads the "
+                  "database and nothing else (use sqlite3 on a copy for more)");
+    return Fail(err, ErrorKind::kUsage, "query: " + why);
+  }
   if (!stmt.handle()) return Fail(err, ErrorKind::kUsage, "query: the SQL holds no statement");
   if (rest.find_first_not_of(" \t\r\n;") != std::string::npos)
     return Fail(err, ErrorKind::kUsage, "query: give one statement at a time");
-  if (!sqlite3_stmt_readonly(stmt.handle()))
-    return Fail(err, ErrorKind::kUsage,
-                "query: the statement would write to the database; rprof query is "
-                "read-only (use sqlite3 on a copy to change data)");
+  if (!sqlite3_stmt_readonly(stmt.handle())) return Fail(err, ErrorKind::kUsage, kWrites);
 
   // Each row is written as it is stepped, never held: millions of rows cost the memory of one
   // (the text table holds its first rows, to align its columns on them). So a statement that

@@ -188,6 +188,28 @@ class Refusing(QueryTestCase):
         self.assertError(r, 2, "the statement would write to the database; rprof query is "
                                "read-only")
 
+    def test_nothing_reaches_outside_the_database(self):
+        # Issue 41: fts3_tokenizer (which reads and writes memory at an address it is given)
+        # was callable; ATTACH creates a file; a PRAGMA that sets is not a read.
+        before = self.snapshot()
+        for sql, what in [("select fts3_tokenizer('simple')", "the function fts3_tokenizer"),
+                          ("select load_extension('/tmp/x.so')", "the function load_extension"),
+                          (f"attach '{self.path('other.db')}' as other", "ATTACH"),
+                          ("pragma journal_mode = delete", "PRAGMA journal_mode = delete")]:
+            with self.subTest(sql=sql):
+                r = self.rprof("query", sql)
+                self.assertError(r, 2, f"query: {what} is not allowed")
+                self.assertEqual(self.snapshot(), before)
+        self.assertFalse(os.path.exists(self.path("other.db")))
+        # Reading stays whole: functions, recursive CTEs, the schema's PRAGMAs.
+        r = self.rprof("query", "with recursive c(x) as (select 1 union all select x + 1 from c "
+                       "where x < 3) select sum(x), json_object('a', abs(-2)) from c")
+        self.assertEqual(r.returncode, 0, r)
+        self.assertIn('{"a":2}', r.stdout)
+        r = self.rprof("query", "pragma table_info(runs)")
+        self.assertEqual(r.returncode, 0, r)
+        self.assertIn("machine_id", r.stdout)
+
     def test_two_statements_are_refused(self):
         before = self.snapshot()
         for sql in ["select 1; select 2", "select 1; delete from runs",
