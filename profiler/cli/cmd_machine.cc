@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "cli/command.h"
+#include "cli/option_ranges.h"
 #include "cli/options.h"
 #include "machine/current_machine.h"
 #include "machine/level_sizes.h"
@@ -43,8 +44,8 @@ bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, 
          "(default 30; 0: measure at once)");
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
-  if (wait_s < 0)
-    return Fail(err, ErrorKind::kUsage, "--wait " + std::to_string(wait_s) + ": must be >= 0");
+  // nan waited forever under load; inf overflowed the deadline (issue 41).
+  if (!CheckSeconds("--wait", wait_s, "0: measure at once", err)) return false;
   if (cl.Has("quick") && cl.Has("full"))
     return Fail(err, ErrorKind::kUsage, "machine measure: --quick or --full, not both");
   // The CPUs this process may run on (taskset, cgroups), as the measurement will pin to them.

@@ -6,7 +6,9 @@
 namespace rprof {
 
 void AddRunChoiceOptions(CommandLine* cl, RunChoice* choice, bool with_profile) {
-  cl->Add("last", po::value(&choice->last), "the newest N runs (default 10 when no run is named)");
+  // Without a default value the notifier runs only when --last is given.
+  cl->Add("last", po::value(&choice->last)->notifier([choice](int) { choice->last_given = true; }),
+          "the newest N runs (default 10 when no run is named)");
   cl->Add("kernel,k", po::value(&choice->kernel), "only runs of this kernel or program");
   cl->Add("tag,t", po::value(&choice->tags)->composing(),
           "only runs tagged KEY=VALUE (repeatable)");
@@ -27,6 +29,10 @@ bool LoadRunChoice(const GlobalOptions& global, const RunChoice& choice, const s
                    RunStore* store, std::vector<RunRecord>* runs, StoredProfile* profile,
                    Error* err) {
   RunFilter filter;
+  // A count of 0 or less is a mistake, never "the default": said, not guessed (issue 41).
+  if (choice.last < 0 || (choice.last == 0 && choice.last_given))
+    return Fail(err, ErrorKind::kUsage,
+                "--last " + std::to_string(choice.last) + ": give a number of runs, 1 or more");
   if (!ParseKeyValues("--tag", choice.tags, &filter.tags, err)) return false;
   if (!choice.kernel.empty()) {
     std::vector<std::string> names = StoredTargetNames(choice.kernel);

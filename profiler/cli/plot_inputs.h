@@ -17,6 +17,7 @@ namespace rprof {
 struct RunChoice {
   std::vector<long long> ids;
   int last = 0;
+  bool last_given = false;  // --last was on the command line (0 is then a mistake)
   std::string kernel;
   std::vector<std::string> tags;
   long long profile_id = 0;  // 0: the newest profile of the runs' machine

@@ -312,7 +312,13 @@ class InputTest(RobustnessTestCase):
                           (["run", "-e", "task-clock,,page-faults", "triad"], "empty name"),
                           (["run", "--group", "", "triad"], "names nothing"),
                           (["history", "--since", ""], "empty"),
-                          (["history", "--limit", "-1"], "negative")):
+                          (["history", "--limit", "-1"], "negative"),
+                          # Issue 41: taken for the default, or waiting forever under load.
+                          (["plot", "--last", "-3", "--terminal"], "--last -3: give a number"),
+                          (["report", "--last", "0", "-o", self.path("r.html")],
+                           "--last 0: give a number"),
+                          (["machine", "measure", "--wait", "nan"], "--wait nan: must be"),
+                          (["machine", "measure", "--wait", "inf"], "--wait inf: out of range")):
             with self.subTest(args=args):
                 r = self.rprof(*args)
                 self.assertError(r, 2, why)
