@@ -1,11 +1,27 @@
 #include "store/database.h"
 
+#include <sys/stat.h>
+
 #include "store/database_failure.h"
 
 namespace rprof {
 
 bool Database::Open(const std::string& path, Mode mode, std::string* err) {
   path_ = path;
+  // A FIFO, a device (/dev/null, /dev/zero) or a folder: SQLite's "disk I/O error" on it read
+  // as a full disk. Said as what it is, before SQLite opens it (a FIFO would block there).
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    *err = std::string("not a database file: it is ") +
+           (S_ISDIR(st.st_mode)    ? "a folder"
+            : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
+            : S_ISCHR(st.st_mode)  ? "a character device"
+            : S_ISBLK(st.st_mode)  ? "a block device"
+            : S_ISSOCK(st.st_mode) ? "a socket"
+                                   : "not a regular file") +
+           "; name a file";
+    return false;
+  }
   int busy_timeout_ms = 0;
   if (!BusyTimeoutMs(&busy_timeout_ms, err)) return false;
   int flags = mode == Mode::kReadOnly            ? SQLITE_OPEN_READONLY

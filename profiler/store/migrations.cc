@@ -71,6 +71,21 @@ bool SetJournalMode(Database* db, const std::string& mode, std::string* err) {
 
 }  // namespace
 
+bool SchemaVersionKnown(int version, int newest, std::string* why) {
+  if (version < 0) {
+    // rprof writes versions 1 and up: another program set this one.
+    *why = "schema version " + std::to_string(version) +
+           " is not one rprof writes (another program changed the file); use another database";
+    return false;
+  }
+  if (version > newest) {
+    *why = "schema version " + std::to_string(version) + " is newer than this rprof's " +
+           std::to_string(newest) + "; use a newer rprof, or another database";
+    return false;
+  }
+  return true;
+}
+
 bool Migrate(Database* db, const std::vector<Migration>& migrations, std::string* err) {
   int newest = migrations.empty() ? 0 : migrations.back().version;
   // The version and the tables in one statement, so one snapshot: read apart, a process that
@@ -84,11 +99,7 @@ bool Migrate(Database* db, const std::vector<Migration>& migrations, std::string
                         tables = s.Int(1);
                       }))
     return false;
-  if (version > newest) {
-    *err = "schema version " + std::to_string(version) + " is newer than this rprof's " +
-           std::to_string(newest) + "; use a newer rprof, or another database";
-    return false;
-  }
+  if (!SchemaVersionKnown(version, newest, err)) return false;
   if (version == 0) {
     // Version 0 with tables is someone else's database: refuse it rather than add ours to it.
     if (tables > 0) {

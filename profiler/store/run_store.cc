@@ -112,10 +112,7 @@ bool RunStore::OpenForReading(const DatabasePath& path, Database::Mode mode, int
   Statement stmt;
   if (!db_.Prepare("PRAGMA user_version", &stmt, &why) || !stmt.Step(&why)) return DbFail(why, err);
   *version = static_cast<int>(stmt.Int(0));
-  if (*version > CurrentSchemaVersion())
-    return DbFail("schema version " + std::to_string(*version) + " is newer than this rprof's " +
-                      std::to_string(CurrentSchemaVersion()) + "; use a newer rprof",
-                  err);
+  if (!SchemaVersionKnown(*version, CurrentSchemaVersion(), &why)) return DbFail(why, err);
   return true;
 }
 

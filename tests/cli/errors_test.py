@@ -369,6 +369,36 @@ class DatabaseErrors(RprofTestCase):
                 self.assertEqual(file_bytes(newer), content)
         self.assertEqual(sorted(os.listdir(self.tmp)), ["newer.db"])
 
+    def test_a_version_rprof_never_writes_is_refused_and_untouched(self):
+        # Issue 41: user_version -1 was taken for an old schema, and migrating it failed with
+        # "table machines already exists".
+        other = self.path("other.db")
+        self.rprof_ok("run", "triad", *FAST_RUN, db=other)
+        con = sqlite3.connect(other)
+        con.execute("pragma user_version = -1")
+        con.commit()
+        con.close()
+        content = file_bytes(other)
+        for args in (["run", "triad", *FAST_RUN], ["history"], ["query", "select 1"]):
+            with self.subTest(command=args[0]):
+                r = self.rprof(*args, db=other)
+                self.assertError(r, 3, "schema version -1 is not one rprof writes")
+                self.assertNotIn("already exists", r.stderr)
+                self.assertEqual(file_bytes(other), content)
+
+    def test_a_fifo_or_a_device_is_not_a_database(self):
+        # Issue 41: each was "the disk could not be written or read, most often because it is
+        # full"; a FIFO could block.
+        fifo = self.path("fifo")
+        os.mkfifo(fifo)
+        for db, what in ((fifo, "a FIFO"), ("/dev/null", "a character device"),
+                         ("/dev/zero", "a character device"), (self.tmp, "a folder")):
+            for args in (["run", "triad", *FAST_RUN], ["history"]):
+                with self.subTest(db=db, command=args[0]):
+                    r = self.rprof(*args, db=db, timeout=20)
+                    self.assertError(r, 3, f"database {db}: not a database file: it is {what}")
+                    self.assertNotIn("full", r.stderr)
+
 
 if __name__ == "__main__":
     rprof_harness.main()
