@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 
+#include "core/run_bounds.h"
 #include "core/target_kind.h"
 
 namespace rprof {
@@ -394,7 +395,9 @@ bool RunFromJson(const JsonValue& json, RunRecord* run, std::string* err) {
   run->exit_code = exit_code;
   run->signal = signal;
   run->calls_per_rep = *calls;
-  return true;
+  // What the store holds every run to (core/run_bounds.h), said with the key.
+  *err = RunBoundsViolation(*run);
+  return err->empty();
 }
 
 bool RunsFromJsonText(std::string_view text, std::vector<RunRecord>* runs, std::string* err) {

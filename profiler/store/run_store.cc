@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "core/json.h"
+#include "core/run_bounds.h"
 #include "core/text.h"
 #include "store/closed_list_sync.h"
 #include "store/migrations.h"
@@ -197,6 +198,11 @@ bool RunStore::ImportRows(std::vector<RunRecord>* runs, std::vector<Imported>* r
   std::string& why = *err;
   results->clear();
   for (RunRecord& run : *runs) {
+    // Whole or not at all: a run beyond what the store holds any run to is refused, named.
+    if (std::string beyond = RunBoundsViolation(run); !beyond.empty()) {
+      why = "run " + (run.uid.empty() ? run.target : run.uid) + ": " + beyond;
+      return false;
+    }
     Imported result;
     if (!FindStored(run, &result.run_id, &why)) return false;
     if (result.run_id != 0) {

@@ -8,6 +8,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "core/run_bounds.h"
 #include "core/untrusted_file.h"
 #include "counters/event_unit.h"
 #include "rprof/marker.h"
@@ -56,6 +57,9 @@ struct Block {
   // The names seen, to refuse one listed twice in constant time (10^5 regions stay linear).
   std::unordered_set<std::string> event_names, region_names;
   std::unordered_map<std::string, size_t> region_index;  // name -> regions[i], for span lines
+  // Regions left out (core/run_bounds.h): names over kMaxRegionNameBytes, regions past
+  // kMaxRegions. Their span lines are left out with them.
+  uint64_t long_names = 0, past_the_most = 0;
 };
 
 std::vector<std::string_view> SplitTabs(std::string_view line) {
@@ -158,6 +162,8 @@ class Parser {
     auto found = block->region_index.find(std::string(fields[1]));
     BlockRegion* region =
         found == block->region_index.end() ? nullptr : &block->regions[found->second];
+    if (region == nullptr && (fields[1].size() > kMaxRegionNameBytes || block->past_the_most > 0))
+      return true;  // a region left out, said once for them all
     if (region == nullptr)
       return Fail("span of region " + Quoted(fields[1]) + ", which has no region line before it");
     if (region->open_cpu_seconds)
@@ -206,6 +212,14 @@ class Parser {
                   (block->version1 ? "" : "seconds in one thread, threads, ") +
                   (has_precision ? "flops, bytes, precision and " : "flops, bytes and ") +
                   std::to_string(block->events.size()) + " event totals)");
+    if (fields[1].size() > kMaxRegionNameBytes) {
+      ++block->long_names;
+      return true;
+    }
+    if (block->regions.size() >= kMaxRegions) {
+      ++block->past_the_most;
+      return true;
+    }
     BlockRegion region;
     region.name = fields[1];
     if (region.name.empty()) return Fail("region with an empty name");
@@ -308,6 +322,7 @@ void Merge(const std::vector<Block>& blocks, MarkerResults* out) {
   };
   std::vector<Declared> declared;
   std::vector<std::vector<double>> sums;
+  uint64_t past_the_most = 0;
   for (const Block& block : blocks) {
     // Each merged event's column in this block, or none.
     constexpr size_t kNone = static_cast<size_t>(-1);
@@ -315,6 +330,11 @@ void Merge(const std::vector<Block>& blocks, MarkerResults* out) {
     for (size_t c = 0; c < block.events.size(); ++c)
       column_of[event_index.at(block.events[c].name)] = c;
     for (const BlockRegion& region : block.regions) {
+      // Processes naming different regions: the run still keeps kMaxRegions at most.
+      if (out->regions.size() >= kMaxRegions && !region_index.count(region.name)) {
+        ++past_the_most;
+        continue;
+      }
       auto [at, first] = region_index.emplace(region.name, out->regions.size());
       size_t r = at->second;
       if (first) {
@@ -377,12 +397,26 @@ void Merge(const std::vector<Block>& blocks, MarkerResults* out) {
         }
       }
     }
+    if (block.long_names > 0)
+      out->problems.push_back("markers: " + std::to_string(block.long_names) +
+                              " region(s) left out: a name over " +
+                              std::to_string(kMaxRegionNameBytes) + " bytes (" +
+                              ProcessText(block.pid) + ")");
+    if (block.past_the_most > 0)
+      out->problems.push_back("markers: " + std::to_string(block.past_the_most) +
+                              " region(s) left out past the first " +
+                              std::to_string(kMaxRegions) + ", the most a run keeps (" +
+                              ProcessText(block.pid) + ")");
     // The program wrote these: a few hundred bytes of each at most.
     for (const auto& [region, message] : block.problems)
       out->problems.push_back(
           (region == "*" ? std::string("markers") : Excerpt(region, 100)) + ": " +
           Excerpt(message, 300) + " (" + ProcessText(block.pid) + ")");
   }
+  if (past_the_most > 0)
+    out->problems.push_back("markers: " + std::to_string(past_the_most) +
+                            " region(s) of several processes left out past the first " +
+                            std::to_string(kMaxRegions) + ", the most a run keeps");
   for (size_t r = 0; r < out->regions.size(); ++r)
     for (size_t e = 0; e < out->events.size(); ++e)
       if (out->regions[r].counts[e]) out->regions[r].counts[e] = sums[r][e];

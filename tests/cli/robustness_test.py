@@ -170,7 +170,7 @@ class MarkerFileTest(RobustnessTestCase):
         self.assertIn("over rprof's bound of 64 MiB", row["note"])
         self.assertEqual(row["status"], "ok")
 
-    def test_20000_regions_are_read_in_linear_time(self):
+    def test_20000_regions_are_read_in_linear_time_and_capped(self):
         r, row = self.run_script(
             "lines = ['rprof-markers\\t2\\t%d' % os.getpid()]\n"
             "lines += ['region\\tr%d\\t1\\t0.001\\t0.001\\t1\\t-\\t-' % i for i in range(20000)]\n"
@@ -179,7 +179,20 @@ class MarkerFileTest(RobustnessTestCase):
         # (ln:NAME@FILE:LINE) are regions of their own.
         regions = self.scalar("select count(distinct region) from metrics where region != ''"
                               " and region not like 'fn:%' and region not like 'ln:%'")
-        self.assertEqual(regions, 20000, r)
+        # Issue 41: a run keeps 10000 marker regions at most, and says how many it left out.
+        self.assertEqual(regions, 10000, r)
+        self.assertIn("markers: 10000 region(s) left out past the first 10000", row["note"])
+
+    def test_a_region_name_over_1_kib_is_left_out_and_said(self):
+        r, row = self.run_script(
+            "lines = ['rprof-markers\t2\t%d' % os.getpid()]\n"
+            "lines += ['region\t' + 'n' * (1 << 20) + '\t1\t0.001\t0.001\t1\t-\t-']\n"
+            "lines += ['region\tshort\t1\t0.001\t0.001\t1\t-\t-']\n"
+            "open(out, 'w').write('\\n'.join(lines) + '\\n')\n")
+        regions = self.scalar("select group_concat(distinct region) from metrics where region"
+                              " != '' and region not like 'fn:%' and region not like 'ln:%'")
+        self.assertEqual(regions, "short", r)
+        self.assertIn("1 region(s) left out: a name over 1024 bytes", row["note"])
 
     def test_fifo_does_not_block(self):
         r, row = self.run_script("os.mkfifo(out)\n")
@@ -338,6 +351,31 @@ class InputTest(RobustnessTestCase):
                     json.dump(dict(run, **{key: value}), f)
                 r = self.rprof("import", path, db=other)
                 self.assertError(r, 2, why)
+        self.assertFalse(os.path.exists(other) and
+                         self.scalar("select count(*) from runs", db=other))
+
+    def test_import_holds_runs_to_the_stores_bounds(self):
+        # Issue 41: time_s -5, ended_at before started_at, a note with a NUL byte (silently
+        # cut) and notes over the 64 KiB cap arrived through import.
+        self.rprof_ok("run", "triad", "-p", "n=1000", "--repeat", "1", "--counters", "model",
+                      "--quiet")
+        run = json.loads(self.rprof_ok("show", "1", "--format", "json").stdout)
+        other = self.path("other.db")
+        time_s = run["metrics"]["time_s"]["clock"]
+        for change, why in (({"note": "x" * (65 * 1024)}, "note: 66560 bytes, over the 64 KiB"),
+                            ({"note": "before\u0000after"}, "note: holds a NUL byte"),
+                            ({"ended_at": "2000-01-01T00:00:00.000Z"}, "is before started_at"),
+                            ({"metrics": dict(run["metrics"],
+                                              time_s={"clock": dict(time_s, value=-5)})},
+                             "metric time_s: a time must be 0 s or more"),
+                            ({"metrics": dict(run["metrics"],
+                                              time_s={"clock": dict(time_s, note="n" * 70000)})},
+                             "metric time_s: note: 70000 bytes")):
+            with self.subTest(change=str(change)[:40]):
+                path = self.path("changed.json")
+                with open(path, "w") as f:
+                    json.dump(dict(run, **change), f)
+                self.assertError(self.rprof("import", path, db=other), 2, why)
         self.assertFalse(os.path.exists(other) and
                          self.scalar("select count(*) from runs", db=other))
 
