@@ -219,6 +219,86 @@ void KeepRoofsThatMatter(RooflineScene* scene) {
   scene->roofs = std::move(kept);
 }
 
+// What an axis covers of its points (RooflineScene's rule): the values from lo to hi are
+// within; `points` is false where no point is.
+struct AxisSpan {
+  double lo = 1e300, hi = 0;
+  bool points = false;
+};
+
+// Where `v` lies against what an axis keeps: 0 within, -1 under (0, not a number), +1 over.
+int Beyond(double v, const AxisSpan& span) {
+  if (v >= span.lo && v <= span.hi) return 0;
+  return v > span.hi ? 1 : -1;
+}
+
+// The span of `values` (all > 0) the axis keeps, given the roofs' region [lo, hi] (lo > hi: no
+// region on that side, as where no bandwidth roof is drawn).
+AxisSpan KeptSpan(const std::vector<double>& values, double lo, double hi) {
+  struct Cluster {
+    double lo, hi;  // log10
+    int count;
+  };
+  std::vector<double> logs;
+  for (double v : values)
+    if (v > 0 && std::isfinite(v)) logs.push_back(std::log10(v));
+  if (logs.empty()) return {};
+  std::sort(logs.begin(), logs.end());
+  std::vector<Cluster> clusters;
+  for (double v : logs) {
+    if (clusters.empty() || v - clusters.back().hi > kFarDecades) clusters.push_back({v, v, 0});
+    clusters.back().hi = v;
+    ++clusters.back().count;
+  }
+  double rlo = lo < 1e300 ? std::log10(lo) : 1e300, rhi = hi > 0 ? std::log10(hi) : -1e300;
+  auto distance = [&](const Cluster& c) {
+    if (rlo > rhi) return 0.0;
+    return std::max({0.0, rlo - c.hi, c.lo - rhi});
+  };
+  const Cluster* bulk = &clusters.front();
+  for (const Cluster& c : clusters)
+    if (c.count > bulk->count || (c.count == bulk->count && distance(c) < distance(*bulk)))
+      bulk = &c;
+  // The roofs' region and the bulk, then every cluster near what is covered, outwards.
+  double cover_lo = std::min(rlo, bulk->lo), cover_hi = std::max(rhi, bulk->hi);
+  double kept_lo = bulk->lo, kept_hi = bulk->hi;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const Cluster& c : clusters) {
+      bool near = c.hi >= cover_lo - kFarDecades && c.lo <= cover_hi + kFarDecades;
+      if (!near || (c.lo >= kept_lo && c.hi <= kept_hi)) continue;
+      kept_lo = std::min(kept_lo, c.lo), kept_hi = std::max(kept_hi, c.hi);
+      cover_lo = std::min(cover_lo, c.lo), cover_hi = std::max(cover_hi, c.hi);
+      grew = true;
+    }
+  }
+  // Compared as values, not logs: a point at the span's end is within it.
+  double klo = 1e300, khi = 0;
+  for (double v : values)
+    if (v > 0 && std::isfinite(v) && std::log10(v) >= kept_lo && std::log10(v) <= kept_hi)
+      klo = std::min(klo, v), khi = std::max(khi, v);
+  return {klo, khi, true};
+}
+
+// The labels of a series' edge markers: one for the points beyond in rate alone (they share
+// it), the binding one where it is among them; one for each point beyond in intensity.
+void LabelEdgeMarkers(SceneSeries* s) {
+  std::set<std::pair<int, int>> labelled;  // rate-only directions already labelled
+  std::vector<ScenePoint*> order;
+  for (ScenePoint& p : s->points)
+    if (p.off_scale()) order.push_back(&p);
+  std::stable_sort(order.begin(), order.end(), [](const ScenePoint* a, const ScenePoint* b) {
+    return a->binding > b->binding;
+  });
+  for (ScenePoint* p : order) {
+    if (p->beyond_x == 0 && !labelled.insert({p->beyond_x, p->beyond_y}).second) continue;
+    std::vector<std::string> values;
+    if (p->beyond_y) values.push_back(Format("%.2g GFLOP/s", p->gflops));
+    if (p->beyond_x) values.push_back(Upper(p->level) + " AI " + Format("%.2g", p->ai));
+    p->edge_label = s->label + ": " + Join(values, ", ");
+  }
+}
+
 }  // namespace
 
 std::string RunRef(int64_t run_id) {
@@ -302,9 +382,12 @@ RooflineScene BuildRooflineScene(const MachineProfile& profile, const std::vecto
       s.name = part_name;
       s.precision = p.precision;
       s.threads = p.threads;
-      for (const LevelPlacement& lp : p.levels)
-        s.points.push_back({lp.level, lp.source, lp.ai, *p.achieved, lp.attainable,
-                            lp.level == p.binding_level && lp.source == p.binding_source});
+      for (const LevelPlacement& lp : p.levels) {
+        ScenePoint& pt = s.points.emplace_back();
+        pt.level = lp.level, pt.source = lp.source, pt.ai = lp.ai, pt.gflops = *p.achieved;
+        pt.attainable = lp.attainable;
+        pt.binding = lp.level == p.binding_level && lp.source == p.binding_source;
+      }
       s.placement = std::move(p);
       if (s.threads != threads)
         scene.warnings.push_back(
@@ -320,26 +403,35 @@ RooflineScene BuildRooflineScene(const MachineProfile& profile, const std::vecto
   LabelSeries(&scene.series, runs);
   if (!all_roofs) KeepRoofsThatMatter(&scene);
 
-  double top_bw = 0, low_bw = 1e300;
+  double low_bw = 1e300;
   for (const SceneRoof& r : scene.roofs) {
     if (r.compute)
       scene.top_compute = std::max(scene.top_compute, r.value);
     else
-      top_bw = std::max(top_bw, r.value), low_bw = std::min(low_bw, r.value);
+      low_bw = std::min(low_bw, r.value);
   }
-  double ymin = 1e300, ymax = scene.top_compute > 0 ? scene.top_compute * 3 : 100;
+  std::vector<double> ais, rates;
+  for (const SceneSeries& s : scene.series)
+    for (const ScenePoint& p : s.points) ais.push_back(p.ai), rates.push_back(p.gflops);
+  // x: the roofs' region, then the points' bulk, each point a factor 3 inside.
   double xmin = 1.0 / 32, xmax = 32;
   for (const SceneRoof& r : scene.roofs)
     if (!r.compute && scene.top_compute > 0) xmax = std::max(xmax, scene.top_compute / r.value * 4);
-  for (const SceneSeries& s : scene.series)
-    for (const ScenePoint& p : s.points) {
-      xmin = std::min(xmin, p.ai / 3);
-      xmax = std::max(xmax, p.ai * 3);
-      ymin = std::min(ymin, p.gflops / 3);
-      ymax = std::max(ymax, p.gflops * 3);
-    }
-  if (low_bw < 1e300) ymin = std::min(ymin, low_bw * xmin);
+  AxisSpan x = KeptSpan(ais, xmin, xmax);
+  if (x.points) xmin = std::min(xmin, x.lo / 3), xmax = std::max(xmax, x.hi * 3);
+  // y: from where the lowest bandwidth roof enters the frame to above the highest compute roof.
+  double ymax = scene.top_compute > 0 ? scene.top_compute * 3 : 100;
+  double ymin = low_bw < 1e300 ? low_bw * xmin : 1e300;
+  AxisSpan y = KeptSpan(rates, ymin, ymax);
+  if (y.points) ymin = std::min(ymin, y.lo / 3), ymax = std::max(ymax, y.hi * 3);
   if (ymin >= 1e300) ymin = 0.1;
+  for (SceneSeries& s : scene.series) {
+    for (ScenePoint& p : s.points) {
+      p.beyond_x = Beyond(p.ai, x);
+      p.beyond_y = Beyond(p.gflops, y);
+    }
+    LabelEdgeMarkers(&s);
+  }
   scene.xmin = xmin, scene.xmax = xmax, scene.ymin = ymin, scene.ymax = ymax;
   return scene;
 }

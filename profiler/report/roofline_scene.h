@@ -35,11 +35,20 @@ struct SceneRoof {
 
 struct ScenePoint {
   std::string level;
-  Source source;
+  Source source = Source::kModel;
   double ai = 0;      // FLOP/byte at this level, this source's FLOPs and bytes
   double gflops = 0;  // the rate placement held against the roofs (Placement::achieved)
   double attainable = 0;
   bool binding = false;  // Placement::binding_level and binding_source
+  // Where the point lies beyond the axes (the rule: RooflineScene's axes): -1 left of (below)
+  // the frame, +1 right of (above) it, 0 within. A point beyond on either axis is not placed in
+  // the frame but drawn as an edge marker: at the frame's edge, pointing outwards.
+  int beyond_x = 0, beyond_y = 0;
+  // An edge marker's label, with the value that put it there: "#9 tiny: 7e-07 GFLOP/s",
+  // "#8 gemm: DRAM AI 1.6e+05". One per series and direction when the rate is beyond (every
+  // point of a series has its rate), one per point when its intensity is; "" on the others.
+  std::string edge_label;
+  bool off_scale() const { return beyond_x != 0 || beyond_y != 0; }
 };
 
 // One run, or one marker region of a run.
@@ -71,12 +80,24 @@ struct RooflineScene {
   std::vector<LeftOut> left_out;
   // Runs placed against the roofs of another thread count than the ones drawn.
   std::vector<std::string> warnings;
-  double xmin = 1.0 / 64, xmax = 64, ymin = 0.1, ymax = 100;  // axes, log scale
+  // The axes, log scale. Each covers the roofs' useful region (x: 1/32 to 4x the ridge of the
+  // lowest bandwidth roof, at least 32; y: where the lowest bandwidth roof enters the frame to
+  // 3x the highest compute roof) and the bulk of the points, each point a factor 3 inside. The
+  // bulk, per axis: the points split into clusters wherever two neighbours are more than
+  // kFarDecades apart; the cluster of most points (the nearest to the roofs' region on a tie)
+  // joins the region, then every cluster within kFarDecades of what the axis covers so far.
+  // A point of any other cluster is beyond (ScenePoint::beyond_x, beyond_y): one function's
+  // 1e-07 GFLOP/s no longer stretches the y axis over 7 decades and squashes every other point.
+  double xmin = 1.0 / 64, xmax = 64, ymin = 0.1, ymax = 100;
   double top_compute = 0;  // the highest compute roof drawn: where bandwidth roofs end
   // Roofs of the profile not drawn because none of the runs is held against them (another
   // precision, another ISA, the other byte convention): `--all-roofs` draws them.
   int hidden_roofs = 0;
 };
+
+// How far (decades, log10) a cluster of points may lie beyond the rest of an axis and still
+// widen it (RooflineScene's axes).
+constexpr double kFarDecades = 2;
 
 // Every run (and marker region) of `runs` against `profile`, the roofs of `threads` threads.
 // Each run is placed by RunShapeOf, PlaceRun and PlaceRegion, as `rprof show` places it.

@@ -22,6 +22,8 @@ constexpr double kFont = 11;
 constexpr double kTitleFont = 14;
 constexpr double kMarker = 5;         // a point's half size
 constexpr double kBindingMarker = 7;  // the binding level's point
+constexpr double kEdgeMarker = 7;     // a point beyond the axes: a triangle at the frame's edge
+constexpr double kEdgeInset = 9;      // its centre from the frame's edge
 // How far a label keeps from a roof line's centre: its stroke is up to 2 px wide.
 constexpr double kLineClearance = 1.5;
 // A wrapped line under the plot continues this many characters in.
@@ -54,6 +56,23 @@ std::string MarkerPath(const std::string& level, double x, double y, double r) {
          Num(y + r) + "L" + Num(x - r * 1.15) + "," + Num(y + r) + "Z";
 }
 
+// The edge marker of a point beyond the axes: a triangle of half size r around (x, y) pointing
+// outwards, the way the point lies.
+std::string EdgeMarkerPath(const ScenePoint& p, double x, double y, double r) {
+  double dx = p.beyond_x, dy = -p.beyond_y, n = std::hypot(dx, dy);
+  dx /= n, dy /= n;
+  double px = -dy, py = dx;  // across
+  return "M" + Num(x + dx * r) + "," + Num(y + dy * r) + "L" +
+         Num(x - dx * r * 0.7 + px * r * 0.9) + "," + Num(y - dy * r * 0.7 + py * r * 0.9) + "L" +
+         Num(x - dx * r * 0.7 - px * r * 0.9) + "," + Num(y - dy * r * 0.7 - py * r * 0.9) + "Z";
+}
+
+std::string EdgeName(const ScenePoint& p) {
+  std::string y = p.beyond_y < 0 ? "below" : p.beyond_y > 0 ? "above" : "";
+  std::string x = p.beyond_x < 0 ? "left" : p.beyond_x > 0 ? "right" : "";
+  return y.empty() ? x : x.empty() ? y : y + "-" + x;
+}
+
 class Axes {
  public:
   explicit Axes(const RooflineScene& s)
@@ -69,6 +88,16 @@ class Axes {
   }
   double AiAt(double x) const {
     return std::pow(10, lx0_ + (x - kFrame.x) / kFrame.w * (lx1_ - lx0_));
+  }
+  // Where a point is drawn: at its intensity and rate, or, beyond the axes, on the frame's
+  // edge (at its intensity or rate along the edge where that one is within).
+  std::pair<double, double> At(const ScenePoint& p) const {
+    if (!p.off_scale()) return {X(p.ai), Y(p.gflops)};
+    double left = kFrame.x + kEdgeInset, right = kFrame.right() - kEdgeInset;
+    double top = kFrame.y + kEdgeInset, bottom = kFrame.bottom() - kEdgeInset;
+    double x = p.beyond_x ? (p.beyond_x < 0 ? left : right) : std::clamp(X(p.ai), left, right);
+    double y = p.beyond_y ? (p.beyond_y < 0 ? bottom : top) : std::clamp(Y(p.gflops), top, bottom);
+    return {x, y};
   }
 
  private:
@@ -176,8 +205,9 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
   // Points first: no label may cover one.
   for (const SceneSeries& s : scene.series)
     for (const ScenePoint& p : s.points) {
-      double r = (p.binding ? kBindingMarker : kMarker) + 1;
-      placer.Reserve({ax.X(p.ai) - r, ax.Y(p.gflops) - r, 2 * r, 2 * r});
+      double r = (p.off_scale() ? kEdgeMarker : p.binding ? kBindingMarker : kMarker) + 1;
+      auto [x, y] = ax.At(p);
+      placer.Reserve({x - r, y - r, 2 * r, 2 * r});
     }
 
   std::string roofs, roof_labels;
@@ -241,7 +271,8 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
   }
 
   // Series: the points of one run joined, each at its level's marker, the binding one larger.
-  std::string series_svg, run_labels, leaders;
+  std::string series_svg, run_labels, leaders, edge_labels;
+  std::vector<std::string> unplaced;  // labels with no free place: named under the plot
   for (const SceneSeries& s : scene.series) {
     const Placement& p = s.placement;
     std::string colour = PrecisionColour(s.precision);
@@ -254,7 +285,8 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
         "\" data-achieved-gflops=\"" + JsonNumber(*p.achieved) + "\" data-verdict=\"" +
         XmlEscape(p.verdict) + "\">\n<title>" + XmlEscape(s.name + ": " + p.verdict) + "</title>\n";
     std::map<Source, std::vector<const ScenePoint*>> by_source;
-    for (const ScenePoint& pt : s.points) by_source[pt.source].push_back(&pt);
+    for (const ScenePoint& pt : s.points)
+      if (!pt.off_scale()) by_source[pt.source].push_back(&pt);  // no join to an edge marker
     for (auto& [source, pts] : by_source) {
       if (pts.size() < 2) continue;
       std::sort(pts.begin(), pts.end(),
@@ -289,19 +321,52 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
                           " FLOP/B, " + Format("%.3g", pt.gflops) + " GFLOP/s, " +
                           Format("%.0f", pt.gflops / pt.attainable * 100) + " % of the " +
                           Upper(pt.level) + " roof" + (pt.binding ? " (binding)" : "");
+      auto [px, py] = ax.At(pt);
+      // Beyond the axes: a triangle on the frame's edge, pointing where the point lies.
+      std::string edge = pt.off_scale() ? " data-edge=\"" + EdgeName(pt) + "\"" : "";
+      if (pt.off_scale()) title += " (beyond the axes)";
       series_svg += "<path class=\"point\" data-level=\"" + pt.level + "\" data-source=\"" +
                     std::string(SourceName(pt.source)) + "\" data-ai=\"" + JsonNumber(pt.ai) +
-                    "\" data-binding=\"" + (pt.binding ? "true" : "false") + "\" d=\"" +
-                    MarkerPath(pt.level, ax.X(pt.ai), ax.Y(pt.gflops), r) + "\" fill=\"" +
-                    (measured ? colour : "#ffffff") + "\" stroke=\"" +
+                    "\" data-gflops=\"" + JsonNumber(pt.gflops) + "\" data-binding=\"" +
+                    (pt.binding ? "true" : "false") + "\"" + edge + " d=\"" +
+                    (pt.off_scale() ? EdgeMarkerPath(pt, px, py, kEdgeMarker)
+                                    : MarkerPath(pt.level, px, py, r)) +
+                    "\" fill=\"" + (measured ? colour : "#ffffff") + "\" stroke=\"" +
                     (pt.binding ? "#000000" : colour) + "\" stroke-width=\"" +
                     (pt.binding ? "2.5" : "1.5") + "\"><title>" + XmlEscape(title) +
                     "</title></path>\n";
     }
     series_svg += "</g>\n";
-    if (!binding) continue;
+    // Each edge marker's label, with its value: a run label's candidates, around the marker.
+    for (const ScenePoint& pt : s.points) {
+      if (pt.edge_label.empty()) continue;
+      auto [ex, ey] = ax.At(pt);
+      double w = DisplayChars(pt.edge_label) * kCharWidthEm * kFont;
+      std::vector<Box> candidates = CandidatesAround(ex, ey, w, lh, 11, 8);
+      int at = placer.Place(candidates);
+      if (at < 0) {
+        unplaced.push_back(pt.edge_label);
+        continue;
+      }
+      const Box& box = candidates[at];
+      if (at >= 8) {  // past the first ring: a leader back to its marker, as a run label's
+        double lx = std::clamp(ex, box.x, box.right()), ly = std::clamp(ey, box.y, box.bottom());
+        leaders += "<line class=\"edge-leader\" data-run=\"" + std::to_string(s.run_id) +
+                   "\" x1=\"" + Num(ex) + "\" y1=\"" + Num(ey) + "\" x2=\"" + Num(lx) + "\" y2=\"" +
+                   Num(ly) + "\" stroke=\"#888888\" stroke-width=\"0.8\"/>\n";
+      }
+      edge_labels += Text("edge-label", candidates[at].x, BaselineForTop(candidates[at].y, kFont),
+                          kFont, pt.edge_label, " data-run=\"" + std::to_string(s.run_id) + "\"");
+    }
+    if (!binding || binding->off_scale()) continue;
     double bx = ax.X(binding->ai), by = ax.Y(binding->gflops);
-    for (const std::string& text : {s.label, RunRef(s.run_id)}) {
+    // Short, the run's id: where it names this series alone (a run's hot functions share it).
+    int same_run = 0;
+    for (const SceneSeries& other : scene.series) same_run += other.run_id == s.run_id;
+    std::vector<std::string> texts = {s.label};
+    if (same_run == 1) texts.push_back(RunRef(s.run_id));
+    bool placed = false;
+    for (const std::string& text : texts) {
       double w = DisplayChars(text) * kCharWidthEm * kFont;
       std::vector<Box> candidates = CandidatesAround(bx, by, w, lh, 10, 10);
       int at = placer.Place(candidates);
@@ -318,8 +383,10 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
       }
       run_labels += Text("run-label", candidates[at].x, BaselineForTop(candidates[at].y, kFont),
                          kFont, text, " data-run=\"" + std::to_string(s.run_id) + "\"");
+      placed = true;
       break;
     }
+    if (!placed) unplaced.push_back(s.label);
   }
 
   // Arrows: before → after, between binding points, labelled with the speed-up.
@@ -333,7 +400,8 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
           if (s.run_id == a.to_run) to = &pt;
         }
     if (!from || !to) continue;
-    double x0 = ax.X(from->ai), y0 = ax.Y(from->gflops), x1 = ax.X(to->ai), y1 = ax.Y(to->gflops);
+    auto [x0, y0] = ax.At(*from);  // a point beyond the axes: its edge marker
+    auto [x1, y1] = ax.At(*to);
     arrows += "<line class=\"arrow\" data-from=\"" + std::to_string(a.from_run) + "\" data-to=\"" +
               std::to_string(a.to_run) + "\" x1=\"" + Num(x0) + "\" y1=\"" + Num(y0) + "\" x2=\"" +
               Num(x1) + "\" y2=\"" + Num(y1) +
@@ -387,7 +455,20 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
             MarkerPath("l1", kLegendX + 6, ly - 4, kBindingMarker) +
             "\" fill=\"#ffffff\" stroke=\"#000000\" stroke-width=\"2.5\"/>\n";
   legend += Line("legend", kLegendX + 18, ly, lwidth - 18, "the binding level");
-  ly += lh + 6;
+  ly += lh;
+  if (std::any_of(scene.series.begin(), scene.series.end(), [](const SceneSeries& s) {
+        return std::any_of(s.points.begin(), s.points.end(),
+                           [](const ScenePoint& p) { return p.off_scale(); });
+      })) {
+    ScenePoint below;
+    below.beyond_y = -1;
+    legend += "<path class=\"legend-marker\" d=\"" +
+              EdgeMarkerPath(below, kLegendX + 6, ly - 4, kMarker) +
+              "\" fill=\"#ffffff\" stroke=\"#333333\" stroke-width=\"1.5\"/>\n";
+    legend += Line("legend", kLegendX + 18, ly, lwidth - 18, "beyond the axes: its value");
+    ly += lh;
+  }
+  ly += 6;
   heading("colour: precision");
   for (const char* precision : {"fp64", "fp32", "mixed"}) {
     legend += "<rect x=\"" + Num(kLegendX) + "\" y=\"" + Num(ly - 9) +
@@ -436,6 +517,10 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
   }
   for (const std::string& w : scene.warnings)
     below += WrappedLines("below", 10, &by, bwidth, "warning: " + w, "#a83232");
+  if (!unplaced.empty())
+    below +=
+        WrappedLines("below", 10, &by, bwidth,
+                     "no room on the plot for the label of: " + Join(unplaced, ", "), "#000000");
   if (!scene.left_out.empty())
     below += WrappedLines("below left-out", 10, &by, bwidth,
                           LeftOutLine(scene.left_out,
@@ -473,7 +558,7 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
        "<g class=\"arrows\" pointer-events=\"none\">\n" + arrows + "</g>\n</g>\n";
   s += "<g class=\"labels\" pointer-events=\"none\" style=\"paint-order:stroke\" "
        "stroke=\"#ffffff\" stroke-width=\"3\" stroke-linejoin=\"round\">\n" +
-       leaders + roof_labels + run_labels + "</g>\n";
+       leaders + roof_labels + run_labels + edge_labels + "</g>\n";
   s += legend + below + "</svg>\n";
   return s;
 }

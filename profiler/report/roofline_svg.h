@@ -39,8 +39,11 @@ struct SvgOptions {
 // their reasons. Each series is a <g class="series"> with data-run, data-region,
 // data-binding, data-binding-level, data-binding-source, data-percent-of-roof (as JSON writes
 // numbers) and data-verdict; each point a <path class="point"> with data-level, data-source,
-// data-ai, data-binding. Labels on the plot: <text class="run-label">, <text class="roof-label">
-// and <text class="arrow-label">.
+// data-ai, data-gflops, data-binding. A point beyond the axes (RooflineScene's rule) is a triangle
+// on the frame's edge pointing where it lies, its path with data-edge ("below", "right",
+// "below-left", ...) and its value in <text class="edge-label">. Labels on the plot: <text
+// class="run-label">, <text class="roof-label">, <text class="edge-label"> and <text
+// class="arrow-label">; one with no free place is named in a line under the plot instead.
 std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options);
 
 // Text safe inside XML (and HTML) text and attribute values: & < > " ' as entities, and what

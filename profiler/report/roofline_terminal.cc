@@ -69,7 +69,21 @@ void ClearRoofAround(Grid* g, int x, int y, int len) {
     if (g->IsRoof(c, y)) g->Put(c, y, " ");
 }
 
+// What a series' label may be, longest first: its label, then its run's id where that names
+// this series alone (the hot functions and regions of one run share it).
+std::vector<std::string> ShortLabels(const RooflineScene& scene, const SceneSeries& s) {
+  int same_run = 0;
+  for (const SceneSeries& other : scene.series) same_run += other.run_id == s.run_id;
+  if (same_run > 1) return {s.label};
+  return {s.label, RunRef(s.run_id)};
+}
+
 }  // namespace
+
+char EdgeGlyph(const ScenePoint& point) {
+  if (point.beyond_y) return point.beyond_y < 0 ? 'v' : '^';
+  return point.beyond_x < 0 ? '<' : '>';
+}
 
 char PointGlyph(const std::string& level, bool measured) {
   int i = level == "l1" ? 0 : level == "l2" ? 1 : level == "l3" ? 2 : 3;
@@ -150,9 +164,13 @@ std::string RooflineText(const RooflineScene& scene, const std::string& title, s
     }
   }
 
-  // Points, then labels placed around them.
+  // Points, then labels placed around them. Every box the placer holds (a point, a label) is
+  // its cells and the one after them, which stays blank: "#3 dot1 #2 triad" ran a label into a
+  // point and the next label; "#3 dot 1 #2 triad" reads as three things. The last column's
+  // trailing cell is the frame's.
   LabelPlacer placer({static_cast<double>(ix0), static_cast<double>(iy0),
-                      static_cast<double>(ix1 - ix0 + 1), static_cast<double>(iy1 - iy0 + 1)});
+                      static_cast<double>(ix1 - ix0 + 2), static_cast<double>(iy1 - iy0 + 1)});
+  auto text_box = [](double x, double y, double len) { return Box{x, y, len + 1, 1}; };
   // No label on a compute roof's row: written over it, "== L3 122 GB/s ==" reads as the
   // compute roof's own label.
   for (const SceneRoof& r : scene.roofs)
@@ -169,15 +187,19 @@ std::string RooflineText(const RooflineScene& scene, const std::string& title, s
     return std::pair(a->binding, IsMeasured(a->source)) <
            std::pair(b->binding, IsMeasured(b->source));
   });
+  // A point beyond the axes sits on the frame's inner edge, its glyph the direction it lies in.
+  auto cell_of = [&](const ScenePoint& p) {
+    int c = p.beyond_x ? (p.beyond_x < 0 ? ix0 : ix1) : std::clamp(col(p.ai), ix0, ix1);
+    int r = p.beyond_y ? (p.beyond_y < 0 ? iy1 : iy0) : std::clamp(row(p.gflops), iy0, iy1);
+    return std::pair(c, r);
+  };
   for (const ScenePoint* point : order) {
-    {
-      const ScenePoint& p = *point;
-      int c = col(p.ai), r = row(p.gflops);
-      if (!inside(c, r)) continue;
-      g.PutChar(c, r, PointGlyph(p.level, IsMeasured(p.source)));
-      ClearRoofAround(&g, c, r, 1);
-      placer.Reserve({static_cast<double>(c), static_cast<double>(r), 1, 1});
-    }
+    const ScenePoint& p = *point;
+    auto [c, r] = cell_of(p);
+    if (!inside(c, r)) continue;
+    g.PutChar(c, r, p.off_scale() ? EdgeGlyph(p) : PointGlyph(p.level, IsMeasured(p.source)));
+    ClearRoofAround(&g, c, r, 1);
+    placer.Reserve(text_box(c, r, 1));
   }
   // Roof labels: compute roofs at their right end above the line, bandwidth at their top.
   for (const SceneRoof& r : scene.roofs) {
@@ -189,12 +211,12 @@ std::string RooflineText(const RooflineScene& scene, const std::string& title, s
       int y = row(r.value);
       for (int dy : {-1, 1})
         for (double x = ix1 - len + 1; x >= ix0; x -= 4)
-          candidates.push_back({x, y + dy * 1.0, len, 1});
+          candidates.push_back(text_box(x, y + dy, len));
     } else {
       for (int c = ix0; c <= ix1; c += 2) {
         double gf = ai_at(c) * r.value;
         if (top > 0 && gf > top) break;
-        candidates.push_back({c - len - 1, row(gf) - 1.0, len, 1});
+        candidates.push_back(text_box(c - len - 1, row(gf) - 1.0, len));
       }
       std::reverse(candidates.begin(), candidates.end());  // nearest the top end first
     }
@@ -205,31 +227,48 @@ std::string RooflineText(const RooflineScene& scene, const std::string& title, s
                       static_cast<int>(len));
     }
   }
-  for (const SceneSeries& s : scene.series) {
-    for (const ScenePoint& p : s.points) {
-      if (!p.binding) continue;
-      int c = col(p.ai), r = row(p.gflops);
-      for (const std::string& text : {s.label, RunRef(s.run_id)}) {
-        double len = DisplayChars(text);
-        std::vector<Box> candidates;
-        for (int d = 0; d <= 3; ++d) {
-          candidates.push_back({c + 2.0 + d, r - d * 1.0, len, 1});
-          candidates.push_back({c - len - 1 - d, r - d * 1.0, len, 1});
-          candidates.push_back({c + 2.0 + d, r + d * 1.0, len, 1});
-          candidates.push_back({c - len - 1 - d, r + d * 1.0, len, 1});
-          candidates.push_back({c - len / 2, r - 1.0 - d, len, 1});
-          candidates.push_back({c - len / 2, r + 1.0 + d, len, 1});
-        }
-        for (Box& b : candidates) b.x = std::floor(b.x);
-        int at = placer.Place(candidates);
-        if (at < 0) continue;
-        g.Write(static_cast<int>(candidates[at].x), static_cast<int>(candidates[at].y), text);
-        ClearRoofAround(&g, static_cast<int>(candidates[at].x), static_cast<int>(candidates[at].y),
-                        static_cast<int>(len));
-        break;
+  // Run labels beside their binding points (or, short, the run's id), then edge markers' labels
+  // with their values. A label with no free place is not written over anything: the line
+  // under the frame names it.
+  std::vector<std::string> unplaced;
+  auto place_label = [&](int c, int r, const std::vector<std::string>& texts) {
+    for (const std::string& text : texts) {
+      double len = DisplayChars(text);
+      std::vector<Box> candidates;
+      for (int d = 0; d <= 3; ++d) {
+        candidates.push_back(text_box(c + 2.0 + d, r - d, len));
+        candidates.push_back(text_box(c - len - 1 - d, r - d, len));
+        candidates.push_back(text_box(c + 2.0 + d, r + d, len));
+        candidates.push_back(text_box(c - len - 1 - d, r + d, len));
+        candidates.push_back(text_box(c - len / 2, r - 1.0 - d, len));
+        candidates.push_back(text_box(c - len / 2, r + 1.0 + d, len));
       }
+      for (Box& b : candidates) b.x = std::floor(b.x);
+      int at = placer.Place(candidates);
+      if (at < 0) continue;
+      int x = static_cast<int>(candidates[at].x), y = static_cast<int>(candidates[at].y);
+      g.Write(x, y, text);
+      ClearRoofAround(&g, x, y, static_cast<int>(len));
+      return true;
     }
-  }
+    return false;
+  };
+  for (const SceneSeries& s : scene.series)
+    for (const ScenePoint& p : s.points) {
+      if (!p.binding || p.off_scale()) continue;
+      auto [c, r] = cell_of(p);
+      if (!place_label(c, r, ShortLabels(scene, s)))
+        unplaced.push_back(s.label + " (" +
+                           std::string(1, PointGlyph(p.level, IsMeasured(p.source))) + " at AI " +
+                           Format("%.2g", p.ai) + ", " + Format("%.2g", p.gflops) + " GFLOP/s)");
+    }
+  for (const SceneSeries& s : scene.series)
+    for (const ScenePoint& p : s.points) {
+      if (p.edge_label.empty()) continue;
+      auto [c, r] = cell_of(p);
+      if (!place_label(c, r, {p.edge_label}))
+        unplaced.push_back(p.edge_label + " (" + std::string(1, EdgeGlyph(p)) + ")");
+    }
 
   std::string out;
   for (const std::string& line : WrapText(title, static_cast<size_t>(w))) out += line + "\n";
@@ -247,6 +286,14 @@ std::string RooflineText(const RooflineScene& scene, const std::string& title, s
     lines.push_back("  and " + std::to_string(scene.hidden_roofs) + " other roof" +
                     (scene.hidden_roofs > 1 ? "s" : "") +
                     " no run drawn is held against: --all-roofs draws them");
+  if (std::any_of(scene.series.begin(), scene.series.end(), [](const SceneSeries& s) {
+        return std::any_of(s.points.begin(), s.points.end(),
+                           [](const ScenePoint& p) { return p.off_scale(); });
+      }))
+    lines.push_back(
+        "v ^ < > a point beyond the axes, on the frame's edge: its label has its value");
+  if (!unplaced.empty())
+    lines.push_back("no room on the plot for the label of: " + Join(unplaced, ", "));
   for (const SceneSeries& s : scene.series)
     lines.push_back(s.label + " = " + s.name + ": " + s.placement.verdict);
   for (const std::string& warning : scene.warnings) lines.push_back("warning: " + warning);

@@ -1,9 +1,11 @@
 // The roofline drawn in text, for a terminal: a frame of `width` × `height` characters with the
-// roofs, a character per point (its level: 1 2 3 D measured, a b c d from the model), labels
-// placed inside the frame by report/label_placement.h without covering each other, a point or
-// a roof's label; under it a legend, one line per run (its verdict) and the runs left out,
-// wrapped to the width. Written here rather than by gnuplot's "dumb" terminal, whose labels
-// overwrite the frame and whose grid hides the points.
+// roofs, a character per point (its level: 1 2 3 D measured, a b c d from the model; a point
+// beyond the axes on the frame's edge, v ^ < >, labelled with its value), labels placed inside
+// the frame by report/label_placement.h without covering or touching each other, a point or a
+// roof's label (a label with no free place is named under the frame instead); under it a legend,
+// one line per run (its verdict) and the runs left out, wrapped to the width. Written here rather
+// than by gnuplot's "dumb" terminal, whose labels overwrite the frame and whose grid hides the
+// points.
 #ifndef RPROF_REPORT_ROOFLINE_TERMINAL_H_
 #define RPROF_REPORT_ROOFLINE_TERMINAL_H_
 
@@ -25,6 +27,9 @@ std::string RooflineText(const RooflineScene& scene, const std::string& title, s
 
 // The glyph of a point: the level's ("1", "2", "3", "D") measured; "a", "b", "c", "d" model.
 char PointGlyph(const std::string& level, bool measured);
+// The glyph of a point beyond the axes (ScenePoint::beyond_x, beyond_y), drawn on the frame's
+// inner edge: where it lies, "v" below, "^" above, "<" left, ">" right (below or above first).
+char EdgeGlyph(const ScenePoint& point);
 
 }  // namespace rprof
 

@@ -7,12 +7,15 @@ one `rprof run` created, so the plot finds it by the runs' fingerprint. The SVG 
 hold every ceiling and run label, no two of its texts may overlap and no label may leave the
 frame (boxes computed as rprof's placer computes them: svg_boxes.py); each run's binding level
 and % of roof in the SVG must be those `rprof show --format json` gives. The terminal plot fits
-80 columns with its labels inside the frame. PNG and PDF files start with their magic bytes; the
+80 columns with its labels inside the frame, each whole with a blank on either side (or named
+under the frame). A point far beyond the others (a program declaring one FLOP) does not stretch
+the axes: it is an edge marker with its value, in the SVG and the terminal. PNG and PDF files start with their magic bytes; the
 script `--gnuplot` writes runs in gnuplot as it is. Without gnuplot on PATH: exit 3 naming the
 Debian package (the SVG needs no gnuplot).
 """
 
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -452,6 +455,148 @@ class Rendering(PlotTestCase):
         self.assertError(r, 2, "machine profile 999: no such profile")
 
 
+def frame_rows(lines):
+    """The rows inside a terminal plot's frame, without the frame's columns, and where the
+    frame starts and ends: (rows, top, bottom)."""
+    top = next(i for i, line in enumerate(lines) if "+----" in line)
+    bottom = next(i for i in range(top + 1, len(lines)) if "+----" in lines[i])
+    left, right = lines[top].index("+"), lines[top].rindex("+")
+    rows = [line[left + 1:right].ljust(right - left - 1) for line in lines[top + 1:bottom]]
+    return rows, top, bottom
+
+
+def joined_line(lines, prefix):
+    """The line under a terminal plot that starts with `prefix`, its wrapped continuations
+    (indented) joined again; "" when there is none."""
+    for i, line in enumerate(lines):
+        if line.startswith(prefix):
+            out = line
+            for more in lines[i + 1:]:
+                if not more.startswith("  "):
+                    break
+                out += " " + more.strip()
+            return out
+    return ""
+
+
+def labels_not_whole(lines):
+    """Every run label of a terminal plot (the lines under it: "LABEL = #ID ...") that is
+    neither whole inside the frame, a blank or the frame on either side (nothing written over
+    it, nothing run into it), nor, short, its run's id so, nor named in the line under the
+    frame that lists the labels with no room: [label]. Longest first, each found one blanked,
+    so a label that is part of a longer one must be found on its own."""
+    rows, _, bottom = frame_rows(lines)
+    rows = ["|" + row + "|" for row in rows]
+    labels = []
+    for line in lines[bottom:]:
+        m = re.match(r"^(.+?) = (#\d+)( |$)", line)
+        if m:
+            labels.append((m.group(1), m.group(2)))
+    unplaced = joined_line(lines, "no room on the plot for the label of:")
+
+    def take(text):
+        for i, row in enumerate(rows):
+            at = row.find(text)
+            while at >= 0:
+                if row[at - 1] in " |" and row[at + len(text)] in " |":
+                    rows[i] = row[:at] + "@" * len(text) + row[at + len(text):]
+                    return True
+                at = row.find(text, at + 1)
+        return False
+    bad = []
+    for label, ref in sorted(labels, key=lambda lr: -len(lr[0])):
+        if not (take(label) or take(ref) or label in unplaced):
+            bad.append(label)
+    return bad, len(labels)
+
+
+class FarPointsAndManyLabels(PlotTestCase):
+    """A program whose rate is 6 decades under everything else (a run of /bin/true declaring one
+    FLOP), and a dozen runs close together: the axes are not stretched to the far point, which is
+    an edge marker with its value; the terminal's labels are whole and apart."""
+
+    def setUp(self):
+        super().setUp()
+        self.tiny = self.path("tiny")
+        shutil.copy("/bin/true", self.tiny)
+        self.far_run = self.run_program(self.tiny, "1", "1")
+        self.far_gflops = json.loads(self.rprof_ok(
+            "show", str(self.far_run), "--format", "json").stdout)["placement"]["achieved_gflops"]
+
+    def run_program(self, program, flops, nbytes):
+        """A run of `program` declaring its FLOPs and bytes; its id (a program's report, here
+        its id, goes to stderr)."""
+        r = self.rprof("run", "-q", "--flops", flops, "--bytes", nbytes, program)
+        self.assertEqual(r.returncode, 0, r)
+        return int(r.stderr.split()[-1])
+
+    def plot(self, *args):
+        """`rprof plot ARGS`' output; its notes (a sampled program's functions left out) may
+        vary."""
+        r = self.rprof("plot", *args)
+        self.assertEqual(r.returncode, 0, r)
+        return r.stdout
+
+    def test_svg_axis_is_not_stretched_and_the_far_point_is_an_edge_marker(self):
+        self.assertLess(self.far_gflops, 1e-4)
+        out = self.path("x.svg")
+        self.plot("--last", "4", "-o", out)
+        with open(out) as f:
+            root = svg_boxes.parse(f.read())
+        left = svg_boxes.frame(root)[0]
+        ticks = [float(t) for cls, t, box in svg_boxes.texts(root)  # the y axis' ticks
+                 if cls == "tick" and box[0] + box[2] <= left]
+        # The roofs' region goes down to 25 GB/s x 1/32 FLOP/B = 0.78 GFLOP/s; the kernels'
+        # points a factor 3 under theirs. Before, the y axis went down to the far point's 1e-06.
+        self.assertGreaterEqual(min(ticks), 0.1, ticks)
+        far = [s for s in svg_boxes.series(root) if s["run"] == str(self.far_run)]
+        self.assertEqual(len(far), 1)
+        self.assertEqual([p.get("edge") for p in far[0]["points"]], ["below"])
+        for s in svg_boxes.series(root):
+            if s["run"] != str(self.far_run):
+                self.assertEqual([p.get("edge") for p in s["points"]], [None] * len(s["points"]))
+        labels = [t for cls, t, _ in svg_boxes.texts(root) if cls == "edge-label"]
+        self.assertEqual(labels, [f"#{self.far_run} tiny: {self.far_gflops:.2g} GFLOP/s"])
+        self.assertEqual(svg_boxes.overlapping_texts(root), [])
+        self.assertEqual(svg_boxes.labels_outside_frame(root), [])
+        self.assertEqual(svg_boxes.labels_on_roof_lines(root), [])
+
+    def test_terminal_draws_the_far_point_on_the_frames_edge(self):
+        for size in ["80x24", "100x30"]:
+            with self.subTest(size=size):
+                lines = self.plot("--last", "4", "--terminal", "--size", size).splitlines()
+                rows, top, bottom = frame_rows(lines)
+                self.assertIn(f"v #{self.far_run} tiny: {self.far_gflops:.2g} GFLOP/s", rows[-1])
+                ticks = [line[:7].strip() for line in lines[top:bottom + 1]
+                         if line[7:8] == "+" and line[:7].strip()]
+                self.assertGreaterEqual(min(float(t) for t in ticks), 0.1, ticks)
+                self.assertIn("v ^ < > a point beyond the axes", "\n".join(lines))
+
+    def test_terminal_labels_of_twelve_runs_are_whole_and_apart(self):
+        # Twelve runs drawn: kernels of several sizes and programs declaring their work, close
+        # together, and the far one.
+        for args in [["triad", "-p", "n=2000"], ["triad", "-p", "n=50000"],
+                     ["dot", "-p", "n=4000"], ["matmul-ikj", "-p", "n=32"],
+                     ["matmul-ikj", "-p", "n=96"]]:
+            self.rprof_ok("run", *args, *RUN)
+        for name, flops, nbytes in [("solver", "3e6", "1e6"), ("stencil_long_name", "2e6", "4e6"),
+                                    ("fft", "5e6", "1e6")]:
+            program = self.path(name)
+            shutil.copy("/bin/true", program)
+            self.run_program(program, flops, nbytes)
+        for size, width in [("80x24", 80), ("100x30", 100)]:
+            with self.subTest(size=size):
+                lines = self.plot("--last", "12", "--terminal", "--size", size).splitlines()
+                bad, labels = labels_not_whole(lines)
+                self.assertEqual(labels, 12, "\n".join(lines))
+                self.assertEqual(bad, [], "\n".join(lines))
+                for line in lines:
+                    self.assertLessEqual(len(line), width, line)
+                rows, _, _ = frame_rows(lines)
+                roof = sum(row.count(c) for row in rows for c in "*.=~")
+                self.assertLess(roof, sum(len(row) for row in rows) / 4, "\n".join(rows))
+
+
 class CacheAwareAgreesWithShow(PlotTestCase):
     """Runs counted by sim (bytes at every level) beside model runs, as the demo makes them: every
     point's binding level and % of roof in the SVG, the HTML report's data and `rprof show`
@@ -504,6 +649,18 @@ class CacheAwareAgreesWithShow(PlotTestCase):
             if svg_boxes.local(e.tag) == "path" and e.get("class") == "point":
                 hollow = e.get("fill") == "#ffffff"
                 self.assertEqual(hollow, e.get("data-source") == "model", e.attrib)
+
+    def test_terminal_labels_are_whole_and_apart(self):
+        # A point per level of each sim run, and the model runs': the labels stay whole, a blank
+        # between any two and between a label and a point, or are named under the frame.
+        for size in ["80x24", "100x30"]:
+            with self.subTest(size=size):
+                r = self.rprof("plot", "--last", "7", "--terminal", "--size", size)
+                self.assertEqual(r.returncode, 0, r)
+                lines = r.stdout.splitlines()
+                bad, labels = labels_not_whole(lines)
+                self.assertEqual(labels, 6, r.stdout)
+                self.assertEqual(bad, [], r.stdout)
 
 
 class PlotErrors(PlotTestCase):

@@ -79,7 +79,7 @@ def overlapping_texts(root):
     return bad
 
 
-PLOT_LABELS = ("run-label", "roof-label", "arrow-label")
+PLOT_LABELS = ("run-label", "roof-label", "edge-label", "arrow-label")
 
 
 def labels_outside_frame(root):
