@@ -1,5 +1,7 @@
 #include "functions/function_json.h"
 
+#include <algorithm>
+
 #include "functions/hot_functions.h"
 
 namespace rprof {
@@ -47,7 +49,11 @@ std::vector<FunctionLine> FunctionLines(
          f->first.compare(0, longer_prefix.size(), longer_prefix) == 0;
          ++f)
       longer = LineOfRegion(it->first, f->first.substr(kFunctionRegionPrefix.size())).has_value();
-    if (!longer) lines.push_back({it->first, std::move(*where), it->second});
+    if (longer) continue;
+    uint32_t last = where->line;
+    if (std::optional<double> value = ValueOf(it->second, "line_last", Source::kSim))
+      last = std::max(last, static_cast<uint32_t>(*value));
+    lines.push_back({it->first, std::move(*where), last, it->second});
   }
   std::vector<LineCandidate> candidates;
   for (const FunctionLine& line : lines)
@@ -58,6 +64,18 @@ std::vector<FunctionLine> FunctionLines(
   std::vector<FunctionLine> ordered;
   for (size_t i : OrderHotLines(candidates)) ordered.push_back(std::move(lines[i]));
   return ordered;
+}
+
+std::string LinePlace(const FunctionLine& line) {
+  const std::string& file = line.where.file;
+  size_t slash = file.rfind('/');
+  std::string place = (slash == std::string::npos ? file : file.substr(slash + 1)) + ":" +
+                      std::to_string(line.where.line);
+  if (line.last_line > line.where.line) {
+    place += '-';
+    place += std::to_string(line.last_line);
+  }
+  return place;
 }
 
 std::optional<double> BytesPerFlop(const std::vector<const Metric*>& metrics,
@@ -71,6 +89,7 @@ std::optional<double> BytesPerFlop(const std::vector<const Metric*>& metrics,
 void WriteLineHead(const FunctionLine& line, JsonWriter* w) {
   w->Key("file").String(line.where.file);
   w->Key("line").Int(line.where.line);
+  if (line.last_line > line.where.line) w->Key("last_line").Int(line.last_line);
   w->Key("bytes_per_flop").BeginObject();
   for (const char* level : kLevels)
     if (std::optional<double> value = BytesPerFlop(line.metrics, level))

@@ -1,6 +1,5 @@
 #include "functions/function_sampler.h"
 
-#include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -25,6 +24,7 @@
 #include <vector>
 
 #include "functions/function_names.h"
+#include "functions/source_line.h"
 
 namespace rprof {
 namespace {
@@ -82,75 +82,6 @@ struct ElfSegments {
         return s.vaddr + (file_offset - s.offset);
     return std::nullopt;
   }
-};
-
-// One ELF file's source lines by link-time address, from its DWARF (libdw): each compile
-// unit's address ranges, then that unit's line table. A file without DWARF (stripped, or built
-// without -g) has none, and says so in why_not.
-class LineTable {
- public:
-  struct Where {
-    std::string file;  // as libdw joins it to its directory
-    uint32_t line = 0;
-  };
-
-  explicit LineTable(const std::string& path) {
-    fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) {
-      why_not_ = path + ": " + std::strerror(errno);
-      return;
-    }
-    dwarf_ = dwarf_begin(fd_, DWARF_C_READ);
-    if (dwarf_ == nullptr) {
-      why_not_ = path + " has no DWARF line information (stripped, or built without -g)";
-      return;
-    }
-    Dwarf_CU* unit = nullptr;
-    Dwarf_Die die;
-    while (dwarf_get_units(dwarf_, unit, &unit, nullptr, nullptr, &die, nullptr) == 0) {
-      Dwarf_Addr base = 0, low = 0, high = 0;
-      for (ptrdiff_t at = 0; (at = dwarf_ranges(&die, at, &base, &low, &high)) > 0;)
-        if (high > low) units_.push_back({low, high, die});
-    }
-    std::sort(units_.begin(), units_.end(),
-              [](const Unit& a, const Unit& b) { return a.low < b.low; });
-    if (units_.empty()) why_not_ = path + " has DWARF but no compile unit with code addresses";
-  }
-  ~LineTable() {
-    if (dwarf_ != nullptr) dwarf_end(dwarf_);
-    if (fd_ >= 0) close(fd_);
-  }
-  LineTable(const LineTable&) = delete;
-  LineTable& operator=(const LineTable&) = delete;
-
-  // The line of the code at link-time address `address`; nullopt without one.
-  std::optional<Where> Find(uint64_t address) {
-    auto it = std::upper_bound(units_.begin(), units_.end(), address,
-                               [](uint64_t a, const Unit& u) { return a < u.low; });
-    // Ranges may nest or overlap (a unit's ranges beside another's): look back a few.
-    for (int back = 0; it != units_.begin() && back < 8; ++back) {
-      --it;
-      if (address >= it->high) continue;
-      Dwarf_Line* line = dwarf_getsrc_die(&it->die, address);
-      int number = 0;
-      const char* file = line != nullptr ? dwarf_linesrc(line, nullptr, nullptr) : nullptr;
-      if (file == nullptr || dwarf_lineno(line, &number) != 0 || number <= 0) return std::nullopt;
-      return Where{file, static_cast<uint32_t>(number)};
-    }
-    return std::nullopt;
-  }
-  // Why Find finds nothing in this file ("" when it has line tables).
-  const std::string& why_not() const { return why_not_; }
-
- private:
-  struct Unit {
-    uint64_t low = 0, high = 0;
-    Dwarf_Die die;
-  };
-  int fd_ = -1;
-  Dwarf* dwarf_ = nullptr;
-  std::vector<Unit> units_;
-  std::string why_not_;
 };
 
 long PerfEventOpen(perf_event_attr* attr, pid_t pid, int cpu) {
@@ -336,7 +267,9 @@ void FunctionSampler::Collect() {
   impl_->lost = 0;
 
   std::unordered_map<std::string, std::unique_ptr<ElfSegments>> files;
-  std::unordered_map<std::string, std::unique_ptr<LineTable>> line_tables;
+  // A sample's line in its function: inlined code on its caller's line (source_line.h), as
+  // the sim source puts its counts.
+  SourceLines lines;
   FunctionNames names;
   // The newest mapping of the sample's process that covers its address; a forked child without
   // mappings of its own shares its parent's.
@@ -369,15 +302,14 @@ void FunctionSampler::Collect() {
       std::optional<uint64_t> link = file->LinkAddress(m->file_offset + (s.ip - m->start));
       if (link) {
         name = names.Name(m->path, *link).name;
-        auto& table = line_tables[m->path];
-        if (!table) table = std::make_unique<LineTable>(m->path);
-        if (std::optional<LineTable::Where> where = table->Find(*link))
+        if (std::optional<CodeLine> where = lines.Find(m->path, *link)) {
           ++samples_.by_line[{name, std::move(where->file), where->line}];
-        else
+        } else {
+          std::string why = lines.WhyNot(m->path);
           samples_.line_why_not.emplace(
-              name, !table->why_not().empty()
-                        ? table->why_not()
-                        : "no line-table entry in " + m->path + " covers its samples");
+              name,
+              !why.empty() ? why : "no line-table entry in " + m->path + " covers its samples");
+        }
       }
     } else if (m != nullptr) {
       name = m->path.empty() ? "[unknown]" : m->path;  // [vdso], anonymous (JIT) code

@@ -24,8 +24,9 @@ namespace rprof {
 struct FunctionSamples {
   // FunctionNames' names; "[kernel]", "[unknown]", or a mapping's ("[vdso]")
   std::map<std::string, uint64_t> by_function;
-  // The same samples per (function, source file, line), from the module's DWARF line table
-  // (libdw); a sample without a line is in by_function only, and line_why_not says, per
+  // The same samples per (function, source file, line), the line in its function from the
+  // module's DWARF or its debug file (source_line.h: inlined code on its caller's line, as the
+  // sim source counts it); a sample without a line is in by_function only, and line_why_not says, per
   // function, why (its module has no line information: stripped, or built without -g).
   std::map<std::tuple<std::string, std::string, uint32_t>, uint64_t> by_line;
   std::map<std::string, std::string> line_why_not;

@@ -40,7 +40,9 @@ std::vector<size_t> SelectHotLines(const std::vector<LineCandidate>& candidates,
 // in the order they were chosen in).
 std::vector<size_t> OrderHotLines(const std::vector<LineCandidate>& candidates);
 
-// The region name of a function's line: "ln:" + function + "@" + file + ":" + line.
+// The region name of a function's line: "ln:" + function + "@" + file + ":" + line; a loop's
+// lines shown as one (counters/sim/line_counts.h) are named by its first line, their last line
+// in the region's line_last metric.
 inline constexpr std::string_view kLineRegionPrefix = "ln:";
 std::string LineRegion(std::string_view function, std::string_view file, uint32_t line);
 bool IsLineRegion(std::string_view region);

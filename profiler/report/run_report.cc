@@ -394,10 +394,7 @@ void AddHotLinesText(const std::string& region, const std::vector<const Metric*>
   }
   Table& table = report->AddTable(columns, kInText);
   for (const FunctionLine& line : lines) {
-    const std::string& file = line.where.file;
-    size_t slash = file.rfind('/');
-    std::string place = (slash == std::string::npos ? file : file.substr(slash + 1)) + ":" +
-                        std::to_string(line.where.line);
+    std::string place = LinePlace(line);
     std::optional<double> share, flops;
     for (const Metric* m : line.metrics) {
       if (m->name == "time_share" && m->source == Source::kClock) share = m->value;

@@ -28,6 +28,7 @@ TARGETS = os.environ.get("RPROF_CLI_TARGETS", "")
 # The fixtures' sources (np_mm.py runs from there).
 TARGETS_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli_targets")
 SOURCE = os.path.join(TARGETS_SOURCE, "hot_functions.c")
+LOOPS_SOURCE = os.path.join(TARGETS_SOURCE, "hot_loops.c")
 N = 1 << 20  # triad's elements (hot_functions.c)
 M = 160      # matmul's size
 REPS = 2     # triad's repetitions: kept small, the replay runs under valgrind
@@ -80,13 +81,13 @@ class HotFunctions(RprofTestCase):
         return region["time_s"]["clock"]["value"] * min(1.0, utilized)
 
     @staticmethod
-    def marked_line(name):
-        """The number of the source line marked "hot line: NAME" in hot_functions.c."""
-        with open(SOURCE) as f:
+    def marked_line(name, source=SOURCE):
+        """The number of the source line marked "hot line: NAME" in `source`."""
+        with open(source) as f:
             for number, text in enumerate(f, 1):
                 if f"/* hot line: {name} */" in text:
                     return number
-        raise AssertionError(f"no line marked 'hot line: {name}' in {SOURCE}")
+        raise AssertionError(f"no line marked 'hot line: {name}' in {source}")
 
     def check_hot_lines(self, functions, matmuls=1, reps=REPS):
         """Each function's hot lines: its loop line first by FLOPs, exact; time shares sane."""
@@ -230,6 +231,48 @@ class HotFunctions(RprofTestCase):
                           " 'ln:triad@%'", (out["run_id"],))
         sampled = "time_share" in functions["triad"]
         self.assertEqual(sorted(r[0] for r in rows), ["clock", "sim"] if sampled else ["sim"])
+
+    def test_inlined_code_and_loops_on_the_users_lines(self):
+        # Issue 38: a helper always inlined from a header has its FLOPs (and its time) on the
+        # line that calls it, not on the header's; a loop whose `for` line and body line differ
+        # is one hot line, a line range, with both its time and its FLOPs.
+        reps = 5000
+        out = self.sim_run("hot_loops", args=(str(reps),))
+        n = 4096
+        functions = out["functions"]
+        sampled = out["functions"]["dot"].get("time_share", {}).get("clock", {}).get("value")
+        axpy, dot = functions["axpy"]["lines"], functions["dot"]["lines"]
+        # axpy: all its FLOPs on its own line, which says where they were inlined from; no line
+        # of the header, neither counted nor sampled.
+        line = self.marked_line("axpy", LOOPS_SOURCE)
+        for entry in axpy:
+            self.assertTrue(entry["file"].endswith("hot_loops.c"), axpy)
+        by_flops = max(axpy, key=lambda l: l.get("flops", {}).get("sim", {}).get("value", 0))
+        self.assertEqual((by_flops["line"], by_flops.get("last_line")), (line, None), axpy)
+        self.assertEqual(by_flops["flops"]["sim"]["value"], 2 * n * reps)
+        self.assertIn("inlined from hot_loops_helper.h:", by_flops["instructions"]["sim"]["note"])
+        # dot: the loop's `for` line to its body's line, one entry with the FLOPs and the time.
+        first, body = (self.marked_line("dot loop", LOOPS_SOURCE),
+                       self.marked_line("dot body", LOOPS_SOURCE))
+        loop = max(dot, key=lambda l: l.get("flops", {}).get("sim", {}).get("value", 0))
+        self.assertEqual((loop["line"], loop["last_line"]), (first, body), dot)
+        self.assertEqual(loop["flops"]["sim"]["value"], 2 * n * reps)
+        self.assertEqual(loop["line_last"]["sim"]["value"], body)
+        self.assertIn(f"the loop on lines {first}-{body}", loop["instructions"]["sim"]["note"])
+        self.assertFalse([l for l in dot if l is not loop and first <= l["line"] <= body], dot)
+        if sampled:
+            # Nearly all of dot's time is its inner loop's: on that entry, not split off.
+            self.assertGreater(loop["time_share"]["clock"]["value"], 0.5 * sampled, dot)
+        # A range only where an entry is a loop's lines.
+        for entry in axpy + dot:
+            self.assertLess(entry["line"], entry.get("last_line", entry["line"] + 1), entry)
+        shown = self.rprof_ok("show", str(out["run_id"]), "-v",
+                              env=dict(self.env, COLUMNS="80")).stdout
+        table = shown[shown.index("\nhot lines of dot "):].split("\n\n")[0]
+        self.assertIn(f"hot_loops.c:{first}-{body} ", table)
+        table = shown[shown.index("\nhot lines of axpy "):].split("\n\n")[0]
+        self.assertIn(f"hot_loops.c:{line} ", table)
+        self.assertNotIn("hot_loops_helper.h", table)
 
     def test_stripped_binary_names_functions_by_module_and_address(self):
         out = self.sim_run("hot_functions_stripped")
