@@ -50,7 +50,25 @@ struct Sample {
   uint32_t pid = 0;
   uint32_t tid = 0;
   uint64_t ip = 0;
+  uint64_t time_ns = 0;  // perf's clock: only differences between samples mean anything
 };
+
+// How many threads ran side by side, as sampling sees it: the samples cut into windows of
+// `window_ns`, the threads with samples in each counted, the median over the windows that have
+// any (a window where one process hands over to the next counts two, and is one of many).
+// Counting every thread id of an execution took a script run through a shell wrapper (pyenv's
+// python3: 35 short processes one after the other) for 36 threads side by side, and its 0.5
+// CPUs utilized for 99 % off the CPU.
+uint64_t ThreadsSideBySide(const std::vector<Sample>& samples, uint64_t window_ns) {
+  if (samples.empty() || window_ns == 0) return 0;
+  std::unordered_map<uint64_t, std::unordered_set<uint32_t>> windows;  // window -> its threads
+  for (const Sample& s : samples) windows[s.time_ns / window_ns].insert(s.tid);
+  std::vector<uint64_t> counts;
+  counts.reserve(windows.size());
+  for (const auto& [window, tids] : windows) counts.push_back(tids.size());
+  std::nth_element(counts.begin(), counts.begin() + counts.size() / 2, counts.end());
+  return counts[counts.size() / 2];
+}
 
 // One ELF file's loadable segments, which map a file offset (a sample's, through its mapping) to
 // the link-time address FunctionNames and the line table take.
@@ -169,11 +187,13 @@ struct FunctionSampler::Impl {
       for (size_t i = 0; i < header.size; ++i) record[i] = data[(tail + i) % data_size];
       const uint8_t* body = record.data() + sizeof header;
       size_t body_size = header.size - sizeof header;
-      if (header.type == PERF_RECORD_SAMPLE && body_size >= 16) {
+      if (header.type == PERF_RECORD_SAMPLE && body_size >= 24) {
+        // PERF_SAMPLE_IP, _TID, _TIME, in that order.
         Sample s;
         std::memcpy(&s.ip, body, 8);
         std::memcpy(&s.pid, body + 8, 4);
         std::memcpy(&s.tid, body + 12, 4);
+        std::memcpy(&s.time_ns, body + 16, 8);
         samples.push_back(s);
       } else if (header.type == PERF_RECORD_MMAP2 && body_size > 64) {
         // pid, tid, addr, len, pgoff, maj, min, ino, ino_generation, prot, flags, filename
@@ -213,7 +233,7 @@ bool FunctionSampler::Attach(pid_t pid) {
   attr.type = PERF_TYPE_SOFTWARE;
   attr.config = PERF_COUNT_SW_CPU_CLOCK;
   attr.sample_period = static_cast<uint64_t>(std::llround(samples_.period_s * 1e9));
-  attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+  attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
   attr.disabled = 1;
   attr.enable_on_exec = 1;
   attr.inherit = 1;  // every thread and child; per CPU, as the kernel allows only then
@@ -283,10 +303,8 @@ void FunctionSampler::Collect() {
     return any;
   };
   ++samples_.executions;
-  std::unordered_set<uint32_t> tids;
   for (const Sample& s : impl_->samples) {
     ++samples_.total;
-    tids.insert(s.tid);
     const Mapping* m = find_mapping(s);
     std::string name = "[unknown]";
     if (s.ip >= kKernelStart) {
@@ -316,7 +334,10 @@ void FunctionSampler::Collect() {
     }
     ++samples_.by_function[name];
   }
-  samples_.threads = std::max<uint64_t>(samples_.threads, tids.size());
+  // Ten sampling periods a window: a thread on a CPU throughout has about ten samples in each.
+  const auto window_ns = static_cast<uint64_t>(std::llround(samples_.period_s * 1e10));
+  samples_.threads =
+      std::max<uint64_t>(samples_.threads, ThreadsSideBySide(impl_->samples, window_ns));
   impl_->samples.clear();
   impl_->mappings.clear();
 }

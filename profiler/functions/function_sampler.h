@@ -36,7 +36,8 @@ struct FunctionSamples {
   // Executions sampled (Collect calls after a successful Attach): a function's CPU time per
   // execution is its samples x period_s / executions.
   uint64_t executions = 0;
-  // The most threads (and child processes) any one execution had samples in.
+  // The threads (and child processes) that ran side by side in an execution, as its samples
+  // show them (the median over windows of ten periods); the most over executions.
   uint64_t threads = 0;
   // Kernel code was not sampled (perf_event_paranoid): shares are of user CPU time only.
   bool user_only = false;

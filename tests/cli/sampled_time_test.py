@@ -109,6 +109,25 @@ class SampledTime(RprofTestCase):
         utilized = busy["metrics"]["cpus_utilized"]["clock"]["value"]
         self.assertEqual("off_cpu_share" in busy["metrics"], utilized < 0.5, busy["metrics"])
 
+    def test_processes_one_after_another_are_not_threads_side_by_side(self):
+        # A shell script running the program 4 times, one after the other, asleep between:
+        # every process had samples, but one ran at a time. Counting each thread id made a
+        # shell wrapper of 35 short processes "36 threads, off the CPU 99 %".
+        script = self.path("one_after_another.sh")
+        with open(script, "w") as f:
+            f.write("#!/bin/sh\nfor i in 1 2 3 4; do\n  " + self.program +
+                    " 20 100 0 > /dev/null\ndone\n")
+        os.chmod(script, 0o755)
+        out_path = self.path("chain.json")
+        self.rprof_program_ok("run", "--counters", "auto", "--format", "json", "-o", out_path,
+                              script)
+        with open(out_path) as f:
+            out = json.load(f)
+        if "sampling failed" in (out.get("note") or ""):
+            self.skipTest("cpu-clock sampling refused here: " + out["note"])
+        off = out["metrics"]["off_cpu_share"]["clock"]
+        self.assertIn("with 1 thread sampled", off["note"])
+
 
 if __name__ == "__main__":
     main()
