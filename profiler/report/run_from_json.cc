@@ -8,6 +8,8 @@
 
 #include "core/run_bounds.h"
 #include "core/target_kind.h"
+#include "functions/hot_functions.h"
+#include "functions/hot_lines.h"
 
 namespace rprof {
 
@@ -236,6 +238,61 @@ bool ReadMetrics(const JsonValue& run, std::vector<Metric>* metrics, std::string
   return true;
 }
 
+// A hot line's metrics under its region (LineRegion): its "file" and "line" name it; its
+// "last_line" and "bytes_per_flop" are written from its metrics (line_last, the bytes and FLOPs),
+// so they come back with them.
+bool ReadFunctionLine(const std::string& at, const std::string& function, const JsonValue& line,
+                      std::vector<Metric>* metrics, std::string* err) {
+  if (!line.is_object()) return Wrong(at, "an object", &line, err);
+  std::string file;
+  std::optional<int64_t> number;
+  if (!ReadString(line, at, "file", Need::kRequired, &file, err) ||
+      !ReadInt(line, at, "line", Need::kRequired, &number, err))
+    return false;
+  if (*number < 1 || *number > UINT32_MAX)
+    return Wrong(Where(at, "line"), "a line number from 1", line.Find("line"), err);
+  const std::string region = LineRegion(function, file, static_cast<uint32_t>(*number));
+  for (const auto& [key, value] : line.members()) {
+    if (key == "file" || key == "line" || key == "last_line" || key == "bytes_per_flop") continue;
+    if (!ReadMetric(Where(at, key), key, value, region, metrics, err)) return false;
+  }
+  return true;
+}
+
+// Hot functions ("functions", issue 28): each one's metrics under its region (FunctionRegion),
+// its hot lines' under theirs. "source", "lines_reason" and its placement are written from its
+// metrics and the run, so they come back with them. Import dropped them all: a recovery file
+// came back with 8 of 11 metrics (issue 41).
+bool ReadFunctions(const JsonValue& run, std::vector<Metric>* metrics, std::string* err) {
+  const JsonValue* functions = nullptr;
+  if (!Member(run, "", "functions", Type::kObject, Need::kNullable, &functions, err)) return false;
+  if (!functions) return true;
+  for (const auto& [name, members] : functions->members()) {
+    const std::string at = Where("functions", name);
+    if (name.empty()) {
+      *err = at + ": a function needs a name";
+      return false;
+    }
+    if (!members.is_object()) return Wrong(at, "an object", &members, err);
+    const std::string region = FunctionRegion(name);
+    for (const auto& [key, value] : members.members()) {
+      if (key == "source" || key == "lines_reason") continue;
+      if (key == "placement" && value.is_object() && value.Find("placed")) continue;
+      if (key != "lines") {
+        if (!ReadMetric(Where(at, key), key, value, region, metrics, err)) return false;
+        continue;
+      }
+      if (value.is_null()) continue;
+      if (!value.is_array()) return Wrong(Where(at, key), "an array or null", &value, err);
+      for (size_t i = 0; i < value.items().size(); ++i)
+        if (!ReadFunctionLine(Where(at, key) + "[" + std::to_string(i) + "]", name,
+                              value.items()[i], metrics, err))
+          return false;
+    }
+  }
+  return true;
+}
+
 bool ReadTrust(const JsonValue& run, std::vector<TrustNote>* trust, std::string* err) {
   const JsonValue* array = nullptr;
   if (!Member(run, "", "trust", Type::kArray, Need::kNullable, &array, err)) return false;
@@ -355,6 +412,7 @@ bool RunFromJson(const JsonValue& json, RunRecord* run, std::string* err) {
       !ReadSamples(json, &run->samples, err) ||
       !ReadInt(json, "", "calls_per_repetition", Need::kRequired, &calls, err) ||
       !ReadTags(json, &run->tags, err) || !ReadMetrics(json, &run->metrics, err) ||
+      !ReadFunctions(json, &run->metrics, err) ||
       !ReadTrust(json, &run->trust, err) || !ReadStoredPlacement(json, &run->placement, err))
     return false;
   // The values the schema's CHECKs hold to, refused here with the key named.

@@ -11,6 +11,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rprof_harness  # noqa: E402
 from rprof_harness import RprofTestCase  # noqa: E402
+from process_test import sim_unavailable  # noqa: E402
+from programs_test import cli_target  # noqa: E402
 
 QUICK_TRIAD = ["triad", "-p", "n=10000", "--counters", "model", "--repeat", "3"]
 
@@ -51,6 +53,28 @@ class Import(RprofTestCase):
         # Back into the database it came from: it is already there.
         self.assertEqual(self.rprof_ok("import", exported).stdout,
                          f"{exported}: already stored as run 1\n")
+
+    def test_regions_hot_functions_and_hot_lines_move_whole(self):
+        # Issue 41: import dropped hot functions and hot lines (a recovery file came back with
+        # 8 of 11 metrics). A PolyBench-style gemm between marker calls: a region, its hot
+        # functions, their hot lines (with sim: FLOPs and bytes per line, a loop's range).
+        program = cli_target("polybench_gemm")
+        if not os.access(program, os.X_OK):
+            self.skipTest("polybench_gemm not built (tests/cli_targets)")
+        counters = "auto" if sim_unavailable() else "sim"
+        r = self.rprof("run", "--counters", counters, "--quiet", program)
+        self.assertEqual(r.returncode, 0, r)
+        original = self.show_json(1)
+        self.assertTrue(original["regions"], original)
+        self.assertTrue(original["functions"], original)
+        lines = [line for f in original["functions"].values() for line in (f.get("lines") or [])]
+        if counters == "sim" or lines:
+            self.assertTrue(lines, original["functions"])
+        exported = self.write("run1.json", json.dumps(original))
+        self.rprof_ok("import", exported, db=self.other)
+        moved = self.show_json(1, db=self.other)
+        self.assertEqual(json.dumps(without_database_keys(moved), sort_keys=True),
+                         json.dumps(without_database_keys(original), sort_keys=True))
 
     def test_historys_array_moves_many_runs_in_one_transaction(self):
         for _ in range(3):
