@@ -78,6 +78,8 @@ bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>&
     filter.tags.push_back({"invocation", uid});
   }
   std::vector<RunRecord> runs;
+  // JSON is each run whole (import takes it back); a line a run needs the run's own metrics.
+  filter.run_metrics_only = cl.format() != OutputFormat::kJson;
   if (!store.List(filter, &runs, err)) return false;
   std::cout << FormatRunList(runs, cl.format(), cl.text_width());
   return true;

@@ -392,7 +392,7 @@ void ReadRunRow(const Statement& s, RunRecord* run) {
 
 }  // namespace
 
-bool RunStore::LoadDetails(RunRecord* run, std::string* err) {
+bool RunStore::LoadDetails(RunRecord* run, std::string* err, bool run_metrics_only) {
   auto add_sample = [&](const Statement& s) { run->samples.push_back(s.Double(0)); };
   auto add_metric = [&](const Statement& s) {
     Metric m;
@@ -411,8 +411,11 @@ bool RunStore::LoadDetails(RunRecord* run, std::string* err) {
   return db_.ForEachRow("SELECT time_s FROM samples WHERE run_id = ? ORDER BY rep", err, add_sample,
                         run->id) &&
          db_.ForEachRow(
-             "SELECT region, name, source, value, unit, note, coverage, spread_pct FROM metrics"
-             " WHERE run_id = ? ORDER BY rowid",
+             run_metrics_only
+                 ? "SELECT region, name, source, value, unit, note, coverage, spread_pct FROM "
+                   "metrics WHERE run_id = ? AND region = '' ORDER BY rowid"
+                 : "SELECT region, name, source, value, unit, note, coverage, spread_pct FROM "
+                   "metrics WHERE run_id = ? ORDER BY rowid",
              err, add_metric, run->id) &&
          db_.ForEachRow("SELECT kind, detail FROM run_trust WHERE run_id = ? ORDER BY rowid", err,
                         add_trust, run->id) &&
@@ -491,7 +494,7 @@ bool RunStore::List(const RunFilter& filter, std::vector<RunRecord>* out, Error*
   }
   if (!why.empty()) return DbFail(why, err);
   for (RunRecord& run : *out)
-    if (!LoadDetails(&run, &why)) return DbFail(why, err);
+    if (!LoadDetails(&run, &why, filter.run_metrics_only)) return DbFail(why, err);
   return true;
 }
 

@@ -36,6 +36,10 @@ struct RunFilter {
   // "" for all.
   std::string function;
   int limit = 20;      // newest first; <= 0 for all
+  // The runs' own metrics only, not their regions' (marker regions, hot functions, lines):
+  // what a one-line-a-run table needs. A run with 10^6 regions cost every later `history` 5 s
+  // and 1 GB of reading what it never printed.
+  bool run_metrics_only = false;
 };
 
 class RunStore {
@@ -100,7 +104,7 @@ class RunStore {
   const std::string& path() const { return path_; }
 
  private:
-  bool LoadDetails(RunRecord* run, std::string* err);
+  bool LoadDetails(RunRecord* run, std::string* err, bool run_metrics_only = false);
   // The rows of one run, inside the caller's transaction.
   bool InsertRows(RunRecord* run, std::string* err);
   // The id of the run stored as `run` (see Import), or 0.

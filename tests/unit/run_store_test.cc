@@ -377,6 +377,28 @@ TEST_F(RunStoreListTest, ListedRunsAreWhole) {
   EXPECT_EQ(runs[0].machine.hostname, "testhost");
 }
 
+// What history lists: the runs' own metrics, never their regions' (issue 41: a run with 10^6
+// regions cost every later history 5 s and 1 GB).
+TEST_F(RunStoreTest, ListingRunMetricsOnlyLeavesTheRegionsOut) {
+  RunRecord run = SmallRun("app", RunStatus::kOk, "2026-01-01T00:00:00.000Z", {});
+  for (int i = 0; i < 3; ++i)
+    run.metrics.push_back({"time_s", 0.1, "s", Source::kClock, "r" + std::to_string(i), ""});
+  Insert(run);
+  RunFilter f;
+  f.run_metrics_only = true;
+  std::vector<RunRecord> runs;
+  Error err;
+  ASSERT_TRUE(store_.List(f, &runs, &err)) << err.message;
+  ASSERT_EQ(runs.size(), 1u);
+  ASSERT_EQ(runs[0].metrics.size(), 1u);
+  EXPECT_EQ(runs[0].metrics[0].region, "");
+  f.run_metrics_only = false;
+  runs.clear();
+  ASSERT_TRUE(store_.List(f, &runs, &err)) << err.message;
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].metrics.size(), 4u);
+}
+
 TEST(RunStoreOpen, NotAnSqliteFileIsRefusedAndUntouched) {
   TempDir dir;
   std::string path = dir.File("garbage.db");
