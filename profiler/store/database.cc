@@ -1,10 +1,39 @@
 #include "store/database.h"
 
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+
+#include <cstdio>
 
 #include "store/database_failure.h"
 
 namespace rprof {
+
+namespace {
+
+// Whether `path` is on a file system mounted read-only (a CD, a read-only bind mount, a
+// snapshot): nothing there can be created, not even the -shm file a WAL database's readers need.
+bool OnReadOnlyMedia(const std::string& path) {
+  struct statvfs fs;
+  return statvfs(path.c_str(), &fs) == 0 && (fs.f_flag & ST_RDONLY) != 0;
+}
+
+// `path` as an SQLite URI ("file:…"), the characters URIs reserve escaped.
+std::string FileUri(const std::string& path, const char* query) {
+  std::string uri = "file:";
+  for (unsigned char c : path) {
+    if (c == '%' || c == '?' || c == '#' || c < 0x20) {
+      char escaped[4];
+      std::snprintf(escaped, sizeof escaped, "%%%02X", c);
+      uri += escaped;
+    } else {
+      uri += static_cast<char>(c);
+    }
+  }
+  return uri + "?" + query;
+}
+
+}  // namespace
 
 bool Database::Open(const std::string& path, Mode mode, std::string* err) {
   path_ = path;
@@ -27,7 +56,28 @@ bool Database::Open(const std::string& path, Mode mode, std::string* err) {
   int flags = mode == Mode::kReadOnly            ? SQLITE_OPEN_READONLY
               : mode == Mode::kReadWriteExisting ? SQLITE_OPEN_READWRITE
                                                  : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-  int rc = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE,
+  std::string name = path;
+  if (mode == Mode::kReadWrite && OnReadOnlyMedia(path)) {
+    *err = "it is on a read-only file system: nothing can be stored there (`history`, `show` "
+           "and `report` can read it)";
+    return false;
+  }
+  if (mode != Mode::kReadWrite && OnReadOnlyMedia(path)) {
+    // A reader on read-only media: SQLite cannot create the -shm file a WAL database's readers
+    // share, and said "unable to open database file" (blaming permissions or free space).
+    // Nothing can change the file there: it is opened immutable, without locks or -shm. A
+    // write-ahead log left beside it would hold runs immutable reading skips: refused, said.
+    struct stat wal;
+    if (stat((path + "-wal").c_str(), &wal) == 0 && wal.st_size > 0) {
+      *err = "it is on a read-only file system with a write-ahead log beside it (" + path +
+             "-wal) that only a writable copy can take in; copy both files to a writable "
+             "folder and read the copy";
+      return false;
+    }
+    name = FileUri(path, "immutable=1");
+    flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+  }
+  int rc = sqlite3_open_v2(name.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE,
                            nullptr);
   if (rc != SQLITE_OK) {
     *err = db_ ? DescribeSqliteFailure(db_, rc) : "out of memory";

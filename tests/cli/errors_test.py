@@ -399,6 +399,31 @@ class DatabaseErrors(RprofTestCase):
                     self.assertError(r, 3, f"database {db}: not a database file: it is {what}")
                     self.assertNotIn("full", r.stderr)
 
+    def test_a_wal_database_on_read_only_media_is_read(self):
+        # Issue 41: history, show, query and report could not read a WAL database on a
+        # read-only mount (exit 3, blaming permissions or free space): its readers' -shm file
+        # cannot be created there. A read-only bind mount of a folder holding one.
+        source, mount = self.path("source"), self.path("mount")
+        os.mkdir(source)
+        os.mkdir(mount)
+        self.rprof_ok("run", "triad", *FAST_RUN, db=os.path.join(source, "runs.db"))
+        made = subprocess.run(["mount", "--bind", source, mount], capture_output=True)
+        if made.returncode != 0:
+            self.skipTest("a read-only bind mount needs root: " + made.stderr.decode().strip())
+        self.addCleanup(subprocess.run, ["umount", mount], capture_output=True)
+        ro = subprocess.run(["mount", "-o", "remount,bind,ro", mount], capture_output=True)
+        if ro.returncode != 0:
+            self.skipTest("cannot remount read-only: " + ro.stderr.decode().strip())
+        db = os.path.join(mount, "runs.db")
+        for args, expected in ((["history"], "triad"), (["show", "1"], "run 1"),
+                               (["query", "select count(*) from runs"], "1")):
+            with self.subTest(command=args[0]):
+                r = self.rprof(*args, db=db)
+                self.assertEqual(r.returncode, 0, r)
+                self.assertIn(expected, r.stdout)
+        r = self.rprof("run", "triad", *FAST_RUN, db=db)
+        self.assertError(r, 3, "it is on a read-only file system: nothing can be stored there")
+
 
 if __name__ == "__main__":
     rprof_harness.main()
