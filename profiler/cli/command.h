@@ -1,5 +1,6 @@
 // The subcommands of rprof, in one table (cli/commands.cc) that also feeds `rprof --help`,
-// `rprof help COMMAND` and "did you mean".
+// `rprof help COMMAND`, "did you mean", and the man pages and bash completion the build writes
+// from it (cli/manual_files.h).
 #ifndef RPROF_CLI_COMMAND_H_
 #define RPROF_CLI_COMMAND_H_
 
@@ -26,6 +27,9 @@ struct Command {
   // (and answers --help). False on failure, with *err holding the kind (main() turns it into
   // the exit code) and the message main() prints once.
   bool (*run)(const GlobalOptions& global, const std::vector<std::string>& args, Error* err);
+  // The subcommands of a command that has them (`machine measure`), each with its own --help:
+  // the manual documents each (cli/command_help.h).
+  std::vector<std::string> subcommands = {};
 };
 
 const std::vector<Command>& Commands();

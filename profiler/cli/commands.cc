@@ -8,7 +8,7 @@ const std::vector<Command>& Commands() {
               "(the default: `rprof triad` = `rprof run triad`)",
        Needs::kCounters, RunCommand},
       {"machine", "measure this machine's roofline (ceilings, memory ladder), show or list profiles",
-       Needs::kDatabase, MachineCommand},
+       Needs::kDatabase, MachineCommand, {"measure", "show", "list"}},
       {"kernels", "list the kernels with their parameters and model formulas", Needs::kNothing,
        KernelsCommand},
       {"history", "list stored runs, newest first", Needs::kDatabase, HistoryCommand},

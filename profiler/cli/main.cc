@@ -7,56 +7,18 @@
 
 #include "cli/command.h"
 #include "cli/exit_status.h"
+#include "cli/help.h"
+#include "cli/manual_files.h"
 #include "cli/standard_streams.h"
 #include "core/spelling.h"
 #include "core/text.h"
 #include "process/scratch_dir.h"
-#include "report/terminal_width.h"
-#include "report/text_wrap.h"
 #include "rprof_config.h"
 #include "targets/kernel_catalog.h"
 #include "targets/target_path.h"
 
 namespace rprof {
 namespace {
-
-// Indexed by Needs, in its order.
-constexpr const char* kNeedsTexts[] = {"", "database", "counters, database"};
-const char* NeedsText(Needs needs) { return kNeedsTexts[static_cast<int>(needs)]; }
-
-void PrintUsage(std::FILE* out) {
-  std::fprintf(out,
-               "usage: rprof [--db PATH] COMMAND [ARGS...]\n"
-               "       rprof [--db PATH] [run options] [--] KERNEL|PLUGIN.so|PROGRAM\n"
-               "             [PROGRAM ARGS...]\n"
-               "           (the same as rprof run ...: rprof's options come before the program,\n"
-               "           everything after it is the program's)\n\n"
-               "rprof measures code against this machine's roofline: time, FLOPs and bytes\n"
-               "moved, with every value labelled by its source (clock, pmu, sim, model).\n\ncommands:\n");
-  // One line per command, its summary wrapped to the terminal under the summary's column.
-  const size_t width = TerminalWidth(fileno(out));
-  constexpr size_t kSummaryColumn = 12;
-  for (const Command& c : Commands()) {
-    std::string needs = NeedsText(c.needs);
-    std::string summary = std::string(c.summary) + (needs.empty() ? "" : "  [needs: " + needs + "]");
-    std::vector<std::string> lines =
-        width == kNoWidthLimit || width <= kSummaryColumn + 20
-            ? std::vector<std::string>{summary}
-            : WrapText(summary, width - kSummaryColumn);
-    for (size_t i = 0; i < lines.size(); ++i)
-      std::fprintf(out, i == 0 ? "  %-9s %s\n" : "%12s%s\n", i == 0 ? c.name : "",
-                   lines[i].c_str());
-  }
-  std::fprintf(out,
-               "\nglobal options (before the command):\n"
-               "  --db PATH      the runs database (default: $RPROF_DB, else\n"
-               "                 $XDG_DATA_HOME/rprof/rprof.db, else\n"
-               "                 ~/.local/share/rprof/rprof.db)\n"
-               "  -h, --help     this help; `rprof help COMMAND` for a command's options\n"
-               "  --version      print the version\n\n"
-               "exit status: 0 ok, 1 the target failed, 2 usage error, 3 environment\n"
-               "             (counters, database, output)\n");
-}
 
 const std::vector<std::string>& GlobalOptionNames() {
   static const std::vector<std::string> names = {"--db", "--help", "--version"};
@@ -94,6 +56,10 @@ bool Main(int argc, char** argv, Error* err) {
     } else if (arg == "-h" || arg == "--help") {
       PrintUsage(stdout);
       return true;
+    } else if (arg == "--write-manual") {
+      // Hidden: the build writes the man pages and the completion script with it
+      // (profiler/manual/meson.build), from the same table and options as --help.
+      return WriteManualFiles(std::vector<std::string>(argv + i + 1, argv + argc), err);
     } else if (arg == "--version") {
       std::printf("rprof %s\n", RPROF_VERSION);
       return true;
@@ -122,17 +88,7 @@ bool Main(int argc, char** argv, Error* err) {
     return RunCommand(global, args, err);
   }
 
-  if (name == "help") {
-    if (args.empty()) {
-      PrintUsage(stdout);
-      return true;
-    }
-    const Command* command = FindCommand(args[0]);
-    if (!command)
-      return Fail(err, ErrorKind::kUsage,
-                  "help: no command '" + args[0] + "'" + DidYouMean(args[0], CommandNames()));
-    return command->run(global, {"--help"}, err);
-  }
+  if (name == "help") return HelpCommand(global, args, err);
   if (const Command* command = FindCommand(name)) return command->run(global, args, err);
 
   // Not a command: something to run (`rprof triad`, `rprof ./app` = `rprof run …`), unless it

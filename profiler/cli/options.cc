@@ -6,6 +6,7 @@
 #include <iostream>
 #include <utility>
 
+#include "cli/command_help.h"
 #include "core/spelling.h"
 #include "core/utf8.h"
 #include "report/terminal_width.h"
@@ -48,8 +49,29 @@ bool ParseCommandLine(const std::string& command, const std::vector<std::string>
   return true;
 }
 
+namespace {
+
+// "-p [ --param ]" or "--param": Boost's display name, where the short name is.
+OptionHelp ToOptionHelp(const po::option_description& option) {
+  OptionHelp help;
+  help.long_name = option.long_name();
+  std::string shown = option.format_name();
+  if (shown.size() > 1 && shown[0] == '-' && shown[1] != '-') help.short_name = shown[1];
+  if (option.semantic()->max_tokens() > 0) help.argument = "arg";
+  help.description = option.description();
+  return help;
+}
+
+}  // namespace
+
 void PrintCommandHelp(const std::string& command, const std::string& usage,
                       const std::string& description, const po::options_description& options) {
+  if (std::vector<CommandHelp>* capture = HelpCapture()) {
+    CommandHelp help{command, usage, description, {}};
+    for (const auto& option : options.options()) help.options.push_back(ToOptionHelp(*option));
+    capture->push_back(std::move(help));
+    return;
+  }
   // The options wrap themselves (Boost, at 80 columns); the description is prose.
   size_t width = TerminalWidth(STDOUT_FILENO);
   std::cout << WrapProse(
