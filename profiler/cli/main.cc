@@ -13,6 +13,7 @@
 #include "core/spelling.h"
 #include "core/text.h"
 #include "process/scratch_dir.h"
+#include "report/text_table.h"
 #include "rprof_config.h"
 #include "targets/kernel_catalog.h"
 #include "targets/target_path.h"
@@ -106,6 +107,22 @@ bool Main(int argc, char** argv, Error* err) {
   return RunCommand(global, args, err);
 }
 
+// An error's text as the terminal shows it: it may quote what a program wrote (a region name, a
+// plugin's message, a file's line), so each of its lines is escaped (report/text_table.h: an
+// escape sequence or a byte that is not UTF-8 printed raw recoloured the terminal, issue 41);
+// its own line breaks stay.
+std::string PrintableError(const std::string& message) {
+  std::string out;
+  for (size_t start = 0; start <= message.size();) {
+    size_t end = message.find('\n', start);
+    if (end == std::string::npos) end = message.size();
+    out += (start ? "\n" : "") +
+           EscapeForTerminal(std::string_view(message).substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
 }  // namespace
 }  // namespace rprof
 
@@ -119,6 +136,7 @@ int main(int argc, char** argv) {
   // failed already has its own error to tell.
   bool written = rprof::FlushStandardOutput(ok ? &err : nullptr);
   if (ok && written) return static_cast<int>(rprof::ExitStatus::kOk);
-  std::fprintf(stderr, "rprof: error: %s%s\n", err.message.c_str(), rprof::RemedyText(err.remedy));
+  std::fprintf(stderr, "rprof: error: %s%s\n", rprof::PrintableError(err.message).c_str(),
+               rprof::RemedyText(err.remedy));
   return static_cast<int>(rprof::ExitStatusOf(err.kind));
 }

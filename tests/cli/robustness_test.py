@@ -279,6 +279,20 @@ class OutputTest(RobustnessTestCase):
         ElementTree.parse(svg)  # raises on invalid XML
         self.assertNotIn("\x1b", r.stderr)
 
+    def test_an_error_quoting_a_name_with_control_bytes_prints_them_escaped(self):
+        # Issue 41: "none of the chosen runs can be drawn" printed the names it lists raw: an
+        # escape sequence recoloured the terminal. Every error is escaped, line by line.
+        target = self.script("bad\x1b[31m\xff.py", "")
+        r = self.rprof("run", *PMU, "--functions", "off", sys.executable, target)
+        self.assertEqual(r.returncode, 0, r)
+        insert_profile(self.db)
+        r = self.rprof("plot", "--last", "1", "--terminal")
+        self.assertEqual(r.returncode, 2, r)
+        self.assertIn("none of the chosen runs can be drawn", r.stderr)
+        self.assertNotIn("\x1b", r.stderr)
+        self.assertIn("bad\\x1b[31m", r.stderr)
+        self.assertGreater(r.stderr.count("\n"), 1, r.stderr)  # its lines are still lines
+
 
     def test_a_write_killed_midway_leaves_the_previous_file(self):
         # Issue 41: report -o and plot -o wrote in place; a kill left 0 bytes, a full disk a
