@@ -46,11 +46,8 @@ bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>&
     return Fail(err, ErrorKind::kUsage,
                 "--status " + filter.status + ": use " + RunStatusChoices());
   if (!ParseKeyValues("--tag", tags, &filter.tags, err)) return false;
-  // An empty --since or a negative --limit is a mistake, never "all": said, not guessed.
-  if (cl.Has("since") && since.empty())
-    return Fail(err, ErrorKind::kUsage,
-                "--since \"\": empty; give an ISO date or time (2026-11-29), today, yesterday, "
-                "or a span back from now (30m, 2h, 3d, 1w)");
+  // A negative --limit is a mistake, never "all": said, not guessed (an empty --since is
+  // refused with every empty option, options.cc).
   if (filter.limit < 0)
     return Fail(
         err, ErrorKind::kUsage,

@@ -105,6 +105,7 @@ void CommandLine::AddPositional(const char* name, const po::value_semantic* valu
                                 const char* description, int count) {
   Add(name, value, description);
   positional_.add(name, count);
+  positional_names_.insert(name);
 }
 
 void CommandLine::AddFormatOnce() {
@@ -126,6 +127,18 @@ bool CommandLine::Parse(const std::vector<std::string>& args, Error* err) {
     PrintCommandHelp(command_, usage_, description_, options_);
     help_shown_ = true;
     return true;
+  }
+  // An option given an empty value (--job "", --kernel "") is a mistake, never "all" or the
+  // default: said, not guessed (issue 41). Positional arguments say their own.
+  for (const auto& [name, value] : vm_) {
+    if (value.defaulted() || positional_names_.count(name)) continue;
+    // A flag (--quiet) takes no value: boost stores it as an empty string.
+    const po::option_description* option = AllOptions().find_nothrow(name, false);
+    if (option == nullptr || option->semantic()->max_tokens() == 0) continue;
+    const auto* text = boost::any_cast<std::string>(&value.value());
+    if (text != nullptr && text->empty())
+      return Fail(err, ErrorKind::kUsage,
+                  "--" + name + " \"\": empty; give it a value (rprof help " + command_ + ")");
   }
   return accepts_format_ == Format::kNone || ParseFormatOption(format_text_, &format_, err);
 }

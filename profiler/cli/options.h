@@ -5,6 +5,7 @@
 #define RPROF_CLI_OPTIONS_H_
 
 #include <boost/program_options.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,7 @@ class CommandLine {
   po::options_description all_;
   bool format_added_ = false;
   po::positional_options_description positional_;
+  std::set<std::string> positional_names_;  // their own messages when empty
   po::variables_map vm_;
   std::string format_text_ = "table";
   OutputFormat format_ = OutputFormat::kTable;

@@ -339,6 +339,8 @@ class InputTest(RobustnessTestCase):
                           (["run", "-e", "task-clock,,page-faults", "triad"], "empty name"),
                           (["run", "--group", "", "triad"], "names nothing"),
                           (["history", "--since", ""], "empty"),
+                          (["history", "--job", ""], '--job "": empty'),
+                          (["history", "--kernel", ""], '--kernel "": empty'),
                           (["history", "--limit", "-1"], "negative"),
                           # Issue 41: taken for the default, or waiting forever under load.
                           (["plot", "--last", "-3", "--terminal"], "--last -3: give a number"),
