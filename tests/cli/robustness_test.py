@@ -337,7 +337,7 @@ class InputTest(RobustnessTestCase):
         for args, why in ((["run", "-e", "", "triad"], "names nothing"),
                           (["run", "-e", ",,,", "triad"], "names nothing"),
                           (["run", "-e", "task-clock,,page-faults", "triad"], "empty name"),
-                          (["run", "--group", "", "triad"], "names nothing"),
+                          (["run", "--group", "", "triad"], "--group \"\": empty"),
                           (["history", "--since", ""], "empty"),
                           (["history", "--job", ""], '--job "": empty'),
                           (["history", "--kernel", ""], '--kernel "": empty'),
