@@ -156,7 +156,8 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
          "kernels: repeat until the timed repetitions add up to S seconds (default 0.5; at "
          "least 3 repetitions)");
   cl.Add("timeout", po::value(&timeout),
-         "programs: kill the program after S seconds; the run is stored as interrupted");
+         "stop a program, or a kernel's whole run (setup to teardown), after S seconds; the "
+         "run is stored as interrupted, with what was measured by then");
   cl.Add("flops", po::value(&flops), "programs: declare the FLOPs of one execution (model source)");
   cl.Add("bytes", po::value(&bytes), "programs: declare the bytes one execution must move (model)");
   cl.Add("precision", po::value(&precision),

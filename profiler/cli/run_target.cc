@@ -88,9 +88,9 @@ bool RunTarget::Build(const RunTargetOptions& options, Error* err) {
     return true;
   }
   const bool program_options[] = {options.flops.has_value(), options.bytes.has_value(),
-                                  options.timeout_s.has_value(), options.precision_given};
-  const char* names[] = {"flops", "bytes", "timeout", "precision"};
-  for (size_t i = 0; i < 4; ++i)
+                                  options.precision_given};
+  const char* names[] = {"flops", "bytes", "precision"};
+  for (size_t i = 0; i < 3; ++i)
     if (program_options[i])
       return Fail(err, ErrorKind::kUsage,
                   std::string("--") + names[i] +
@@ -107,7 +107,9 @@ bool RunTarget::Build(const RunTargetOptions& options, Error* err) {
   MeasureOptions measure;
   measure.repetitions = options.repeat;
   measure.min_time_s = options.min_time_s;
-  target_ = std::make_unique<KernelTarget>(*kernel_, kernel_args, std::move(shown_params), measure);
+  // --timeout bounds the kernel's whole run in its worker, setup to teardown (0: no limit).
+  target_ = std::make_unique<KernelTarget>(*kernel_, kernel_args, std::move(shown_params), measure,
+                                           options.timeout_s.value_or(0));
   return true;
 }
 

@@ -37,11 +37,14 @@ bool WriteAll(int fd, const char* data, size_t size) {
 }  // namespace
 
 bool WriteMessage(int fd, char kind, std::string_view payload) {
-  char header[5];
-  header[0] = kind;
+  // One write: a message up to PIPE_BUF bytes reaches the pipe whole, so a reader never waits
+  // between its header and its payload on a writer that was stopped or killed in between.
+  std::string message(5, '\0');
+  message[0] = kind;
   uint32_t size = static_cast<uint32_t>(payload.size());
-  std::memcpy(header + 1, &size, 4);
-  return WriteAll(fd, header, sizeof header) && WriteAll(fd, payload.data(), payload.size());
+  std::memcpy(message.data() + 1, &size, 4);
+  message.append(payload);
+  return WriteAll(fd, message.data(), message.size());
 }
 
 ReadOutcome ReadMessage(int fd, double timeout_s, size_t max_bytes,
@@ -52,13 +55,19 @@ ReadOutcome ReadMessage(int fd, double timeout_s, size_t max_bytes,
   uint32_t size = 0;
   payload->clear();
   for (;;) {
-    // Read what is there without blocking past the next look at the clock and `stop`.
-    if (stop && stop()) return ReadOutcome::kStopped;
-    double now = Now();
-    if (now >= deadline) return ReadOutcome::kTimedOut;
-    int wait_ms = static_cast<int>(std::ceil(std::min(0.1, deadline - now) * 1000));
     pollfd p{fd, POLLIN, 0};
-    int ready = poll(&p, 1, wait_ms);
+    // A message begun is read to its end when the rest is there: stopping halfway would leave
+    // the pipe out of step for the next read. Between messages, and while the rest is not
+    // there, `stop` and the deadline are looked at first.
+    int ready = have_header > 0 ? poll(&p, 1, 0) : 0;
+    if (ready <= 0) {
+      // Read what is there without blocking past the next look at the clock and `stop`.
+      if (stop && stop()) return ReadOutcome::kStopped;
+      double now = Now();
+      if (now >= deadline) return ReadOutcome::kTimedOut;
+      int wait_ms = static_cast<int>(std::ceil(std::min(0.1, deadline - now) * 1000));
+      ready = poll(&p, 1, wait_ms);
+    }
     if (ready < 0 && errno != EINTR) return ReadOutcome::kClosed;
     if (ready <= 0) continue;
     ssize_t n;

@@ -2,6 +2,8 @@
 
 #include <sys/wait.h>
 
+#include <cstdio>
+
 #include "core/stats.h"
 #include "process/child_process.h"
 #include "process/interruption.h"
@@ -20,11 +22,12 @@ CountedTarget CountedKernel(const CatalogEntry& entry, const rprof_args& args) {
 }
 
 KernelTarget::KernelTarget(const CatalogEntry& entry, const rprof_args& args,
-                           KeyValues shown_params, MeasureOptions measure)
+                           KeyValues shown_params, MeasureOptions measure, double timeout_s)
     : entry_(entry),
       counted_(CountedKernel(entry, args)),
       shown_params_(std::move(shown_params)),
-      measure_(measure) {}
+      measure_(measure),
+      timeout_s_(timeout_s) {}
 
 void KernelTarget::Describe(RunRecord* run) const {
   const rprof_kernel& kernel = *entry_.kernel;
@@ -41,9 +44,12 @@ bool KernelTarget::Execute(const LiveCounters& counters, Execution* out, Error* 
   // run. Signals end the measurement between repetitions there (process/interruption.h).
   WorkerOutcome worker;
   out->started_at = UtcNow();
-  if (!RunKernelInWorker(entry_, counted_.args, counters.per_repetition, measure_, &worker, err))
+  if (!RunKernelInWorker(entry_, counted_.args, counters.per_repetition, measure_, &worker, err,
+                         timeout_s_))
     return false;
   out->ended_at = UtcNow();
+  // Every repetition that ended is kept, however the worker ended after it: a hang in the
+  // check, a deadline or a signal does not make its time and counts unmeasured.
   const MeasureResult& measured = worker.measured;
   out->samples = measured.seconds_per_call;
   out->samples_note = out->samples.size() == 1
@@ -51,12 +57,26 @@ bool KernelTarget::Execute(const LiveCounters& counters, Execution* out, Error* 
                           : "median of " + std::to_string(out->samples.size()) + " repetitions";
   out->calls_per_repetition = measured.calls_per_repetition;
   out->timed_calls = measured.timed_calls;
-  if (worker.killed_after_signal) {
+  const std::string kept = out->samples.empty()
+                               ? std::string("nothing was measured")
+                               : std::to_string(out->samples.size()) + " timed repetitions kept";
+  const std::string grace = std::to_string(static_cast<int>(kStopGraceSeconds)) + " s";
+  if (worker.timed_out) {
+    // As a program's (targets/program_target.cc), with the phase it was in.
     out->status = RunStatus::kInterrupted;
-    out->note = InterruptionNote() + "; kernel " + kernel.name + " did not stop within " +
-                std::to_string(static_cast<int>(kStopGraceSeconds)) + " s during " + worker.phase +
-                ": killed";
-    out->samples.clear();
+    char limit[64];
+    std::snprintf(limit, sizeof limit, "%g s", timeout_s_);
+    out->note = std::string("kernel ") + kernel.name + " timed out after " + limit +
+                " (--timeout) during " + worker.deadline_phase + ": " +
+                (!worker.killed_at_deadline              ? "stopped"
+                 : worker.phase == worker.deadline_phase ? "killed"
+                                                         : "killed during " + worker.phase) +
+                "; " + kept;
+  } else if (worker.killed_after_signal) {
+    out->status = RunStatus::kInterrupted;
+    out->note = "interrupted by " + SignalName(InterruptingSignal()) + " during " + worker.phase +
+                " of kernel " + kernel.name + ", which did not stop within " + grace +
+                ": killed; " + kept;
   } else if (worker.ended_abnormally) {
     int status = worker.wait_status;
     std::string how;
@@ -70,12 +90,7 @@ bool KernelTarget::Execute(const LiveCounters& counters, Execution* out, Error* 
       how = "ended the process (" + WaitStatusText(status) + ", e.g. by calling exit())";
     }
     out->note = std::string("kernel ") + kernel.name + " " + how + " during " + worker.phase +
-                ", in rprof's measuring worker";
-    if (!worker.has_results) {
-      out->note += "; nothing was measured";
-      out->samples.clear();
-      out->timed_calls = 0;
-    }
+                ", in rprof's measuring worker; " + kept;
   } else if (measured.interrupted) {
     out->status = RunStatus::kInterrupted;
     out->note = InterruptionNote() + ", after " + std::to_string(out->samples.size()) +

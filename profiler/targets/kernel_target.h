@@ -16,8 +16,11 @@ class KernelTarget : public Target {
  public:
   // `shown_params`: every parameter's value, for the stored run. `measure.interrupted` may be
   // left null: SIGINT/SIGTERM during Execute then end the measurement between repetitions.
+  // `timeout_s` > 0 (--timeout): the kernel's whole run, setup to teardown, is stopped after
+  // that many seconds and stored as interrupted, with the phase it was in and the repetitions
+  // it had finished.
   KernelTarget(const CatalogEntry& entry, const rprof_args& args, KeyValues shown_params,
-               MeasureOptions measure);
+               MeasureOptions measure, double timeout_s = 0);
 
   const CountedTarget& counted() const override { return counted_; }
   void Describe(RunRecord* run) const override;
@@ -28,6 +31,7 @@ class KernelTarget : public Target {
   CountedTarget counted_;
   KeyValues shown_params_;
   MeasureOptions measure_;
+  double timeout_s_;
 };
 
 }  // namespace rprof

@@ -1,6 +1,7 @@
 #include "targets/kernel_worker.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -29,8 +31,10 @@ constexpr char kStop = 'T';          // stop them (the same)
 constexpr char kSetupSeconds = 'U';  // a double
 constexpr char kCannot = 'E';        // nothing to store: plugin not loaded, setup failed
 constexpr char kCounterFailed = 'C';
-constexpr char kResults = 'R';
-constexpr char kDone = 'D';  // torn down, about to exit
+constexpr char kRepetition = 'N';  // one timed repetition: seconds per call, calls (double, int64)
+constexpr char kMeasured = 'M';    // the loop ended: interrupted (char)
+constexpr char kChecked = 'K';     // the check ended: correct (char), then the kernel's message
+constexpr char kDone = 'D';        // torn down, about to exit
 // From rprof to the worker.
 constexpr char kOk = 'A';
 constexpr char kRefused = 'F';
@@ -45,6 +49,12 @@ const char* WorkerPhaseName(WorkerPhase phase) {
                                            "the timed repetitions", "the check", "teardown"};
   return kNames[static_cast<int>(phase)];
 }
+
+// After its deadline (--timeout) the worker has this long to end by itself: between
+// repetitions, then teardown. Shorter than a program's kStopGraceSeconds: its repetitions are
+// rprof's already as they end, so only its teardown can be lost, and a 2 s limit ends within
+// about 3 s.
+constexpr double kDeadlineGraceSeconds = 1.0;
 
 // A message bigger than this is not a worker's: results are a few doubles per repetition.
 constexpr size_t kMaxMessage = 64u << 20;
@@ -132,6 +142,12 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
   options.on_phase = [&](Phase p) {
     phase(p == Phase::kWarmUp ? WorkerPhase::kWarmUp : WorkerPhase::kRepetitions);
   };
+  options.on_repetition = [&](double seconds_per_call, int64_t calls) {
+    std::string repetition;
+    Put(&repetition, seconds_per_call);
+    Put(&repetition, calls);
+    WriteMessage(to_rprof, kRepetition, repetition);
+  };
   CountersInRprof counters(to_rprof, from_rprof, min_repetitions);
   std::vector<CounterSession*> sessions;
   if (min_repetitions > 0) sessions.push_back(&counters);
@@ -142,45 +158,46 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
     WriteMessage(to_rprof, kCounterFailed, why);
     _exit(0);
   }
+  // The repetitions are rprof's already (on_repetition): a check that hangs cannot lose them.
+  WriteMessage(to_rprof, kMeasured, std::string(1, static_cast<char>(measured.interrupted)));
   phase(WorkerPhase::kCheck);
   bool correct = !measured.interrupted && kernel->check(state, &kernel_error);
   kernel_error.message[sizeof kernel_error.message - 1] = '\0';
-  std::string results;
-  Put(&results, static_cast<char>(measured.interrupted));
-  Put(&results, static_cast<char>(correct));
-  Put(&results, measured.calls_per_repetition);
-  Put(&results, measured.timed_calls);
-  Put(&results, static_cast<uint64_t>(measured.seconds_per_call.size()));
-  for (double s : measured.seconds_per_call) Put(&results, s);
-  results += correct ? "" : kernel_error.message;
-  WriteMessage(to_rprof, kResults, results);
+  std::string checked(1, static_cast<char>(correct));
+  checked += correct ? "" : kernel_error.message;
+  WriteMessage(to_rprof, kChecked, checked);
   phase(WorkerPhase::kTeardown);
   kernel->teardown(state);
+  // What kernel code printed (to rprof's stderr, see RunKernelInWorker) is not lost at _exit.
+  std::fflush(nullptr);
   WriteMessage(to_rprof, kDone, "");
   _exit(0);
 }
 
-bool ReadResults(std::string_view in, WorkerOutcome* out) {
-  char interrupted = 0, correct = 0;
-  uint64_t count = 0;
-  MeasureResult& m = out->measured;
-  if (!Get(&in, &interrupted) || !Get(&in, &correct) || !Get(&in, &m.calls_per_repetition) ||
-      !Get(&in, &m.timed_calls) || !Get(&in, &count) || count > in.size() / sizeof(double))
-    return false;
-  m.interrupted = interrupted != 0;
-  m.seconds_per_call.resize(count);
-  for (double& s : m.seconds_per_call) Get(&in, &s);
-  out->correct = correct != 0;
-  out->check_message = std::string(in.substr(0, 256));
-  out->has_results = true;
-  return true;
+double Now() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+// Whether `pid`, rprof's child, has ended; it stays a zombie to be waited for (WNOWAIT).
+bool Exited(pid_t pid) {
+  siginfo_t info{};
+  return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+         info.si_pid == pid;
+}
+
+// Whether a read of `fd` would not block: data, or the end of the pipe.
+bool Readable(int fd) {
+  pollfd p{fd, POLLIN, 0};
+  return poll(&p, 1, 0) > 0 && p.revents != 0;
 }
 
 }  // namespace
 
 bool RunKernelInWorker(const CatalogEntry& entry, const rprof_args& args,
                        const std::vector<CounterSession*>& counters, MeasureOptions options,
-                       WorkerOutcome* out, Error* err) {
+                       WorkerOutcome* out, Error* err, double timeout_s) {
   *out = WorkerOutcome();
   int min_repetitions = 0;  // 0: no counters, no round trips
   for (CounterSession* c : counters)
@@ -208,6 +225,9 @@ bool RunKernelInWorker(const CatalogEntry& entry, const rprof_args& args,
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != launch.parent) _exit(127);
     prctl(PR_SET_NAME, "rprof-worker");  // what ps and top show for the kernel's process
+    // rprof's stdout is its report (`run --format json`): what kernel code prints goes to its
+    // stderr, beside rprof's messages.
+    dup2(STDERR_FILENO, STDOUT_FILENO);
     if (!options.interrupted) options.interrupted = &InterruptedFlag();
     Work(entry, args, min_repetitions, std::move(options), up[1], down[0]);
   }
@@ -219,28 +239,37 @@ bool RunKernelInWorker(const CatalogEntry& entry, const rprof_args& args,
     return Fail(err, ErrorKind::kEnvironment, std::string("fork: ") + std::strerror(errno));
   }
   TrackChild(pid, launch);
+  // The deadline counts from the worker's start: loading the plugin and setup are within it.
+  double deadline = timeout_s > 0 && std::isfinite(timeout_s) ? Now() + timeout_s : INFINITY;
 
   std::string counter_error;
   for (CounterSession* c : counters)
     if (!c->Attach(pid, &counter_error)) break;
   WriteMessage(down[1], kOk, "");  // the worker may start: its counters are on it (or failed)
-  // Nothing the worker says can make rprof wait longer than this after a signal.
-  double grace_ends = 0;
+  // Once the worker was asked to stop (a signal, its deadline), it is killed at this time:
+  // nothing the worker says can make rprof wait longer.
+  double kill_at = INFINITY;
   WorkerPhase phase = WorkerPhase::kLoading;
   std::string cannot, counters_failed;
-  bool done = false, interrupted_early = false;
-  auto stop = [&] { return grace_ends == 0 && InterruptingSignal() != 0; };
-  for (;;) {
-    double timeout = 0;
-    if (grace_ends > 0) {
-      timespec ts;
-      clock_gettime(CLOCK_MONOTONIC, &ts);
-      timeout = grace_ends - (static_cast<double>(ts.tv_sec) + 1e-9 * ts.tv_nsec);
-      if (timeout <= 0) timeout = 1e-3;
+  bool done = false, interrupted_early = false, worker_gone = false;
+  auto stop = [&] {
+    // The worker has exited and everything it wrote is read: stop here, not at the pipe's end,
+    // which whatever the kernel forked may hold open for as long as it lives. (Exited first:
+    // the worker's last writes are in the pipe before its exit is seen.)
+    if (Exited(pid) && !Readable(up[0])) {
+      worker_gone = true;
+      return true;
     }
+    return std::isinf(kill_at) && InterruptingSignal() != 0;
+  };
+  for (;;) {
+    double until = std::min(deadline, kill_at);
+    double timeout = 0;  // none
+    if (std::isfinite(until)) timeout = std::max(until - Now(), 1e-3);
     char kind = 0;
     std::string payload;
     ReadOutcome read = ReadMessage(up[0], timeout, kMaxMessage, stop, &kind, &payload);
+    if (read == ReadOutcome::kStopped && worker_gone) break;
     if (read == ReadOutcome::kStopped) {
       if (phase < WorkerPhase::kWarmUp) {  // nothing measured yet: end it now
         interrupted_early = true;
@@ -248,16 +277,34 @@ bool RunKernelInWorker(const CatalogEntry& entry, const rprof_args& args,
         break;
       }
       // The worker had the signal too (passed on, or from the terminal): it stops between
-      // repetitions. It has kStopGraceSeconds to say what it measured.
-      timespec ts;
-      clock_gettime(CLOCK_MONOTONIC, &ts);
-      grace_ends = static_cast<double>(ts.tv_sec) + 1e-9 * ts.tv_nsec + kStopGraceSeconds;
+      // repetitions. It has kStopGraceSeconds to end; what it measured is here already. The
+      // signal, not the deadline, is then why it ends.
+      kill_at = Now() + kStopGraceSeconds;
+      deadline = INFINITY;
       continue;
     }
-    if (read == ReadOutcome::kTimedOut) {  // past the grace time
-      out->killed_after_signal = true;
-      kill(pid, SIGKILL);
-      break;
+    if (read == ReadOutcome::kTimedOut) {
+      if (!std::isinf(kill_at)) {  // past the grace time
+        if (out->timed_out)
+          out->killed_at_deadline = true;
+        else
+          out->killed_after_signal = true;
+        kill(pid, SIGKILL);
+        break;
+      }
+      // The deadline (--timeout). Before the warm-up nothing can be measured: killed at once.
+      // Later it ends as after a signal: between repetitions, without its check.
+      out->timed_out = true;
+      out->deadline_phase = WorkerPhaseName(phase);
+      deadline = INFINITY;  // passed: kill_at bounds the rest
+      if (phase < WorkerPhase::kWarmUp) {
+        out->killed_at_deadline = true;
+        kill(pid, SIGKILL);
+        break;
+      }
+      kill(pid, SIGTERM);
+      kill_at = Now() + kDeadlineGraceSeconds;
+      continue;
     }
     if (read != ReadOutcome::kMessage) break;  // closed: the worker ended
     switch (kind) {
@@ -287,8 +334,32 @@ bool RunKernelInWorker(const CatalogEntry& entry, const rprof_args& args,
       case kCounterFailed:
         counters_failed = payload.substr(0, 4096);
         break;
-      case kResults:
-        ReadResults(payload, out);
+      case kRepetition: {
+        std::string_view in(payload);
+        double seconds_per_call = 0;
+        int64_t calls = 0;
+        MeasureResult& m = out->measured;
+        if (!Get(&in, &seconds_per_call) || !Get(&in, &calls) || calls < 1 ||
+            !(seconds_per_call >= 0) || !std::isfinite(seconds_per_call) ||
+            m.seconds_per_call.size() >= static_cast<size_t>(kMaxRepetitions))
+          break;
+        m.seconds_per_call.push_back(seconds_per_call);
+        m.calls_per_repetition = calls;
+        m.timed_calls += calls;
+        break;
+      }
+      case kMeasured:
+        if (payload.size() == 1) {
+          out->measured.interrupted = payload[0] != 0;
+          out->has_results = true;
+        }
+        break;
+      case kChecked:
+        if (!payload.empty()) {
+          out->correct = payload[0] != 0;
+          out->check_message = payload.substr(1, 256);
+          out->checked = true;
+        }
         break;
       case kDone:
         done = true;

@@ -14,8 +14,6 @@ using Clock = std::chrono::steady_clock;
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
-// A cap on stored repetitions: beyond it more samples add nothing to the median.
-constexpr int kMaxRepetitions = 10000;
 // Warm-up: at least one call, and calls until this much time has passed, so caches, TLBs,
 // page tables and the CPU clock settle and the per-call time estimate is good.
 constexpr double kWarmupSeconds = 0.02;
@@ -70,6 +68,8 @@ bool MeasureRepeated(const std::function<void()>& call,
     result->seconds_per_call.push_back(elapsed /
                                        static_cast<double>(result->calls_per_repetition));
     result->timed_calls += result->calls_per_repetition;
+    if (options.on_repetition)
+      options.on_repetition(result->seconds_per_call.back(), result->calls_per_repetition);
   }
   result->interrupted = stopped();
   return true;

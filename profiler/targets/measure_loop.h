@@ -14,6 +14,9 @@
 
 namespace rprof {
 
+// A cap on stored repetitions: beyond it more samples add nothing to the median.
+constexpr int kMaxRepetitions = 10000;
+
 struct MeasureOptions {
   double min_time_s = 0.5;   // keep repeating until the timed repetitions add up to this
   int min_repetitions = 3;   // and at least this many
@@ -24,6 +27,10 @@ struct MeasureOptions {
   const std::atomic<bool>* interrupted = nullptr;  // checked between repetitions
   // Told of each phase as it begins (after EnterPhase): a measuring worker passes it on to rprof.
   std::function<void(Phase)> on_phase;
+  // Told of each timed repetition once it ended and its counters were stopped: seconds per
+  // call, calls in it. A measuring worker sends it to rprof at once, so what was measured
+  // survives the worker (kill at a deadline, a hang in the check).
+  std::function<void(double seconds_per_call, int64_t calls)> on_repetition;
 };
 
 struct MeasureResult {

@@ -137,6 +137,103 @@ class PluginIsolationTest(RobustnessTestCase):
         self.assertGreater(rows[0][0], 0.5 * fastest * 1e9, r.stdout)
 
 
+    # Deadlines, pipes and output of a kernel's worker (issue 41).
+
+    def timed(self, *args):
+        """rprof ARGS to completion (its output pipes closed too), and the seconds it took."""
+        start = time.monotonic()
+        r = self.rprof(*args, timeout=90)
+        return r, time.monotonic() - start
+
+    def stored_repetitions(self, row):
+        reps = self.scalar("select count(*) from samples where run_id = ?", (row["id"],))
+        self.assertEqual(row["repetitions"], reps)
+        return reps
+
+    def test_timeout_stops_a_kernel_that_hangs_and_keeps_what_it_measured(self):
+        # Each hang sleeps through SIGTERM: the worker is killed 1 s after its deadline (at once
+        # in setup, where nothing can be measured). The repetitions it finished are kept.
+        for mode, extra, phase, measured in (
+                ("hang_setup", [], "during setup", False),
+                ("hang_run", ["--repeat", "100000"], "during the timed repetitions", True),
+                ("hang_check", [], "during the check", True)):
+            with self.subTest(mode=mode):
+                r, elapsed = self.timed("run", *PMU, "--timeout", "2", plugin(mode), *extra)
+                self.assertLess(elapsed, 5, r)
+                self.assertGreater(elapsed, 1.9, r)
+                self.assertExit(r, 1, "timed out after 2 s (--timeout) " + phase)
+                row = self.run_row()
+                self.assertEqual(row["status"], "interrupted")
+                self.assertIn("kernel misbehave timed out after 2 s (--timeout) " + phase,
+                              row["note"])
+                reps = self.stored_repetitions(row)
+                if measured:
+                    self.assertGreater(reps, 0, row["note"])
+                    self.assertIn(f"{reps} timed repetitions kept", row["note"])
+                    time_s = self.query("select value from metrics where run_id = ? and "
+                                        "name = 'time_s' and region = ''", (row["id"],))
+                    self.assertEqual(len(time_s), 1)
+                    self.assertGreater(time_s[0][0], 0)
+                else:
+                    self.assertEqual(reps, 0)
+                    self.assertIn("nothing was measured", row["note"])
+
+    def test_timeout_stops_a_long_measurement_between_repetitions(self):
+        r, elapsed = self.timed("run", *PMU, "triad", "-p", "n=1000", "--min-time", "60",
+                                "--timeout", "1")
+        self.assertLess(elapsed, 4, r)
+        self.assertExit(r, 1, "timed out after 1 s (--timeout) during the timed repetitions: "
+                              "stopped")
+        row = self.run_row()
+        self.assertEqual(row["status"], "interrupted")
+        self.assertGreater(self.stored_repetitions(row), 0)
+
+    def test_timeout_zero_and_none_leave_a_kernel_run_as_it_was(self):
+        for extra in ([], ["--timeout", "0"], ["--timeout", "30"]):
+            with self.subTest(extra=extra):
+                self.rprof_ok("run", *PMU, "triad", "-p", "n=1000", "--repeat", "3", *extra)
+                row = self.run_row()
+                self.assertEqual(row["status"], "ok")
+                self.assertEqual(self.stored_repetitions(row), 3)
+
+    def test_signal_during_a_hanging_check_keeps_the_repetitions(self):
+        for extra in ([], ["--timeout", "60"]):  # a deadline to come changes nothing
+            with self.subTest(extra=extra):
+                proc = subprocess.Popen(
+                    self.command(["run", *PMU, "--repeat", "3", *extra, plugin("hang_check")]),
+                    env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                time.sleep(3)  # 3 short repetitions, then the check that never ends
+                start = time.monotonic()
+                proc.send_signal(signal.SIGTERM)
+                _, stderr = proc.communicate(timeout=30)
+                elapsed = time.monotonic() - start
+                self.assertLess(elapsed, 4.5, stderr)  # the worker's 2 s grace, then SIGKILL
+                self.assertEqual(proc.returncode, 1, stderr)
+                row = self.run_row()
+                self.assertEqual(row["status"], "interrupted")
+                self.assertIn("interrupted by SIGTERM during the check of kernel misbehave",
+                              row["note"])
+                self.assertEqual(self.stored_repetitions(row), 3)
+                self.assertIn("3 timed repetitions kept", row["note"])
+
+    def test_a_kernel_that_starts_a_daemon_returns_when_its_repetitions_end(self):
+        # The daemon (60 s) holds every descriptor the worker had, its result pipe included:
+        # rprof ends with the worker, and the daemon with rprof (its orphans are killed).
+        r, elapsed = self.timed("run", *PMU, "--repeat", "3", plugin("daemon"))
+        self.assertEqual(r.returncode, 0, r)
+        self.assertLess(elapsed, 15, r)
+        row = self.run_row()
+        self.assertEqual(row["status"], "ok")
+        self.assertEqual(self.stored_repetitions(row), 3)
+
+    def test_kernel_output_on_stdout_goes_to_stderr_and_json_stays_whole(self):
+        r = self.rprof("run", *PMU, "--repeat", "3", "--format", "json", plugin("stdout"))
+        self.assertEqual(r.returncode, 0, r)
+        self.assertEqual(json.loads(r.stdout)["status"], "ok", r.stdout)
+        self.assertIn("misbehave: hello from setup on stdout", r.stderr)
+        self.assertIn("misbehave: hello from run on stdout", r.stderr)
+
+
 class MarkerFileTest(RobustnessTestCase):
     """The marker results file is written by the program: whatever it makes of it, rprof
     finishes within 10 s, in bounded memory, with the run stored and its note at most 64 KiB."""
