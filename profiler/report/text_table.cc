@@ -82,8 +82,14 @@ void Share(const std::vector<size_t>& columns, size_t room, const std::vector<si
 }
 
 // The lines of `cell` in a column `width` wide that `wraps`.
-std::vector<std::string> CellLines(const std::string& cell, size_t width, bool wraps) {
-  return wraps ? WrapText(cell, width) : std::vector<std::string>{cell};
+std::vector<std::string> CellLines(const std::string& cell, size_t width, bool wraps,
+                                   WordBreaks breaks) {
+  return wraps ? WrapText(cell, width, breaks) : std::vector<std::string>{cell};
+}
+
+// A name a user types back breaks only between its parts (text_wrap.h).
+WordBreaks BreaksOf(const TextColumn& column) {
+  return column.whole_words ? WordBreaks::kName : WordBreaks::kText;
 }
 
 }  // namespace
@@ -116,7 +122,7 @@ TextTable::Layout TextTable::Fit() const {
     for (const auto& row : rows_) {
       cells = std::max(cells, DisplayWidth(row[c]));
       word = std::max(word, LongestWord(row[c]));
-      piece = std::max(piece, LongestUnbreakable(row[c]));
+      piece = std::max(piece, LongestUnbreakable(row[c], BreaksOf(column)));
     }
     size_t title = LongestWord(header_[c]);
     natural[c] = std::max(cells, DisplayWidth(header_[c]));
@@ -218,7 +224,8 @@ std::string TextTable::Row(const std::vector<std::string>& cells, const Layout& 
       if (!is_header && !cells[c].empty()) beneath.push_back(c);
       continue;
     }
-    lines[c] = CellLines(cells[c], layout.width[c], layout.wraps[c] || is_header);
+    lines[c] = CellLines(cells[c], layout.width[c], layout.wraps[c] || is_header,
+                         is_header ? WordBreaks::kText : BreaksOf(columns_[c]));
     if (!is_header && columns_[c].notes && width_ > 0 && lines[c].size() > kMostNoteLinesBeside) {
       beneath.push_back(c);
       lines[c] = {""};

@@ -31,7 +31,11 @@ bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 // Whether a long word may break after its character `at` (`at` + 1 < word.size()): after
 // , ; : + / = ) and, inside names, - and _; never between two digits, so a number, a date or
 // a time ("2026-12-01T21:28:05Z", "1,024") stays whole.
-bool BreaksAfter(std::string_view word, size_t at) {
+bool BreaksAfter(std::string_view word, size_t at, WordBreaks breaks) {
+  if (breaks == WordBreaks::kName && word[at] != ':' && word[at] != ',' && word[at] != '=')
+    return false;
+  // "PMU::EVENT": the two colons are one separator.
+  if (breaks == WordBreaks::kName && word[at] == ':' && word[at + 1] == ':') return false;
   switch (word[at]) {
     case ',':
     case ';':
@@ -54,7 +58,7 @@ bool BreaksAfter(std::string_view word, size_t at) {
 // others at most `width`, each ending after a break character where the piece has one. Linear
 // in the word: its characters are found once (a 1 MiB word, a note without spaces, took 30 s
 // when each piece searched the rest of the word again).
-void BreakWord(std::string_view word, size_t first_width, size_t width,
+void BreakWord(std::string_view word, size_t first_width, size_t width, WordBreaks breaks,
                std::vector<std::string>* pieces) {
   const std::vector<size_t> starts = CharStarts(word);
   const size_t chars = starts.size() - 1;
@@ -62,7 +66,7 @@ void BreakWord(std::string_view word, size_t first_width, size_t width,
   for (size_t room = first_width; chars - first > room; room = width) {
     size_t end = first + room;  // the first `room` characters
     for (size_t i = first + room; i > first + 1; --i)
-      if (BreaksAfter(word, starts[i] - 1)) {
+      if (BreaksAfter(word, starts[i] - 1, breaks)) {
         end = i;
         break;
       }
@@ -96,12 +100,12 @@ std::vector<std::string> Units(std::string_view text) {
 
 size_t DisplayWidth(std::string_view text) { return CharStarts(text).size() - 1; }
 
-size_t LongestUnbreakable(std::string_view text) {
+size_t LongestUnbreakable(std::string_view text, WordBreaks breaks) {
   size_t longest = 0;
   for (const std::string& unit : Units(text)) {
     size_t start = 0;
     for (size_t at = 0; at + 1 < unit.size(); ++at)
-      if (BreaksAfter(unit, at)) {
+      if (BreaksAfter(unit, at, breaks)) {
         longest =
             std::max(longest, DisplayWidth(std::string_view(unit).substr(start, at + 1 - start)));
         start = at + 1;
@@ -111,11 +115,12 @@ size_t LongestUnbreakable(std::string_view text) {
   return longest;
 }
 
-std::vector<std::string> WrapText(std::string_view text, size_t width) {
-  return WrapText(text, width, width);
+std::vector<std::string> WrapText(std::string_view text, size_t width, WordBreaks breaks) {
+  return WrapText(text, width, width, breaks);
 }
 
-std::vector<std::string> WrapText(std::string_view text, size_t first_width, size_t width) {
+std::vector<std::string> WrapText(std::string_view text, size_t first_width, size_t width,
+                                  WordBreaks breaks) {
   if (width == 0 || first_width == 0 || DisplayWidth(text) <= first_width)
     return {std::string(text)};
   std::vector<std::string> lines;
@@ -134,7 +139,7 @@ std::vector<std::string> WrapText(std::string_view text, size_t first_width, siz
     }
     if (!line.empty()) lines.push_back(std::move(line));
     std::vector<std::string> pieces;
-    BreakWord(word, room(), width, &pieces);
+    BreakWord(word, room(), width, breaks, &pieces);
     for (size_t i = 0; i + 1 < pieces.size(); ++i) lines.push_back(std::move(pieces[i]));
     line = std::move(pieces.back());
     line_width = DisplayWidth(line);

@@ -16,17 +16,28 @@ namespace rprof {
 // line of someone else's text a little wider than planned, never broken.
 size_t DisplayWidth(std::string_view text);
 
+// Where a word too long for its line may break.
+enum class WordBreaks {
+  // Prose: after one of , ; : + / = ) - _ (a formula, a path, a list without spaces, a name:
+  // "matmul-" "naive").
+  kText,
+  // A name a user types back (an event, libpfm's PMU::EVENT:UMASK:UMASK): only between its
+  // parts, after : , or =, never inside one ("FILLS_FROM_" "SYSTEM" read as two names).
+  kName,
+};
+
 // `text` in lines of at most `width` columns (0: no limit, one line). Breaks at spaces, which
-// are dropped; a word longer than the width breaks after one of , ; : + / = ) - _ (a formula, a
-// path, a list without spaces, a name: "matmul-" "naive"), never between two digits (a date, a
-// number), else, only when a piece is wider than the width, where the width ends. Never
-// returns no line: "" gives {""}.
-std::vector<std::string> WrapText(std::string_view text, size_t width);
+// are dropped; a word longer than the width breaks where `breaks` lets it, never between two
+// digits (a date, a number), else, only when a piece is wider than the width, where the width
+// ends. Never returns no line: "" gives {""}.
+std::vector<std::string> WrapText(std::string_view text, size_t width,
+                                  WordBreaks breaks = WordBreaks::kText);
 // The widest piece of `text` WrapText never cuts: a word, or the part of a long word between
 // two places it may break. A column at least this wide wraps without cutting a word or number.
-size_t LongestUnbreakable(std::string_view text);
+size_t LongestUnbreakable(std::string_view text, WordBreaks breaks = WordBreaks::kText);
 // The same with a first line of its own width (a hanging indent).
-std::vector<std::string> WrapText(std::string_view text, size_t first_width, size_t width);
+std::vector<std::string> WrapText(std::string_view text, size_t first_width, size_t width,
+                                  WordBreaks breaks = WordBreaks::kText);
 
 // Prose as the text renderer prints it: each line longer than `width` wrapped, its
 // continuation lines indented by the line's own indentation plus `hang` (past the number of a

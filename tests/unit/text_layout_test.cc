@@ -72,6 +72,21 @@ TEST(WrapText, NamesBreakAfterHyphensAndUnderscoresNumbersNever) {
             (std::vector<std::string>{"l2", "bandwidth, 17 %", "of roof"}));
 }
 
+// Issue 38: a libpfm event longer than the line broke inside a part ("FILLS_FROM_" "SYSTEM"); a
+// name breaks only between its parts, and "PMU::" stays one.
+TEST(WrapText, ANameBreaksOnlyBetweenItsParts) {
+  const std::string name =
+      "amd64_fam19h_zen3::ANY_DATA_CACHE_FILLS_FROM_SYSTEM:EXT_CACHE_LCL:MEM_IO_LCL:MEM_IO_RMT";
+  EXPECT_EQ(WrapText(name, 50, WordBreaks::kName),
+            (std::vector<std::string>{"amd64_fam19h_zen3::",
+                                      "ANY_DATA_CACHE_FILLS_FROM_SYSTEM:EXT_CACHE_LCL:",
+                                      "MEM_IO_LCL:MEM_IO_RMT"}));
+  EXPECT_EQ(LongestUnbreakable(name, WordBreaks::kName),
+            std::string("ANY_DATA_CACHE_FILLS_FROM_SYSTEM:").size());
+  // Prose may break after '_' as before.
+  EXPECT_EQ(WrapText("DATA_CACHE_FILLS", 12), (std::vector<std::string>{"DATA_CACHE_", "FILLS"}));
+}
+
 TEST(WrapProse, ContinuationLinesHangUnderTheirItem) {
   EXPECT_EQ(WrapProse("note: one two three four\n", 15), "note: one two\n  three four\n");
   EXPECT_EQ(WrapProse("  - alpha beta gamma delta epsilon\n", 24),
