@@ -70,9 +70,34 @@ class Import(RprofTestCase):
         lines = [line for f in original["functions"].values() for line in (f.get("lines") or [])]
         if counters == "sim" or lines:
             self.assertTrue(lines, original["functions"])
-        exported = self.write("run1.json", json.dumps(original))
-        self.rprof_ok("import", exported, db=self.other)
-        moved = self.show_json(1, db=self.other)
+        self.assertMovesWhole(1)
+
+    def test_a_benchmark_and_a_rank_move_whole(self):
+        # Issue 41: every channel in and out is whole, for each kind of run: a Google Benchmark
+        # instance (its iterations, its invocation tag) and a rank of a parallel job.
+        bench = cli_target("bench_fixture")
+        if not os.access(bench, os.X_OK):
+            self.skipTest("bench_fixture not built (no Google Benchmark)")
+        r = self.rprof("run", "--counters", "pmu", "-q", bench, "--benchmark_filter=saxpy/1024$",
+                       "--benchmark_min_time=0.01s")
+        self.assertEqual(r.returncode, 0, r)
+        rank = dict(self.env, OMPI_COMM_WORLD_RANK="1", OMPI_COMM_WORLD_SIZE="2",
+                    OMPI_COMM_WORLD_LOCAL_RANK="1", PMIX_NAMESPACE="import-test-job")
+        r = self.rprof("run", *QUICK_TRIAD, "-q", env=rank)
+        self.assertEqual(r.returncode, 0, r)
+        self.assertEqual(self.show_json(1)["target_kind"], "benchmark")
+        self.assertEqual(self.show_json(2)["job"]["rank"], 1)
+        for run_id in (1, 2):
+            with self.subTest(run=run_id):
+                self.assertMovesWhole(run_id)
+
+    def assertMovesWhole(self, run_id):
+        """The run's JSON, imported into the other database, shows again as it was."""
+        original = self.show_json(run_id)
+        exported = self.write(f"run{run_id}.json", json.dumps(original))
+        stored = self.rprof_ok("import", exported, db=self.other).stdout
+        moved_id = int(stored.rsplit(" ", 1)[1])
+        moved = self.show_json(moved_id, db=self.other)
         self.assertEqual(json.dumps(without_database_keys(moved), sort_keys=True),
                          json.dumps(without_database_keys(original), sort_keys=True))
 
