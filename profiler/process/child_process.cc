@@ -16,6 +16,7 @@
 #include <cstdlib>
 
 #include "process/interruption.h"
+#include "process/run_cgroup.h"
 #include "process/watchdog.h"
 
 namespace rprof {
@@ -43,6 +44,7 @@ bool InTerminalForeground() {
 void KillAtExit() {
   KillChildren();
   KillOrphans();
+  KillRunCgroup();  // what left the groups and was not re-parented to rprof
 }
 
 double Now() {
@@ -70,6 +72,7 @@ void SetUpChild(const ChildLaunch& launch) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != launch.parent) _exit(127);  // rprof died before the line above
   if (launch.own_group) setpgid(0, 0);
+  JoinRunCgroup();
   // The parent may be inside its handlers' scope: the child gets back what rprof inherited.
   RestoreInheritedSignals();
 }

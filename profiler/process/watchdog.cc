@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "process/run_cgroup.h"
+
 namespace rprof {
 
 namespace {
@@ -68,7 +70,7 @@ void ForEachProcess(Visit visit) {
 bool Alive(pid_t pid) { return kill(pid, 0) == 0 || errno == EPERM; }
 
 // The watchdog's life: collect the children rprof announces; when the pipe closes, kill them.
-[[noreturn]] void Watch(int fd) {
+[[noreturn]] void Watch(int fd, const std::string& cgroup) {
   prctl(PR_SET_NAME, "rprof-watchdog");
   // rprof's signals are rprof's: the watchdog only leaves when the pipe closes.
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU, SIGPIPE})
@@ -100,6 +102,8 @@ bool Alive(pid_t pid) { return kill(pid, 0) == 0 || errno == EPERM; }
     nanosleep(&ts, nullptr);
   }
   for (const Record& c : children) SweepValgrindFifos(c.pid);
+  // What left the groups (setsid()) is still in rprof's cgroup, where there is one.
+  KillCgroup(cgroup, 2.0);
   _exit(0);
 }
 
@@ -108,6 +112,8 @@ bool Alive(pid_t pid) { return kill(pid, 0) == 0 || errno == EPERM; }
 void StartWatchdog() {
   static std::atomic<bool> started{false};
   if (started.exchange(true)) return;
+  // Before the fork: the watchdog knows the cgroup it is to kill when rprof is gone.
+  const std::string cgroup = OpenRunCgroup();
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) == 0) {
     // Forked twice, so that the watchdog is nobody's child rprof sees (tools and tests that list
@@ -126,7 +132,7 @@ void StartWatchdog() {
       int keep = fds[0];
       for (int fd = 3; fd < 1024; ++fd)
         if (fd != keep) close(fd);
-      Watch(keep);
+      Watch(keep, cgroup);
     }
     close(fds[0]);
     if (middle > 0) {

@@ -17,6 +17,7 @@
 
 #include "process/child_process.h"
 #include "process/interruption.h"
+#include "process/run_cgroup.h"
 #include "process/worker_pipe.h"
 #include "targets/plugin_loader.h"
 
@@ -224,6 +225,7 @@ bool RunKernelInWorker(const CatalogEntry& entry, const rprof_args& args,
     close(down[1]);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != launch.parent) _exit(127);
+    JoinRunCgroup();  // what a kernel starts ends with the run (process/run_cgroup.h)
     prctl(PR_SET_NAME, "rprof-worker");  // what ps and top show for the kernel's process
     // rprof's stdout is its report (`run --format json`): what kernel code prints goes to its
     // stderr, beside rprof's messages.
