@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/help.h"
+#include "cli/markdown_text.h"
 #include "rprof_config.h"
 
 namespace rprof {
@@ -78,25 +79,6 @@ std::string Trim(const std::string& s) {
   return s.substr(a, s.find_last_not_of(" \t") - a + 1);
 }
 
-std::vector<std::string> TableCells(const std::string& row) {
-  std::vector<std::string> cells;
-  std::string body = Trim(row);
-  if (!body.empty() && body.front() == '|') body.erase(0, 1);
-  if (!body.empty() && body.back() == '|') body.pop_back();
-  std::string cell;
-  bool in_code = false;
-  for (char c : body) {
-    if (c == '`') in_code = !in_code;
-    if (c == '|' && !in_code) {
-      cells.push_back(Trim(cell));
-      cell.clear();
-    } else {
-      cell += c;
-    }
-  }
-  cells.push_back(Trim(cell));
-  return cells;
-}
 
 bool IsSeparatorRow(const std::string& row) {
   return Trim(row).find_first_not_of("|-: ") == std::string::npos;
@@ -178,7 +160,7 @@ std::string MarkdownToRoff(const std::string& markdown) {
       continue;
     }
     if (trimmed.front() == '|') {
-      std::vector<std::string> cells = TableCells(trimmed);
+      std::vector<std::string> cells = MarkdownTableCells(trimmed);
       if (IsSeparatorRow(trimmed)) continue;
       if (table_header.empty()) {
         table_header = cells;  // the column titles: named in each row of more than two

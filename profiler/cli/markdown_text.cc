@@ -26,24 +26,6 @@ std::string Wrapped(const std::string& text, size_t width, const std::string& fi
   return out;
 }
 
-std::vector<std::string> Cells(const std::string& row) {
-  std::vector<std::string> cells;
-  std::string body = Trim(row), cell;
-  if (!body.empty() && body.front() == '|') body.erase(0, 1);
-  if (!body.empty() && body.back() == '|') body.pop_back();
-  bool in_code = false;
-  for (char c : body) {
-    if (c == '`') in_code = !in_code;
-    if (c == '|' && !in_code) {
-      cells.push_back(Trim(cell));
-      cell.clear();
-    } else {
-      cell += c;
-    }
-  }
-  cells.push_back(Trim(cell));
-  return cells;
-}
 
 }  // namespace
 
@@ -84,7 +66,7 @@ std::string MarkdownToText(const std::string& markdown, size_t width) {
     }
     if (trimmed.front() == '|') {
       flush();
-      std::vector<std::string> cells = Cells(trimmed);
+      std::vector<std::string> cells = MarkdownTableCells(trimmed);
       if (trimmed.find_first_not_of("|-: ") == std::string::npos) continue;
       if (header.empty()) {
         header = cells;
@@ -107,6 +89,25 @@ std::string MarkdownToText(const std::string& markdown, size_t width) {
   }
   flush();
   return out;
+}
+
+std::vector<std::string> MarkdownTableCells(const std::string& row) {
+  std::vector<std::string> cells;
+  std::string body = Trim(row), cell;
+  if (!body.empty() && body.front() == '|') body.erase(0, 1);
+  if (!body.empty() && body.back() == '|') body.pop_back();
+  bool in_code = false;
+  for (char c : body) {
+    if (c == '`') in_code = !in_code;
+    if (c == '|' && !in_code) {
+      cells.push_back(Trim(cell));
+      cell.clear();
+    } else {
+      cell += c;
+    }
+  }
+  cells.push_back(Trim(cell));
+  return cells;
 }
 
 }  // namespace rprof
