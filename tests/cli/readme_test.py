@@ -77,9 +77,10 @@ def skip_reason(line):
     if "--counters sim" in line and not shutil.which("valgrind"):
         return "valgrind is not installed"
     # A sanitizer build's marker library carries ASan, which a program built without it (cc in
-    # the line) cannot load first, and valgrind cannot run.
+    # the line) cannot load first, and valgrind cannot run; nor is there then its report
+    # (app.json) to read.
     if rprof_harness.SANITIZED and any(p in line for p in ("rprof-marker", "./app",
-                                                           "marker_example")):
+                                                           "marker_example", "app.json")):
         return "a program linking the sanitized marker library"
     return None
 
