@@ -35,8 +35,8 @@ bool RunBenchmarks(const RunSession& session, const BenchmarkRunPlan& plan,
   RunStream report(plan.quiet ? OutputFormat::kTable : plan.format);
   const size_t width = TerminalWidth(plan.output.empty() ? STDERR_FILENO : -1);
   // The text for people on one screen: with several benchmarks, one line each in the order
-  // they ran, as `rprof history` gives them, once all are stored (a report of 300 lines per benchmark buried the
-  // verdicts); -v, JSON and CSV: each run whole, as it ends.
+  // they ran, as `rprof history` gives them, once all are stored (a report of 300 lines per
+  // benchmark buried the verdicts); -v, JSON and CSV: each run whole, as it ends.
   const bool one_line_each = !plan.quiet && !plan.verbose && plan.format == OutputFormat::kTable &&
                              binary.instances.size() > 1;
   std::vector<RunRecord> finished;

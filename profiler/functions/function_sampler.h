@@ -26,8 +26,8 @@ struct FunctionSamples {
   std::map<std::string, uint64_t> by_function;
   // The same samples per (function, source file, line), the line in its function from the
   // module's DWARF or its debug file (source_line.h: inlined code on its caller's line, as the
-  // sim source counts it); a sample without a line is in by_function only, and line_why_not says, per
-  // function, why (its module has no line information: stripped, or built without -g).
+  // sim source counts it); a sample without a line is in by_function only, and line_why_not
+  // says, per function, why (its module has no line information: stripped, or without -g).
   std::map<std::tuple<std::string, std::string, uint32_t>, uint64_t> by_line;
   std::map<std::string, std::string> line_why_not;
   uint64_t total = 0;   // samples taken in user code

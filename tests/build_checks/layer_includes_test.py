@@ -25,9 +25,9 @@ class LayerIncludes(unittest.TestCase):
 
     def test_an_include_from_core_into_store_fails(self):
         with tempfile.TemporaryDirectory() as tmp:
+            cli = '#include "report/render.h"\n#include "rprof/kernel.h"\n'
             for folder, text in (("core", '#include "store/run_store.h"\n'),
-                                 ("store", '#include "core/run.h"\n'),
-                                 ("cli", '#include "report/render.h"\n#include "rprof/kernel.h"\n')):
+                                 ("store", '#include "core/run.h"\n'), ("cli", cli)):
                 os.mkdir(os.path.join(tmp, folder))
                 with open(os.path.join(tmp, folder, "x.h"), "w") as f:
                     f.write("// a line\n" + text)
