@@ -10,20 +10,11 @@
 #include <utility>
 #include <vector>
 
+#include "functions/debug_info_search.h"
 #include "functions/hot_functions.h"
 
 namespace rprof {
 namespace {
-
-// libdw's own search for separate debug files (build id, .gnu_debuglink beside the file, in
-// .debug/, under /usr/lib/debug): the same one eu-addr2line and eu-stack use, and the places
-// perf report looks. The path list stays libdw's default (":.debug:/usr/lib/debug").
-const Dwfl_Callbacks kCallbacks = {
-    .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-    .section_address = dwfl_offline_section_address,
-    .debuginfo_path = nullptr,
-};
 
 // valgrind names C++ functions demangled: so does rprof, so that both meet.
 std::string Demangled(const char* name) {
@@ -87,7 +78,7 @@ FunctionNames::File& FunctionNames::Open(const std::string& path) {
   Dwfl* dwfl = nullptr;
   Dwfl_Module* module = nullptr;
   if (!path.empty() && path[0] == '/') {
-    dwfl = dwfl_begin(&kCallbacks);
+    dwfl = dwfl_begin(&kDebugInfoSearch);
     if (dwfl != nullptr) {
       dwfl_report_begin(dwfl);
       module = dwfl_report_elf(dwfl, path.c_str(), path.c_str(), -1, 0, /*add_p_vaddr=*/false);

@@ -8,16 +8,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "functions/debug_info_search.h"
+
 namespace rprof {
 namespace {
-
-// The search for separate debug files FunctionNames uses (function_names.cc): libdw's own.
-const Dwfl_Callbacks kCallbacks = {
-    .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-    .section_address = dwfl_offline_section_address,
-    .debuginfo_path = nullptr,
-};
 
 static_assert(kDwarfTagSubprogram == DW_TAG_subprogram);
 static_assert(kDwarfTagInlinedSubroutine == DW_TAG_inlined_subroutine);
@@ -115,7 +109,7 @@ SourceLines::File& SourceLines::Open(const std::string& path) {
   auto file = std::make_unique<File>();
   // Reported at bias 0, as FunctionNames does, so that its addresses are link-time addresses.
   if (!path.empty() && path[0] == '/') {
-    file->dwfl = dwfl_begin(&kCallbacks);
+    file->dwfl = dwfl_begin(&kDebugInfoSearch);
     if (file->dwfl != nullptr) {
       dwfl_report_begin(file->dwfl);
       file->module =
