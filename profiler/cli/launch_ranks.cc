@@ -10,6 +10,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "core/text.h"
 #include "process/child_process.h"
 #include "process/interruption.h"
 #include "store/job_database.h"
@@ -22,11 +23,6 @@ extern char** environ;
 namespace rprof {
 
 namespace {
-
-std::string BaseName(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 // The launcher's options that take their value as the next word (or words: Open MPI's
 // `--mca KEY VALUE`). Options written `--name=value` need no entry, nor flags.
@@ -64,7 +60,7 @@ bool IsSrun(const std::string& launcher) { return BaseName(launcher) == "srun"; 
 bool IsOpenMpi(const std::string& launcher_path) {
   char resolved[PATH_MAX];
   std::string real = realpath(launcher_path.c_str(), resolved) ? resolved : launcher_path;
-  std::string base = BaseName(real);
+  std::string base(BaseName(real));
   return base == "orterun" || base == "prterun" || base == "prun";
 }
 
@@ -98,7 +94,7 @@ std::string Absolute(const std::string& path) {
 bool IsRankLauncher(const std::string& program) {
   static const char* const kLaunchers[] = {"mpirun", "mpiexec", "orterun", "prterun",
                                            "mpiexec.hydra", "srun"};
-  std::string base = BaseName(program);
+  std::string base(BaseName(program));
   return std::any_of(std::begin(kLaunchers), std::end(kLaunchers),
                      [&](const char* name) { return base == name; });
 }
@@ -120,8 +116,10 @@ bool SplitLauncherWords(const std::string& launcher, const std::vector<std::stri
   out->program.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
   if (out->program.empty())
     return Fail(err, ErrorKind::kUsage,
-                BaseName(launcher) + ": no program after the launcher's options; name the " +
-                    "program its ranks run: rprof " + BaseName(launcher) + " -n 4 ./app");
+                std::string(BaseName(launcher)) +
+                    ": no program after the launcher's options; name the program its ranks "
+                    "run: rprof " +
+                    std::string(BaseName(launcher)) + " -n 4 ./app");
   return true;
 }
 
@@ -133,7 +131,7 @@ bool LaunchRanks(const GlobalOptions& global, const std::string& launcher_path,
   if (!SplitLauncherWords(launcher_typed, launcher_args, &words, err)) return false;
   if (IsRankLauncher(words.program.front()))
     return Fail(err, ErrorKind::kUsage,
-                words.program.front() + " inside " + BaseName(launcher_typed) +
+                words.program.front() + " inside " + std::string(BaseName(launcher_typed)) +
                     ": name the program the ranks run, once");
   // The job id every rank stores, made here: Hydra gives its ranks none, and a rank that reads
   // it from the environment needs no launcher's.
@@ -198,7 +196,7 @@ bool LaunchRanks(const GlobalOptions& global, const std::string& launcher_path,
                                         : "exited with status " +
                                               std::to_string(WEXITSTATUS(status));
   return Fail(err, ErrorKind::kTargetFailed,
-              BaseName(launcher_typed) + " " + how +
+              std::string(BaseName(launcher_typed)) + " " + how +
                   ": a rank failed or could not start; the ranks' runs that ended are stored (" +
                   "rprof job " + job_id + ")");
 }

@@ -57,6 +57,12 @@ inline std::string Format(const char* format, ...) {
 }
 
 // `text` in upper case ("dram" -> "DRAM"), ASCII letters only.
+// A path's last component: "libc.so.6" of "/usr/lib/x86_64-linux-gnu/libc.so.6".
+inline std::string_view BaseName(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
 inline std::string Upper(std::string text) {
   for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return text;

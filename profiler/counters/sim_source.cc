@@ -148,9 +148,8 @@ bool AddFunctionMetrics(SimAnalyzer* analyzer, const CallgrindOutput& output, in
                         const std::string& region_of_output, std::vector<Metric>* out,
                         std::string* why) {
   bool sampled = samples != nullptr && samples->total > 0 && native_time_s > 0;
-  auto samples_of = [&](const std::string& name) -> uint64_t {
-    auto it = samples->by_function.find(name);
-    return it == samples->by_function.end() ? 0 : it->second;
+  auto samples_of = [&](const FunctionSlice& slice) {
+    return SamplesOf(*samples, slice.object, slice.name);
   };
   std::vector<FunctionSlice> slices = SplitByFunction(output);
   std::vector<SimCounts> counts(slices.size());
@@ -161,7 +160,7 @@ bool AddFunctionMetrics(SimAnalyzer* analyzer, const CallgrindOutput& output, in
                      static_cast<double>(counts[i].flops()), std::nullopt};
     if (sampled)
       candidates[i].time_share =
-          static_cast<double>(samples_of(slices[i].name)) / static_cast<double>(samples->total);
+          static_cast<double>(samples_of(slices[i])) / static_cast<double>(samples->total);
   }
   if (sampled) {
     std::vector<std::string> replayed;
@@ -176,13 +175,7 @@ bool AddFunctionMetrics(SimAnalyzer* analyzer, const CallgrindOutput& output, in
   double total = ir < 0 ? 0 : static_cast<double>(output.self_totals[static_cast<size_t>(ir)]);
   for (size_t i : SelectHotFunctions(candidates, rule)) {
     const FunctionSlice& slice = slices[i];
-    // One name, one function: the same name in two modules gets its module's name too.
-    std::string name = slice.name;
-    if (std::find(used.begin(), used.end(), name) != used.end()) {
-      size_t slash = slice.object.rfind('/');
-      name += " (" + slice.object.substr(slash == std::string::npos ? 0 : slash + 1) + ")";
-    }
-    used.push_back(name);
+    std::string name = UniqueFunctionName(slice.name, slice.object, &used);
     std::string region = FunctionRegion(name);
     std::string where =
         (slice.named ? "function " + slice.name + " in " : "code without a symbol in ") +
@@ -194,7 +187,7 @@ bool AddFunctionMetrics(SimAnalyzer* analyzer, const CallgrindOutput& output, in
         "; inlined code is counted in the function it was inlined into" +
         (sampled ? "" : "; chosen by its share of the instructions (no time was sampled)");
     AddSimMetrics(counts[i], region, /*split=*/true, out, where);
-    if (sampled) AddSampledTime(*samples, samples_of(slice.name), native_time_s, region, out);
+    if (sampled) AddSampledTime(*samples, samples_of(slice), native_time_s, region, out);
     if (slice.first_line > 0) {
       out->push_back({"line_first", static_cast<double>(slice.first_line), "line", Source::kSim,
                       region, slice.file});

@@ -23,6 +23,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/text.h"
 #include "functions/function_names.h"
 #include "functions/source_line.h"
 
@@ -320,6 +321,7 @@ void FunctionSampler::Collect() {
       std::optional<uint64_t> link = file->LinkAddress(m->file_offset + (s.ip - m->start));
       if (link) {
         name = names.Name(m->path, *link).name;
+        ++samples_.by_module_function[{std::string(BaseName(m->path)), name}];
         if (std::optional<CodeLine> where = lines.Find(m->path, *link)) {
           ++samples_.by_line[{name, std::move(where->file), where->line}];
         } else {

@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "core/error.h"
 
@@ -24,6 +25,9 @@ namespace rprof {
 struct FunctionSamples {
   // FunctionNames' names; "[kernel]", "[unknown]", or a mapping's ("[vdso]")
   std::map<std::string, uint64_t> by_function;
+  // The same samples per (module's file name, function): one name in two modules (strcmp in
+  // ld.so and in libc) is two functions; samples outside a module's file are not here.
+  std::map<std::pair<std::string, std::string>, uint64_t> by_module_function;
   // The same samples per (function, source file, line), the line in its function from the
   // module's DWARF or its debug file (source_line.h: inlined code on its caller's line, as the
   // sim source counts it); a sample without a line is in by_function only, and line_why_not

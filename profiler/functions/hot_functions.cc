@@ -6,6 +6,8 @@
 #include <map>
 #include <numeric>
 
+#include "core/text.h"
+
 namespace rprof {
 
 std::vector<size_t> SelectHotFunctions(const std::vector<FunctionCandidate>& candidates,
@@ -91,6 +93,15 @@ bool IsFunctionRegion(std::string_view region) {
 
 std::string_view FunctionOfRegion(std::string_view region) {
   return IsFunctionRegion(region) ? region.substr(kFunctionRegionPrefix.size()) : region;
+}
+
+std::string UniqueFunctionName(const std::string& name, std::string_view object,
+                               std::vector<std::string>* used) {
+  std::string unique = name;
+  if (std::find(used->begin(), used->end(), unique) != used->end())
+    unique += " (" + std::string(BaseName(object)) + ")";
+  used->push_back(unique);
+  return unique;
 }
 
 bool IsSymbolName(std::string_view symbol) {

@@ -61,6 +61,11 @@ std::string_view FunctionOfRegion(std::string_view region);
 std::string FunctionDisplayName(std::string_view symbol, std::string_view object, uint64_t start,
                                 bool* named);
 
+// A hot function's name in a run, one function each: `name`, or "name (libc.so.6)" where an
+// earlier function in `*used` has that name (strcmp in ld.so and in libc); added to *used.
+std::string UniqueFunctionName(const std::string& name, std::string_view object,
+                               std::vector<std::string>* used);
+
 // Whether `symbol` is a real name (not empty, "???", or callgrind's "0x…" address stand-in).
 bool IsSymbolName(std::string_view symbol);
 

@@ -124,9 +124,9 @@ std::string LineSamplesNote(uint64_t own, uint64_t total) {
 }
 
 void AddSampledLines(const FunctionSamples& samples, const std::string& function,
-                     std::vector<Metric>* out) {
+                     const std::string& shown_as, std::vector<Metric>* out) {
   const std::vector<SampledLine> sampled = SampledLinesOf(samples, function);
-  const std::string function_region = FunctionRegion(function);
+  const std::string function_region = FunctionRegion(shown_as);
   if (sampled.empty()) {
     std::string why = WhyNoSampledLines(samples, function);
     out->push_back({"hot_lines", std::nullopt, "count", Source::kClock, function_region,
@@ -142,7 +142,7 @@ void AddSampledLines(const FunctionSamples& samples, const std::string& function
   std::vector<size_t> chosen = SelectHotLines(candidates, rule);
   for (size_t c : chosen)
     out->push_back({"time_share", candidates[c].time_share, "1", Source::kClock,
-                    LineRegion(function, sampled[c].file, sampled[c].line),
+                    LineRegion(shown_as, sampled[c].file, sampled[c].line),
                     LineSamplesNote(sampled[c].samples, samples.total)});
   out->push_back(
       {"hot_lines", static_cast<double>(chosen.size()), "count", Source::kClock, function_region,
@@ -154,13 +154,32 @@ void AddSampledLines(const FunctionSamples& samples, const std::string& function
 
 bool IsSampledFunction(const std::string& name) { return !name.empty() && name.front() != '['; }
 
+uint64_t SamplesOf(const FunctionSamples& samples, std::string_view object,
+                   const std::string& name) {
+  const auto& counts = samples.by_module_function;
+  const auto& by_name = samples.by_function;
+  if (counts.empty()) {
+    auto it = by_name.find(name);
+    return it == by_name.end() ? 0 : it->second;
+  }
+  auto it = counts.find({std::string(BaseName(object)), name});
+  return it == counts.end() ? 0 : it->second;
+}
+
 void AddSampledFunctions(const FunctionSamples& samples, double native_time_s,
                          const HotFunctionRule& rule, std::vector<Metric>* out) {
   if (samples.total == 0 || !(native_time_s > 0)) return;
   AddOffCpuShare(samples, native_time_s, out);
+  // Each (module, function) the sampler kept, else each function by name.
+  std::vector<std::pair<std::string, std::string>> keys;
+  for (const auto& [key, count] : samples.by_module_function) keys.push_back(key);
+  if (keys.empty())
+    for (const auto& [name, count] : samples.by_function) keys.push_back({"", name});
   std::vector<FunctionCandidate> candidates;
   std::vector<uint64_t> own;
-  for (const auto& [name, count] : samples.by_function) {
+  std::vector<std::string> modules;
+  for (const auto& [module, name] : keys) {
+    uint64_t count = SamplesOf(samples, module, name);
     // Too few samples for a time: seen, not hot (nothing else about it is known here).
     if (!IsSampledFunction(name) || ShareError(count, samples.total) > kMostRelativeError) continue;
     FunctionCandidate c;
@@ -168,14 +187,17 @@ void AddSampledFunctions(const FunctionSamples& samples, double native_time_s,
     c.time_share = static_cast<double>(count) / static_cast<double>(samples.total);
     candidates.push_back(std::move(c));
     own.push_back(count);
+    modules.push_back(module);
   }
+  std::vector<std::string> used;
   for (size_t i : SelectHotFunctions(candidates, rule)) {
-    std::string region = FunctionRegion(candidates[i].name);
+    std::string name = UniqueFunctionName(candidates[i].name, modules[i], &used);
+    std::string region = FunctionRegion(name);
     size_t first = out->size();
     AddSampledTime(samples, own[i], native_time_s, region, out);
     for (size_t k = first; k < out->size(); ++k)
       (*out)[k].note += std::string("; ") + kTimeProfileOnly;
-    AddSampledLines(samples, candidates[i].name, out);
+    AddSampledLines(samples, candidates[i].name, name, out);
   }
 }
 

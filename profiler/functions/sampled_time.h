@@ -50,6 +50,11 @@ inline constexpr double kMostlyOffCpu = 0.5;
 // run's wall time per execution) also appends the run-level off_cpu_share (source clock,
 // region ""), once per `out`: the fraction of its threads' wall time off the CPU, its note
 // giving the CPUs utilized.
+// The samples that fell in function `name` of module `object` (a path, or its file name): the
+// per-module count where the sampler kept one, else the function's by name.
+uint64_t SamplesOf(const FunctionSamples& samples, std::string_view object,
+                   const std::string& name);
+
 void AddSampledTime(const FunctionSamples& samples, uint64_t own, double native_time_s,
                     const std::string& region, std::vector<Metric>* out);
 
@@ -83,9 +88,10 @@ std::string LineSamplesNote(uint64_t own, uint64_t total);
 // source counts per line: each line's time_share (source clock) under its LineRegion, and the
 // function's hot_lines count (source clock), its note saying that the lines have no FLOPs or
 // bytes. Without any sampled line (no line table in its module) hot_lines is absent, with
-// line_why_not's reason. samples.total must be > 0.
+// line_why_not's reason. `shown_as` is the function's name in the run (UniqueFunctionName),
+// `function` its samples' name. samples.total must be > 0.
 void AddSampledLines(const FunctionSamples& samples, const std::string& function,
-                     std::vector<Metric>* out);
+                     const std::string& shown_as, std::vector<Metric>* out);
 
 // Whether `name` (a FunctionSamples key) is a function of the program, not kernel code or an
 // unnamed mapping ("[kernel]", "[vdso]", "[unknown]").

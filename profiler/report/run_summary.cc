@@ -25,11 +25,6 @@ bool ChangesVerdict(const TrustNote& note) {
                      [&](const char* kind) { return note.kind == kind; });
 }
 
-std::string_view BaseName(std::string_view path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
 // "libc.so.6", "ld-linux-x86-64.so.2", "libfoo.so": a shared object by its name.
 bool IsSharedObjectName(std::string_view name) {
   size_t so = name.find(".so");

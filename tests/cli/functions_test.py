@@ -643,7 +643,7 @@ int main(int argc, char** argv) {
         self.assertEqual(names, sorted(names, key=weight, reverse=True),
                          [(n, weight(n)) for n in names])
         shown = self.rprof_ok("show", str(out["run_id"]), "-v").stdout
-        order = re.findall(r"^function (\S+)$", shown, re.M)
+        order = re.findall(r"^function (.+)$", shown, re.M)
         self.assertEqual(order, names, shown)
 
     def test_functions_option_is_checked(self):

@@ -125,6 +125,31 @@ TEST(ParseFunctionsOption, CountOrOff) {
   EXPECT_FALSE(ParseFunctionsOption("-3", &top, &why));
 }
 
+// One name in two modules is two functions, each with its own samples: the heavier keeps the
+// name, the other is shown with its module's name, as sim names the functions it counted.
+TEST(AddSampledFunctions, OneNameInTwoModulesIsTwoFunctions) {
+  FunctionSamples samples;
+  samples.by_function = {{"strcmp", 700}, {"main", 300}};
+  samples.by_module_function = {{{"ld-linux-x86-64.so.2", "strcmp"}, 200},
+                                {{"libc.so.6", "strcmp"}, 500},
+                                {{"app", "main"}, 300}};
+  samples.total = 1000;
+  samples.period_s = 0.5e-3;
+  samples.executions = 1;
+  HotFunctionRule rule;
+  std::vector<Metric> out;
+  AddSampledFunctions(samples, 1.0, rule, &out);
+  const Metric* libc = FindMetric(out, "time_share", Source::kClock, "fn:strcmp");
+  const Metric* ld =
+      FindMetric(out, "time_share", Source::kClock, "fn:strcmp (ld-linux-x86-64.so.2)");
+  ASSERT_NE(libc, nullptr);
+  ASSERT_NE(ld, nullptr);
+  EXPECT_DOUBLE_EQ(*libc->value, 0.5);
+  EXPECT_DOUBLE_EQ(*ld->value, 0.2);
+  EXPECT_EQ(SamplesOf(samples, "/usr/lib/x86_64-linux-gnu/libc.so.6", "strcmp"), 500u);
+  EXPECT_EQ(SamplesOf(samples, "/usr/lib/x86_64-linux-gnu/libm.so.6", "strcmp"), 0u);
+}
+
 // Without a source that counts per function, the samples alone make the functions' profile:
 // time_s = samples x period per execution (CPU time, never share x the run's wall time), the top
 // N and everything above 1 %, kernel code left out.
@@ -188,7 +213,7 @@ TEST(AddSampledLines, TheHeaviestLinesByTimeAlone) {
     samples.by_line[{"f", "src/f.c", line}] = 10 * line;  // 10..70
   samples.by_line[{"g", "src/f.c", 9}] = 300;  // another function's line: not f's
   std::vector<Metric> out;
-  AddSampledLines(samples, "f", &out);
+  AddSampledLines(samples, "f", "f", &out);
   std::vector<std::string> regions;
   for (const Metric& m : out)
     if (m.name == "time_share") regions.push_back(m.region);
@@ -209,7 +234,7 @@ TEST(AddSampledLines, TheHeaviestLinesByTimeAlone) {
   samples.line_why_not["g"] = "libg.so has no DWARF line information";
   samples.by_line.erase({"g", "src/f.c", 9});
   out.clear();
-  AddSampledLines(samples, "g", &out);
+  AddSampledLines(samples, "g", "g", &out);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_FALSE(out[0].value.has_value());
   EXPECT_EQ(out[0].note,

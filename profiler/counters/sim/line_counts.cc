@@ -57,15 +57,6 @@ std::optional<size_t> InnermostLoop(const std::vector<LoopRange>& loops, uint64_
   return best;
 }
 
-namespace {
-
-std::string_view BaseName(std::string_view path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
-}  // namespace
-
 std::vector<LineSlice> SplitByLine(const CallgrindOutput& whole, const FunctionSlice& slice,
                                    SourceLines* source_lines, const std::vector<LoopRange>& loops,
                                    uint64_t* unlined) {
