@@ -10,7 +10,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rprof_harness import RprofTestCase, main, make_database  # noqa: E402
-from plot_test import insert_memory_levels, insert_profile  # noqa: E402
+from fixtures import insert_memory_levels, insert_profile  # noqa: E402
 
 
 def has_pmu(test):

@@ -16,8 +16,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rprof_harness  # noqa: E402
 from rprof_harness import RprofTestCase  # noqa: E402
-from plot_test import insert_profile  # noqa: E402
-from programs_test import ROOF_CEILINGS, PMU, cli_target, program  # noqa: E402
+from fixtures import PMU, ROOF_CEILINGS, cli_target, insert_profile, program  # noqa: E402
 
 N, REPS = 1024, 100
 FLOPS = 2 * N * REPS  # each region: one multiply and one add per element and repetition

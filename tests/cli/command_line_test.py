@@ -7,15 +7,13 @@ import json
 import os
 import re
 import shutil
-import sqlite3
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rprof_harness  # noqa: E402
+from fixtures import PMU, import_run_json  # noqa: E402
 from rprof_harness import FAST_RUN, RprofTestCase  # noqa: E402
 
-PMU = ["--counters", "pmu"]
 ECHO = shutil.which("echo")
 
 
@@ -25,11 +23,7 @@ def words(text):
 
 
 class CommandLineTestCase(RprofTestCase):
-    def rprof_in(self, cwd, *args):
-        """rprof ARGS run from directory cwd (relative program paths are the user's)."""
-        proc = subprocess.run(self.command(args), cwd=cwd, env=self.env, capture_output=True,
-                              text=True, timeout=120)
-        return rprof_harness.Result(list(args), proc.returncode, proc.stdout, proc.stderr)
+    """rprof_in (rprof_harness) runs rprof from a folder of the test's."""
 
 
 class OptionsComeBeforeTheProgram(CommandLineTestCase):
@@ -191,13 +185,12 @@ class ProgramsByName(CommandLineTestCase):
         os.mkdir(folder)
         app = os.path.join(folder, "app")
         shutil.copy("/bin/true", app)
-        r = self.rprof_in(folder, "run", *PMU, "-q", "./app")
+        made = self.path("made.db")
+        r = self.rprof_in(folder, "run", *PMU, "-q", "./app", db=made)
         self.assertEqual(r.returncode, 0, r)
         # As an older rprof stored it: the path as typed, relative to the run's cwd.
-        con = sqlite3.connect(self.db)
-        con.execute("update runs set target = './app'")
-        con.commit()
-        con.close()
+        self.assertEqual(import_run_json(self, 1, self.db, source=made, target="./app"), 1)
+        self.assertEqual(self.query("select target, cwd from runs"), [("./app", folder)])
         for cwd, typed in [(folder, "./app"), ("/", os.path.realpath(app)), (self.tmp, "old/app")]:
             with self.subTest(typed=typed):
                 r = self.rprof_in(cwd, "history", "--kernel", typed, "--format", "json")

@@ -15,7 +15,6 @@ import io
 import json
 import os
 import shutil
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -238,12 +237,13 @@ class History(SeededTestCase):
 
     def test_invocation_by_a_unique_prefix(self):
         # As `compare --invocation` takes it: the whole uid, a unique prefix, else an error that
-        # says how many matched, never an empty table.
-        con = sqlite3.connect(self.db)
-        with con:
-            con.executemany("insert into tags (run_id, key, value) values (?, 'invocation', ?)",
-                            [(1, "a54c0001"), (2, "a54c0001"), (3, "a54d0002")])
-        con.close()
+        # says how many matched, never an empty table. Three runs of two invocations (as a
+        # Google Benchmark binary's runs are tagged), in a database of their own.
+        for path in [self.db + suffix for suffix in ("", "-wal", "-shm")]:
+            if os.path.exists(path):
+                os.remove(path)
+        for uid in ["a54c0001", "a54c0001", "a54d0002"]:
+            self.rprof_ok("run", *COUNTERS, "triad", "-p", "n=1000", "--tag", f"invocation={uid}")
         self.assertIds(["--invocation", "a54c0001"], [2, 1])
         self.assertIds(["--invocation", "a54c"], [2, 1])
         self.assertIds(["--invocation", "a54d"], [3])

@@ -11,8 +11,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rprof_harness  # noqa: E402
 from rprof_harness import SANITIZED, SANITIZED_SKIP, RprofTestCase  # noqa: E402
-from process_test import sim_unavailable  # noqa: E402
-from programs_test import cli_target  # noqa: E402
+from fixtures import cli_target, sim_unavailable  # noqa: E402
 
 QUICK_TRIAD = ["triad", "-p", "n=10000", "--counters", "model", "--repeat", "3"]
 

@@ -15,7 +15,6 @@ import os
 import re
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -23,25 +22,13 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rprof_harness  # noqa: E402
-from plot_test import insert_profile  # noqa: E402
-from rprof_harness import Result, RprofTestCase  # noqa: E402
+from fixtures import catches_sigint, insert_profile  # noqa: E402
+from rprof_harness import Result, RprofTestCase, copy_database  # noqa: E402
 
 NOISE = 0.9  # a faster rung must reach at least 0.9x the slower one
 LEVELS = ["l1", "l2", "l3", "dram"]
 SECTIONS = ["compute ceilings (GFLOP/s)", "bandwidth ceilings (GB/s)",
             "memory hierarchy (1 thread)"]
-
-
-def catches_sigint(pid):
-    """Whether process pid has a handler installed for SIGINT (as in run_and_store_test.py)."""
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith("SigCgt:"):
-                    return bool(int(line.split()[1], 16) >> (signal.SIGINT - 1) & 1)
-    except OSError:
-        pass
-    return False
 
 
 def best_roof(ceilings, precision, threads=1):
@@ -56,17 +43,6 @@ def best_roof(ceilings, precision, threads=1):
                          and c["value"] > 1.05 * fma.get((c["isa"], c["precision"],
                                                           c["threads"]), float("inf")))),
                key=lambda c: c["value"])
-
-
-def copy_database(source, target):
-    """A consistent copy through SQLite's backup API (the source may be in WAL mode)."""
-    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
-    dst = sqlite3.connect(target)
-    try:
-        src.backup(dst)
-    finally:
-        dst.close()
-        src.close()
 
 
 class InterruptMixin:
@@ -647,7 +623,7 @@ class WithoutProfile(RprofTestCase, InterruptMixin):
         self.assertEqual(self.scalar("select count(*) from latency_points"), 0)
 
 
-# (kind, name, level, isa, precision, pattern, threads, value): a profile made in SQL whose
+# (kind, name, level, isa, precision, pattern, threads, value): a profile of fixtures' whose
 # fp64 mul+add (60) is above its FMA (50) — noise a real machine cannot show.
 NOISY_CEILINGS = [
     ("compute", "fp64_avx2_fma", "", "avx2", "fp64", "fma", 1, 50),
@@ -660,26 +636,26 @@ NOISY_REASON = "measured under load: other processes used 1.50 CPUs on average w
 
 
 class NoisyProfile(RprofTestCase):
-    """A profile marked noisy (in SQL, as `machine measure` marks one measured under load): runs
-    placed on it carry a `noisy_profile` trust note, doctor calls the profile limited, and its
-    mul+add above FMA is never the compute roof."""
+    """A profile marked noisy (fixtures.insert_profile, as `machine measure` marks one measured
+    under load): runs placed on it carry a `noisy_profile` trust note, doctor calls the profile
+    limited, and its mul+add above FMA is never the compute roof."""
 
     def setUp(self):
         super().setUp()
         # A run first, for the machine row of this machine.
         self.rprof_ok("run", "triad", "-p", "n=1000", "--repeat", "2", "--counters", "model",
                       "-q")
+        self.runs_only = self.path("runs-only.db")
+        copy_database(self.db, self.runs_only)
         self.profile_id = insert_profile(self.db, NOISY_CEILINGS, threads=1,
                                          noisy_reasons=NOISY_REASON)
 
-    def mark(self, noisy):
-        con = sqlite3.connect(self.db)
-        try:
-            with con:
-                con.execute("update machine_profiles set noisy = ?, noisy_reasons = ?",
-                            (1 if noisy else 0, NOISY_REASON if noisy else None))
-        finally:
-            con.close()
+    def mark(self, noisy, reasons=NOISY_REASON):
+        """The same profile, marked noisy (for `reasons`, None: with none given) or not, in
+        place of the one setUp stored."""
+        copy_database(self.runs_only, self.db)
+        self.profile_id = insert_profile(self.db, NOISY_CEILINGS, threads=1, noisy=noisy,
+                                         noisy_reasons=reasons if noisy else None)
 
     def doctor_profile_check(self):
         r = self.rprof("doctor", "--format", "json")
@@ -732,12 +708,7 @@ class NoisyProfile(RprofTestCase):
         self.assertEqual(p["noisy_reasons"], [])
 
     def test_marked_noisy_without_reason(self):
-        con = sqlite3.connect(self.db)
-        try:
-            with con:
-                con.execute("update machine_profiles set noisy = 1, noisy_reasons = null")
-        finally:
-            con.close()
+        self.mark(True, reasons=None)
         out = self.run_json("triad", "-p", "n=1000", "--repeat", "2", "--counters", "model")
         notes = {t["kind"]: t["detail"] for t in out["trust"]}
         self.assertIn("marked noisy in the database", notes.get("noisy_profile", ""), notes)

@@ -23,6 +23,7 @@ import sys
 import tempfile
 
 import rprof_harness
+from fixtures import import_run_json
 from rprof_harness import RprofTestCase
 
 FIXTURE = os.environ.get("RPROF_MPI_FIXTURE", "")
@@ -405,12 +406,9 @@ class MpiJobTest(RprofTestCase):
 
     def test_a_run_the_databases_disagree_about_is_a_conflict(self):
         self.rprof_ok("run", *rprof_harness.FAST_RUN, "triad")
+        # The same run (its uid) in another database, as `rprof import` stores an edited JSON.
         other = self.path("other.db")
-        shutil.copy(self.db, other)
-        con = sqlite3.connect(other)
-        con.execute("UPDATE runs SET ended_at = '2099-01-01T00:00:00.000Z'")
-        con.commit()
-        con.close()
+        import_run_json(self, 1, other, ended_at="2099-01-01T00:00:00.000Z")
         result = self.rprof_ok("merge", other)
         self.assertIn("0 runs stored, 1 already stored", result.stdout)
         self.assertIn("conflict: run uid", result.stdout)

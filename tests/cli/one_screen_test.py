@@ -12,7 +12,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rprof_harness import SANITIZED, SANITIZED_SKIP, RprofTestCase, main  # noqa: E402
-from plot_test import insert_profile  # noqa: E402
+from fixtures import insert_profile  # noqa: E402
 
 TARGETS = os.environ.get("RPROF_CLI_TARGETS", "")
 SYSTEM_PYTHON = "/usr/bin/python3"

@@ -11,10 +11,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rprof_harness  # noqa: E402
+from fixtures import PMU  # noqa: E402
 from rprof_harness import FAST_RUN, RprofTestCase  # noqa: E402
 
 FFFD = "\ufffd"
-PMU = ["--counters", "pmu"]
 
 
 class OutputTestCase(RprofTestCase):

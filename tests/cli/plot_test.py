@@ -1,8 +1,8 @@
 """`rprof plot` end to end: runs on the roofline of their machine, the SVG and the terminal
 drawn by rprof, PNG and PDF by the real gnuplot.
 
-The machine profile is inserted with SQL (known ceilings, so every label is known and the test
-is deterministic and fast; `machine_test.py` covers a measured profile). Its machine row is the
+The machine profile is fixtures.insert_profile's (known ceilings, so every label is known and the
+test is deterministic and fast; `machine_test.py` covers a measured profile). Its machine row is the
 one `rprof run` created, so the plot finds it by the runs' fingerprint. The SVG must parse as XML,
 hold every ceiling and run label, no two of its texts may overlap and no label may leave the
 frame (boxes computed as rprof's placer computes them: svg_boxes.py); each run's binding level
@@ -17,7 +17,6 @@ Debian package (the SVG needs no gnuplot).
 import os
 import re
 import shutil
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -27,27 +26,9 @@ import xml.etree.ElementTree as ET
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rprof_harness  # noqa: E402
 import svg_boxes  # noqa: E402
+from fixtures import RUN, import_run_json, insert_profile  # noqa: E402
 from rprof_harness import RprofTestCase, copy_database  # noqa: E402
 
-RUN = ["--counters", "model", "--repeat", "2", "-q"]
-
-# (kind, name, level, isa, precision, pattern, threads, value)
-CEILINGS = [
-    ("compute", "fp64_scalar_add", "", "scalar", "fp64", "add", 1, 4.5),
-    ("compute", "fp64_scalar_fma", "", "scalar", "fp64", "fma", 1, 7.6),
-    ("compute", "fp64_avx2_fma", "", "avx2", "fp64", "fma", 1, 55.5),
-    ("compute", "fp64_avx2_add", "", "avx2", "fp64", "add", 1, 27.5),
-    ("compute", "fp32_avx2_fma", "", "avx2", "fp32", "fma", 1, 111),
-    ("compute", "fp64_avx2_fma", "", "avx2", "fp64", "fma", 2, 222),
-    ("bandwidth", "l1_load", "l1", "avx2", "fp64", "load", 1, 436),
-    ("bandwidth", "l2_load", "l2", "avx2", "fp64", "load", 1, 157),
-    ("bandwidth", "l3_load", "l3", "avx2", "fp64", "load", 1, 90),
-    ("bandwidth", "dram_load", "dram", "avx2", "fp64", "load", 1, 13.4),
-    ("bandwidth", "dram_triad", "dram", "avx2", "fp64", "triad", 1, 25),
-    ("bandwidth", "dram_copy_nt", "dram", "avx2", "fp64", "copy_nt", 1, 50),
-    ("bandwidth", "l1_load", "l1", "avx2", "fp64", "load", 2, 872),
-    ("bandwidth", "dram_triad", "dram", "avx2", "fp64", "triad", 2, 27.7),
-]
 # Every 1-thread roof drawn: compute per precision and ISA (its best pattern), bandwidth per
 # level (its best pattern other than the non-temporal copy).
 CEILING_LABELS = ["fp64 scalar fma 7.6 GFLOP/s", "fp64 avx2 fma 55.5 GFLOP/s",
@@ -61,62 +42,9 @@ RUN_LABELS = ["#2 triad", "#3 dot", "#4 matmul-ikj"]
 SCRIPT_LABELS = ["#2 triad (model)", "#3 dot (model)", "#4 matmul-ikj (model)"]
 
 
-def insert_profile(db, ceilings=None, threads=2, noisy_reasons=None):
-    """A machine profile with `ceilings` (default CEILINGS) for the machine of the runs in db,
-    marked noisy when `noisy_reasons` is given; returns its id."""
-    con = sqlite3.connect(db)
-    try:
-        with con:
-            (machine_id,) = con.execute("select id from machines").fetchone()
-            cur = con.execute(
-                "insert into machine_profiles (machine_id, mode, threads, isa, nominal_ghz,"
-                " clock_ghz_scalar, clock_ghz_vector, load_average_before, seconds, warnings,"
-                " created_at, rprof_version, noisy, noisy_reasons) values (?, 'quick', ?,"
-                " 'sse2 avx avx2 fma', 2.6, 3.8, 3.45, 0.1, 9.5, '',"
-                " '2026-01-01T00:00:00.000Z', '0.1.0', ?, ?)",
-                (machine_id, threads, 1 if noisy_reasons else 0, noisy_reasons))
-            profile_id = cur.lastrowid
-            con.executemany(
-                "insert into ceilings (profile_id, kind, name, level, isa, precision, pattern,"
-                " threads, working_set_bytes, value, unit, spread_pct, repetitions)"
-                " values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1.0, 5)",
-                [(profile_id, kind, name, level, isa, precision, pattern, threads,
-                  0 if kind == "compute" else 1 << 20, value,
-                  "GFLOP/s" if kind == "compute" else "GB/s")
-                 for kind, name, level, isa, precision, pattern, threads, value
-                 in ceilings or CEILINGS])
-        return profile_id
-    finally:
-        con.close()
-
-
-def insert_memory_levels(db, profile, l1, l2, l3, rule="measured"):
-    """The profile's memory levels, each (reported_size, effective_size) in bytes. With a
-    measured `rule` (the default: as if repeated sound profiles had measured them) each level is
-    given its effective size, which the sim source then simulates; with rule "reported" (or None:
-    a profile stored before rprof decided sizes) sim simulates the reported sizes."""
-    def given(sizes):
-        if rule is None:
-            return (None, None)
-        return (sizes[0] if rule == "reported" else sizes[1], rule)
-    con = sqlite3.connect(db)
-    with con:
-        con.executemany("insert into memory_levels (profile_id, level, reported_size,"
-                        " effective_size, size_bytes, size_rule) values (?, ?, ?, ?, ?, ?)",
-                        [(profile, "l1", *l1, *given(l1)), (profile, "l2", *l2, *given(l2)),
-                         (profile, "l3", *l3, *given(l3)), (profile, "dram", 0, 0, None, None)])
-    con.close()
-
-
-def svg_texts(path):
-    """Every <text> element's text in an SVG file, which must parse as XML."""
-    root = ET.parse(path).getroot()
-    return ["".join(e.itertext()).strip() for e in root.iter() if e.tag.endswith("}text")
-            or e.tag == "text"]
-
-
 class PlotTestCase(RprofTestCase):
-    """Four runs and an SQL-made profile, seeded once per class; each test gets a copy."""
+    """Four runs and a profile of known ceilings (fixtures.CEILINGS), seeded once per class; each
+    test gets a copy. The runs without the profile are kept too (no_profile_db)."""
 
     @classmethod
     def setUpClass(cls):
@@ -130,6 +58,8 @@ class PlotTestCase(RprofTestCase):
                      ["matmul-ikj", "-p", "n=64", "--tag", "lab=02"]]:
             subprocess.run([rprof_harness.RPROF, "--db", cls.seeded_db, "run"] + args + RUN,
                            env=env, check=True, capture_output=True, timeout=120)
+        cls.no_profile_db = os.path.join(cls.class_tmp, "no-profile.db")
+        copy_database(cls.seeded_db, cls.no_profile_db)
         cls.profile_id = insert_profile(cls.seeded_db)
 
     @classmethod
@@ -229,10 +159,16 @@ class Rendering(PlotTestCase):
             self.assertEqual(float(s["percent-of-roof"]), p["percent_of_roof"], s)
 
     def test_left_out_runs_are_listed_under_the_plot_and_on_stderr(self):
-        con = sqlite3.connect(self.db)
-        with con:
-            con.execute("update runs set status = 'crashed', signal = 11 where id = 3")
-        con.close()
+        # The seeded runs again, through `rprof import`, with #3 as a run that crashed (a
+        # kernel of rprof's own cannot crash).
+        for path in [self.db + suffix for suffix in ("", "-wal", "-shm")]:
+            if os.path.exists(path):
+                os.remove(path)
+        for run in range(1, 5):
+            crashed = {"status": "crashed", "signal": 11} if run == 3 else {}
+            self.assertEqual(import_run_json(self, run, self.db, source=self.no_profile_db,
+                                             **crashed), run)
+        insert_profile(self.db)
         root, r = self.svg("--last", "4")
         self.assertIn("rprof: note: plot: left out #1 copy n=1000: no floating-point work",
                       r.stderr)
@@ -706,11 +642,7 @@ class PlotErrors(PlotTestCase):
         self.assertFalse(os.path.exists(self.path("x.svg")))
 
     def test_no_profile(self):
-        con = sqlite3.connect(self.db)
-        with con:
-            con.execute("delete from ceilings")
-            con.execute("delete from machine_profiles")
-        con.close()
+        copy_database(self.no_profile_db, self.db)
         r = self.rprof("plot", "--last", "3", "-o", self.path("x.svg"))
         self.assertError(r, 3, "no machine profile for machine", "rprof machine measure")
         self.assertFalse(os.path.exists(self.path("x.svg")))

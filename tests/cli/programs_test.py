@@ -15,29 +15,15 @@ import json
 import os
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
-import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rprof_harness  # noqa: E402
 from rprof_harness import RprofTestCase  # noqa: E402
-from plot_test import insert_profile  # noqa: E402
-
-PMU = ["--counters", "pmu"]
-
-
-def build_dir():
-    """The build folder: rprof is BUILD/profiler/rprof."""
-    return os.path.dirname(os.path.dirname(rprof_harness.RPROF))
-
-
-def cli_target(name):
-    folder = os.environ.get("RPROF_CLI_TARGETS") or os.path.join(build_dir(), "tests",
-                                                                 "cli_targets")
-    return os.path.join(folder, name)
+from fixtures import (PMU, ROOF_CEILINGS, build_dir, children, cli_target,  # noqa: E402
+                      comm, insert_profile, program)
 
 
 def example_plugin():
@@ -50,43 +36,6 @@ def marker_example():
         build_dir(), "kernels", "examples", "marker_example")
 
 
-def program(name):
-    """An ELF program of the system (echo, sleep, sh, true) by its full path: /bin/NAME, else
-    where PATH has it."""
-    if os.access(f"/bin/{name}", os.X_OK):
-        return f"/bin/{name}"
-    found = shutil.which(name)
-    if not found:
-        raise unittest.SkipTest(f"no {name} on PATH")
-    return found
-
-
-def children_of(pid):
-    """Process ids whose parent is pid, from /proc."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                text = f.read()
-        except OSError:
-            continue
-        # pid (comm) state ppid ...: comm may hold spaces and parentheses.
-        fields = text.rsplit(")", 1)[1].split()
-        if int(fields[1]) == pid:
-            found.append(int(entry))
-    return found
-
-
-def comm(pid):
-    try:
-        with open(f"/proc/{pid}/comm") as f:
-            return f.read().strip()
-    except OSError:
-        return ""
-
-
 class ProgramTestCase(RprofTestCase):
     def setUp(self):
         super().setUp()
@@ -94,30 +43,11 @@ class ProgramTestCase(RprofTestCase):
                      marker_example()):
             self.assertTrue(os.path.exists(path), f"{path} is not built (ninja -C build)")
 
-    def run_row(self, run_id=None):
-        """The stored run as a dict of its columns (the newest one by default)."""
-        rows = self.query("select * from runs where id = coalesce(?, (select max(id) from "
-                              "runs))", (run_id,))
-        self.assertEqual(len(rows), 1, f"no run {run_id} stored")
-        names = [r[1] for r in self.query("pragma table_info(runs)")]
-        return dict(zip(names, rows[0]))
-
     def metric(self, run_id, name, source, region=""):
         rows = self.query("select value, unit, note from metrics where run_id = ? and region = ?"
                           " and name = ? and source = ?", (run_id, region, name, source))
         self.assertEqual(len(rows), 1, f"metric {region}/{name}/{source} of run {run_id}: {rows}")
         return rows[0]
-
-    def runs_stored(self):
-        return self.scalar("select count(*) from runs") if os.path.exists(self.db) else 0
-
-    def rprof_in(self, cwd, *args, env=None, timeout=120):
-        """rprof ARGS started in the folder cwd."""
-        argv = self.command(args)
-        proc = subprocess.run(argv, cwd=cwd, env=env or self.env, capture_output=True,
-                              timeout=timeout)
-        return rprof_harness.Result(list(args), proc.returncode, proc.stdout.decode(),
-                                    proc.stderr.decode())
 
     def assertFailedRun(self, r, status, *note_parts):
         """rprof exit 1 with one error line naming the stored run and its status."""
@@ -289,7 +219,7 @@ class Programs(ProgramTestCase):
         try:
             # Wait until the program runs (the child has become sleep): rprof forwards from then.
             deadline = time.monotonic() + 10
-            while not any(comm(c) == "sleep" for c in children_of(proc.pid)):
+            while not any(comm(c) == "sleep" for c in children(proc.pid)):
                 self.assertIsNone(proc.poll(), "rprof ended before the program started")
                 self.assertLess(time.monotonic(), deadline, "the program never started")
                 time.sleep(0.02)
@@ -779,25 +709,6 @@ class Markers(ProgramTestCase):
         self.assertEqual((proc.returncode, proc.stderr), (0, ""), proc)
         self.assertEqual(proc.stdout, "unbalanced_markers: done, markers off\n")
         self.assertEqual(os.listdir(self.tmp), [])
-
-
-# A machine profile made with SQL (a real `machine measure` takes seconds of busy cores), with
-# known ceilings on 1 and 2 threads: (kind, name, level, isa, precision, pattern, threads, value).
-ROOF_CEILINGS = [
-    ("compute", "fp64_scalar_fma", "", "scalar", "fp64", "fma", 1, 7.5),
-    ("compute", "fp64_avx2_fma", "", "avx2", "fp64", "fma", 1, 50),
-    ("compute", "fp32_scalar_fma", "", "scalar", "fp32", "fma", 1, 7.5),
-    ("compute", "fp32_avx2_fma", "", "avx2", "fp32", "fma", 1, 100),
-    ("compute", "fp64_scalar_fma", "", "scalar", "fp64", "fma", 2, 15),
-    ("compute", "fp64_avx2_fma", "", "avx2", "fp64", "fma", 2, 95),
-    ("compute", "fp32_avx2_fma", "", "avx2", "fp32", "fma", 2, 190),
-    ("bandwidth", "l1_load", "l1", "avx2", "fp64", "load", 1, 400),
-    ("bandwidth", "l2_load", "l2", "avx2", "fp64", "load", 1, 150),
-    ("bandwidth", "dram_triad", "dram", "avx2", "fp64", "triad", 1, 20),
-    ("bandwidth", "l1_load", "l1", "avx2", "fp64", "load", 2, 800),
-    ("bandwidth", "l2_load", "l2", "avx2", "fp64", "load", 2, 300),
-    ("bandwidth", "dram_triad", "dram", "avx2", "fp64", "triad", 2, 30),
-]
 
 
 class ProgramRoofs(ProgramTestCase):

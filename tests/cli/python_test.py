@@ -10,7 +10,7 @@ import sys
 import textwrap
 import unittest
 
-from plot_test import CEILINGS, insert_profile
+from fixtures import CEILINGS, insert_profile
 from rprof_harness import RprofTestCase, SANITIZED, main
 
 MODULE_DIR = os.environ.get("RPROF_PYTHON_MODULE_DIR", "")

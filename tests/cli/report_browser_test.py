@@ -20,10 +20,9 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp_client  # noqa: E402
 import rprof_harness  # noqa: E402
-from plot_test import insert_profile  # noqa: E402
+from fixtures import RUN as MODEL, insert_profile  # noqa: E402
 from rprof_harness import RprofTestCase, copy_database  # noqa: E402
 
-MODEL = ["--counters", "model", "--repeat", "2", "-q"]
 # Twelve runs, as `rprof report --last 12` shows them: kernels of both precisions, a sweep, a
 # copy (no FLOPs: in the table, not on the roofline), a before/after pair, and sim runs (bytes
 # at every level) where valgrind can run.

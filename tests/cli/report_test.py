@@ -9,14 +9,13 @@ import html.parser
 import json
 import os
 import re
-import sqlite3
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rprof_harness  # noqa: E402
 import svg_boxes  # noqa: E402
-from plot_test import RUN, insert_profile  # noqa: E402
-from rprof_harness import RprofTestCase  # noqa: E402
+from fixtures import RUN, insert_profile  # noqa: E402
+from rprof_harness import RprofTestCase, copy_database  # noqa: E402
 
 
 class Elements(html.parser.HTMLParser):
@@ -51,6 +50,8 @@ class Report(RprofTestCase):
                      ["triad", "-p", "n=4000", "--tag", "before-after=after:t"],
                      ["dot", "-p", "n=1000", "--tag", "note=</script><b>x</b>"]]:
             self.rprof_ok("run", *args, *RUN)
+        self.runs_only = self.path("runs-only.db")
+        copy_database(self.db, self.runs_only)
         insert_profile(self.db)
 
     def report(self, *args):
@@ -127,11 +128,9 @@ class Report(RprofTestCase):
         self.assertLess(machine, ceilings)
         self.assertLess(text.index('<details id="ceilings-details">'), ceilings)
         self.assertNotIn('id="warnings-summary"', text)
-        con = sqlite3.connect(self.db)
-        with con:
-            con.execute("update machine_profiles set noisy = 1, noisy_reasons = "
-                        "'load average 1.9 before measuring'")
-        con.close()
+        # The same profile, marked noisy.
+        copy_database(self.runs_only, self.db)
+        insert_profile(self.db, noisy_reasons="load average 1.9 before measuring")
         text, _ = self.report("--last", "3")
         summary = re.search(r'<p id="warnings-summary"[^>]*>(.*?)</p>', text)
         self.assertIsNotNone(summary)
@@ -151,11 +150,7 @@ class Report(RprofTestCase):
         self.assertError(self.rprof("report", "--kernel", "nothing", "-o", self.path("r.html")),
                          2, "no stored run matches")
         self.assertFalse(os.path.exists(self.path("r.html")))
-        con = sqlite3.connect(self.db)
-        with con:
-            con.execute("delete from ceilings")
-            con.execute("delete from machine_profiles")
-        con.close()
+        copy_database(self.runs_only, self.db)  # the runs without a profile
         self.assertError(self.rprof("report", "--last", "2", "-o", self.path("r.html")), 3,
                          "no machine profile")
 

@@ -21,35 +21,14 @@ import xml.etree.ElementTree as ElementTree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rprof_harness  # noqa: E402
 from rprof_harness import RprofTestCase  # noqa: E402
-from plot_test import insert_profile  # noqa: E402
-from programs_test import cli_target  # noqa: E402
-
-PMU = ["--counters", "pmu"]
+from fixtures import PMU, alive, cli_target, insert_profile  # noqa: E402
 
 
 def plugin(mode):
     return cli_target(f"libmisbehaving_{mode}.so")
 
 
-def alive(pid):
-    """Whether pid is a live process (a zombie is not)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 class RobustnessTestCase(RprofTestCase):
-    def run_row(self):
-        names = [r[1] for r in self.query("pragma table_info(runs)")]
-        rows = self.query("select * from runs order by id desc limit 1")
-        self.assertEqual(len(rows), 1, "no run stored")
-        return dict(zip(names, rows[0]))
-
-    def runs_stored(self):
-        return self.scalar("select count(*) from runs") if os.path.exists(self.db) else 0
-
     def script(self, name, body):
         """An executable Python script in the test's folder."""
         path = self.path(name)

@@ -90,6 +90,13 @@ class RprofTestCase(unittest.TestCase):
                               text=True, timeout=timeout)
         return Result(list(args), proc.returncode, proc.stdout, proc.stderr)
 
+    def rprof_in(self, cwd, *args, db=True, env=None, timeout=120):
+        """rprof ARGS started in the folder cwd (relative program paths are the user's); db as
+        command() takes it."""
+        proc = subprocess.run(self.command(args, db), cwd=cwd, env=env or self.env,
+                              capture_output=True, timeout=timeout)
+        return Result(list(args), proc.returncode, proc.stdout.decode(), proc.stderr.decode())
+
     def rprof_ok(self, *args, **kwargs):
         """Runs rprof and asserts it exited 0 with nothing on stderr."""
         result = self.rprof(*args, **kwargs)
@@ -133,6 +140,19 @@ class RprofTestCase(unittest.TestCase):
 
     def scalar(self, sql, params=(), db=None):
         return self.query(sql, params, db)[0][0]
+
+    def run_row(self, run_id=None):
+        """A stored run as a dict of its columns (the newest one by default)."""
+        rows = self.query("select * from runs where id = coalesce(?, (select max(id) from "
+                          "runs))", (run_id,))
+        self.assertEqual(len(rows), 1, "no run stored" if run_id is None
+                         else f"no run {run_id} stored")
+        names = [r[1] for r in self.query("pragma table_info(runs)")]
+        return dict(zip(names, rows[0]))
+
+    def runs_stored(self):
+        """How many runs the test's database holds (0 when there is none)."""
+        return self.scalar("select count(*) from runs") if os.path.exists(self.db) else 0
 
     def kernel_names(self):
         result = self.rprof_ok("kernels", "--format", "json", db=False)

@@ -14,6 +14,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rprof_harness  # noqa: E402
+from fixtures import catches_sigint  # noqa: E402
 from rprof_harness import (FAST_RUN, RprofTestCase, evaluate_formula,  # noqa: E402
                            table_rows)
 
@@ -423,18 +424,6 @@ class Kernels(RprofTestCase):
                                      model["flops"]["model"]["value"])
         self.assertEqual(self.query("select count(*), min(status), max(status) from runs"),
                          [(len(listed), "ok", "ok")])
-
-
-def catches_sigint(pid):
-    """Whether process pid has a handler installed for SIGINT."""
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith("SigCgt:"):
-                    return bool(int(line.split()[1], 16) >> (signal.SIGINT - 1) & 1)
-    except OSError:
-        pass
-    return False
 
 
 class Interrupt(RprofTestCase):

@@ -14,7 +14,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rprof_harness import SANITIZED, SANITIZED_SKIP, RprofTestCase, main  # noqa: E402
-from plot_test import insert_profile  # noqa: E402
+from fixtures import insert_profile  # noqa: E402
 
 TARGETS = os.environ.get("RPROF_CLI_TARGETS", "")
 WORK_S = 0.150  # off_cpu.c's default: work() computes 150 ms of its thread's CPU time

@@ -4,12 +4,11 @@ for built-in kernels, a plugin and a whole program, stored with source 'sim'; rp
 import json
 import os
 import re
-import sqlite3
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rprof_harness import SANITIZED, SANITIZED_SKIP, RprofTestCase, main  # noqa: E402
-from plot_test import insert_memory_levels, insert_profile  # noqa: E402
+from fixtures import insert_memory_levels, insert_profile  # noqa: E402
 
 
 class SimCounts(RprofTestCase):
@@ -143,19 +142,15 @@ class SimCounts(RprofTestCase):
         self.assertLess(sim["bytes_dram"], 0.1 * sim["bytes_l3"], sim)
         rate = sim["gbs_l3"]
         dram_roof = rate / 0.95
-        profile = insert_profile(self.db, threads=1, ceilings=[
+        insert_profile(self.db, threads=1, ceilings=[
             ("compute", "fp64_scalar_fma", "", "scalar", "fp64", "fma", 1, 1e4),
             ("compute", "fp64_sse_fma", "", "sse", "fp64", "fma", 1, 1e4),
             ("compute", "fp64_avx2_fma", "", "avx2", "fp64", "fma", 1, 1e4),
             ("bandwidth", "l1_load", "l1", "avx2", "fp64", "load", 1, rate * 100),
             ("bandwidth", "l2_load", "l2", "avx2", "fp64", "load", 1, rate * 50),
             ("bandwidth", "l3_load", "l3", "avx2", "fp64", "load", 1, rate * 10),
-            ("bandwidth", "dram_triad", "dram", "avx2", "fp64", "triad", 1, dram_roof)])
-        con = sqlite3.connect(self.db)
-        with con:
-            con.execute("update ceilings set spread_pct = 30 where profile_id = ? and"
-                        " name = 'dram_triad'", (profile,))
-        con.close()
+            ("bandwidth", "dram_triad", "dram", "avx2", "fp64", "triad", 1, dram_roof)],
+            spread_pct={"dram_triad": 30})
         # Placed again whenever shown: the stored bytes and time against the new profile.
         shown = json.loads(self.rprof_ok("show", str(first["run_id"]), "--format",
                                          "json").stdout)["placement"]

@@ -12,7 +12,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rprof_harness  # noqa: E402
-from plot_test import insert_profile  # noqa: E402
+from fixtures import insert_profile  # noqa: E402
 from rprof_harness import FAST_RUN, RprofTestCase  # noqa: E402
 
 WIDTH = 80
