@@ -6,6 +6,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/target_kind.h"
 #include "core/text.h"
 
 namespace rprof {
@@ -16,11 +17,15 @@ namespace {
 std::string DeclaredBy(const RunRecord& run, const std::string& region, const char* quantity) {
   if (!region.empty())
     return Format("region %s's declared %s (rprof_region_declare)", region.c_str(), quantity);
-  if (run.target_kind == "executable")
-    return Format("the declared %s (--%s)", quantity,
-                  std::string(quantity) == "FLOPs" ? "flops" : "bytes");
-  if (run.target_kind == "benchmark")
-    return Format("the benchmark's declared %s per iteration", quantity);
+  switch (TargetKindTraits(run.target_kind).declarer) {
+    case WorkDeclarer::kCommandFlags:
+      return Format("the declared %s (--%s)", quantity,
+                    std::string(quantity) == "FLOPs" ? "flops" : "bytes");
+    case WorkDeclarer::kBenchmarkCounters:
+      return Format("the benchmark's declared %s per iteration", quantity);
+    case WorkDeclarer::kKernelModel:
+      break;
+  }
   return Format("the kernel's declared %s (its model)", quantity);
 }
 
@@ -30,7 +35,8 @@ std::string Hint(const RunRecord& run, const std::string& region, bool flops) {
     return "; declared bytes are compulsory (each input read once, each output written once), "
            "the measured ones actual traffic (write-allocate, cache reuse): the placement uses "
            "the measured";
-  if (region.empty() && run.target_kind == "benchmark")
+  if (region.empty() &&
+      TargetKindTraits(run.target_kind).declarer == WorkDeclarer::kBenchmarkCounters)
     return "; a rate counter set from one iteration's work (kIsRate instead of "
            "kIsIterationInvariantRate), or a formula that misses work, is the usual cause";
   return "; the placement uses the measured count: check the declaration";
@@ -135,7 +141,7 @@ void CheckBytes(const RunRecord& run, const MetricIndex& metrics, const std::str
 std::vector<TrustNote> DeclaredWorkNotes(const RunRecord& run) {
   std::set<std::string> regions = {""};
   for (const Metric& m : run.metrics) regions.insert(m.region);
-  bool kernel = run.target_kind != "executable" && run.target_kind != "benchmark";
+  bool kernel = TargetKindTraits(run.target_kind).declarer == WorkDeclarer::kKernelModel;
   std::vector<TrustNote> notes;
   MetricIndex metrics(run.metrics);
   for (const std::string& region : regions) {

@@ -64,7 +64,7 @@ std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& c
     return m.source == Source::kSim && m.value;
   });
   SimOutcome sim = counted_with_sim            ? SimOutcome::kCounted
-                   : SourceWasAbsent(run, "sim") ? SimOutcome::kGaveNothing
+                   : SourceWasAbsent(run, Source::kSim) ? SimOutcome::kGaveNothing
                    : run.job                     ? SimOutcome::kRefusedHere
                                                  : SimOutcome::kNotAsked;
   std::vector<TrustNote> notes;

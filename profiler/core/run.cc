@@ -21,11 +21,11 @@ std::optional<RunStatus> ParseRunStatus(const std::string& name) {
 
 std::string RunStatusChoices() { return ChoicesIn(kRunStatuses); }
 
-std::string SourceAbsentNote(std::string_view source, const std::string& reason) {
-  return std::string(source) + " counts absent: " + reason;
+std::string SourceAbsentNote(Source source, const std::string& reason) {
+  return std::string(SourceName(source)) + " counts absent: " + reason;
 }
 
-bool SourceWasAbsent(const RunRecord& run, std::string_view source) {
+bool SourceWasAbsent(const RunRecord& run, Source source) {
   return run.note.find(SourceAbsentNote(source, "")) != std::string::npos;
 }
 

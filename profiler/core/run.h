@@ -136,7 +136,7 @@ struct RunRecord {
   // a second database, is known by it. "" until it is first stored or saved.
   std::string uid;
   MachineRecord machine;
-  std::string target_kind;  // builtin | plugin | executable
+  std::string target_kind;  // a name of core/target_kind.h's kTargetKinds; ask its traits
   std::string target;
   KeyValues params;                  // kernel parameters, values as text
   std::vector<std::string> command;  // executables: argv
@@ -165,8 +165,8 @@ struct RunRecord {
 // The note a run gets when `source` was asked for and gave no counts, e.g. "sim counts absent:
 // valgrind stopped on an AVX-512 instruction …" (targets/measure.cc writes it), and whether a
 // run's note has one: placement and trust then never advise that source for that run.
-std::string SourceAbsentNote(std::string_view source, const std::string& reason);
-bool SourceWasAbsent(const RunRecord& run, std::string_view source);
+std::string SourceAbsentNote(Source source, const std::string& reason);
+bool SourceWasAbsent(const RunRecord& run, Source source);
 
 // What a rank of a parallel job is told where another run is told `--counters sim`: a rank
 // refuses sim (its replay would run the program again, outside its launcher), one process

@@ -26,4 +26,17 @@ bool IsMeasured(Source source) {
   return false;
 }
 
+bool IsCalibratable(Source source) {
+  for (const SourceInfo& s : kSources)
+    if (s.source == source) return s.calibratable;
+  return false;
+}
+
+std::string CalibratableSourceChoices() {
+  std::vector<std::string> names;
+  for (const SourceInfo& s : kSources)
+    if (s.calibratable) names.emplace_back(s.name);
+  return JoinChoices(names);
+}
+
 }  // namespace rprof

@@ -93,7 +93,7 @@ void WriteLineHead(const FunctionLine& line, JsonWriter* w) {
   w->Key("bytes_per_flop").BeginObject();
   for (const char* level : kLevels)
     if (std::optional<double> value = BytesPerFlop(line.metrics, level))
-      w->Key(level).BeginObject().Key("sim").Number(*value).EndObject();
+      w->Key(level).BeginObject().Key(SourceName(Source::kSim)).Number(*value).EndObject();
   w->EndObject();
 }
 

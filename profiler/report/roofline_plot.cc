@@ -177,7 +177,8 @@ std::string RooflineGnuplotScript(const MachineProfile& profile,
   }
   bool measured_points = false;
   for (const auto& rp : points)
-    for (const auto& [source, p] : rp.by_source) measured_points |= source != "model";
+    for (const auto& [source, p] : rp.by_source)
+      measured_points |= IsMeasured(ParseSource(source).value_or(Source::kModel));
   for (const auto& [level, c] : traffic) {
     double gbs = CeilingValue(*c, ByteConvention::kTraffic);
     if (!measured_points || gbs <= bandwidth[level]->value * 1.02) continue;

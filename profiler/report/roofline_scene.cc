@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "core/target_kind.h"
 #include "core/text.h"
 #include "core/utf8.h"
 #include "functions/hot_functions.h"
@@ -81,9 +82,10 @@ std::string StatusReason(const RunRecord& run) {
 }
 
 // A program by its file's name: its folders are what two programs of one project share, the
-// name is what tells them apart. Kernels by their name.
+// name is what tells them apart. Kernels and benchmark instances by their name, slashes and all
+// ("BM_saxpy/1024").
 std::string ShownName(const RunRecord& run) {
-  if (run.target_kind == "builtin") return run.target;
+  if (!TargetKindTraits(run.target_kind).whole_process) return run.target;
   size_t slash = run.target.find_last_of('/');
   std::string base = slash == std::string::npos ? run.target : run.target.substr(slash + 1);
   return base.empty() ? run.target : base;

@@ -6,6 +6,7 @@
 
 #include "core/json.h"
 #include "core/stats.h"
+#include "core/target_kind.h"
 #include "core/text.h"
 #include "functions/function_json.h"
 #include "functions/hot_functions.h"
@@ -36,8 +37,8 @@ const char* const kHeadline[] = {"gflops", "gbs_dram", "ai_dram"};
 
 std::string TargetText(const RunRecord& run) {
   if (run.command.empty()) return run.target;
-  if (run.target_kind == "plugin") return run.target + " (" + run.command.front() + ")";
-  if (run.target_kind == "benchmark")  // the instance, then the binary as typed
+  // The kernel or instance, then the .so or binary as typed.
+  if (TargetKindTraits(run.target_kind).named_by_instance)
     return run.target + " (" + run.command.front() + ")";
   std::string out;
   for (const auto& arg : run.command) out += (out.empty() ? "" : " ") + arg;
@@ -61,7 +62,7 @@ std::string ShortPath(const std::string& word) {
 std::string ShortTargetText(const RunRecord& run, size_t text_width) {
   const std::string text = TargetText(run);
   if (text_width == kNoWidthLimit || text.size() <= text_width / 4) return text;
-  if (!run.command.empty() && (run.target_kind == "plugin" || run.target_kind == "benchmark"))
+  if (!run.command.empty() && TargetKindTraits(run.target_kind).named_by_instance)
     return run.target + " (" + ShortPath(run.command.front()) + ")";
   std::string out;
   size_t start = 0;
@@ -553,7 +554,7 @@ std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat forma
         Cell::Text(TargetText(run) + (run.params.empty() ? "" : " ") + ParamsText(run.params),
                    ShortTargetText(run, text_width) +
                        // A benchmark's name carries its arguments: "BM_saxpy/1024".
-                       (run.params.empty() || run.target_kind == "benchmark"
+                       (run.params.empty() || TargetKindTraits(run.target_kind).name_carries_params
                             ? ""
                             : " " + ParamsText(run.params))),
         Cell::Text(RunStatusName(run.status), OutcomeText(run)),

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/memory_level.h"
+#include "core/target_kind.h"
 #include "core/text.h"
 #include "functions/hot_functions.h"
 #include "functions/hot_lines.h"
@@ -64,22 +65,22 @@ bool PrecisionFromFlops(const std::vector<Metric>& metrics, RunShape* shape) {
 }  // namespace
 
 RunShape RunShapeOf(const RunRecord& run, const MachineProfile& profile) {
+  const TargetKindInfo& kind = TargetKindTraits(run.target_kind);
   RunShape shape;
   if (!run.precision.empty()) {
     shape.precision = run.precision;
     shape.precision_note =
-        run.precision + (run.target_kind == "executable" || run.target_kind == "benchmark"
-                             ? " (declared: --precision)"
-                             : " (declared by the kernel)");
+        run.precision + (kind.declarer == WorkDeclarer::kKernelModel ? " (declared by the kernel)"
+                                                                     : " (declared: --precision)");
   } else if (!PrecisionFromFlops(run.metrics, &shape)) {
     shape.precision_note = "not known (no per-precision FLOP count): the best of fp64 and fp32";
   }
 
-  if (run.target_kind == "builtin") shape.sim_build_isa = "avx2";
-  shape.sim_absent = SourceWasAbsent(run, "sim");
+  if (kind.built_by_rprof) shape.sim_build_isa = "avx2";
+  shape.sim_absent = SourceWasAbsent(run, Source::kSim);
   shape.rank_of_job = run.job.has_value();
   shape.python = IsPythonRun(run);
-  if (run.target_kind != "executable") {
+  if (!kind.whole_process) {
     shape.threads_note = "1 thread (the kernel has no threads parameter)";
     for (const auto& [key, value] : run.params)
       if (key == "threads") {

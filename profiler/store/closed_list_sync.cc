@@ -1,11 +1,14 @@
 #include "store/closed_list_sync.h"
 
+#include <array>
+#include <cstddef>
 #include <map>
 #include <string_view>
 #include <utility>
 
 #include "core/run.h"
 #include "core/source.h"
+#include "core/stored_names.h"
 #include "core/target_kind.h"
 
 namespace rprof {
@@ -41,6 +44,13 @@ bool Bring(Database* db, const std::string& table, const std::string& column, co
   return txn.Commit(err);
 }
 
+template <size_t N>
+Rows Named(const std::array<StoredName, N>& list) {
+  Rows rows;
+  for (const StoredName& entry : list) rows[std::string(entry.name)] = std::string(entry.text);
+  return rows;
+}
+
 }  // namespace
 
 bool SyncClosedLists(Database* db, std::string* err) {
@@ -57,7 +67,12 @@ bool SyncClosedLists(Database* db, std::string* err) {
   return Bring(db, "target_kinds", "text", kinds, err) &&
          Bring(db, "trust_kinds", "text", trust_kinds, err) &&
          Bring(db, "run_statuses", "text", statuses, err) &&
-         Bring(db, "sources", "preference", sources, err);
+         Bring(db, "sources", "preference", sources, err) &&
+         Bring(db, "profile_modes", "text", Named(kProfileModes), err) &&
+         Bring(db, "ceiling_kinds", "text", Named(kCeilingKinds), err) &&
+         Bring(db, "level_size_rules", "text", Named(kLevelSizeRules), err) &&
+         Bring(db, "cache_inclusions", "text", Named(kCacheInclusions), err) &&
+         Bring(db, "cache_size_origins", "text", Named(kCacheSizeOrigins), err);
 }
 
 }  // namespace rprof

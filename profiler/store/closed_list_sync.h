@@ -1,7 +1,9 @@
-// The database's copies of rprof's closed lists (schemas 018, 021): target kinds, run statuses,
-// sources and trust kinds, each a table the runs' columns reference. rprof's own lists
-// (core/target_kind.h, core/run.h, core/source.h) are the truth; at every read-write open each
-// table is brought up to them, so a new entry is a line of C++ and no migration.
+// The database's copies of rprof's closed lists (schemas 018, 021, 023): target kinds, run
+// statuses, sources and trust kinds, each a table the runs' columns reference; profile modes,
+// ceiling kinds, level size rules, cache inclusions and size origins, which profiles' and
+// simulated geometries' columns reference. rprof's own lists (core/target_kind.h, core/run.h,
+// core/source.h, core/stored_names.h) are the truth; at every read-write open each table is
+// brought up to them, so a new entry is a line of C++ and no migration.
 #ifndef RPROF_STORE_CLOSED_LIST_SYNC_H_
 #define RPROF_STORE_CLOSED_LIST_SYNC_H_
 

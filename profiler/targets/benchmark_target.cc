@@ -11,6 +11,7 @@
 
 #include "core/derived_metrics.h"
 #include "core/stats.h"
+#include "core/target_kind.h"
 #include "core/text.h"
 #include "core/untrusted_file.h"
 #include "functions/hot_lines.h"
@@ -63,8 +64,9 @@ std::string GbenchShimPath() {
 
 std::optional<double> ReadShimIterations(const std::string& path) {
   // The benchmark's process wrote it: untrusted, and a few bytes at most.
-  std::string text, why;
-  if (ReadUntrustedFile(path, 4096, &text, &why) != UntrustedRead::kRead) return std::nullopt;
+  std::string text;
+  // A file missing or refused means no count from the shim: the caller says so, not the reason.
+  if (ReadUntrustedFile(path, 4096, &text, nullptr) != UntrustedRead::kRead) return std::nullopt;
   std::istringstream lines(text);
   std::string key;
   double value = 0;
@@ -117,7 +119,7 @@ BenchmarkTarget::BenchmarkTarget(const BenchmarkBinary& binary, std::string argv
 }
 
 void BenchmarkTarget::Describe(RunRecord* run) const {
-  run->target_kind = "benchmark";
+  run->target_kind = TargetKindName(TargetKind::kBenchmark);
   run->target = instance_;
   run->params = BenchmarkParams(instance_);
   // What the user ran; the instance (the target) says which benchmark of it this is.
@@ -146,13 +148,14 @@ bool BenchmarkTarget::Execute(const LiveCounters& counters, Execution* out, Erro
   BenchmarkReport report;
   std::string why;
   // The benchmark wrote it (--benchmark_out) and may have made it anything: untrusted input.
-  std::string text, refused;
+  std::string text;
+  Error refused;
   UntrustedRead read = ReadUntrustedFile(json_file_, kMaxTargetFileBytes, &text, &refused);
   unlink(json_file_.c_str());
   if (read == UntrustedRead::kRefused || text.empty() || !ParseBenchmarkJson(text, &report, &why)) {
     if (out->status == RunStatus::kOk) out->status = RunStatus::kFailed;
     AddNote(&out->note, read == UntrustedRead::kRefused
-                            ? "Google Benchmark's JSON refused: the file " + refused
+                            ? "Google Benchmark's JSON refused: the file " + refused.message
                         : text.empty() ? "Google Benchmark wrote no JSON (--benchmark_out)"
                                        : "Google Benchmark's JSON unreadable: " + why);
     return true;
@@ -248,8 +251,8 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
   // samples are the whole execution's (start-up, the trial loops), so their CPU time per
   // execution (functions/sampled_time.h) is no time per iteration.
   const Metric* per_iteration = FindMetric(run->metrics, "time_s", Source::kClock);
-  std::optional<double> iteration_s =
-      per_iteration ? per_iteration->value : std::optional<double>();
+  std::optional<double> iteration_s;
+  if (per_iteration) iteration_s = per_iteration->value;
   std::map<std::string, double> shares;
   for (const Metric& m : run->metrics)
     if (IsHotCodeRegion(m.region) && m.source == Source::kClock && m.name == "time_share" &&
@@ -341,7 +344,7 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
   if (!no_iterations_reason_.empty())
     AddNote(&run->note, "timed-loop pmu and sim counts absent: " + no_iterations_reason_);
   else if (sim_replayed && !replay_iterations)
-    AddNote(&run->note, SourceAbsentNote("sim", "the replay under valgrind ran no timed loop"));
+    AddNote(&run->note, SourceAbsentNote(Source::kSim, "the replay under valgrind ran no timed loop"));
   run->metrics = std::move(kept);
   AddDerivedMetrics(&run->metrics);
   run->sources.clear();

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "core/stats.h"
+#include "core/target_kind.h"
 #include "process/child_process.h"
 #include "process/interruption.h"
 #include "process/worker_pipe.h"
@@ -31,7 +32,8 @@ KernelTarget::KernelTarget(const CatalogEntry& entry, const rprof_args& args,
 
 void KernelTarget::Describe(RunRecord* run) const {
   const rprof_kernel& kernel = *entry_.kernel;
-  run->target_kind = counted_.plugin.empty() ? "builtin" : "plugin";
+  run->target_kind =
+      TargetKindName(counted_.plugin.empty() ? TargetKind::kBuiltin : TargetKind::kPlugin);
   run->target = kernel.name;
   if (!counted_.plugin.empty()) run->command = {counted_.plugin};  // the .so
   run->params = shown_params_;

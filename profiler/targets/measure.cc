@@ -144,7 +144,7 @@ bool Measure(Target& target, const std::vector<ChosenSource>& sources,
       // "sim: valgrind not found" reads "sim counts absent: valgrind not found".
       std::string reason = why.message;
       if (reason.rfind(source_name + ": ", 0) == 0) reason.erase(0, source_name.size() + 2);
-      AddNote(&run->note, SourceAbsentNote(source_name, reason));
+      AddNote(&run->note, SourceAbsentNote(p.source->id(), reason));
       failed_sources->push_back({p.source->id(), why});
       return;
     }

@@ -16,6 +16,7 @@
 
 #include "core/file_text.h"
 #include "core/stats.h"
+#include "core/target_kind.h"
 #include "core/text.h"
 #include "core/untrusted_file.h"
 #include "marker/marker_backend_path.h"  // issue 15: the static marker library's backend
@@ -137,11 +138,12 @@ bool ExecuteOnce(const CountedTarget& program, double timeout_s,
 
   for (ProcessCounting* c : counters) c->Collect();
   // The program wrote it, and may have made it anything: read as untrusted input.
-  std::string text, refused;
+  std::string text;
+  Error refused;
   UntrustedRead read = ReadUntrustedFile(marker_file, kMaxTargetFileBytes, &text, &refused);
   unlink(marker_path);
   if (read == UntrustedRead::kRefused) {
-    out->problems.push_back("marker results refused: the file " + refused);
+    out->problems.push_back("marker results refused: the file " + refused.message);
   } else if (!text.empty()) {
     MarkerResults results;
     std::string why;
@@ -191,7 +193,7 @@ ProgramTarget::ProgramTarget(std::string path, std::vector<std::string> argv,
 }
 
 void ProgramTarget::Describe(RunRecord* run) const {
-  run->target_kind = "executable";
+  run->target_kind = TargetKindName(TargetKind::kExecutable);
   // The file executed, canonical (cli: CanonicalProgramPath), so that `./app` and its absolute
   // path are one target; for an interpreter, the script it runs. The name typed stays the
   // command's argv[0], the interpreter and its arguments the command.

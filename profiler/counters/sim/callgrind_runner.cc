@@ -15,6 +15,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/source.h"
 #include "process/child_process.h"
 #include "process/output_tail.h"
 #include "counters/sim/instruction_class.h"
@@ -88,9 +89,9 @@ std::string DescribeUnhandledInstruction(const std::string& log_path) {
   // its other meaning, does not exist in 64-bit mode).
   std::vector<uint8_t> code(bytes.begin(), bytes.end());
   InstructionClass decoded;
-  std::string undecoded;
   bool evex = false;
-  if (ClassifyInstruction(code, &decoded, &undecoded)) {
+  // Bytes that do not decode are looked at by their prefix below: the reason is not needed.
+  if (ClassifyInstruction(code, &decoded, nullptr)) {
     evex = decoded.avx512;
   } else {
     size_t i = 0;
@@ -198,7 +199,7 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
   std::string dir = opts.output_dir;
   if (dir.empty()) {
     Error scratch_err;
-    if (!ScratchPath("sim", &dir, &scratch_err)) {
+    if (!ScratchPath(std::string(SourceName(Source::kSim)), &dir, &scratch_err)) {
       *err = scratch_err.message;
       return false;
     }
@@ -218,7 +219,11 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
   std::vector<std::string>& cmd = out->command;
   if (simtool) {
     std::string lib = dir + "/vglib";
-    if (!PrepareSimtoolLib(opts.simtool, lib, err)) return false;
+    Error lib_err;
+    if (!PrepareSimtoolLib(opts.simtool, lib, &lib_err)) {
+      *err = lib_err.message;
+      return false;
+    }
     out->simtool_lib = lib;
     env.push_back({"VALGRIND_LIB", lib});
     // --vgdb=no: no gdbserver, so no vgdb-pipe-* FIFOs in $TMPDIR for a killed replay to leave.
@@ -264,7 +269,9 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
   // The program's standard error, passed through (unless discarded), its end kept to say why a
   // replay failed.
   OutputTail stderr_tail(kOutputTailBytes, /*pass_through=*/!opts.discard_output);
-  if (!stderr_tail.Open(err)) {
+  Error tail_err;
+  if (!stderr_tail.Open(&tail_err)) {
+    *err = tail_err.message;
     close(exec_pipe[0]);
     close(exec_pipe[1]);
     return false;
