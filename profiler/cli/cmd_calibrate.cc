@@ -11,6 +11,7 @@
 #include "calibrate/calibration_plan.h"
 #include "calibrate/calibration_store.h"
 #include "cli/command.h"
+#include "cli/command_context.h"
 #include "cli/options.h"
 #include "core/json.h"
 #include "core/memory_level.h"
@@ -185,8 +186,7 @@ bool ShowStored(RunStore* store, OutputFormat format, size_t text_width, Error* 
 
 }  // namespace
 
-bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string>& args,
-                      Error* err) {
+bool CalibrateCommand(CommandContext& context, const std::vector<std::string>& args, Error* err) {
   CommandLine cl(
       "calibrate", "[--counters pmu|sim] [--group G,...] [--levels l1,...] [--show]",
       "Runs built-in kernels whose FLOPs, bytes and misses are known (the calibration plan, "
@@ -194,7 +194,7 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
       "each metric group of this machine (or under valgrind with --counters sim), and stores "
       "measured / expected per metric for this machine. A metric off by more than the "
       "tolerance anywhere is untrusted: every later run here says so in its trust notes.");
-  std::string counters = "pmu", groups_text, levels_text, sim_cache = "measured";
+  std::string counters(SourceName(Source::kPmu)), groups_text, levels_text, sim_cache = "measured";
   double tolerance = 5, min_time = 0.2;
   cl.Add("counters,c", po::value(&counters), "the source to calibrate: pmu (default) or sim");
   cl.Add("group,g", po::value(&groups_text),
@@ -214,13 +214,15 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
   OutputFormat format = cl.format();
-  if (counters != "pmu" && counters != "sim")
+  std::optional<Source> parsed = ParseSource(counters);
+  if (!parsed || !IsCalibratable(*parsed))
     return Fail(err, ErrorKind::kUsage,
-                "--counters " + counters +
-                    ": calibrate checks pmu or sim (the model is what "
-                    "they are checked against)");
-  if (counters == "sim" && cl.Has("group"))
-    return Fail(err, ErrorKind::kUsage, "--group applies to the pmu source, not sim");
+                "--counters " + counters + ": calibrate checks " + CalibratableSourceChoices() +
+                    " (the model is what they are checked against)");
+  const Source source = *parsed;
+  if (source != Source::kPmu && cl.Has("group"))
+    return Fail(err, ErrorKind::kUsage,
+                "--group applies to the pmu source, not " + std::string(SourceName(source)));
   if (!(tolerance > 0)) return Fail(err, ErrorKind::kUsage, "--tolerance must be above 0");
   SimCacheChoice sim_cache_choice;
   if (!ParseSimCacheChoice(sim_cache, &sim_cache_choice, err)) return false;
@@ -232,12 +234,12 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
     if (!ParseMemoryLevel(l))
       return Fail(err, ErrorKind::kUsage, "--levels " + l + ": use " + MemoryLevelChoices());
 
-  RunStore store;
-  if (cl.Has("show")) {
-    if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
-    return ShowStored(&store, format, cl.text_width(), err);
-  }
-  if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
+  // --show only reads what calibrate stored (the table's modes).
+  if (cl.Has("show")) context.EnterMode("--show");
+  RunStore* opened = context.Store(err);
+  if (!opened) return false;
+  if (cl.Has("show")) return ShowStored(opened, format, cl.text_width(), err);
+  RunStore& store = *opened;
 
   std::vector<CalibrationCheck> plan;
   std::string why;
@@ -257,7 +259,7 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
   CalibrationMeasure measure;
   PmuGroups pmu;
   CacheSizes sim_caches;
-  if (counters == "pmu") {
+  if (source == Source::kPmu) {
     const PmuDiagnosis& d = DiagnosePmu();
     if (!d.hardware_counters)
       return Fail(err, ErrorKind::kEnvironment,
@@ -288,7 +290,7 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
 
   CalibrationResult result;
   std::vector<CacheLevel> data_caches = DataCaches(ReadTopology());
-  if (counters == "sim" && !data_caches.empty()) {
+  if (source == Source::kSim && !data_caches.empty()) {
     if (sim_caches.l1d_bytes > 0) data_caches.front().size_bytes = sim_caches.l1d_bytes;
     if (sim_caches.llc_bytes > 0 && data_caches.size() > 1)
       data_caches.back().size_bytes = sim_caches.llc_bytes;
@@ -306,7 +308,7 @@ bool CalibrateCommand(const GlobalOptions& global, const std::vector<std::string
                     (result.skipped.empty() ? std::string("no checks") : result.skipped[0]) +
                     "); nothing stored");
   int64_t id = 0;
-  std::string counter_set = counters == "pmu" ? pmu.pmu : SimulatorName();
+  std::string counter_set = source == Source::kPmu ? pmu.pmu : SimulatorName();
   if (!StoreCalibration(&store, CurrentMachine(), counter_set, result, &id, err))
     return false;
   PrintResult(result, id, format, cl.text_width());

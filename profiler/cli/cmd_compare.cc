@@ -5,9 +5,11 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/command_context.h"
 #include "cli/compare_invocations.h"
 #include "cli/options.h"
 #include "core/stats.h"
+#include "core/target_kind.h"
 #include "report/render.h"
 #include "report/run_report.h"
 #include "report/text_table.h"
@@ -21,8 +23,8 @@ namespace {
 // A program's target as it would be stored today: runs stored before targets were canonical
 // hold the path as typed, relative to their cwd.
 std::string CanonicalTarget(const RunRecord& run) {
-  if (run.target_kind != "executable" || run.target.empty() || run.target[0] == '/' ||
-      run.target.find('/') == std::string::npos || run.cwd.empty())
+  if (!TargetKindTraits(run.target_kind).whole_process || run.target.empty() ||
+      run.target[0] == '/' || run.target.find('/') == std::string::npos || run.cwd.empty())
     return run.target;
   return std::filesystem::path(run.cwd + "/" + run.target).lexically_normal().string();
 }
@@ -30,9 +32,11 @@ std::string CanonicalTarget(const RunRecord& run) {
 // What a run measured, in words: "triad n=1000", "/usr/bin/app -s 3".
 std::string MeasuredText(const RunRecord& run) {
   std::vector<std::string> parts = {CanonicalTarget(run)};
-  if (run.target_kind == "plugin" && !run.command.empty())
+  // A kernel's .so, a benchmark instance's binary: the same name from another file is another.
+  if (TargetKindTraits(run.target_kind).named_by_instance && !run.command.empty())
     parts.push_back("(" + run.command.front() + ")");
-  for (size_t i = 1; run.target_kind == "executable" && i < run.command.size(); ++i)
+  const bool arguments = TargetKindTraits(run.target_kind).whole_process;
+  for (size_t i = 1; arguments && i < run.command.size(); ++i)
     parts.push_back(run.command[i]);
   if (!run.params.empty()) parts.push_back(ParamsText(run.params));
   std::string out;
@@ -44,25 +48,31 @@ std::string MeasuredText(const RunRecord& run) {
 }
 
 // Why runs a and b did not measure the same thing, or "" when they did: the same kernel (of the
-// same plugin) with the same parameters, or the same program with the same arguments.
+// same plugin) or benchmark instance (of the same binary) with the same parameters, or the same
+// program with the same arguments.
 std::string Difference(const RunRecord& a, const RunRecord& b) {
   if (a.target_kind != b.target_kind || CanonicalTarget(a) != CanonicalTarget(b))
     return "different targets";
-  if (a.target_kind == "plugin" && a.command != b.command) return "kernels of different plugins";
+  // The file the kernel or instance came from, not how it was run (a benchmark's flags).
+  auto file = [](const RunRecord& r) -> std::string {
+    return r.command.empty() ? "" : r.command.front();
+  };
+  if (TargetKindTraits(a.target_kind).named_by_instance && file(a) != file(b))
+    return "the same name from different files";
   if (a.params != b.params) return "different parameters";
   // A program's arguments are its parameters; argv[0] is only how it was typed.
   auto arguments = [](const RunRecord& r) {
     return r.command.size() < 2 ? std::vector<std::string>()
                                 : std::vector<std::string>(r.command.begin() + 1, r.command.end());
   };
-  if (a.target_kind == "executable" && arguments(a) != arguments(b))
+  if (TargetKindTraits(a.target_kind).whole_process && arguments(a) != arguments(b))
     return "different program arguments";
   return "";
 }
 
 }  // namespace
 
-bool CompareCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+bool CompareCommand(CommandContext& context, const std::vector<std::string>& args, Error* err) {
   CommandLine cl("compare", "A B [--fail-if-slower PCT]",
                  "Compares run B with run A: every metric both have (same name and source) with "
                  "the ratio B/A, the median time per call, and the ceiling each run hits on its "
@@ -86,8 +96,9 @@ bool CompareCommand(const GlobalOptions& global, const std::vector<std::string>&
                   "compare: give --invocation twice (A, then B), and no run ids");
     if (cl.Has("fail-if-slower") && !(fail_pct >= 0))
       return Fail(err, ErrorKind::kUsage, "--fail-if-slower takes a percentage, 0 or more");
-    RunStore store;
-    if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
+    RunStore* opened = context.Store(err);
+    if (!opened) return false;
+    RunStore& store = *opened;
     return CompareInvocations(&store, invocations[0], invocations[1],
                               cl.Has("fail-if-slower") ? std::optional<double>(fail_pct)
                                                        : std::nullopt,
@@ -97,8 +108,9 @@ bool CompareCommand(const GlobalOptions& global, const std::vector<std::string>&
   if (cl.Has("fail-if-slower") && !(fail_pct >= 0))
     return Fail(err, ErrorKind::kUsage, "--fail-if-slower takes a percentage, 0 or more");
 
-  RunStore store;
-  if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
+  RunStore* opened = context.Store(err);
+  if (!opened) return false;
+  RunStore& store = *opened;
   RunRecord a, b;
   if (!store.Load(ids[0], &a, err) || !store.Load(ids[1], &b, err)) return false;
   // Ratios of two different workloads read like a speed-up or a slow-down and are neither.

@@ -15,6 +15,7 @@
 
 #include "calibrate/calibration_store.h"
 #include "cli/command.h"
+#include "cli/command_context.h"
 #include "cli/options.h"
 #include "counters/counting_probe.h"
 #include "counters/groups_location.h"
@@ -48,7 +49,7 @@ constexpr const char* kStatusNames[] = {"ok", "limited", "missing"};
 const char* StatusName(Status status) { return kStatusNames[static_cast<int>(status)]; }
 
 struct Check {
-  std::string name;  // stable key: "pmu", "sim", "gnuplot", …
+  std::string name;  // stable key: a source's name (SourceName), "gnuplot", …
   Status status = Status::kOk;
   std::string detail;
   std::string remedy;  // "" when there is nothing to do
@@ -218,7 +219,7 @@ Check ContainerCheck(const Privileges& priv, bool software_events_work) {
 }
 
 Check PmuCheck(const PmuDiagnosis& pmu) {
-  Check c{"pmu", Status::kOk, "", ""};
+  Check c{std::string(SourceName(Source::kPmu)), Status::kOk, "", ""};
   if (pmu.hardware_counters && pmu.fake) {
     c.status = Status::kLimited;
     c.detail = std::string(kFakePmuNote).substr(5);  // without its "pmu: "
@@ -447,7 +448,7 @@ Check GroupsCheck(const PmuDiagnosis& pmu) {
 }
 
 Check SimCheck(bool* available) {
-  Check c{"sim", Status::kOk, "", ""};
+  Check c{std::string(SourceName(Source::kSim)), Status::kOk, "", ""};
   Availability sim = FindCounterSource(Source::kSim)->Probe();
   *available = sim.available;
   if (!*available) {
@@ -482,7 +483,7 @@ Check SimCheck(bool* available) {
 }
 
 Check ModelCheck() {
-  Check c{"model", Status::kOk, "", ""};
+  Check c{std::string(SourceName(Source::kModel)), Status::kOk, "", ""};
   size_t kernels = BuiltinCatalog().entries().size();
   if (kernels == 0) {
     c.status = Status::kMissing;
@@ -553,20 +554,19 @@ Check DatabaseCheck(const DatabasePath& db, bool* exists) {
   return c;
 }
 
-Check ProfileCheck(const DatabasePath& db, bool db_exists) {
+// `store`: the database read-only, or null with why in `open_err` (empty: there is none yet).
+Check ProfileCheck(const DatabasePath& db, RunStore* store, const Error& open_err) {
   Check c{"machine_profile", Status::kMissing, "", ""};
   std::string fingerprint = CurrentMachine().fingerprint;
   c.remedy = "rprof machine measure (about 5 s): runs are then placed on this machine's roofline";
-  if (!db_exists) {
+  if (!store && open_err.message.empty()) {
     c.detail = "no database yet, so no profile for this machine (" + fingerprint + ")";
     return c;
   }
-  RunStore store;
-  Error err;
+  Error err = open_err;
   StoredProfile profile;
   bool found = false;
-  if (!store.OpenReadOnly(db, &err) ||
-      !LoadNewestProfile(&store, fingerprint, &profile, &found, &err)) {
+  if (!store || !LoadNewestProfile(store, fingerprint, &profile, &found, &err)) {
     c.detail = "cannot read profiles: " + err.message;
     // An older schema lacks the profile tables; the next rprof that writes migrates it.
     c.remedy = "rprof machine measure (it first brings an older database up to date)";
@@ -595,18 +595,16 @@ Check ProfileCheck(const DatabasePath& db, bool db_exists) {
 
 // Whether this machine's counters were checked against kernels of known counts (rprof
 // calibrate), and what the newest calibration did not trust.
-Check CalibrationStateCheck(const DatabasePath& db, bool db_exists, const PmuDiagnosis& pmu) {
+Check CalibrationStateCheck(RunStore* store, const Error& open_err, const PmuDiagnosis& pmu) {
   Check c{"calibration", Status::kMissing, "", ""};
   c.remedy = pmu.hardware_counters
                  ? "rprof calibrate (a minute): every later run then says which counts to trust"
                  : "no hardware counters to calibrate here; rprof calibrate --counters sim checks "
                    "the simulator";
   std::vector<MetricTrust> trust;
-  if (db_exists) {
-    RunStore store;
-    Error err;
-    if (!store.OpenReadOnly(db, &err) ||
-        !LoadMetricTrust(&store, CurrentMachine().fingerprint, &trust, &err)) {
+  if (store || !open_err.message.empty()) {
+    Error err = open_err;
+    if (!store || !LoadMetricTrust(store, CurrentMachine().fingerprint, &trust, &err)) {
       c.detail = "cannot read calibrations: " + err.message;
       return c;
     }
@@ -627,8 +625,9 @@ Check CalibrationStateCheck(const DatabasePath& db, bool db_exists, const PmuDia
     return std::string(source) + (untrusted.empty() ? ": every calibrated metric within tolerance"
                                                     : " untrusted: " + untrusted);
   };
-  c.detail = summary("pmu", pmu_done, pmu_untrusted) + "; " +
-             summary("sim (" + simulator + ")", sim_done, sim_untrusted);
+  const std::string pmu_name(SourceName(Source::kPmu)), sim_name(SourceName(Source::kSim));
+  c.detail = summary(pmu_name, pmu_done, pmu_untrusted) + "; " +
+             summary(sim_name + " (" + simulator + ")", sim_done, sim_untrusted);
   bool relevant_done = pmu.hardware_counters ? pmu_done : sim_done;
   const std::string& relevant_untrusted = pmu.hardware_counters ? pmu_untrusted : sim_untrusted;
   if (relevant_done) {
@@ -665,7 +664,7 @@ Report ChecksReport(const std::vector<Check>& checks, bool basic, const std::str
 
 }  // namespace
 
-bool DoctorCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+bool DoctorCommand(CommandContext& context, const std::vector<std::string>& args, Error* err) {
   CommandLine cl("doctor", "",
                  "Shows what rprof can measure on this machine and why not the rest: "
                  "perf_event_paranoid, the hardware PMU (virtual machine, container), the core "
@@ -680,7 +679,7 @@ bool DoctorCommand(const GlobalOptions& global, const std::vector<std::string>& 
   const PmuDiagnosis& pmu = DiagnosePmu();
   Privileges priv = ReadPrivileges();
   bool software_works = false, sim_works = false, db_exists = false;
-  DatabasePath db = ResolveDatabasePath(global.db);
+  const DatabasePath& db = context.database_path();
   std::vector<Check> checks;
   checks.push_back(ParanoidCheck(pmu, priv));
   Check software = SoftwareEventsCheck(pmu, &software_works);
@@ -699,8 +698,11 @@ bool DoctorCommand(const GlobalOptions& global, const std::vector<std::string>& 
   checks.push_back(model_check);
   checks.push_back(GnuplotCheck());
   checks.push_back(DatabaseCheck(db, &db_exists));
-  checks.push_back(ProfileCheck(db, db_exists));
-  checks.push_back(CalibrationStateCheck(db, db_exists, pmu));
+  // Read-only, and only when the file is there: doctor creates nothing.
+  Error open_err;
+  RunStore* store = context.StoreIfExists(&db_exists, &open_err);
+  checks.push_back(ProfileCheck(db, store, open_err));
+  checks.push_back(CalibrationStateCheck(store, open_err, pmu));
 
   // The basic job: wall time (always), the model, FLOPs from sim or the PMU.
   bool model = model_check.status == Status::kOk;

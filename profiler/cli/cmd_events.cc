@@ -204,7 +204,7 @@ bool AddGroupEvents(const GroupLibrary& library, const std::string& pmu, RowList
 
 }  // namespace
 
-bool EventsCommand(const GlobalOptions&, const std::vector<std::string>& args, Error* err) {
+bool EventsCommand(CommandContext&, const std::vector<std::string>& args, Error* err) {
   CommandLine cl(
       "events", "[--all] [--pmu NAME]",
       "Lists counter events and whether each can be counted here, found by adding it to a PAPI "
@@ -238,9 +238,9 @@ bool EventsCommand(const GlobalOptions&, const std::vector<std::string>& args, E
       return false;
   } else {
     std::vector<PapiPreset> presets;
-    std::string papi_why;
+    Error papi_why;
     if (!ListPapiPresets(&presets, &papi_why))
-      return Fail(err, ErrorKind::kEnvironment, "events: " + papi_why);
+      return Fail(err, papi_why.kind, "events: " + papi_why.message);
     for (const PapiPreset& p : presets) {
       if (!p.defined && !all) continue;
       EventRow* row = rows.Add(MakeRow(p.name, Kind::kPreset, "", p.description));

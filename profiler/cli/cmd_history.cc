@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/command_context.h"
 #include "cli/compare_invocations.h"
 #include "cli/options.h"
 #include "core/since_time.h"
@@ -14,7 +15,7 @@
 
 namespace rprof {
 
-bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+bool HistoryCommand(CommandContext& context, const std::vector<std::string>& args, Error* err) {
   CommandLine cl("history", "[options]",
                  "Lists stored runs, newest first, with time per call, GFLOP/s, DRAM GB/s and "
                  "arithmetic intensity, each from its best source (measured before model).");
@@ -53,10 +54,10 @@ bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>&
         err, ErrorKind::kUsage,
         "--limit " + std::to_string(filter.limit) + ": negative; give a number of runs (0: all)");
   if (!since.empty()) {
-    std::string why;
+    Error why;
     if (!ParseSinceTime(since, std::time(nullptr), &filter.since, &why))
       return Fail(err, ErrorKind::kUsage,
-                  "--since " + since + ": " + why +
+                  "--since " + since + ": " + why.message +
                       "; give an ISO date or time (2026-11-29, 2026-11-29T14:00Z), today, "
                       "yesterday, or a span back from now (30m, 2h, 3d, 1w)");
   }
@@ -65,8 +66,9 @@ bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>&
     filter.target = names.front();
     filter.also_targets.assign(names.begin() + 1, names.end());
   }
-  RunStore store;
-  if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
+  RunStore* opened = context.Store(err);
+  if (!opened) return false;
+  RunStore& store = *opened;
   // A prefix, as `compare --invocation` takes it: resolved to the one uid, or an error, never
   // an empty table for a uid no run is tagged with.
   if (cl.Has("invocation")) {
@@ -82,7 +84,7 @@ bool HistoryCommand(const GlobalOptions& global, const std::vector<std::string>&
   return true;
 }
 
-bool ShowCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+bool ShowCommand(CommandContext& context, const std::vector<std::string>& args, Error* err) {
   CommandLine cl("show", "RUN_ID",
                  "Shows one stored run: outcome, verdict, the figures that decided it, the hot "
                  "functions and regions by time; with -v every metric with its unit and source, "
@@ -99,8 +101,9 @@ bool ShowCommand(const GlobalOptions& global, const std::vector<std::string>& ar
   if (id_text.empty() || *end != '\0' || id <= 0)
     return Fail(err, ErrorKind::kUsage,
                 "show: expected a run id (a positive integer), got '" + id_text + "'");
-  RunStore store;
-  if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
+  RunStore* opened = context.Store(err);
+  if (!opened) return false;
+  RunStore& store = *opened;
   RunRecord run;
   if (!store.Load(id, &run, err)) return false;
   RunPlacement placement = PlaceStoredRun(&store, run);

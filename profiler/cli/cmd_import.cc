@@ -11,6 +11,7 @@
 #include <iterator>
 
 #include "cli/command.h"
+#include "cli/command_context.h"
 #include "cli/options.h"
 #include "report/run_from_json.h"
 #include "store/recovery_file.h"
@@ -75,7 +76,7 @@ void PrintOutcome(const RunFile& file, const std::vector<RunStore::Imported>& re
 
 }  // namespace
 
-bool ImportCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+bool ImportCommand(CommandContext& context, const std::vector<std::string>& args, Error* err) {
   CommandLine cl("import", "FILE...",
                  "Stores runs saved as JSON: recovery files (runs measured when the database "
                  "could not take them, under " +
@@ -99,8 +100,9 @@ bool ImportCommand(const GlobalOptions& global, const std::vector<std::string>& 
   for (size_t i = 0; i < paths.size(); ++i)
     if (!ReadRunFile(paths[i], &files[i], err)) return false;
 
-  RunStore store;
-  if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
+  RunStore* opened = context.Store(err);
+  if (!opened) return false;
+  RunStore& store = *opened;
   for (size_t i = 0; i < files.size(); ++i) {
     std::vector<RunStore::Imported> results;
     if (!store.Import(&files[i].runs, &results, err)) {

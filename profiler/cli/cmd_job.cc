@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/command_context.h"
 #include "cli/job_report.h"
 #include "cli/options.h"
 #include "report/render.h"
@@ -40,7 +41,7 @@ bool ListJobs(RunStore* store, OutputFormat format, size_t width, Error* err) {
 
 }  // namespace
 
-bool JobCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+bool JobCommand(CommandContext& context, const std::vector<std::string>& args, Error* err) {
   CommandLine cl("job", "[JOB_ID]",
                  "Shows one parallel job from its ranks' runs (mpirun -n N rprof ./app, or "
                  "rprof mpirun -n N ./app): time, GFLOP/s, DRAM GB/s and verdict per rank; "
@@ -54,8 +55,9 @@ bool JobCommand(const GlobalOptions& global, const std::vector<std::string>& arg
                    "job id; none: the newest jobs (rprof history --job lists a job's runs)");
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
-  RunStore store;
-  if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
+  RunStore* opened = context.Store(err);
+  if (!opened) return false;
+  RunStore& store = *opened;
   if (given.empty()) return ListJobs(&store, cl.format(), cl.text_width(), err);
   std::string job_id;
   if (!FindJobId(&store, given, &job_id, err)) return false;

@@ -14,7 +14,7 @@
 
 namespace rprof {
 
-bool KernelsCommand(const GlobalOptions&, const std::vector<std::string>& args, Error* err) {
+bool KernelsCommand(CommandContext&, const std::vector<std::string>& args, Error* err) {
   CommandLine cl("kernels", "[PLUGIN.so]",
                  "Lists the kernels rprof can run (built in, or those of a plugin), their "
                  "parameters (default and range) and their model: FLOPs and compulsory bytes "

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "cli/command.h"
+#include "cli/command_context.h"
 #include "cli/option_ranges.h"
 #include "cli/options.h"
 #include "machine/current_machine.h"
@@ -26,7 +27,7 @@ namespace rprof {
 namespace {
 
 
-bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+bool Measure(CommandContext& context, const std::vector<std::string>& args, Error* err) {
   CommandLine cl("machine measure", "[--quick|--full] [--threads N] [--wait S] [--timings]",
                  "Measures this machine's roofline: peak FLOP/s per precision and ISA, bandwidth "
                  "per memory level (load, copy, triad), the latency ladder and the clock, on 1 "
@@ -58,8 +59,9 @@ bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, 
                 "--threads " + std::to_string(threads) + ": must be 1.." + std::to_string(cpus) +
                     " (the CPUs this process may run on)");
 
-  RunStore store;
-  if (!store.Open(ResolveDatabasePath(global.db), err)) return false;
+  RunStore* opened = context.Store(err);
+  if (!opened) return false;
+  RunStore& store = *opened;
 
   MachineMeasureOptions measure;
   measure.mode = cl.Has("full") ? "full" : "quick";
@@ -75,14 +77,14 @@ bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, 
     progress->Show(percent + what);
   };
   MachineProfile profile;
-  std::string why;
+  Error why;
   bool ok = MeasureMachine(measure, &profile, &why);
   progress.reset();  // erased before anything else is printed
   if (!ok && InterruptingSignal() != 0)
     return Fail(err, ErrorKind::kTargetFailed,
                 "machine measure interrupted by " + SignalName(InterruptingSignal()) + ": no profile stored (the earlier profiles, if "
                 "any, are untouched)");
-  if (!ok) return Fail(err, ErrorKind::kEnvironment, "machine measure: " + why);
+  if (!ok) return Fail(err, why.kind, "machine measure: " + why.message);
   // Where the time went, phase by phase (--timings), on stderr.
   std::string phases;
   for (size_t i = 0; i < profile.phase_seconds.size(); ++i) {
@@ -118,15 +120,16 @@ bool Measure(const GlobalOptions& global, const std::vector<std::string>& args, 
   return true;
 }
 
-bool Show(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+bool Show(CommandContext& context, const std::vector<std::string>& args, Error* err) {
   CommandLine cl("machine show", "[PROFILE_ID]",
                  "Shows a stored machine profile: ceilings and the memory-hierarchy ladder.");
   long long id = 0;
   cl.AddPositional("profile", po::value(&id), "a profile id (default: the newest of this machine)");
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
-  RunStore store;
-  if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
+  RunStore* opened = context.Store(err);
+  if (!opened) return false;
+  RunStore& store = *opened;
   StoredProfile profile;
   if (cl.Has("profile")) {
     if (!LoadProfile(&store, id, &profile, err)) return false;
@@ -143,12 +146,13 @@ bool Show(const GlobalOptions& global, const std::vector<std::string>& args, Err
   return true;
 }
 
-bool List(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+bool List(CommandContext& context, const std::vector<std::string>& args, Error* err) {
   CommandLine cl("machine list", "", "Lists the stored machine profiles, newest first.");
   if (!cl.Parse(args, err)) return false;
   if (cl.help_shown()) return true;
-  RunStore store;
-  if (!store.OpenExisting(ResolveDatabasePath(global.db), err)) return false;
+  RunStore* opened = context.Store(err);
+  if (!opened) return false;
+  RunStore& store = *opened;
   std::vector<StoredProfile> profiles;
   if (!ListProfiles(&store, &profiles, err)) return false;
   std::cout << FormatProfileList(profiles, cl.format(), cl.text_width());
@@ -157,7 +161,7 @@ bool List(const GlobalOptions& global, const std::vector<std::string>& args, Err
 
 }  // namespace
 
-bool MachineCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+bool MachineCommand(CommandContext& context, const std::vector<std::string>& args, Error* err) {
   const std::string usage =
       "usage: rprof machine measure [--quick|--full] [--threads N] [--wait S]\n"
       "       rprof machine show [PROFILE_ID] " +
@@ -182,9 +186,11 @@ bool MachineCommand(const GlobalOptions& global, const std::vector<std::string>&
     return true;
   }
   std::vector<std::string> rest(args.begin() + 1, args.end());
-  if (args[0] == "measure") return Measure(global, rest, err);
-  if (args[0] == "show") return Show(global, rest, err);
-  if (args[0] == "list") return List(global, rest, err);
+  // measure stores a profile, show and list only read (the table's modes).
+  context.EnterMode(args[0]);
+  if (args[0] == "measure") return Measure(context, rest, err);
+  if (args[0] == "show") return Show(context, rest, err);
+  if (args[0] == "list") return List(context, rest, err);
   return Fail(err, ErrorKind::kUsage,
               "machine: no subcommand '" + args[0] + "'; use measure, show or list");
 }

@@ -12,6 +12,7 @@
 #include <map>
 
 #include "cli/command.h"
+#include "cli/command_context.h"
 #include "cli/options.h"
 #include "store/run_store.h"
 
@@ -233,7 +234,7 @@ bool SameFile(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-bool MergeCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+bool MergeCommand(CommandContext& context, const std::vector<std::string>& args, Error* err) {
   CommandLine cl("merge", "DB...",
                  "Stores other rprof databases' machines, profiles, calibrations and runs in "
                  "this one (--db): the databases of a job's nodes, or of its ranks when the "
@@ -252,7 +253,7 @@ bool MergeCommand(const GlobalOptions& global, const std::vector<std::string>& a
     return Fail(err, ErrorKind::kUsage,
                 "merge: name the databases to merge, e.g. rprof --db all.db merge node1.db "
                 "node2.db");
-  DatabasePath target = ResolveDatabasePath(global.db);
+  const DatabasePath& target = context.database_path();
   // Before the database merged into is opened (and maybe created): a mistyped source costs
   // nothing.
   for (const std::string& path : paths) {
@@ -270,8 +271,9 @@ bool MergeCommand(const GlobalOptions& global, const std::vector<std::string>& a
       return Fail(err, ErrorKind::kUsage,
                   "merge: " + path + " is the database merged into (--db); name another");
 
-  RunStore store;
-  if (!store.Open(target, err)) return false;
+  RunStore* opened = context.Store(err);
+  if (!opened) return false;
+  RunStore& store = *opened;
   for (size_t i = 0; i < paths.size(); ++i) {
     const std::string& path = paths[i];
     std::string before = i > 0 ? " (the " + std::to_string(i) + " before it were merged)" : "";

@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/command_context.h"
 #include "cli/options.h"
 #include "cli/output_file.h"
 #include "cli/plot_inputs.h"
@@ -69,10 +70,10 @@ bool RenderSvg(const std::string& svg_path, const std::string& output, Error* er
                 "rsvg-convert failed on the roofline SVG (its message is above); -o FILE.svg "
                 "writes the SVG itself");
   }
-  std::string why;
+  Error why;
   if (!CommitReplacement(temporary, output, &why))
     return Fail(err, ErrorKind::kEnvironment,
-                output + ": cannot write: " + why + "; the file is as it was before");
+                output + ": cannot write: " + why.message + "; the file is as it was before");
   return true;
 }
 
@@ -93,16 +94,16 @@ void PrintNotes(const RooflineScene& scene) {
 // Whole or not at all (process/replace_file.h): a kill or a full disk leaves the previous
 // picture as it was.
 bool WriteText(const std::string& path, const std::string& text, Error* err) {
-  std::string why;
+  Error why;
   if (!ReplaceFile(path, text, &why))
     return Fail(err, ErrorKind::kEnvironment,
-                path + ": cannot write: " + why + "; the file is as it was before");
+                path + ": cannot write: " + why.message + "; the file is as it was before");
   return true;
 }
 
 }  // namespace
 
-bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+bool PlotCommand(CommandContext& context, const std::vector<std::string>& args, Error* err) {
   CommandLine cl("plot", "[RUN...|--last N|--kernel K|--tag K=V] -o FILE.svg|--terminal",
                  "Draws runs on the cache-aware roofline of their machine: log-log, the compute "
                  "roof of each precision and ISA and the bandwidth roof of each memory level; "
@@ -155,10 +156,10 @@ bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& ar
   if (!output.empty() && !CheckOutputFile("plot: -o", output, err)) return false;
   if (!script.empty() && !CheckOutputFile("plot: --gnuplot", script, err)) return false;
 
-  RunStore store;
+  RunStore* store = nullptr;
   std::vector<RunRecord> runs;
   StoredProfile profile;
-  if (!LoadRunChoice(global, choice, "plot", &store, &runs, &profile, err)) return false;
+  if (!LoadRunChoice(context, choice, "plot", &store, &runs, &profile, err)) return false;
   if (!HasCeilingsFor(profile.profile, threads))
     return Fail(err, ErrorKind::kUsage,
                 "plot: machine profile " + std::to_string(profile.id) + " has no ceilings for " +
@@ -228,10 +229,10 @@ bool PlotCommand(const GlobalOptions& global, const std::vector<std::string>& ar
     DropReplacement(plot.output);
     return false;
   }
-  std::string why;
+  Error why;
   if (!CommitReplacement(plot.output, output, &why))
     return Fail(err, ErrorKind::kEnvironment,
-                output + ": cannot write: " + why + "; the file is as it was before");
+                output + ": cannot write: " + why.message + "; the file is as it was before");
   std::cout << "wrote " << output << "\n";
   return true;
 }

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "cli/command.h"
+#include "cli/command_context.h"
 #include "cli/options.h"
 #include "cli/standard_streams.h"
 #include "core/json.h"
@@ -15,7 +16,7 @@
 
 namespace rprof {
 
-bool QueryCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+bool QueryCommand(CommandContext& context, const std::vector<std::string>& args, Error* err) {
   CommandLine cl("query", "\"SQL\"",
                  "Runs one read-only SQL statement on the database. Tables: machines, runs, "
                  "samples, metrics, tags, placements, run_trust, run_sim_caches, "
@@ -30,8 +31,9 @@ bool QueryCommand(const GlobalOptions& global, const std::vector<std::string>& a
     return Fail(err, ErrorKind::kUsage,
                 "query: no SQL given, e.g. rprof query \"select count(*) from runs\"");
 
-  RunStore store;
-  if (!store.OpenReadOnly(ResolveDatabasePath(global.db), err)) return false;
+  RunStore* opened = context.Store(err);
+  if (!opened) return false;
+  RunStore& store = *opened;
   Database* db = store.db();
   QueryGuard guard(db);
   Statement stmt;

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/command_context.h"
 #include "cli/options.h"
 #include "cli/output_file.h"
 #include "cli/plot_inputs.h"
@@ -23,7 +24,7 @@ bool EndsWith(const std::string& text, const std::string& end) {
 
 }  // namespace
 
-bool ReportCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+bool ReportCommand(CommandContext& context, const std::vector<std::string>& args, Error* err) {
   CommandLine cl("report", "[RUN...|--last N|--kernel K|--tag K=V] [--compare A B] -o FILE.html",
                  "Writes one self-contained HTML file (no network, no other file; opens in any "
                  "browser, prints to PDF): the machine's ceilings, ladder, clocks and warnings; "
@@ -54,10 +55,11 @@ bool ReportCommand(const GlobalOptions& global, const std::vector<std::string>& 
   if (threads < 1) return Fail(err, ErrorKind::kUsage, "--threads must be at least 1");
   if (!CheckOutputFile("report: -o", output, err)) return false;
 
-  RunStore store;
+  RunStore* opened = nullptr;
   HtmlReportInput input;
   StoredProfile profile;
-  if (!LoadRunChoice(global, choice, "report", &store, &input.runs, &profile, err)) return false;
+  if (!LoadRunChoice(context, choice, "report", &opened, &input.runs, &profile, err)) return false;
+  RunStore& store = *opened;
   const RunRecord* compared[2] = {nullptr, nullptr};
   for (size_t i = 0; i < compare.size(); ++i) {
     for (const RunRecord& r : input.runs)
@@ -98,11 +100,11 @@ bool ReportCommand(const GlobalOptions& global, const std::vector<std::string>& 
   input.generated_at = UtcNow();
 
   // Whole or not at all: a kill or a full disk leaves the previous report as it was.
-  std::string why;
+  Error why;
   if (!ReplaceFile(output, HtmlReport(input), &why))
     return Fail(err, ErrorKind::kEnvironment,
-                "report: -o " + output + ": cannot write: " + why + "; the file is as it was "
-                "before");
+                "report: -o " + output + ": cannot write: " + why.message +
+                    "; the file is as it was before");
   std::cout << "wrote " << output << "\n";
   return true;
 }

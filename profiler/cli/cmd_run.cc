@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "cli/command_context.h"
 #include "cli/job_console.h"
 #include "cli/launch_ranks.h"
 #include "cli/option_ranges.h"
@@ -98,7 +99,7 @@ std::string CountersHelp() {
 
 }  // namespace
 
-bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+bool RunCommand(CommandContext& context, const std::vector<std::string>& args, Error* err) {
   std::vector<std::string> params, tags, events;
   std::string kernel_name, output, groups, cpu_list_text;
   int repeat = 0, threads = 0;
@@ -216,9 +217,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
     return Fail(err, ErrorKind::kUsage, "--precision " + precision + ": use fp64 or fp32");
   CpuList cpus;
   if (cl.Has("cpu-list")) {
-    std::string why;
+    Error why;
     if (!CpuList::Parse(cpu_list_text, &cpus, &why) || !cpus.Usable(&why))
-      return Fail(err, ErrorKind::kUsage, "--cpu-list " + cpu_list_text + ": " + why);
+      return Fail(err, ErrorKind::kUsage, "--cpu-list " + cpu_list_text + ": " + why.message);
   }
   // A report file that cannot be written is found before the measurement, not after it.
   if (!output.empty() && !CheckOutputFile("--output", output, err)) return false;
@@ -286,8 +287,8 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
                         std::string(SourceName(c.source->id())) + " ./app");
     JobConsole console{output, format, cl.Has("quiet") > 0, cl.Has("verbose") > 0,
                        output.empty() ? TerminalWidth(STDERR_FILENO) : kNoWidthLimit};
-    return LaunchRanks(global, measured.program_path(), target, words.program_args,
-                       words.options, console, err);
+    return LaunchRanks(context, measured.program_path(), target, words.program_args, words.options,
+                       console, err);
   }
   RunTargetOptions target_options;
   target_options.params = params;
@@ -310,9 +311,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   // Pinned before any of the target runs: threads a kernel starts later, a program and all it
   // starts, a sim step under valgrind, all inherit the mask.
   if (!cpus.empty()) {
-    std::string why;
+    Error why;
     if (!cpus.PinThisProcess(&why))
-      return Fail(err, ErrorKind::kEnvironment, "--cpu-list " + cpus.Text() + ": " + why);
+      return Fail(err, ErrorKind::kEnvironment, "--cpu-list " + cpus.Text() + ": " + why.message);
     run.cpu_list = cpus.Text();
   }
   CounterRequest request;
@@ -357,7 +358,7 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
   // stored (process/interruption.h).
   InterruptionScope interruption;
   SessionOptions session_options;
-  session_options.db_flag = global.db;
+  session_options.db = context.database_path();
   session_options.groups = plan;
   session_options.sim_cache = sim_cache_choice;
   session_options.sim_prefetch = sim_prefetch;
@@ -418,10 +419,9 @@ bool RunCommand(const GlobalOptions& global, const std::vector<std::string>& arg
     // outright stores nothing, and the table then says the job is incomplete.
     constexpr double kRankPatienceS = 10;
     if (session.job_dir().empty())
-      WaitForRanks(ResolveDatabasePath(global.db), run.job->job_id, run.job->size,
-                   kRankPatienceS);
-    if (!PrintJobTable(ResolveDatabasePath(global.db), run.job->job_id, session.job_dir(),
-                       console, err))
+      WaitForRanks(context.database_path(), run.job->job_id, run.job->size, kRankPatienceS);
+    if (!PrintJobTable(context.database_path(), run.job->job_id, session.job_dir(), console,
+                       err))
       return false;
   }
   if (run.status != RunStatus::kOk)

@@ -28,8 +28,8 @@ bool IsSizeParameter(const std::string& name) {
 
 double ModelFlops(const rprof_kernel& k, const rprof_args& args) {
   std::vector<Metric> model;
-  std::string why;
-  if (!KernelModelMetrics(k, args, &model, &why)) return -1;
+  // -1 stops the shrinking; the validation itself then reports the broken model with its reason.
+  if (!KernelModelMetrics(k, args, &model, nullptr)) return -1;
   const Metric* m = FindMetric(model, "flops", Source::kModel);
   const Metric* b = FindMetric(model, "bytes_dram", Source::kModel);
   return std::max(m && m->value ? *m->value : 0, b && b->value ? *b->value / 4 : 0);
@@ -64,7 +64,7 @@ rprof_args SmallArgs(const rprof_kernel& k) {
 
 }  // namespace
 
-bool ValidateCommand(const GlobalOptions&, const std::vector<std::string>& args, Error* err) {
+bool ValidateCommand(CommandContext&, const std::vector<std::string>& args, Error* err) {
   CommandLine cl("validate", "[--kernel K] [--tolerance PCT]",
                  "Runs every built-in kernel at a small size under valgrind (the sim source) and "
                  "compares the FLOPs it executed with the kernel's model; compulsory bytes are "
@@ -103,8 +103,9 @@ bool ValidateCommand(const GlobalOptions&, const std::vector<std::string>& args,
       params += std::string(k.params[i].name) + "=" + std::to_string(a.values[i]);
     }
     std::vector<Metric> model, sim;
-    std::string why;
-    if (!KernelModelMetrics(k, a, &model, &why)) return Fail(err, ErrorKind::kEnvironment, why);
+    Error why;
+    if (!KernelModelMetrics(k, a, &model, &why))
+      return Fail(err, ErrorKind::kEnvironment, why.message);
     if (!SimulateKernel(CountedKernel(entry, a), CacheSizes(), &sim, err)) return false;
     auto value = [](const std::vector<Metric>& ms, const char* name, Source s) {
       const Metric* m = FindMetric(ms, name, s);

@@ -3,6 +3,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/command_context.h"
+
 namespace rprof {
 
 namespace {
@@ -33,16 +35,18 @@ std::vector<CommandHelp>* HelpCapture() { return capture_; }
 bool DocumentCommands(std::vector<CommandDoc>* docs, Error* err) {
   GlobalOptions global;
   for (const Command& c : Commands()) {
+    // --help opens no database, so no path is needed.
+    CommandContext context(global, DatabasePath{}, c);
     CommandDoc doc;
     doc.command = &c;
     {
       CapturedHelp captured(&doc.helps);
-      if (!c.run(global, {"--help"}, err)) return false;
+      if (!c.run(context, {"--help"}, err)) return false;
       doc.overview = captured.text();
     }
     for (const std::string& sub : c.subcommands) {
       CapturedHelp captured(&doc.helps);
-      if (!c.run(global, {sub, "--help"}, err)) return false;
+      if (!c.run(context, {sub, "--help"}, err)) return false;
     }
     if (doc.helps.empty())
       return Fail(err, ErrorKind::kEnvironment,

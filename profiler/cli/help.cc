@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "cli/command_context.h"
 #include "cli/topics.h"
 #include "core/spelling.h"
 #include "report/terminal_width.h"
@@ -15,7 +16,8 @@ namespace rprof {
 namespace {
 
 // Indexed by Needs, in its order.
-constexpr const char* kNeedsTexts[] = {"", "database", "counters, database"};
+constexpr const char* kNeedsTexts[] = {"", "database, read-only", "existing database",
+                                       "writable database"};
 
 // "  name     summary" lines, the summary wrapped under its column to the terminal's width.
 void PrintNamedList(std::FILE* out, const std::vector<std::pair<std::string, std::string>>& rows) {
@@ -49,6 +51,16 @@ std::vector<std::string> CommandAndTopicNames() {
 
 const char* NeedsText(Needs needs) { return kNeedsTexts[static_cast<int>(needs)]; }
 
+std::string NeedsLabel(const Command& command) {
+  std::string label = NeedsText(command.needs);
+  for (const CommandMode& mode : command.modes) {
+    std::string text = NeedsText(mode.needs);
+    label += (label.empty() ? "" : "; ") + std::string(mode.name) + ": " +
+             (text.empty() ? "nothing" : text);
+  }
+  return label;
+}
+
 const std::vector<GlobalOptionHelp>& GlobalOptionHelps() {
   static const std::vector<GlobalOptionHelp> options = {
       {"--db", "PATH",
@@ -73,7 +85,7 @@ void PrintUsage(std::FILE* out) {
       "moved, with every value labelled by its source (clock, pmu, sim, model).\n\ncommands:\n");
   std::vector<std::pair<std::string, std::string>> rows;
   for (const Command& c : Commands()) {
-    std::string needs = NeedsText(c.needs);
+    std::string needs = NeedsLabel(c);
     rows.emplace_back(c.name,
                       std::string(c.summary) + (needs.empty() ? "" : "  [needs: " + needs + "]"));
   }
@@ -94,16 +106,18 @@ void PrintUsage(std::FILE* out) {
                "             (counters, database, output)\n");
 }
 
-bool HelpCommand(const GlobalOptions& global, const std::vector<std::string>& args, Error* err) {
+bool HelpCommand(const GlobalOptions& global, const DatabasePath& db,
+                 const std::vector<std::string>& args, Error* err) {
   if (args.empty()) {
     PrintUsage(stdout);
     return true;
   }
   if (const Command* command = FindCommand(args[0])) {
+    CommandContext command_context(global, db, *command);
     // `rprof help machine measure`: that subcommand's options.
     if (args.size() > 1 && !command->subcommands.empty())
-      return command->run(global, {args[1], "--help"}, err);
-    if (!command->run(global, {"--help"}, err)) return false;
+      return command->run(command_context, {args[1], "--help"}, err);
+    if (!command->run(command_context, {"--help"}, err)) return false;
     // A topic of the same name (kernels: the plugin ABI; machine: its roofline) follows the
     // command's options, as rprof-NAME(7) stands beside rprof-NAME(1).
     if (const Topic* topic = FindTopic(args[0]))

@@ -123,7 +123,7 @@ bool SplitLauncherWords(const std::string& launcher, const std::vector<std::stri
   return true;
 }
 
-bool LaunchRanks(const GlobalOptions& global, const std::string& launcher_path,
+bool LaunchRanks(const CommandContext& context, const std::string& launcher_path,
                  const std::string& launcher_typed, const std::vector<std::string>& launcher_args,
                  const std::vector<std::string>& run_options, const JobConsole& console,
                  Error* err) {
@@ -152,7 +152,8 @@ bool LaunchRanks(const GlobalOptions& global, const std::string& launcher_path,
   }
   argv.push_back(SelfPath());
   // Absolute: a rank may start in another directory (mpirun --wdir, srun --chdir).
-  std::string db = global.db.empty() ? "" : Absolute(global.db);
+  const std::string& given = context.global().db;
+  std::string db = given.empty() ? "" : Absolute(given);
   if (!db.empty()) argv.insert(argv.end(), {"--db", db});
   argv.push_back("run");
   argv.insert(argv.end(), run_options.begin(), run_options.end());
@@ -183,7 +184,7 @@ bool LaunchRanks(const GlobalOptions& global, const std::string& launcher_path,
   TrackChild(pid, launch);
   ChildEnd end = WaitChild(pid, 0);
   // The ranks' runs are all stored or never will be: the launcher has ended.
-  DatabasePath shared = ResolveDatabasePath(global.db);
+  const DatabasePath& shared = context.database_path();
   JobRank any_rank;
   any_rank.job_id = job_id;
   any_rank.size = 1;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/command_context.h"
 #include "cli/exit_status.h"
 #include "cli/help.h"
 #include "cli/manual_files.h"
@@ -15,6 +16,7 @@
 #include "process/scratch_dir.h"
 #include "report/text_table.h"
 #include "rprof_config.h"
+#include "store/run_store.h"
 #include "targets/kernel_catalog.h"
 #include "targets/target_path.h"
 
@@ -74,6 +76,13 @@ bool Main(int argc, char** argv, Error* err) {
   }
   std::string name = argv[i];
   std::vector<std::string> args(argv + i + 1, argv + argc);
+  // Resolved here, once; only a command's context opens it, the way its table row says, and
+  // not before the command asks (so its --help and usage errors never touch the file).
+  const DatabasePath db = ResolveDatabasePath(global.db);
+  auto run_command = [&](const Command& command) {
+    CommandContext context(global, db, command);
+    return command.run(context, args, err);
+  };
 
   // Any other option, or `--`, begins the shorthand `rprof [run options] TARGET ...`: run's
   // options (and its own "did you mean") take it from here. A near miss of a global option
@@ -86,11 +95,11 @@ bool Main(int argc, char** argv, Error* err) {
                   "unknown option '" + option + "'" + DidYouMean(option, GlobalOptionNames()) +
                       " (`rprof --help` lists the global options)");
     args.insert(args.begin(), name);
-    return RunCommand(global, args, err);
+    return run_command(*FindCommand("run"));
   }
 
-  if (name == "help") return HelpCommand(global, args, err);
-  if (const Command* command = FindCommand(name)) return command->run(global, args, err);
+  if (name == "help") return HelpCommand(global, db, args, err);
+  if (const Command* command = FindCommand(name)) return run_command(*command);
 
   // Not a command: something to run (`rprof triad`, `rprof ./app` = `rprof run …`), unless it
   // looks like a typo of a command or a kernel. Anything else is taken for a program, which
@@ -104,7 +113,7 @@ bool Main(int argc, char** argv, Error* err) {
                 "'" + name + "' is neither a command nor a kernel" + DidYouMean(name, known) +
                     " (`rprof --help` lists the commands, `rprof kernels` the kernels)");
   args.insert(args.begin(), name);
-  return RunCommand(global, args, err);
+  return run_command(*FindCommand("run"));
 }
 
 // An error's text as the terminal shows it: it may quote what a program wrote (a region name, a

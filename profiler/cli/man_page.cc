@@ -207,7 +207,7 @@ std::string RprofManPage(const std::vector<CommandDoc>& commands) {
       "everything after it is the program's.\n";
   out += ".SH COMMANDS\n";
   for (const CommandDoc& doc : commands) {
-    std::string needs = NeedsText(doc.command->needs);
+    std::string needs = NeedsLabel(*doc.command);
     out += ".TP\n\\fBrprof\\-" + Escape(doc.command->name) + "\\fR(1)\n" +
            ProtectLineStart(Inline(doc.command->summary)) +
            (needs.empty() ? "" : " [needs: " + needs + "]") + "\n";
@@ -237,7 +237,7 @@ std::string CommandManPage(const CommandDoc& doc) {
     out += (i ? ".br\n" : "") + std::string(".B rprof ") + Escape(doc.helps[i].command) + "\n" +
            ProtectLineStart(Escape(doc.helps[i].usage)) + "\n";
   out += ".SH DESCRIPTION\n";
-  std::string needs = NeedsText(doc.command->needs);
+  std::string needs = NeedsLabel(*doc.command);
   if (doc.helps.size() == 1) {
     out += Paragraphs(doc.helps[0].description);
   } else {

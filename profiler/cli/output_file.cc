@@ -50,11 +50,11 @@ bool WriteReport(const std::string& report, const std::string& output, ReportStr
     return FlushStandardOutput(err, stored);
   }
   // Whole or not at all: a kill or a full disk leaves the previous report as it was.
-  std::string why;
+  Error why;
   if (!ReplaceFile(output, report, &why))
     return Fail(err, ErrorKind::kEnvironment,
-                "--output " + output + ": cannot write: " + why + "; the file is as it was " +
-                    "before; " + stored);
+                "--output " + output + ": cannot write: " + why.message +
+                    "; the file is as it was before; " + stored);
   return true;
 }
 

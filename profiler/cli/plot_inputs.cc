@@ -25,8 +25,8 @@ void AddRoofOptions(CommandLine* cl, int* threads) {
           "their precision's best and their own ISA's, each memory level once)");
 }
 
-bool LoadRunChoice(const GlobalOptions& global, const RunChoice& choice, const std::string& command,
-                   RunStore* store, std::vector<RunRecord>* runs, StoredProfile* profile,
+bool LoadRunChoice(CommandContext& context, const RunChoice& choice, const std::string& command,
+                   RunStore** opened, std::vector<RunRecord>* runs, StoredProfile* profile,
                    Error* err) {
   RunFilter filter;
   // A count of 0 or less is a mistake, never "the default": said, not guessed (issue 41).
@@ -39,7 +39,8 @@ bool LoadRunChoice(const GlobalOptions& global, const RunChoice& choice, const s
     filter.target = names.front();
     filter.also_targets.assign(names.begin() + 1, names.end());
   }
-  if (!store->OpenExisting(ResolveDatabasePath(global.db), err)) return false;
+  RunStore* store = *opened = context.Store(err);
+  if (!store) return false;
   if (!choice.ids.empty()) {
     for (long long id : choice.ids) {
       RunRecord run;

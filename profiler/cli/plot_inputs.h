@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/command_context.h"
 #include "cli/options.h"
 #include "core/run.h"
 #include "store/profile_store.h"
@@ -29,10 +30,11 @@ void AddRunChoiceOptions(CommandLine* cl, RunChoice* choice, bool with_profile);
 // Adds the roofs a drawing shows: --threads N (into *threads) and --all-roofs (cl->Has).
 void AddRoofOptions(CommandLine* cl, int* threads);
 
-// Opens the database, loads the chosen runs (default: the newest 10) and the profile. Errors
-// name `command`: no run matches (usage), no profile for the runs' machine (environment).
-bool LoadRunChoice(const GlobalOptions& global, const RunChoice& choice, const std::string& command,
-                   RunStore* store, std::vector<RunRecord>* runs, StoredProfile* profile,
+// Opens the database (the context's store, into *store), loads the chosen runs (default: the
+// newest 10) and the profile. Errors name `command`: no run matches (usage), no profile for the
+// runs' machine (environment).
+bool LoadRunChoice(CommandContext& context, const RunChoice& choice, const std::string& command,
+                   RunStore** store, std::vector<RunRecord>* runs, StoredProfile* profile,
                    Error* err);
 
 // The title of a picture: "roofline of CPU (host), N thread(s), profile ID".

@@ -22,7 +22,7 @@ bool RunSession::Open(const SessionOptions& options, CounterRequest* request, Ru
   if (!RankFromEnvironment(ProcessEnvironment(), base->machine.hostname, &base->job, &job_note_,
                            err))
     return false;
-  DatabasePath db_path = ResolveDatabasePath(options.db_flag);
+  DatabasePath db_path = options.db;
   if (base->job) {
     request->job_launcher = base->job->launcher.empty() ? "a launcher" : base->job->launcher;
     JobDatabase chosen = ChooseJobDatabase(db_path, *base->job, NetworkFilesystemOf(db_path.path));
@@ -48,7 +48,8 @@ bool RunSession::Measure(Target& target, const std::vector<ChosenSource>& source
   if (options_.precision) run->precision = *options_.precision;
   // The geometry rprofsim simulated is stored with the run (callgrind's two levels are in the
   // notes of its metrics).
-  if (std::find(run->sources.begin(), run->sources.end(), "sim") != run->sources.end() &&
+  if (std::find(run->sources.begin(), run->sources.end(), SourceName(Source::kSim)) !=
+          run->sources.end() &&
       SimulatorName() == "rprofsim")
     run->sim_caches = SimCacheGeometry(ReadTopology(), request.caches);
   if (!job_note_.empty()) run->note += (run->note.empty() ? "" : "; ") + job_note_;

@@ -27,7 +27,9 @@ namespace rprof {
 
 // What the command line decided, checked already (cli/cmd_run.cc).
 struct SessionOptions {
-  std::string db_flag;                   // --db; "" for RPROF_DB, then the default
+  // The runs database, resolved by the caller (cli/main.cc); a rank stores into its job's
+  // database, chosen from it.
+  DatabasePath db;
   const GroupPlan* groups = nullptr;     // --group; its approximations become trust notes
   SimCacheChoice sim_cache;              // --sim-cache: measured, reported, or sizes given
   std::string sim_prefetch = "none";     // or "next-line", "stride" (--sim-prefetch)

@@ -34,7 +34,7 @@ std::unique_ptr<KernelTarget> SmallTriad() {
 TEST(RunSession, AMeasuredRunGetsWhatTheSessionAddsAndIsStoredWhole) {
   TempDir dir;
   SessionOptions options;
-  options.db_flag = dir.File("runs.db");
+  options.db = {dir.File("runs.db"), false};
   options.precision = "fp32";  // declared: wins over the kernel's measured split
   CounterRequest request;
   RunRecord base;
@@ -60,7 +60,7 @@ TEST(RunSession, AMeasuredRunGetsWhatTheSessionAddsAndIsStoredWhole) {
   ASSERT_GT(run.id, 0);
 
   RunStore reader;
-  ASSERT_TRUE(reader.OpenReadOnly({options.db_flag, false}, &err)) << err.message;
+  ASSERT_TRUE(reader.OpenReadOnly(options.db, &err)) << err.message;
   RunRecord stored;
   ASSERT_TRUE(reader.Load(run.id, &stored, &err)) << err.message;
   EXPECT_EQ(stored.precision, "fp32");
@@ -73,7 +73,7 @@ TEST(RunSession, AMeasuredRunGetsWhatTheSessionAddsAndIsStoredWhole) {
 TEST(RunSession, ADatabaseThatCannotTakeARunStopsItBeforeAnythingRuns) {
   TempDir dir;
   SessionOptions options;
-  options.db_flag = dir.File("not-a-directory") + "/runs.db";
+  options.db = {dir.File("not-a-directory") + "/runs.db", false};
   {
     FILE* f = std::fopen(dir.File("not-a-directory").c_str(), "w");
     ASSERT_NE(f, nullptr);
