@@ -122,6 +122,11 @@ void StartWatchdog() {
     pid_t middle = fork();
     if (middle == 0) {
       if (fork() != 0) _exit(0);
+      // Out of rprof's session and process group: a harness that waits for the group to empty
+      // (or a shell's job) is done when rprof is, not when the watchdog has been reaped, which
+      // an init that reaps orphans every few seconds delays by that much. Killing the group still
+      // ends rprof, which closes the pipe the watchdog reads: it then does its work and leaves.
+      setsid();
       // Holds nothing of rprof's: no standard stream a reader waits on, no database file.
       int null = open("/dev/null", O_RDWR | O_CLOEXEC);
       if (null >= 0) {
@@ -173,7 +178,7 @@ bool ForEachChildListed(Visit visit) {
   bool listed = false;
   while (dirent* e = readdir(tasks)) {
     if (e->d_name[0] == '.') continue;
-    char path[96], text[4096];
+    char path[320], text[4096];  // room for any d_name (256 bytes): no truncation
     std::snprintf(path, sizeof path, "/proc/self/task/%s/children", e->d_name);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) continue;

@@ -7,7 +7,6 @@ Usage: process_test.py PATH/TO/rprof   (RPROF_CLI_TARGETS: the build's tests/cli
 
 import glob
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -15,51 +14,10 @@ import time
 import unittest
 
 import rprof_harness
+from fixtures import alive, children, cli_target, comm, sim_unavailable
 
 TARGETS = os.environ.get("RPROF_CLI_TARGETS", "")
 MODEL = ["--counters", "model"]
-
-
-def cli_target(name):
-    return os.path.join(TARGETS, name)
-
-
-def sim_unavailable():
-    """Why sim cannot run here, or None."""
-    if os.environ.get("RPROF_SANITIZED"):
-        return "valgrind cannot run ASan binaries (sanitizer build)"
-    if not shutil.which("valgrind"):
-        return "valgrind not found"
-    return None
-
-
-def children(pid):
-    """The direct children of pid, from /proc."""
-    found = []
-    for path in glob.glob(f"/proc/{pid}/task/*/children"):
-        try:
-            with open(path) as f:
-                found += [int(p) for p in f.read().split()]
-        except OSError:
-            pass
-    return found
-
-
-def comm(pid):
-    try:
-        with open(f"/proc/{pid}/comm") as f:
-            return f.read().strip()
-    except OSError:
-        return ""
-
-
-def alive(pid):
-    """Whether pid runs (a zombie waiting for its reaper does not)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def wait_until(condition, timeout, step=0.02):
@@ -239,6 +197,26 @@ class Children(ProcessTest):
         proc.send_signal(signal.SIGTERM)
         self.finish(proc)
         self.assertEqual(self.scratch_dirs(proc.pid), [], "rprof left its temp dir behind")
+
+    def test_its_process_group_is_empty_when_it_exits(self):
+        # A harness that waits for rprof's process group (a shell's job, a CI step) is done
+        # when rprof is: the watchdog that outlives it for a moment left the group at its start.
+        proc = subprocess.Popen(self.command(["run", *MODEL, "/bin/true"]), env=self.env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
+        _, stderr = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 0, stderr)
+        members = []
+        for pid in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    stat = f.read()
+            except (OSError, ValueError):
+                continue
+            fields = stat[stat.rfind(")") + 2:].split()
+            if int(fields[2]) == proc.pid:  # its process group
+                members.append((pid, stat[stat.find("(") + 1:stat.rfind(")")], fields[0]))
+        self.assertEqual(members, [], "left in rprof's process group after it exited")
 
     def test_nothing_else_under_the_prefix_is_swept(self):
         others = [os.path.join(self.scratch, n) for n in ("rprof-notes", "rprof-12x.a")]
