@@ -127,7 +127,7 @@ bool Calibrate(const std::vector<CalibrationCheck>& plan,
     if (!measure(task, &metrics, err)) return false;
 
     for (const CalibrationCheck* check : checks) {
-      std::string why;
+      Error why;
       std::optional<double> expected = check->expected.Evaluate(
           [&](std::string_view name) { return ParamValue(*entry->kernel, task.args, name); },
           &why);
@@ -135,7 +135,7 @@ bool Calibrate(const std::vector<CalibrationCheck>& plan,
         return Fail(err, ErrorKind::kEnvironment,
                     "calibration plan line " + std::to_string(check->line) + ": expected " +
                         check->expected.text() + " has no positive value for " + kernel +
-                        (why.empty() ? "" : ": " + why));
+                        (why.message.empty() ? "" : ": " + why.message));
       const Metric* m = FindMetric(metrics, check->metric, request.source);
       if (!m) {
         skip(check->metric + ": " + std::string(SourceName(request.source)) +

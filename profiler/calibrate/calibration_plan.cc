@@ -50,9 +50,9 @@ bool ParseCalibrationPlan(std::string_view text, std::string_view origin,
     double bytes_per_unit = 0;
     if (!ParseSize(f[1], &size_param, &bytes_per_unit))
       return fail("size '" + f[1] + "' is not PARAM=ws/BYTES");
-    std::string why;
+    Error why;
     std::optional<Formula> expected = Formula::Parse(f[3], &why);
-    if (!expected) return fail("expected '" + f[3] + "': " + why);
+    if (!expected) return fail("expected '" + f[3] + "': " + why.message);
     std::vector<std::string> levels;
     for (size_t i = 4; i < f.size(); ++i) {
       if (!IsLevel(f[i])) return fail("level '" + f[i] + "' is not l1, l2, l3 or dram");

@@ -18,23 +18,23 @@ namespace {
 
 }  // namespace
 
-std::optional<DerivedMetricDef> ParseMetricLine(std::string_view line, std::string* err) {
+std::optional<DerivedMetricDef> ParseMetricLine(std::string_view line, Error* err) {
   size_t open = line.find('['), close = line.find(']'), eq = line.find('=');
   if (open == std::string_view::npos || close == std::string_view::npos ||
       eq == std::string_view::npos || !(open < close && close < eq)) {
-    *err = "expected `name [unit] = formula`";
+    Fail(err, ErrorKind::kUsage, "expected `name [unit] = formula`");
     return std::nullopt;
   }
   std::string name(Trim(line.substr(0, open)));
   std::string unit(Trim(line.substr(open + 1, close - open - 1)));
   if (name.empty() || unit.empty()) {
-    *err = "a metric needs a name and a unit";
+    Fail(err, ErrorKind::kUsage, "a metric needs a name and a unit");
     return std::nullopt;
   }
-  std::string why;
+  Error why;
   auto formula = Formula::Parse(Trim(line.substr(eq + 1)), &why);
   if (!formula) {
-    *err = "formula of " + name + ": " + why;
+    Fail(err, ErrorKind::kUsage, "formula of " + name + ": " + why.message);
     return std::nullopt;
   }
   return DerivedMetricDef{std::move(name), std::move(unit), std::move(*formula)};
@@ -49,12 +49,12 @@ const std::vector<DerivedMetricDef>& DerivedMetricDefs() {
       for (int number = 1; std::getline(in, line); ++number) {
         std::string_view text = Trim(line);
         if (text.empty() || text.front() == '#') continue;
-        std::string err;
+        Error err;
         auto def = ParseMetricLine(text, &err);
         // The file is compiled in and tested: a bad line is a build defect, so stop loudly.
         if (!def) {
           std::fprintf(stderr, "rprof: internal error: %s:%d: %s\n", kDerivedMetricFiles[f].name,
-                       number, err.c_str());
+                       number, err.message.c_str());
           std::abort();
         }
         parsed.push_back(std::move(*def));
@@ -97,8 +97,8 @@ void AddDerivedMetrics(std::vector<Metric>* metrics) {
     };
     for (const DerivedMetricDef& def : DerivedMetricDefs()) {
       if (find(def.name, source, region)) continue;  // measured directly
-      std::string why;
-      auto value = def.formula.Evaluate(lookup, &why);
+      // A derived metric whose inputs are absent is simply not added: its reason is not kept.
+      auto value = def.formula.Evaluate(lookup, nullptr);
       if (value) added.push_back(Metric{def.name, value, def.unit, source, region, ""});
     }
   }

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/error.h"
 #include "core/formula.h"
 #include "core/metric.h"
 
@@ -19,8 +20,8 @@ struct DerivedMetricDef {
   Formula formula;
 };
 
-// Parses one `name [unit] = formula` line. Returns nullopt with *err on a malformed line.
-std::optional<DerivedMetricDef> ParseMetricLine(std::string_view line, std::string* err);
+// Parses one `name [unit] = formula` line. Returns nullopt with *err (kUsage) on a malformed line.
+[[nodiscard]] std::optional<DerivedMetricDef> ParseMetricLine(std::string_view line, Error* err);
 
 // The definitions from derived_metrics.txt, parsed once.
 const std::vector<DerivedMetricDef>& DerivedMetricDefs();

@@ -214,10 +214,14 @@ std::optional<double> Eval(const Node& node, const ValueLookup& lookup, std::str
 
 }  // namespace
 
-std::optional<Formula> Formula::Parse(std::string_view text, std::string* err) {
+std::optional<Formula> Formula::Parse(std::string_view text, Error* err) {
   Parser parser(text);
-  std::unique_ptr<Node> root = parser.ParseAll(err);
-  if (!root) return std::nullopt;
+  std::string cause;
+  std::unique_ptr<Node> root = parser.ParseAll(&cause);
+  if (!root) {
+    Fail(err, ErrorKind::kUsage, std::move(cause));
+    return std::nullopt;
+  }
   Formula formula;
   formula.text_ = std::string(text);
   formula.names_ = parser.TakeNames();
@@ -225,13 +229,14 @@ std::optional<Formula> Formula::Parse(std::string_view text, std::string* err) {
   return formula;
 }
 
-std::optional<double> Formula::Evaluate(const ValueLookup& lookup, std::string* why) const {
-  std::string ignored;
-  auto value = Eval(*root_, lookup, why ? why : &ignored);
+std::optional<double> Formula::Evaluate(const ValueLookup& lookup, Error* why) const {
+  std::string cause;
+  auto value = Eval(*root_, lookup, &cause);
   if (value && !std::isfinite(*value)) {
-    if (why) *why = "result is not a finite number";
+    Fail(why, ErrorKind::kEnvironment, "result is not a finite number");
     return std::nullopt;
   }
+  if (!value) Fail(why, ErrorKind::kEnvironment, std::move(cause));
   return value;
 }
 

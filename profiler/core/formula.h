@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/error.h"
+
 namespace rprof {
 
 // Looks a name up; nullopt when it has no value (the formula then has none either).
@@ -21,13 +23,14 @@ using ValueLookup = std::function<std::optional<double>(std::string_view name)>;
 
 class Formula {
  public:
-  // Parses text. On a syntax error returns nullopt and sets *err to the cause and the column.
-  static std::optional<Formula> Parse(std::string_view text, std::string* err);
+  // Parses text. On a syntax error returns nullopt and sets *err (kUsage: whoever wrote the
+  // formula, a user or a group file, wrote it wrong) to the cause and the column.
+  [[nodiscard]] static std::optional<Formula> Parse(std::string_view text, Error* err);
 
-  // Evaluates with the values lookup gives. Returns nullopt and sets *why when a name has no
-  // value ("no value for 'bytes_dram'") or a division by zero occurs: a missing input makes a
-  // missing result, never a 0.
-  std::optional<double> Evaluate(const ValueLookup& lookup, std::string* why) const;
+  // Evaluates with the values lookup gives. Returns nullopt and sets *why (kEnvironment: this
+  // measurement lacks a value; may be null) when a name has no value ("no value for
+  // 'bytes_dram'") or a division by zero occurs: a missing input makes a missing result, never 0.
+  [[nodiscard]] std::optional<double> Evaluate(const ValueLookup& lookup, Error* why) const;
 
   // The names the formula reads, each once, in order of first use.
   const std::vector<std::string>& names() const { return names_; }

@@ -382,10 +382,12 @@ class JsonParser {
   std::string* err_ = nullptr;
 };
 
-bool ParseJson(std::string_view text, JsonValue* out, std::string* err) {
+bool ParseJson(std::string_view text, JsonValue* out, Error* err) {
   *out = JsonValue();
   JsonParser parser(text);
-  return parser.Document(out, err);
+  std::string cause;
+  if (!parser.Document(out, &cause)) return Fail(err, ErrorKind::kUsage, std::move(cause));
+  return true;
 }
 
 }  // namespace rprof

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/error.h"
+
 namespace rprof {
 
 class JsonValue {
@@ -61,9 +63,10 @@ inline constexpr int kJsonMaxDepth = 128;
 // Parses one JSON document: exactly one value, surrounded by nothing but white space. Strict:
 // no comments, trailing commas, single quotes, NaN, leading zeros or duplicate keys; strings must
 // be valid UTF-8 and \u escapes pair their surrogates; numbers must fit a double. False with
-// *err ("line 3, column 14: expected ':' after an object key") and *out unspecified otherwise.
+// *err ("line 3, column 14: expected ':' after an object key") and *out unspecified otherwise;
+// its kind is kUsage (the text is wrong), which a caller reading a target's output re-kinds.
 // Any input is safe to pass (a fuzz target drives this function).
-bool ParseJson(std::string_view text, JsonValue* out, std::string* err);
+[[nodiscard]] bool ParseJson(std::string_view text, JsonValue* out, Error* err);
 
 }  // namespace rprof
 

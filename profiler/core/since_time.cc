@@ -31,7 +31,7 @@ int Number(const std::ssub_match& m) { return m.matched ? std::atoi(m.str().c_st
 
 }  // namespace
 
-bool ParseSinceTime(const std::string& text, std::time_t now, std::string* utc, std::string* why) {
+bool ParseSinceTime(const std::string& text, std::time_t now, std::string* utc, Error* why) {
   if (text == "today" || text == "yesterday") {
     *utc = IsoUtc(LocalMidnight(now, text == "today" ? 0 : 1), 0);
     return true;
@@ -61,13 +61,11 @@ bool ParseSinceTime(const std::string& text, std::time_t now, std::string* utc, 
     return true;
   }
   if (!std::regex_match(text, m, iso)) {
-    *why = "not a time rprof reads";
-    return false;
+    return Fail(why, ErrorKind::kUsage, "not a time rprof reads");
   }
   // A time needs the whole date before it (2026-11T14:00 says nothing).
   if (m[4].matched && !m[3].matched) {
-    *why = "not a time rprof reads";
-    return false;
+    return Fail(why, ErrorKind::kUsage, "not a time rprof reads");
   }
   std::tm fields{};
   fields.tm_year = Number(m[1]) - 1900;
@@ -82,16 +80,14 @@ bool ParseSinceTime(const std::string& text, std::time_t now, std::string* utc, 
   if (normalised.tm_mday != fields.tm_mday || normalised.tm_mon != fields.tm_mon ||
       normalised.tm_hour != fields.tm_hour || normalised.tm_min != fields.tm_min ||
       normalised.tm_sec != fields.tm_sec) {
-    *why = "no such date or time";
-    return false;
+    return Fail(why, ErrorKind::kUsage, "no such date or time");
   }
   std::string zone = m[8].str();
   if (!zone.empty() && zone != "Z") {
     int hours = std::atoi(zone.substr(1, 2).c_str());
     int minutes = std::atoi(zone.substr(zone.size() - 2).c_str());
     if (hours > 23 || minutes > 59) {
-      *why = "no such offset from UTC";
-      return false;
+      return Fail(why, ErrorKind::kUsage, "no such offset from UTC");
     }
     int offset = (hours * 3600 + minutes * 60) * (zone[0] == '-' ? -1 : 1);
     t -= offset;  // 14:00+02:00 is 12:00 UTC

@@ -8,15 +8,18 @@
 #include <ctime>
 #include <string>
 
+#include "core/error.h"
+
 namespace rprof {
 
 // Accepts an ISO 8601 date or date and time: 2026, 2026-11 (their first day, as a prefix of the
 // stored text meant before), 2026-11-29, 2026-11-29T14:05, 2026-11-29 14:05:09,
 // seconds with a fraction, ending in Z or an offset (+02:00, -0500) or, without one, UTC (as
 // rprof shows and stores times); `today` and `yesterday`, from local midnight; a span back from
-// `now`: 45s, 30m, 2h, 3d, 1w. False with *why for anything else, or a date or time that does
-// not exist (2026-02-30, 25:00).
-bool ParseSinceTime(const std::string& text, std::time_t now, std::string* utc, std::string* why);
+// `now`: 45s, 30m, 2h, 3d, 1w. False with *why (kUsage) for anything else, or a date or time
+// that does not exist (2026-02-30, 25:00).
+[[nodiscard]] bool ParseSinceTime(const std::string& text, std::time_t now, std::string* utc,
+                                  Error* why);
 
 }  // namespace rprof
 

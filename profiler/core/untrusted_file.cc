@@ -34,24 +34,29 @@ std::string Mebibytes(size_t bytes) { return std::to_string(bytes >> 20) + " MiB
 }  // namespace
 
 UntrustedRead ReadUntrustedFile(const std::string& path, size_t max_bytes, std::string* text,
-                                std::string* why) {
+                                Error* why) {
   text->clear();
   int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) {
     if (errno == ENOENT) return UntrustedRead::kAbsent;
-    *why = errno == ELOOP ? "is a symbolic link (rprof does not follow one the program made)"
-                          : std::string("cannot be opened: ") + std::strerror(errno);
+    if (errno == ELOOP)
+      Fail(why, ErrorKind::kTargetFailed,
+           "is a symbolic link (rprof does not follow one the program made)");
+    else
+      Fail(why, ErrorKind::kEnvironment, std::string("cannot be opened: ") + std::strerror(errno));
     return UntrustedRead::kRefused;
   }
   struct stat st {};
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    *why = std::string("is ") + KindOf(st.st_mode) + ", not a regular file";
+    Fail(why, ErrorKind::kTargetFailed,
+         std::string("is ") + KindOf(st.st_mode) + ", not a regular file");
     close(fd);
     return UntrustedRead::kRefused;
   }
   if (static_cast<unsigned long long>(st.st_size) > max_bytes) {
-    *why = "is " + std::to_string(st.st_size) + " bytes, over rprof's bound of " +
-           Mebibytes(max_bytes);
+    Fail(why, ErrorKind::kTargetFailed,
+         "is " + std::to_string(st.st_size) + " bytes, over rprof's bound of " +
+             Mebibytes(max_bytes));
     close(fd);
     return UntrustedRead::kRefused;
   }
@@ -63,14 +68,15 @@ UntrustedRead ReadUntrustedFile(const std::string& path, size_t max_bytes, std::
     ssize_t n = read(fd, buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      *why = std::string("cannot be read: ") + std::strerror(errno);
+      Fail(why, ErrorKind::kEnvironment, std::string("cannot be read: ") + std::strerror(errno));
       close(fd);
       text->clear();
       return UntrustedRead::kRefused;
     }
     if (n == 0) break;
     if (text->size() + static_cast<size_t>(n) > max_bytes) {
-      *why = "grew past rprof's bound of " + Mebibytes(max_bytes) + " while it was read";
+      Fail(why, ErrorKind::kTargetFailed,
+           "grew past rprof's bound of " + Mebibytes(max_bytes) + " while it was read");
       close(fd);
       text->clear();
       text->shrink_to_fit();

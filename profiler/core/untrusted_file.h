@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/error.h"
+
 namespace rprof {
 
 // The most rprof reads of one such file: beyond it the file's results are refused, the run kept.
@@ -24,8 +26,10 @@ enum class UntrustedRead {
 };
 
 // Reads `path` with O_NOFOLLOW | O_NONBLOCK, a regular file only (fstat), at most `max_bytes`.
-UntrustedRead ReadUntrustedFile(const std::string& path, size_t max_bytes, std::string* text,
-                                std::string* why);
+// A refusal sets *why: kTargetFailed for what the program made of the file (a link, a FIFO, too
+// big), kEnvironment when the system cannot open or read it; its message reads after "the file".
+[[nodiscard]] UntrustedRead ReadUntrustedFile(const std::string& path, size_t max_bytes,
+                                              std::string* text, Error* why);
 
 // At most `max_bytes` of `text` (cut at a character boundary), "…" and its full size after
 // when cut; unchanged when it fits.

@@ -87,15 +87,14 @@ std::vector<std::string> SimHierarchy(const CacheSizes& sizes) {
 }
 
 std::string SimBackend(bool* simtool) {
-  std::string why;
+  Error why;
   std::string path = SimtoolPath(&why);
   *simtool = !path.empty();
-  return *simtool ? "rprofsim (" + path + ")" : "callgrind (fallback: " + why + ")";
+  return *simtool ? "rprofsim (" + path + ")" : "callgrind (fallback: " + why.message + ")";
 }
 
 std::string SimulatorName() {
-  std::string why;
-  return SimtoolPath(&why).empty() ? "callgrind" : "rprofsim";
+  return SimtoolPath(nullptr).empty() ? "callgrind" : "rprofsim";
 }
 
 bool ShouldRunSim(SimMode mode, double expected_s, double budget_s, const std::string& what_fits,
@@ -314,13 +313,13 @@ std::string ReplayFailure(const SimResult& result) {
 
 bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
   CallgrindOptions options;
-  std::string why;
-  options.simtool = SimtoolPath(&why);
+  Error no_simtool;
+  options.simtool = SimtoolPath(&no_simtool);
   if (!request.prefetch.empty() && request.prefetch != "none" && options.simtool.empty())
     return Fail(err, ErrorKind::kEnvironment,
                 "sim: --sim-prefetch " + request.prefetch +
                     " needs rprofsim, rprof's valgrind tool (callgrind has no prefetch model): " +
-                    why);
+                    no_simtool.message);
   if (!options.simtool.empty() && !request.levels.empty()) {
     for (const std::string& level : request.levels)
       options.extra_valgrind_args.push_back("--cache=" + level);
@@ -356,6 +355,7 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
   options.timeout_s = request.timeout_s;
   options.discard_output = request.discard_output;
   CallgrindRun run;
+  std::string why;
   bool ran = RunUnderCallgrind(request.argv, options, &run, &why);
   auto cleanup = [&] {
     std::string ignored;

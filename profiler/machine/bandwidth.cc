@@ -65,16 +65,16 @@ void FlushLines(char* p, uint64_t bytes) {
 }  // namespace
 
 bool BandwidthBuffers::Reserve(ThreadTeam& team, int threads, uint64_t bytes_per_thread,
-                               std::string* err) {
+                               Error* err) {
   if (static_cast<int>(buffers_.size()) < team.size()) buffers_.resize(team.size());
   bool need = false;
   for (int t = 0; t < threads; ++t) need |= buffers_[t].size() < bytes_per_thread;
   if (!need) return true;
   std::atomic<int> failures{0};
-  std::string first_error;
+  Error first_error;
   team.Run(threads, [&](int t) {
     if (buffers_[t].size() >= bytes_per_thread) return;
-    std::string e;
+    Error e;
     HugeBuffer& b = buffers_[t];
     if (b.data() == nullptr) {
       // The first mapping reserves room for the whole sweep; later sizes grow into it.
@@ -89,7 +89,7 @@ bool BandwidthBuffers::Reserve(ThreadTeam& team, int threads, uint64_t bytes_per
     }
   });
   if (failures.load() > 0) {
-    *err = "bandwidth buffers: " + first_error;
+    Fail(err, first_error.kind, "bandwidth buffers: " + first_error.message);
     return false;
   }
   return true;
@@ -101,18 +101,20 @@ uint64_t BandwidthBytesPerThread(BandwidthPattern pattern, int threads,
 }
 
 bool MeasureBandwidth(ThreadTeam& team, BandwidthBuffers* buffers, const IsaFlags& flags,
-                      const BandwidthOptions& opts, BandwidthResult* result, std::string* err) {
+                      const BandwidthOptions& opts, BandwidthResult* result, Error* err) {
   if (!IsaUsable(flags, opts.isa)) {
-    *err = std::string("the CPU or the OS does not support ") + IsaName(opts.isa);
+    Fail(err, ErrorKind::kEnvironment,
+         std::string("the CPU or the OS does not support ") + IsaName(opts.isa));
     return false;
   }
   BandwidthKernelFn kernel = FindBandwidthKernel(opts.pattern, opts.isa);
   if (kernel == nullptr) {
-    *err = std::string("no ") + PatternName(opts.pattern) + " kernel for " + IsaName(opts.isa);
+    Fail(err, ErrorKind::kEnvironment,
+         std::string("no ") + PatternName(opts.pattern) + " kernel for " + IsaName(opts.isa));
     return false;
   }
   if (opts.threads < 1 || opts.threads > team.size()) {
-    *err = "threads must be 1.." + std::to_string(team.size());
+    Fail(err, ErrorKind::kUsage, "threads must be 1.." + std::to_string(team.size()));
     return false;
   }
   const int n = opts.threads;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "machine/bandwidth_kernels.h"
 #include "machine/huge_buffer.h"
 #include "machine/isa.h"
@@ -21,7 +22,7 @@ class BandwidthBuffers {
  public:
   // Makes sure workers 0..threads-1 each own at least bytes_per_thread bytes. Returns false and
   // sets *err when memory cannot be mapped.
-  bool Reserve(ThreadTeam& team, int threads, uint64_t bytes_per_thread, std::string* err);
+  [[nodiscard]] bool Reserve(ThreadTeam& team, int threads, uint64_t bytes_per_thread, Error* err);
   // Address space each buffer may grow into in place (HugeBuffer::Ensure) before it is mapped
   // again: the most any sweep may ask for, so that growing never zeroes a page twice.
   void set_growth_limit(uint64_t bytes_per_thread) { growth_limit_ = bytes_per_thread; }
@@ -79,8 +80,9 @@ uint64_t BandwidthBytesPerThread(BandwidthPattern pattern, int threads,
 // decides which of their chunks are cached, and only chunks of their second half are timed.
 // Returns false and sets *err when the ISA cannot run here, threads is outside 1..team.size(),
 // or memory cannot be mapped.
-bool MeasureBandwidth(ThreadTeam& team, BandwidthBuffers* buffers, const IsaFlags& flags,
-                      const BandwidthOptions& opts, BandwidthResult* result, std::string* err);
+[[nodiscard]] bool MeasureBandwidth(ThreadTeam& team, BandwidthBuffers* buffers,
+                                    const IsaFlags& flags, const BandwidthOptions& opts,
+                                    BandwidthResult* result, Error* err);
 
 // Working sets from `from` to `to` bytes (both included, `to` rounded to the grid), geometric with
 // `steps_per_octave` points per doubling, each rounded to 1 KiB.

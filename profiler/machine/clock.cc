@@ -102,9 +102,9 @@ uint64_t Calibrate(Fn fn, double target) {
 }  // namespace
 
 bool MeasureScalarClock(ThreadTeam& team, const ClockOptions& opts, ClockResult* result,
-                        std::string* err) {
+                        Error* err) {
   if (team.size() < 1) {
-    *err = "no measurement thread";
+    Fail(err, ErrorKind::kEnvironment, "no measurement thread");
     return false;
   }
   team.Run(1, [&](int) {
@@ -119,9 +119,9 @@ bool MeasureScalarClock(ThreadTeam& team, const ClockOptions& opts, ClockResult*
 }
 
 bool MeasureVectorClock(ThreadTeam& team, const IsaFlags& flags, int threads,
-                        const ClockOptions& opts, ClockResult* result, std::string* err) {
+                        const ClockOptions& opts, ClockResult* result, Error* err) {
   if (threads < 1 || threads > team.size()) {
-    *err = "threads must be 1.." + std::to_string(team.size());
+    Fail(err, ErrorKind::kUsage, "threads must be 1.." + std::to_string(team.size()));
     return false;
   }
   void (*mixed)(uint64_t) = nullptr;
@@ -136,7 +136,7 @@ bool MeasureVectorClock(ThreadTeam& team, const IsaFlags& flags, int threads,
     mixed = MixedSse;
     load = FindComputeKernel(Isa::kSse, Precision::kFp64, FlopOp::kFma);
   } else {
-    *err = "the CPU has no FMA instructions: no vector-load clock";
+    Fail(err, ErrorKind::kEnvironment, "the CPU has no FMA instructions: no vector-load clock");
     return false;
   }
   std::atomic<bool> stop{false};

@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "core/error.h"
 #include "machine/isa.h"
 #include "machine/thread_team.h"
 
@@ -27,15 +28,15 @@ struct ClockResult {
 };
 
 // Clock of worker 0 with every other worker asleep: the one-core turbo clock.
-bool MeasureScalarClock(ThreadTeam& team, const ClockOptions& opts, ClockResult* result,
-                        std::string* err);
+[[nodiscard]] bool MeasureScalarClock(ThreadTeam& team, const ClockOptions& opts,
+                                      ClockResult* result, Error* err);
 
 // Clock of worker 0 while it interleaves the multiply chain with the widest FMA instructions
 // `flags` allows (AVX-512 > AVX2 > SSE) and workers 1..threads-1 run the widest FMA kernel flat
 // out: the clock under full vector load (AVX-512 frequency licences on Intel, the package power
 // limit everywhere). threads in 1..team.size().
-bool MeasureVectorClock(ThreadTeam& team, const IsaFlags& flags, int threads,
-                        const ClockOptions& opts, ClockResult* result, std::string* err);
+[[nodiscard]] bool MeasureVectorClock(ThreadTeam& team, const IsaFlags& flags, int threads,
+                                      const ClockOptions& opts, ClockResult* result, Error* err);
 
 }  // namespace rprof
 

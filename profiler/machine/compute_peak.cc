@@ -23,17 +23,18 @@ double TimedRun(ThreadTeam& team, int threads, const ComputeKernel& k, uint64_t 
 }  // namespace
 
 bool MeasureComputePeak(ThreadTeam& team, const IsaFlags& flags, const ComputePeakOptions& opts,
-                        ComputePeakResult* result, std::string* err) {
+                        ComputePeakResult* result, Error* err) {
   const ComputeKernel* k = FindComputeKernel(opts.isa, opts.precision, opts.op);
   bool usable = opts.op == FlopOp::kFma ? IsaFmaUsable(flags, opts.isa)
                                         : IsaUsable(flags, opts.isa);
   if (k == nullptr || !usable) {
-    *err = std::string("no ") + IsaName(opts.isa) + " " + FlopOpName(opts.op) +
-           " kernel can run on this CPU";
+    Fail(err, ErrorKind::kEnvironment,
+         std::string("no ") + IsaName(opts.isa) + " " + FlopOpName(opts.op) +
+             " kernel can run on this CPU");
     return false;
   }
   if (opts.threads < 1 || opts.threads > team.size()) {
-    *err = "threads must be 1.." + std::to_string(team.size());
+    Fail(err, ErrorKind::kUsage, "threads must be 1.." + std::to_string(team.size()));
     return false;
   }
   // Calibrate: grow until a run takes a measurable time, then scale to the target. The first

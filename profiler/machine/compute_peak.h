@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "machine/compute_kernels.h"
 #include "machine/isa.h"
 #include "machine/thread_team.h"
@@ -41,8 +42,9 @@ struct ComputePeakResult {
 // `repetitions` times, starting together. FLOPs: an FMA is 2 per lane, an add or a multiply 1.
 // Returns false and sets *err when the ISA/op cannot run here (IsaUsable / IsaFmaUsable) or
 // threads is outside 1..team.size().
-bool MeasureComputePeak(ThreadTeam& team, const IsaFlags& flags, const ComputePeakOptions& opts,
-                        ComputePeakResult* result, std::string* err);
+[[nodiscard]] bool MeasureComputePeak(ThreadTeam& team, const IsaFlags& flags,
+                                      const ComputePeakOptions& opts, ComputePeakResult* result,
+                                      Error* err);
 
 // FMA units of `isa`'s width per core, where the microarchitecture is known for certain (AMD
 // family 17h-1Ah, Intel big cores for 256-bit); nullopt elsewhere (AVX-512 on Intel: one or two

@@ -116,19 +116,21 @@ double LogDistance(uint64_t a, uint64_t b) {
 }  // namespace
 
 bool DetectHierarchy(const std::vector<CurvePoint>& curve_in, const HierarchyOptions& opts,
-                     std::vector<DetectedLevel>* levels, std::string* err) {
+                     std::vector<DetectedLevel>* levels, Error* err) {
   levels->clear();
   std::vector<CurvePoint> c = curve_in;
   std::sort(c.begin(), c.end(), [](const CurvePoint& a, const CurvePoint& b) {
     return a.working_set_bytes < b.working_set_bytes;
   });
   if (c.size() < 2) {
-    *err = "a hierarchy needs at least 2 measured working sets, got " + std::to_string(c.size());
+    Fail(err, ErrorKind::kEnvironment,
+         "a hierarchy needs at least 2 measured working sets, got " + std::to_string(c.size()));
     return false;
   }
   for (const CurvePoint& p : c) {
     if (!(p.value > 0) || !std::isfinite(p.value)) {
-      *err = "measured value at " + FormatBytes(p.working_set_bytes) + " is not positive";
+      Fail(err, ErrorKind::kEnvironment,
+           "measured value at " + FormatBytes(p.working_set_bytes) + " is not positive");
       return false;
     }
   }

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
+
 namespace rprof {
 
 struct CurvePoint {
@@ -64,8 +66,9 @@ struct DetectedLevel {
 // next knee), are left out, so they inflate neither `best` nor `effective_size`. Names: the first plateau is L1, the last DRAM (as above),
 // and with fewer plateaus than reported caches those between go to the cache levels whose
 // reported size is nearest their effective size, in order.
-bool DetectHierarchy(const std::vector<CurvePoint>& curve, const HierarchyOptions& opts,
-                     std::vector<DetectedLevel>* levels, std::string* err);
+[[nodiscard]] bool DetectHierarchy(const std::vector<CurvePoint>& curve,
+                                   const HierarchyOptions& opts, std::vector<DetectedLevel>* levels,
+                                   Error* err);
 
 // Human-readable size: "48 KiB", "1.25 MiB", "32 MiB", "2 GiB".
 std::string FormatBytes(uint64_t bytes);

@@ -41,9 +41,9 @@ uint64_t WholeHugePages(uint64_t bytes) {
 }
 }  // namespace
 
-bool HugeBuffer::Allocate(uint64_t bytes, std::string* err) { return Allocate(bytes, 0, err); }
+bool HugeBuffer::Allocate(uint64_t bytes, Error* err) { return Allocate(bytes, 0, err); }
 
-bool HugeBuffer::Allocate(uint64_t bytes, uint64_t reserve, std::string* err) {
+bool HugeBuffer::Allocate(uint64_t bytes, uint64_t reserve, Error* err) {
   Release();
   bytes = WholeHugePages(bytes);
   const uint64_t reserved = std::max(bytes, WholeHugePages(reserve));
@@ -52,7 +52,8 @@ bool HugeBuffer::Allocate(uint64_t bytes, uint64_t reserve, std::string* err) {
   void* p = mmap(nullptr, map_bytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | (reserved > bytes ? MAP_NORESERVE : 0), -1, 0);
   if (p == MAP_FAILED) {
-    *err = "cannot map " + std::to_string(bytes >> 20) + " MiB: " + std::strerror(errno);
+    Fail(err, ErrorKind::kEnvironment,
+         "cannot map " + std::to_string(bytes >> 20) + " MiB: " + std::strerror(errno));
     return false;
   }
   map_ = p;
@@ -68,7 +69,7 @@ bool HugeBuffer::Allocate(uint64_t bytes, uint64_t reserve, std::string* err) {
   return true;
 }
 
-bool HugeBuffer::Ensure(uint64_t bytes, std::string* err) {
+bool HugeBuffer::Ensure(uint64_t bytes, Error* err) {
   if (bytes > size_) {
     if (map_ != nullptr && WholeHugePages(bytes) <= reserved_) {
       size_ = WholeHugePages(bytes);

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/error.h"
+
 namespace rprof {
 
 class HugeBuffer {
@@ -22,14 +24,14 @@ class HugeBuffer {
   // 2 MiB-aligned and advised MADV_HUGEPAGE. The pages are not touched:
   // call Touch from the thread that will use them (first touch decides the NUMA node). Returns
   // false and sets *err when mmap fails.
-  bool Allocate(uint64_t bytes, std::string* err);
+  [[nodiscard]] bool Allocate(uint64_t bytes, Error* err);
   // Makes the buffer at least `bytes` long, every page touched (Touch). Within the address
   // space reserved by the last Allocate (its `reserve`), it grows in place, keeping what was
   // written and touching only the new pages; beyond it, it is allocated again. A sweep from
   // small to large working sets so zeroes and touches each page once, not once per growth.
-  bool Ensure(uint64_t bytes, std::string* err);
+  [[nodiscard]] bool Ensure(uint64_t bytes, Error* err);
   // As Allocate, with address space reserved (not committed) for Ensure to grow into.
-  bool Allocate(uint64_t bytes, uint64_t reserve, std::string* err);
+  [[nodiscard]] bool Allocate(uint64_t bytes, uint64_t reserve, Error* err);
   // Writes the first 8 bytes of every 4 KiB page not touched yet, a different value in each, so
   // the kernels never take a page fault and no two pages are identical (identical pages can be
   // merged, see huge_buffer.cc).

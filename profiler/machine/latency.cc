@@ -51,7 +51,7 @@ void BuildPointerCycle(char* base, uint64_t lines, int line_bytes, uint64_t seed
 }
 
 bool MeasureLatency(ThreadTeam& team, HugeBuffer* buffer, const LatencyOptions& opts,
-                    LatencyResult* result, std::string* err) {
+                    LatencyResult* result, Error* err) {
   const int line = std::max(16, opts.line_bytes);
   const uint64_t lines = std::max<uint64_t>(2, opts.working_set_bytes / line);
   const uint64_t bytes = lines * line;

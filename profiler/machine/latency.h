@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/error.h"
 #include "machine/huge_buffer.h"
 #include "machine/thread_team.h"
 
@@ -31,8 +32,8 @@ struct LatencyResult {
 // Measures on worker 0 of the team. `buffer` is the memory to chase through: reused between
 // calls, (re)mapped and first touched by worker 0 when smaller than the working set. Returns
 // false and sets *err when memory cannot be mapped.
-bool MeasureLatency(ThreadTeam& team, HugeBuffer* buffer, const LatencyOptions& opts,
-                    LatencyResult* result, std::string* err);
+[[nodiscard]] bool MeasureLatency(ThreadTeam& team, HugeBuffer* buffer, const LatencyOptions& opts,
+                                  LatencyResult* result, Error* err);
 
 // Writes a single random cycle through `lines` lines of `line_bytes` bytes at `base`: the first
 // 8 bytes of each line point to the next line of the cycle (Sattolo's algorithm, so every line is

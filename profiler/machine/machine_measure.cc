@@ -78,12 +78,12 @@ Plan PlanFor(const std::string& mode, double scale) {
 class Measurer {
  public:
   Measurer(const MachineMeasureOptions& opts, MachineProfile* out) : opts_(opts), out_(out) {}
-  bool Run(std::string* err);
+  bool Run(Error* err);
 
  private:
-  bool Cancelled(std::string* err) {
+  bool Cancelled(Error* err) {
     if (opts_.cancel != nullptr && opts_.cancel->load()) {
-      *err = "interrupted";
+      Fail(err, ErrorKind::kTargetFailed, "interrupted");
       return true;
     }
     return false;
@@ -91,13 +91,13 @@ class Measurer {
   void Progress(const std::string& what) {
     if (opts_.progress) opts_.progress(what, std::min(1.0, done_ / std::max(1.0, total_)));
   }
-  bool Settle(std::string* err);
-  bool Clock(std::string* err);
-  bool Compute(std::string* err);
-  bool BandwidthFor(int threads, std::string* err);
+  bool Settle(Error* err);
+  bool Clock(Error* err);
+  bool Compute(Error* err);
+  bool BandwidthFor(int threads, Error* err);
   // The <level>_load_scalar ceiling of a cache level the widest load sweep found.
-  bool ScalarLoadCeiling(const DetectedLevel& level, int threads, std::string* err);
-  bool Latency(std::string* err);
+  bool ScalarLoadCeiling(const DetectedLevel& level, int threads, Error* err);
+  bool Latency(Error* err);
   void Levels();
   void Warnings(const CompetingLoad& load);
   std::vector<uint64_t> ReportedSizes(int threads) const;
@@ -156,7 +156,7 @@ double SpreadOf(const std::vector<double>& rates) {
   return Summarize(rates, /*higher_is_better=*/true).spread_pct;
 }
 
-bool Measurer::Settle(std::string* err) {
+bool Measurer::Settle(Error* err) {
   if (opts_.settle_max_s <= 0) return true;
   const double start = NowSeconds();
   double first = -1, busy = 0;
@@ -207,10 +207,10 @@ std::vector<uint64_t> Measurer::ReportedSizes(int threads) const {
   return sizes;
 }
 
-bool Measurer::Run(std::string* err) {
+bool Measurer::Run(Error* err) {
   const double t_start = NowSeconds();
   if (opts_.mode != "quick" && opts_.mode != "full") {
-    *err = "mode must be quick or full, not '" + opts_.mode + "'";
+    Fail(err, ErrorKind::kUsage, "mode must be quick or full, not '" + opts_.mode + "'");
     return false;
   }
   plan_ = PlanFor(opts_.mode, opts_.time_scale > 0 ? opts_.time_scale : 1.0);
@@ -222,14 +222,15 @@ bool Measurer::Run(std::string* err) {
   // Threads: one per physical core that the affinity mask allows, unless asked otherwise.
   const int usable = static_cast<int>(topo.cpu_order.size());
   if (usable < 1) {
-    *err = "no CPU to run on (empty affinity mask?)";
+    Fail(err, ErrorKind::kEnvironment, "no CPU to run on (empty affinity mask?)");
     return false;
   }
   int cores = std::max(1, std::min(usable, topo.physical_cores));
   n_ = opts_.threads == 0 ? cores : opts_.threads;
   if (n_ < 1 || n_ > usable) {
-    *err = Format("threads must be 1..%d (the CPUs this process may run on), not %d", usable,
-                  opts_.threads);
+    Fail(err, ErrorKind::kUsage,
+         Format("threads must be 1..%d (the CPUs this process may run on), not %d", usable,
+                opts_.threads));
     return false;
   }
   out_->threads = n_;
@@ -333,7 +334,7 @@ bool Measurer::Run(std::string* err) {
   return true;
 }
 
-bool Measurer::Clock(std::string* err) {
+bool Measurer::Clock(Error* err) {
   if (Cancelled(err)) return false;
   Progress("clock, 1 thread");
   ClockOptions co;
@@ -345,17 +346,17 @@ bool Measurer::Clock(std::string* err) {
   ++done_;
   if (Cancelled(err)) return false;
   Progress(Format("clock under vector load, %d threads", n_));
-  std::string why;
+  Error why;
   if (MeasureVectorClock(*team_, out_->topology.isa, n_, co, &r, &why)) {
     out_->clock_ghz_vector = r.ghz.best;
   } else {
-    out_->warnings.push_back("no vector-load clock: " + why);
+    out_->warnings.push_back("no vector-load clock: " + why.message);
   }
   ++done_;
   return true;
 }
 
-bool Measurer::Compute(std::string* err) {
+bool Measurer::Compute(Error* err) {
   const IsaFlags& flags = out_->topology.isa;
   struct Job {
     Precision precision;
@@ -463,7 +464,7 @@ bool Measurer::Compute(std::string* err) {
   return true;
 }
 
-bool Measurer::BandwidthFor(int threads, std::string* err) {
+bool Measurer::BandwidthFor(int threads, Error* err) {
   const IsaFlags& flags = out_->topology.isa;
   const Isa isa = WidestIsa(flags);
   const uint64_t from = 16 * kKiB * static_cast<uint64_t>(threads);
@@ -629,7 +630,7 @@ bool Measurer::BandwidthFor(int threads, std::string* err) {
   return true;
 }
 
-bool Measurer::ScalarLoadCeiling(const DetectedLevel& level, int threads, std::string* err) {
+bool Measurer::ScalarLoadCeiling(const DetectedLevel& level, int threads, Error* err) {
   // The roof of scalar code (placement holds code measured scalar against it): a cache port
   // that loads two 64-byte vectors a cycle loads two 8-byte scalars, so in L1 scalar code sees
   // an eighth of the AVX-512 load roof; beyond L1 the lines' refill rate limits both widths, the
@@ -679,7 +680,7 @@ bool Measurer::ScalarLoadCeiling(const DetectedLevel& level, int threads, std::s
   return true;
 }
 
-bool Measurer::Latency(std::string* err) {
+bool Measurer::Latency(Error* err) {
   std::vector<uint64_t> sizes = GeometricSizes(16 * kKiB, std::max(16 * kKiB, max_ws_),
                                                plan_.lat_steps_per_octave);
   // Mapped up front for where the sweep is expected to end (it grows if the sweep goes on).
@@ -865,7 +866,7 @@ double SizeResolution(const std::string& mode) {
   return std::pow(2.0, 1.0 / std::min(p.bw_steps_per_octave, p.lat_steps_per_octave));
 }
 
-bool MeasureMachine(const MachineMeasureOptions& opts, MachineProfile* out, std::string* err) {
+bool MeasureMachine(const MachineMeasureOptions& opts, MachineProfile* out, Error* err) {
   *out = MachineProfile();
   Measurer m(opts, out);
   return m.Run(err);

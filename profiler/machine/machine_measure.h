@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 
+#include "core/error.h"
 #include "machine/machine_profile.h"
 
 namespace rprof {
@@ -67,9 +68,11 @@ struct MachineMeasureOptions {
 //    thread count), sysfs sizes the measurement contradicts, ProfileContradictions;
 //  - noisy_reasons: ProfileNoiseReasons, with the CPUs other processes used meanwhile.
 // Level sizes are not reconciled with earlier profiles here (ReconcileLevelSizes does that).
-// Returns false with *err set when options are invalid (mode, threads), memory cannot be
-// mapped, or the measurement was cancelled ("interrupted"); *out is then incomplete.
-bool MeasureMachine(const MachineMeasureOptions& opts, MachineProfile* out, std::string* err);
+// Returns false with *err set when options are invalid (mode, threads: kUsage), memory cannot be
+// mapped (kEnvironment), or the measurement was cancelled ("interrupted", kTargetFailed); *out is
+// then incomplete.
+[[nodiscard]] bool MeasureMachine(const MachineMeasureOptions& opts, MachineProfile* out,
+                                  Error* err);
 
 // The resolution of a mode's working-set sweeps, as a factor: one grid step (2^(1/points an
 // octave)). Effective sizes closer than this are the same size measured twice.

@@ -23,9 +23,9 @@ double NowSeconds() {
 
 ThreadTeam::ThreadTeam(std::vector<int> cpus) : cpus_(std::move(cpus)) {}
 
-std::unique_ptr<ThreadTeam> ThreadTeam::Start(const std::vector<int>& cpus, std::string* err) {
+std::unique_ptr<ThreadTeam> ThreadTeam::Start(const std::vector<int>& cpus, Error* err) {
   if (cpus.empty()) {
-    *err = "no CPU to run on";
+    Fail(err, ErrorKind::kEnvironment, "no CPU to run on");
     return nullptr;
   }
   std::unique_ptr<ThreadTeam> team(new ThreadTeam(cpus));
@@ -34,7 +34,8 @@ std::unique_ptr<ThreadTeam> ThreadTeam::Start(const std::vector<int>& cpus, std:
       team->threads_.emplace_back(&ThreadTeam::Worker, team.get(), i);
     }
   } catch (const std::exception& e) {
-    *err = std::string("cannot start a measurement thread: ") + e.what();
+    Fail(err, ErrorKind::kEnvironment,
+         std::string("cannot start a measurement thread: ") + e.what());
     return nullptr;  // the destructor stops and joins those that started
   }
   // Wait until every worker has pinned itself (or failed to).
@@ -43,8 +44,9 @@ std::unique_ptr<ThreadTeam> ThreadTeam::Start(const std::vector<int>& cpus, std:
     team->started_.wait(started);
   }
   if (team->pin_failures_.load() > 0) {
-    *err = "cannot pin a measurement thread to its CPU (pthread_setaffinity_np failed); is the "
-           "CPU outside this process's affinity mask?";
+    Fail(err, ErrorKind::kEnvironment,
+         "cannot pin a measurement thread to its CPU (pthread_setaffinity_np failed); is the "
+         "CPU outside this process's affinity mask?");
     return nullptr;
   }
   return team;

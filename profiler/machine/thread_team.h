@@ -12,6 +12,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/error.h"
+
 namespace rprof {
 
 // Seconds on CLOCK_MONOTONIC.
@@ -21,7 +23,7 @@ class ThreadTeam {
  public:
   // Starts one worker per entry of `cpus`, worker i pinned to cpus[i]. Returns nullptr and sets
   // *err when a thread cannot be created or pinned (a CPU outside this process's affinity mask).
-  static std::unique_ptr<ThreadTeam> Start(const std::vector<int>& cpus, std::string* err);
+  [[nodiscard]] static std::unique_ptr<ThreadTeam> Start(const std::vector<int>& cpus, Error* err);
   ~ThreadTeam();  // stops and joins the workers
   ThreadTeam(const ThreadTeam&) = delete;
   ThreadTeam& operator=(const ThreadTeam&) = delete;

@@ -13,14 +13,15 @@ namespace rprof {
 namespace {
 
 // A CPU number: decimal digits only (no sign, no spaces, no 0x), below kMaxCpus.
-bool ParseCpu(const std::string& text, int* cpu, std::string* why) {
+bool ParseCpu(const std::string& text, int* cpu, Error* why) {
   if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
-    *why = "'" + text + "' is not a CPU number; write CPUs as 0,2-3";
+    Fail(why, ErrorKind::kUsage, "'" + text + "' is not a CPU number; write CPUs as 0,2-3");
     return false;
   }
   if (text.size() > 6 || std::atoi(text.c_str()) >= CpuList::kMaxCpus) {
-    *why =
-        "CPU " + text + " is past the " + std::to_string(CpuList::kMaxCpus) + " CPUs rprof can pin";
+    Fail(why, ErrorKind::kUsage,
+         "CPU " + text + " is past the " + std::to_string(CpuList::kMaxCpus) +
+             " CPUs rprof can pin");
     return false;
   }
   *cpu = std::atoi(text.c_str());
@@ -36,10 +37,10 @@ cpu_set_t ToSet(const std::vector<int>& cpus) {
 
 }  // namespace
 
-bool CpuList::Parse(const std::string& text, CpuList* out, std::string* why) {
+bool CpuList::Parse(const std::string& text, CpuList* out, Error* why) {
   out->cpus_.clear();
   if (text.empty()) {
-    *why = "no CPU named; write CPUs as 0,2-3";
+    Fail(why, ErrorKind::kUsage, "no CPU named; write CPUs as 0,2-3");
     return false;
   }
   size_t start = 0;
@@ -48,7 +49,7 @@ bool CpuList::Parse(const std::string& text, CpuList* out, std::string* why) {
     std::string item = text.substr(start, comma - start);
     start = comma + 1;
     if (item.empty()) {
-      *why = "an empty item in '" + text + "'; write CPUs as 0,2-3";
+      Fail(why, ErrorKind::kUsage, "an empty item in '" + text + "'; write CPUs as 0,2-3");
       return false;
     }
     size_t dash = item.find('-');
@@ -57,8 +58,9 @@ bool CpuList::Parse(const std::string& text, CpuList* out, std::string* why) {
     last = first;
     if (dash != std::string::npos && !ParseCpu(item.substr(dash + 1), &last, why)) return false;
     if (last < first) {
-      *why = "the range " + item + " ends before it starts; write " + std::to_string(last) + "-" +
-             std::to_string(first);
+      Fail(why, ErrorKind::kUsage,
+           "the range " + item + " ends before it starts; write " + std::to_string(last) + "-" +
+               std::to_string(first));
       return false;
     }
     for (int cpu = first; cpu <= last; ++cpu) out->cpus_.push_back(cpu);
@@ -94,26 +96,27 @@ std::string CpuList::Text() const {
   return out;
 }
 
-bool CpuList::Usable(std::string* why) const {
+bool CpuList::Usable(Error* why) const {
   CpuList allowed = Allowed();
   CpuList outside;
   for (int cpu : cpus_)
     if (!std::binary_search(allowed.cpus_.begin(), allowed.cpus_.end(), cpu))
       outside.cpus_.push_back(cpu);
   if (outside.empty()) return true;
-  *why = "this process may not use " + std::string(outside.cpus_.size() == 1 ? "CPU " : "CPUs ") +
-         outside.Text() + " (it may use " + allowed.Text() +
-         ": its affinity mask, within its cpuset); " + "choose among those";
+  Fail(why, ErrorKind::kUsage,
+       "this process may not use " + std::string(outside.cpus_.size() == 1 ? "CPU " : "CPUs ") +
+           outside.Text() + " (it may use " + allowed.Text() +
+           ": its affinity mask, within its cpuset); " + "choose among those");
   return false;
 }
 
-bool CpuList::PinThisProcess(std::string* why) const {
+bool CpuList::PinThisProcess(Error* why) const {
   cpu_set_t set = ToSet(cpus_);
   DIR* tasks = opendir("/proc/self/task");
   if (!tasks) {
     // Without /proc, the calling thread at least: what it starts inherits the mask.
     if (sched_setaffinity(0, sizeof set, &set) == 0) return true;
-    *why = std::string("cannot pin: ") + std::strerror(errno);
+    Fail(why, ErrorKind::kEnvironment, std::string("cannot pin: ") + std::strerror(errno));
     return false;
   }
   bool ok = true;
@@ -122,7 +125,8 @@ bool CpuList::PinThisProcess(std::string* why) const {
     pid_t tid = static_cast<pid_t>(std::atoi(entry->d_name));
     // A thread that ended since the directory was read is no failure.
     if (sched_setaffinity(tid, sizeof set, &set) != 0 && errno != ESRCH) {
-      *why = "cannot pin thread " + std::string(entry->d_name) + ": " + std::strerror(errno);
+      Fail(why, ErrorKind::kEnvironment,
+           "cannot pin thread " + std::string(entry->d_name) + ": " + std::strerror(errno));
       ok = false;
       break;
     }

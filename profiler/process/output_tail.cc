@@ -36,14 +36,14 @@ OutputTail::~OutputTail() {
   CloseFd(&stop_write_);
 }
 
-bool OutputTail::Open(std::string* err) {
+bool OutputTail::Open(Error* err) {
   int data[2], stop[2];
   if (pipe2(data, O_CLOEXEC) != 0) {
-    *err = std::string("pipe: ") + std::strerror(errno);
+    Fail(err, ErrorKind::kEnvironment, std::string("pipe: ") + std::strerror(errno));
     return false;
   }
   if (pipe2(stop, O_CLOEXEC) != 0) {
-    *err = std::string("pipe: ") + std::strerror(errno);
+    Fail(err, ErrorKind::kEnvironment, std::string("pipe: ") + std::strerror(errno));
     close(data[0]);
     close(data[1]);
     return false;

@@ -16,6 +16,8 @@
 #include <string>
 #include <thread>
 
+#include "core/error.h"
+
 namespace rprof {
 
 class OutputTail {
@@ -27,8 +29,9 @@ class OutputTail {
   OutputTail(const OutputTail&) = delete;
   OutputTail& operator=(const OutputTail&) = delete;
 
-  // Before fork: the pipe the child will write into. False with *err when it cannot be made.
-  bool Open(std::string* err);
+  // Before fork: the pipe the child will write into. False with *err (kEnvironment) when it
+  // cannot be made.
+  [[nodiscard]] bool Open(Error* err);
   // In the child, between fork and exec: its standard error becomes the pipe.
   // Async-signal-safe.
   void AttachChild() const;

@@ -38,9 +38,8 @@ std::string Target(const std::string& path) {
   return path;
 }
 
-bool Fail(std::string* why, int error) {
-  *why = std::strerror(error);
-  return false;
+bool FailWithErrno(Error* why, int error) {
+  return Fail(why, ErrorKind::kEnvironment, std::strerror(error));
 }
 
 }  // namespace
@@ -53,31 +52,31 @@ std::string ReplacementPath(const std::string& path) {
   return dir + "." + name + ".rprof-" + std::to_string(getpid());
 }
 
-bool CommitReplacement(const std::string& temporary, const std::string& path, std::string* why) {
+bool CommitReplacement(const std::string& temporary, const std::string& path, Error* why) {
   if (std::rename(temporary.c_str(), Target(path).c_str()) == 0) return true;
   int error = errno;
   unlink(temporary.c_str());
-  return Fail(why, error);
+  return FailWithErrno(why, error);
 }
 
 void DropReplacement(const std::string& temporary) { unlink(temporary.c_str()); }
 
-bool ReplaceFile(const std::string& path, std::string_view content, std::string* why) {
+bool ReplaceFile(const std::string& path, std::string_view content, Error* why) {
   struct stat st;
   const std::string target = Target(path);
   if (stat(target.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
     // A device or a pipe: written in place, as a shell's redirection would.
     int fd = open(target.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0) return Fail(why, errno);
+    if (fd < 0) return FailWithErrno(why, errno);
     bool written = WriteWhole(fd, content);
     int error = errno;
     close(fd);
-    return written || Fail(why, error);
+    return written || FailWithErrno(why, error);
   }
   const std::string temporary = ReplacementPath(path);
   // 0666 less the umask, as a new file from the shell gets; an old file's mode is kept.
   int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) return Fail(why, errno);
+  if (fd < 0) return FailWithErrno(why, errno);
   bool kept_mode = stat(target.c_str(), &st) != 0 || fchmod(fd, st.st_mode & 07777) == 0;
   (void)kept_mode;  // a mode that cannot be kept is no reason to lose the report
   // fsync before the rename: after a crash the file is the old one or the new one, whole.
@@ -89,7 +88,7 @@ bool ReplaceFile(const std::string& path, std::string_view content, std::string*
   }
   if (!written) {
     unlink(temporary.c_str());
-    return Fail(why, error);
+    return FailWithErrno(why, error);
   }
   return CommitReplacement(temporary, path, why);
 }

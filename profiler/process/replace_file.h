@@ -9,17 +9,20 @@
 #include <string>
 #include <string_view>
 
+#include "core/error.h"
+
 namespace rprof {
 
-// Writes `content` to `path`, whole or not at all. False with *why (the cause, from the
-// system: "No space left on device") when it cannot; `path` is then as it was.
-bool ReplaceFile(const std::string& path, std::string_view content, std::string* why);
+// Writes `content` to `path`, whole or not at all. False with *why (kEnvironment; the cause,
+// from the system: "No space left on device") when it cannot; `path` is then as it was.
+[[nodiscard]] bool ReplaceFile(const std::string& path, std::string_view content, Error* why);
 
 // The temporary name ReplaceFile writes `path` to before the rename, for a tool that writes
 // the file itself (rsvg-convert -o): ".NAME.rprof-PID" in the same folder, so the rename never
 // crosses file systems. Then CommitReplacement renames it, or DropReplacement removes it.
 std::string ReplacementPath(const std::string& path);
-bool CommitReplacement(const std::string& temporary, const std::string& path, std::string* why);
+[[nodiscard]] bool CommitReplacement(const std::string& temporary, const std::string& path,
+                                     Error* why);
 void DropReplacement(const std::string& temporary);
 
 }  // namespace rprof

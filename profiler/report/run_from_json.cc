@@ -461,8 +461,9 @@ bool RunFromJson(const JsonValue& json, RunRecord* run, std::string* err) {
 bool RunsFromJsonText(std::string_view text, std::vector<RunRecord>* runs, std::string* err) {
   runs->clear();
   JsonValue json;
-  if (!ParseJson(text, &json, err)) {
-    *err = "not JSON: " + *err;
+  Error json_err;
+  if (!ParseJson(text, &json, &json_err)) {
+    *err = "not JSON: " + json_err.message;
     return false;
   }
   // One run (rprof show, a recovery file), or many (rprof history).

@@ -48,9 +48,9 @@ bool WriteRecoveryFile(const RunRecord& run, std::string_view json, std::string*
   std::string text = std::string(json);
   if (text.empty() || text.back() != '\n') text += '\n';
   // After a crash the file is whole or absent, never empty (process/replace_file.h).
-  std::string why;
+  Error why;
   if (!ReplaceFile(*path, text, &why)) {
-    *err = "cannot write " + *path + ": " + why;
+    *err = "cannot write " + *path + ": " + why.message;
     return false;
   }
   return true;

@@ -54,8 +54,9 @@ int RunCaptured(const std::string& path, const std::vector<std::string>& args, s
   TrackChild(pid, launch);
   ChildEnd end = WaitChild(pid, 60);
   // What the binary printed: bounded, as anything a target writes (core/untrusted_file.h).
-  std::string why;
-  if (ReadUntrustedFile(file, kMaxTargetFileBytes, out, &why) != UntrustedRead::kRead) out->clear();
+  // Output refused or missing is no output: the exit status below is what the caller reads.
+  if (ReadUntrustedFile(file, kMaxTargetFileBytes, out, nullptr) != UntrustedRead::kRead)
+    out->clear();
   unlink(file.c_str());
   *how = WaitStatusText(end.wait_status);
   if (!WIFEXITED(end.wait_status)) return -1;

@@ -81,7 +81,11 @@ bool IsRowField(const std::string& key) {
 
 bool ParseBenchmarkJson(const std::string& text, BenchmarkReport* out, std::string* err) {
   JsonValue root;
-  if (!ParseJson(NonFiniteTokensAsNull(text), &root, err)) return false;
+  Error json_err;
+  if (!ParseJson(NonFiniteTokensAsNull(text), &root, &json_err)) {
+    *err = json_err.message;
+    return false;
+  }
   const JsonValue* benchmarks = root.Find("benchmarks");
   if (!root.is_object() || !benchmarks || !benchmarks->is_array()) {
     *err = "no \"benchmarks\" array: not Google Benchmark's JSON output";

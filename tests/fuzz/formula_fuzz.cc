@@ -22,10 +22,10 @@ namespace {
 
 // Checks the contract on one input; aborts (a fuzzer finding) when it is broken.
 void Check(std::string_view text) {
-  std::string err;
+  rprof::Error err;
   auto formula = rprof::Formula::Parse(text, &err);
   if (!formula) {
-    if (err.empty() || err.find("column") == std::string::npos) std::abort();
+    if (err.message.find("column") == std::string::npos) std::abort();
     return;
   }
   if (formula->text() != text) std::abort();
@@ -35,14 +35,14 @@ void Check(std::string_view text) {
     if (++seen % 5 == 0) return std::nullopt;
     return static_cast<double>(name.size() % 7) - 3.0;  // includes 0, for divisions by zero
   };
-  std::string why;
+  rprof::Error why;
   auto value = formula->Evaluate(lookup, &why);
   if (value && !std::isfinite(*value)) std::abort();
-  if (!value && why.empty()) std::abort();
+  if (!value && why.message.empty()) std::abort();
   // Copies evaluate the same.
   rprof::Formula copy = *formula;
   seen = 0;
-  std::string why2;
+  rprof::Error why2;
   auto again = copy.Evaluate(lookup, &why2);
   if (value.has_value() != again.has_value()) std::abort();
   if (value && *value != *again) std::abort();

@@ -33,13 +33,14 @@ int Depth(const rprof::JsonValue& value) {
 
 void Check(std::string_view text) {
   rprof::JsonValue value;
-  std::string err;
+  rprof::Error err;
   if (!rprof::ParseJson(text, &value, &err)) {
-    if (err.rfind("line ", 0) != 0 || err.find(", column ") == std::string::npos) std::abort();
+    const std::string& why = err.message;
+    if (why.rfind("line ", 0) != 0 || why.find(", column ") == std::string::npos) std::abort();
   } else {
     if (Depth(value) > rprof::kJsonMaxDepth) std::abort();
     rprof::JsonValue again;
-    std::string err2;
+    rprof::Error err2;
     if (!rprof::ParseJson(text, &again, &err2) || again.type() != value.type()) std::abort();
   }
   // What import does with the same bytes: runs, or a reason.

@@ -15,16 +15,16 @@ namespace {
 
 CpuList Parsed(const std::string& text) {
   CpuList list;
-  std::string why;
-  EXPECT_TRUE(CpuList::Parse(text, &list, &why)) << text << ": " << why;
+  Error why;
+  EXPECT_TRUE(CpuList::Parse(text, &list, &why)) << text << ": " << why.message;
   return list;
 }
 
 std::string Refused(const std::string& text) {
   CpuList list;
-  std::string why;
+  Error why;
   EXPECT_FALSE(CpuList::Parse(text, &list, &why)) << text << " gave " << list.Text();
-  return why;
+  return why.message;
 }
 
 TEST(CpuList, ListsAndRangesAsLikwidWritesThem) {
@@ -56,14 +56,14 @@ TEST(CpuList, MalformedListsAreRefusedWithTheReason) {
 TEST(CpuList, UsableOnlyWithinTheAllowedSet) {
   CpuList allowed = CpuList::Allowed();
   ASSERT_FALSE(allowed.empty());
-  std::string why;
-  EXPECT_TRUE(allowed.Usable(&why)) << why;
+  Error why;
+  EXPECT_TRUE(allowed.Usable(&why)) << why.message;
   // A CPU past every allowed one.
   CpuList outside = Parsed(std::to_string(allowed.cpus().back() + 1));
   EXPECT_FALSE(outside.Usable(&why));
-  EXPECT_EQ(why, "this process may not use CPU " + outside.Text() + " (it may use " +
-                     allowed.Text() +
-                     ": its affinity mask, within its cpuset); choose among those");
+  EXPECT_EQ(why.message, "this process may not use CPU " + outside.Text() + " (it may use " +
+                             allowed.Text() +
+                             ": its affinity mask, within its cpuset); choose among those");
 }
 
 std::vector<int> MaskOfThisThread() {
@@ -87,8 +87,8 @@ TEST(CpuList, PinningReachesThreadsStartedBeforeAndAfter) {
     before_mask = MaskOfThisThread();
     done = true;
   });
-  std::string why;
-  ASSERT_TRUE(first.PinThisProcess(&why)) << why;
+  Error why;
+  ASSERT_TRUE(first.PinThisProcess(&why)) << why.message;
   pinned = true;
   before.join();
   std::vector<int> after_mask;
@@ -97,7 +97,8 @@ TEST(CpuList, PinningReachesThreadsStartedBeforeAndAfter) {
   EXPECT_EQ(MaskOfThisThread(), first.cpus());
   EXPECT_EQ(before_mask, first.cpus());
   EXPECT_EQ(after_mask, first.cpus());
-  ASSERT_TRUE(allowed.PinThisProcess(&why)) << why;  // as it was, for the tests after this one
+  ASSERT_TRUE(allowed.PinThisProcess(&why))
+      << why.message;  // as it was, for the tests after this one
 }
 
 }  // namespace

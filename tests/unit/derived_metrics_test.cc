@@ -142,9 +142,9 @@ TEST(AddDerivedMetrics, CpusUtilizedFromTheClocksCpuTime) {
 }
 
 TEST(ParseMetricLine, ReadsNameUnitAndFormula) {
-  std::string err;
+  Error err;
   auto def = ParseMetricLine("  bw [GB/s] =  bytes / time_s / 1e9 ", &err);
-  ASSERT_TRUE(def) << err;
+  ASSERT_TRUE(def) << err.message;
   EXPECT_EQ(def->name, "bw");
   EXPECT_EQ(def->unit, "GB/s");
   EXPECT_EQ(def->formula.names(), (std::vector<std::string>{"bytes", "time_s"}));
@@ -165,9 +165,10 @@ TEST(ParseMetricLine, RefusesMalformedLines) {
                         Case{"gflops [GFLOP/s] = ", "formula of gflops: "},
                         Case{"gflops [GFLOP/s] = (flops", "formula of gflops: "}}) {
     SCOPED_TRACE(c.line);
-    std::string err;
+    Error err;
     EXPECT_FALSE(ParseMetricLine(c.line, &err));
-    EXPECT_NE(err.find(c.message), std::string::npos) << err;
+    EXPECT_EQ(err.kind, ErrorKind::kUsage);
+    EXPECT_NE(err.message.find(c.message), std::string::npos) << err.message;
   }
 }
 

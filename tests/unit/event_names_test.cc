@@ -42,9 +42,10 @@ class CheckEventNameTest : public testing::Test {
  protected:
   void SetUp() override {
     std::vector<PapiPreset> presets;
+    Error papi_why;
     std::string why;
-    if (!ListPapiPresets(&presets, &why) || !InitPfm(&why))
-      GTEST_SKIP() << "without PAPI and libpfm4 every name passes: " << why;
+    if (!ListPapiPresets(&presets, &papi_why) || !InitPfm(&why))
+      GTEST_SKIP() << "without PAPI and libpfm4 every name passes: " << papi_why.message << why;
   }
   std::string Refused(const std::string& name) {
     Error err;

@@ -24,19 +24,21 @@ ValueLookup From(const Values& values) {
 // Parses and evaluates; fails the test on a parse error.
 std::optional<double> Eval(std::string_view text, const Values& values = {},
                            std::string* why = nullptr) {
-  std::string err;
+  Error err;
   auto formula = Formula::Parse(text, &err);
-  EXPECT_TRUE(formula) << text << ": " << err;
+  EXPECT_TRUE(formula) << text << ": " << err.message;
   if (!formula) return std::nullopt;
-  std::string ignored;
-  return formula->Evaluate(From(values), why ? why : &ignored);
+  Error failure;
+  std::optional<double> value = formula->Evaluate(From(values), &failure);
+  if (why) *why = failure.message;
+  return value;
 }
 
 // The parse error of text ("" when it parses).
 std::string ParseError(std::string_view text) {
-  std::string err;
+  Error err;
   auto formula = Formula::Parse(text, &err);
-  return formula ? "" : err;
+  return formula ? "" : err.message;
 }
 
 TEST(Formula, Numbers) {
@@ -85,17 +87,17 @@ TEST(Formula, NamesWithColonsDotsAndAt) {
                          v),
                    20);
   EXPECT_DOUBLE_EQ(*Eval("l1d.replacement * cycles@1 + _x", v), 22);
-  std::string err;
+  Error err;
   auto f = Formula::Parse("a:b + c.d * a:b", &err);
-  ASSERT_TRUE(f) << err;
+  ASSERT_TRUE(f) << err.message;
   EXPECT_EQ(f->names(), (std::vector<std::string>{"a:b", "c.d"}));
   EXPECT_EQ(f->text(), "a:b + c.d * a:b");
 }
 
 TEST(Formula, NamesInOrderOfFirstUse) {
-  std::string err;
+  Error err;
   auto f = Formula::Parse("64 * (rd0 + rd1 + wr0 + rd0) / time_s", &err);
-  ASSERT_TRUE(f) << err;
+  ASSERT_TRUE(f) << err.message;
   EXPECT_EQ(f->names(), (std::vector<std::string>{"rd0", "rd1", "wr0", "time_s"}));
 }
 
@@ -152,7 +154,7 @@ TEST(Formula, NonFiniteResultIsMissing) {
 }
 
 TEST(Formula, EvaluateWithoutWhy) {
-  std::string err;
+  Error err;
   auto f = Formula::Parse("1 / x", &err);
   ASSERT_TRUE(f);
   EXPECT_FALSE(f->Evaluate(From({}), nullptr));
@@ -160,7 +162,7 @@ TEST(Formula, EvaluateWithoutWhy) {
 }
 
 TEST(Formula, CopiesShareTheTreeAndStayValid) {
-  std::string err;
+  Error err;
   std::optional<Formula> copy;
   {
     auto f = Formula::Parse("a * 2", &err);

@@ -304,8 +304,11 @@ TEST(AddSampledTime, MostlyOffTheCpuIsSaidOnceForTheRun) {
   EXPECT_NEAR(*off->value, 0.9, 1e-9);
   EXPECT_NE(off->note.find("mostly off the CPU: 0.10 CPUs utilized"), std::string::npos)
       << off->note;
-  for (const Metric& m : out)
-    if (m.name == "time_s") EXPECT_EQ(m.note.find("off the CPU"), std::string::npos) << m.note;
+  for (const Metric& m : out) {
+    if (m.name == "time_s") {
+      EXPECT_EQ(m.note.find("off the CPU"), std::string::npos) << m.note;
+    }
+  }
   // The run's measured CPU time, where it is there, comes first: 0.5 CPUs is not "mostly off".
   std::vector<Metric> measured = {{"time_s", 0.6, "s", Source::kClock, "", ""},
                                   {"cpu_time_s", 0.3, "s", Source::kClock, "", ""}};

@@ -16,18 +16,19 @@ namespace {
 
 JsonValue Parsed(std::string_view text) {
   JsonValue value;
-  std::string err;
-  EXPECT_TRUE(ParseJson(text, &value, &err)) << text << ": " << err;
+  Error err;
+  EXPECT_TRUE(ParseJson(text, &value, &err)) << text << ": " << err.message;
   return value;
 }
 
 // The error for text, which must fail.
 std::string Refused(std::string_view text) {
   JsonValue value;
-  std::string err;
+  Error err;
   EXPECT_FALSE(ParseJson(text, &value, &err)) << "accepted: " << text;
-  EXPECT_FALSE(err.empty()) << text;
-  return err;
+  EXPECT_FALSE(err.message.empty()) << text;
+  EXPECT_EQ(err.kind, ErrorKind::kUsage) << text;
+  return err.message;
 }
 
 TEST(ParseJson, EveryType) {
@@ -183,9 +184,9 @@ TEST(ParseJson, MangledInputFailsCleanly) {
   Parsed(seed);
   for (size_t cut = 0; cut < seed.size(); ++cut) {
     JsonValue value;
-    std::string err;
+    Error err;
     EXPECT_FALSE(ParseJson(seed.substr(0, cut), &value, &err)) << cut;
-    EXPECT_FALSE(err.empty());
+    EXPECT_FALSE(err.message.empty());
   }
   std::mt19937 random(14);
   for (int round = 0; round < 20000; ++round) {
@@ -206,9 +207,9 @@ TEST(ParseJson, MangledInputFailsCleanly) {
       if (text.empty()) text.push_back('x');
     }
     JsonValue value;
-    std::string err;
+    Error err;
     if (!ParseJson(text, &value, &err)) {
-      EXPECT_FALSE(err.empty()) << text;
+      EXPECT_FALSE(err.message.empty()) << text;
     }
   }
 }

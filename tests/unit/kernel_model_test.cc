@@ -42,8 +42,8 @@ rprof_kernel FakeKernel(const char* flops, const char* bytes) {
 
 TEST(KernelModelMetrics, TriadThousandElements) {
   std::vector<Metric> metrics;
-  std::string err;
-  ASSERT_TRUE(KernelModelMetrics(Builtin("triad"), ArgsN(1000), &metrics, &err)) << err;
+  Error err;
+  ASSERT_TRUE(KernelModelMetrics(Builtin("triad"), ArgsN(1000), &metrics, &err)) << err.message;
   ASSERT_EQ(metrics.size(), 3u);
   for (const Metric& m : metrics) {
     SCOPED_TRACE(m.name);
@@ -66,8 +66,9 @@ TEST(KernelModelMetrics, TriadThousandElements) {
 
 TEST(KernelModelMetrics, MatmulFp32FillsFlopsSp) {
   std::vector<Metric> metrics;
-  std::string err;
-  ASSERT_TRUE(KernelModelMetrics(Builtin("matmul-naive-fp32"), ArgsN(10), &metrics, &err)) << err;
+  Error err;
+  ASSERT_TRUE(KernelModelMetrics(Builtin("matmul-naive-fp32"), ArgsN(10), &metrics, &err))
+      << err.message;
   const Metric* flops_sp = FindMetric(metrics, "flops_sp", Source::kModel);
   ASSERT_NE(flops_sp, nullptr);
   EXPECT_EQ(flops_sp->value, 2000.0);  // 2*n*n*n
@@ -78,8 +79,8 @@ TEST(KernelModelMetrics, MatmulFp32FillsFlopsSp) {
 
 TEST(KernelModelMetrics, CopyHasZeroFlopsNotMissing) {
   std::vector<Metric> metrics;
-  std::string err;
-  ASSERT_TRUE(KernelModelMetrics(Builtin("copy"), ArgsN(100), &metrics, &err)) << err;
+  Error err;
+  ASSERT_TRUE(KernelModelMetrics(Builtin("copy"), ArgsN(100), &metrics, &err)) << err.message;
   EXPECT_EQ(FindMetric(metrics, "flops", Source::kModel)->value, 0.0);
   EXPECT_EQ(FindMetric(metrics, "bytes_dram", Source::kModel)->value, 1600.0);
 }
@@ -90,8 +91,8 @@ TEST(KernelModelMetrics, UsesEveryParameterByName) {
   args.values[0] = 7;
   args.values[1] = 3;
   std::vector<Metric> metrics;
-  std::string err;
-  ASSERT_TRUE(KernelModelMetrics(k, args, &metrics, &err)) << err;
+  Error err;
+  ASSERT_TRUE(KernelModelMetrics(k, args, &metrics, &err)) << err.message;
   EXPECT_EQ(FindMetric(metrics, "flops", Source::kModel)->value, 21.0);
   EXPECT_EQ(FindMetric(metrics, "bytes_dram", Source::kModel)->value, 80.0);
 }
@@ -99,39 +100,39 @@ TEST(KernelModelMetrics, UsesEveryParameterByName) {
 TEST(KernelModelMetrics, BrokenFormulaNamesKernelAndFormula) {
   rprof_kernel k = FakeKernel("2*", "8*n");
   std::vector<Metric> metrics;
-  std::string err;
+  Error err;
   EXPECT_FALSE(KernelModelMetrics(k, ArgsN(5), &metrics, &err));
-  EXPECT_NE(err.find("fake-kernel"), std::string::npos) << err;
-  EXPECT_NE(err.find("'2*'"), std::string::npos) << err;
-  EXPECT_NE(err.find("FLOP"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("fake-kernel"), std::string::npos) << err.message;
+  EXPECT_NE(err.message.find("'2*'"), std::string::npos) << err.message;
+  EXPECT_NE(err.message.find("FLOP"), std::string::npos) << err.message;
   EXPECT_TRUE(metrics.empty()) << "a failed model adds nothing";
 }
 
 TEST(KernelModelMetrics, BrokenBytesFormulaAddsNothing) {
   rprof_kernel k = FakeKernel("2*n", "(8*n");
   std::vector<Metric> metrics;
-  std::string err;
+  Error err;
   EXPECT_FALSE(KernelModelMetrics(k, ArgsN(5), &metrics, &err));
-  EXPECT_NE(err.find("byte formula '(8*n'"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("byte formula '(8*n'"), std::string::npos) << err.message;
   EXPECT_TRUE(metrics.empty());
 }
 
 TEST(KernelModelMetrics, UnknownParameterInFormulaFails) {
   rprof_kernel k = FakeKernel("2*n*k", "8*n");
   std::vector<Metric> metrics;
-  std::string err;
+  Error err;
   EXPECT_FALSE(KernelModelMetrics(k, ArgsN(5), &metrics, &err));
-  EXPECT_NE(err.find("fake-kernel"), std::string::npos) << err;
-  EXPECT_NE(err.find("'k'"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("fake-kernel"), std::string::npos) << err.message;
+  EXPECT_NE(err.message.find("'k'"), std::string::npos) << err.message;
   EXPECT_TRUE(metrics.empty());
 }
 
 TEST(KernelModelMetrics, NullFormulaFailsInsteadOfCrashing) {
   rprof_kernel k = FakeKernel(nullptr, "8*n");
   std::vector<Metric> metrics;
-  std::string err;
+  Error err;
   EXPECT_FALSE(KernelModelMetrics(k, ArgsN(5), &metrics, &err));
-  EXPECT_NE(err.find("fake-kernel"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("fake-kernel"), std::string::npos) << err.message;
 }
 
 }  // namespace

@@ -323,12 +323,12 @@ const char* const kCurriculumKernels[] = {
 
 // The formula evaluated with the kernel's defaults and `params` over them.
 double Evaluate(const rprof_kernel& kernel, const char* text, const Params& params = {}) {
-  std::string err;
+  Error err;
   std::optional<Formula> formula = Formula::Parse(text, &err);
-  EXPECT_TRUE(formula.has_value()) << kernel.name << ": '" << text << "': " << err;
+  EXPECT_TRUE(formula.has_value()) << kernel.name << ": '" << text << "': " << err.message;
   if (!formula) return std::nan("");
   const rprof_args args = Args(kernel, params);
-  std::string why;
+  Error why;
   std::optional<double> value = formula->Evaluate(
       [&](std::string_view name) -> std::optional<double> {
         for (uint32_t p = 0; p < kernel.param_count; ++p) {
@@ -337,7 +337,7 @@ double Evaluate(const rprof_kernel& kernel, const char* text, const Params& para
         return std::nullopt;
       },
       &why);
-  EXPECT_TRUE(value.has_value()) << kernel.name << ": '" << text << "': " << why;
+  EXPECT_TRUE(value.has_value()) << kernel.name << ": '" << text << "': " << why.message;
   return value.value_or(std::nan(""));
 }
 
@@ -353,9 +353,9 @@ TEST(Formulas, ReadOnlyDeclaredParametersAndArePositiveAtTheDefaults) {
                   ? RPROF_PRECISION_FP64
                   : RPROF_PRECISION_FP32);
     for (const char* text : {kernel->flops_formula, kernel->bytes_formula}) {
-      std::string err;
+      Error err;
       std::optional<Formula> formula = Formula::Parse(text, &err);
-      ASSERT_TRUE(formula.has_value()) << text << ": " << err;
+      ASSERT_TRUE(formula.has_value()) << text << ": " << err.message;
       for (const std::string& used : formula->names()) {
         bool declared = false;
         for (uint32_t p = 0; p < kernel->param_count; ++p) {

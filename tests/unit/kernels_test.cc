@@ -87,11 +87,14 @@ TEST(BuiltinKernelSet, TableIsWellFormed) {
 
     // A "-fp32" name always means fp32; names without it are fp64 among the foundation
     // kernels (the curriculum ones, gemv say, are fp32 by nature and say so).
-    if (name.ends_with("-fp32")) EXPECT_EQ(k->precision, RPROF_PRECISION_FP32);
+    if (name.ends_with("-fp32")) {
+      EXPECT_EQ(k->precision, RPROF_PRECISION_FP32);
+    }
     const std::vector<const rprof_kernel*> foundation = FoundationKernels();
     if (name.find("fp32") == std::string::npos &&
-        std::find(foundation.begin(), foundation.end(), k) != foundation.end())
+        std::find(foundation.begin(), foundation.end(), k) != foundation.end()) {
       EXPECT_EQ(k->precision, RPROF_PRECISION_FP64);
+    }
 
     ASSERT_LE(k->param_count, static_cast<uint32_t>(RPROF_MAX_PARAMS));
     std::set<std::string> param_names;

@@ -47,7 +47,7 @@ class MachineCeilingsTest : public ::testing::Test {
     delete profile_;
     profile_ = nullptr;
   }
-  void SetUp() override { ASSERT_TRUE(ok_) << error_; }
+  void SetUp() override { ASSERT_TRUE(ok_) << error_.message; }
 
   // Whether the profile says other work competed with the measurement.
   static bool Busy() {
@@ -79,12 +79,12 @@ class MachineCeilingsTest : public ::testing::Test {
 
   static MachineProfile* profile_;
   static bool ok_;
-  static std::string error_;
+  static Error error_;
 };
 
 MachineProfile* MachineCeilingsTest::profile_ = nullptr;
 bool MachineCeilingsTest::ok_ = false;
-std::string MachineCeilingsTest::error_;
+Error MachineCeilingsTest::error_;
 
 const Ceiling* FindCeiling(const MachineProfile& p, const std::string& name, int threads) {
   for (const Ceiling& c : p.ceilings) {
@@ -108,7 +108,9 @@ TEST_F(MachineCeilingsTest, NoiseRulesHoldOnTheMeasuredProfile) {
   }
   int large = 0;
   for (const Ceiling& c : p.ceilings) large += c.spread_pct > kLargeSpreadPct && !c.best_confirmed;
-  if (4 * large > static_cast<int>(p.ceilings.size())) EXPECT_TRUE(p.noisy()) << Warnings();
+  if (4 * large > static_cast<int>(p.ceilings.size())) {
+    EXPECT_TRUE(p.noisy()) << Warnings();
+  }
   EXPECT_EQ(p.noisy(), !p.noisy_reasons.empty());
   for (const LevelSummary& l : p.levels) EXPECT_EQ(l.size_agreement, 0) << "not reconciled here";
 }
@@ -281,17 +283,18 @@ TEST_F(MachineCeilingsTest, LevelsRunFromL1ToDram) {
 
 TEST(MachineMeasureTest, RejectsBadOptions) {
   MachineProfile p;
-  std::string err;
+  Error err;
   MachineMeasureOptions o;
   o.threads = 100000;
   EXPECT_FALSE(MeasureMachine(o, &p, &err));
-  EXPECT_NE(err.find("threads must be 1.."), std::string::npos) << err;
+  EXPECT_NE(err.message.find("threads must be 1.."), std::string::npos) << err.message;
+  EXPECT_EQ(err.kind, ErrorKind::kUsage);
   o.threads = -1;
   EXPECT_FALSE(MeasureMachine(o, &p, &err));
   o = MachineMeasureOptions();
   o.mode = "fast";
   EXPECT_FALSE(MeasureMachine(o, &p, &err));
-  EXPECT_NE(err.find("quick or full"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("quick or full"), std::string::npos) << err.message;
 }
 
 TEST(MachineMeasureTest, CancelReturnsInterrupted) {
@@ -299,9 +302,9 @@ TEST(MachineMeasureTest, CancelReturnsInterrupted) {
   MachineMeasureOptions o;
   o.cancel = &cancel;
   MachineProfile p;
-  std::string err;
+  Error err;
   EXPECT_FALSE(MeasureMachine(o, &p, &err));
-  EXPECT_EQ(err, "interrupted");
+  EXPECT_EQ(err.message, "interrupted");
   EXPECT_TRUE(p.ceilings.empty());
 }
 
@@ -317,9 +320,9 @@ TEST(MachineMeasureTest, CancelDuringTheMeasurementStopsIt) {
     if (++calls == 3) cancel = true;  // a few measurements in
   };
   MachineProfile p;
-  std::string err;
+  Error err;
   EXPECT_FALSE(MeasureMachine(o, &p, &err));
-  EXPECT_EQ(err, "interrupted");
+  EXPECT_EQ(err.message, "interrupted");
   EXPECT_EQ(calls, 3);
 }
 
@@ -348,9 +351,9 @@ TEST(ComputeKernelsTest, FlopCounting) {
 
 TEST(ComputeKernelsTest, EveryUsableKernelRunsAndRefusesTheOthers) {
   Topology t = ReadTopology();
-  std::string err;
+  Error err;
   auto team = ThreadTeam::Start({t.cpu_order.front()}, &err);
-  ASSERT_NE(team, nullptr) << err;
+  ASSERT_NE(team, nullptr) << err.message;
   for (Isa isa : {Isa::kScalar, Isa::kSse, Isa::kAvx2, Isa::kAvx512}) {
     for (FlopOp op : {FlopOp::kFma, FlopOp::kMulAdd, FlopOp::kAdd}) {
       ComputePeakOptions o;
@@ -360,7 +363,8 @@ TEST(ComputeKernelsTest, EveryUsableKernelRunsAndRefusesTheOthers) {
       o.repetitions = 2;
       ComputePeakResult r;
       bool usable = op == FlopOp::kFma ? IsaFmaUsable(t.isa, isa) : IsaUsable(t.isa, isa);
-      EXPECT_EQ(MeasureComputePeak(*team, t.isa, o, &r, &err), usable) << IsaName(isa) << err;
+      EXPECT_EQ(MeasureComputePeak(*team, t.isa, o, &r, &err), usable)
+          << IsaName(isa) << err.message;
       if (usable) {
         EXPECT_GT(r.gflops.best, 0);
         EXPECT_EQ(r.flops_per_rep,
@@ -383,9 +387,9 @@ TEST(BandwidthTest, CountsExplicitLoadsAndStoresOnly) {
   EXPECT_EQ(PatternBytesPerElement(BandwidthPattern::kTriad), 24);
   EXPECT_EQ(PatternBytesPerElement(BandwidthPattern::kCopyNt), 16);
   Topology t = ReadTopology();
-  std::string err;
+  Error err;
   auto team = ThreadTeam::Start({t.cpu_order.front()}, &err);
-  ASSERT_NE(team, nullptr) << err;
+  ASSERT_NE(team, nullptr) << err.message;
   BandwidthBuffers buffers;
   for (BandwidthPattern pattern : {BandwidthPattern::kLoad, BandwidthPattern::kCopy,
                                    BandwidthPattern::kTriad, BandwidthPattern::kCopyNt}) {
@@ -396,7 +400,7 @@ TEST(BandwidthTest, CountsExplicitLoadsAndStoresOnly) {
     o.seconds_per_rep = 0.002;
     o.repetitions = 2;
     BandwidthResult r;
-    ASSERT_TRUE(MeasureBandwidth(*team, &buffers, t.isa, o, &r, &err)) << err;
+    ASSERT_TRUE(MeasureBandwidth(*team, &buffers, t.isa, o, &r, &err)) << err.message;
     // Arrays of whole 512-byte blocks, all the pattern's arrays counted in the working set.
     uint64_t array = 96 * 1024 / PatternStreams(pattern) / 512 * 512;
     EXPECT_EQ(r.working_set_bytes, array * PatternStreams(pattern));
@@ -412,7 +416,7 @@ TEST(BandwidthTest, CountsExplicitLoadsAndStoresOnly) {
     o.seconds_per_rep = 0.002;
     o.repetitions = 2;
     BandwidthResult r;
-    ASSERT_TRUE(MeasureBandwidth(*team, &buffers, t.isa, o, &r, &err)) << err;
+    ASSERT_TRUE(MeasureBandwidth(*team, &buffers, t.isa, o, &r, &err)) << err.message;
     EXPECT_EQ(r.bytes_per_rep, r.working_set_bytes * r.passes);
     EXPECT_GT(r.gbs.best, 0);
     o.pattern = BandwidthPattern::kCopy;
@@ -427,7 +431,7 @@ TEST(BandwidthTest, CountsExplicitLoadsAndStoresOnly) {
   o.seconds_per_rep = 0.001;
   o.repetitions = 3;
   BandwidthResult r;
-  ASSERT_TRUE(MeasureBandwidth(*team, &buffers, t.isa, o, &r, &err)) << err;
+  ASSERT_TRUE(MeasureBandwidth(*team, &buffers, t.isa, o, &r, &err)) << err.message;
   EXPECT_EQ(r.working_set_bytes, 3u * (24 << 20));
   EXPECT_EQ(r.passes, 0u);
   EXPECT_GT(r.chunk_bytes, 0u);
@@ -463,15 +467,15 @@ TEST(LatencyTest, PointerCycleVisitsEveryLineOnce) {
 
 TEST(LatencyTest, MeasuresOnWorkerZero) {
   Topology t = ReadTopology();
-  std::string err;
+  Error err;
   auto team = ThreadTeam::Start({t.cpu_order.front()}, &err);
-  ASSERT_NE(team, nullptr) << err;
+  ASSERT_NE(team, nullptr) << err.message;
   HugeBuffer buffer;
   LatencyOptions o;
   o.working_set_bytes = 64 * 1024 + 50;  // rounded down to whole lines
   o.seconds_per_rep = 0.002;
   LatencyResult r;
-  ASSERT_TRUE(MeasureLatency(*team, &buffer, o, &r, &err)) << err;
+  ASSERT_TRUE(MeasureLatency(*team, &buffer, o, &r, &err)) << err.message;
   EXPECT_EQ(r.working_set_bytes, 64u * 1024);
   EXPECT_GT(r.ns.best, 0.1);
   EXPECT_LT(r.ns.best, 1000);
@@ -480,9 +484,9 @@ TEST(LatencyTest, MeasuresOnWorkerZero) {
 
 TEST(ThreadTeamTest, RunsOnEveryWorkerAndSummarizes) {
   Topology t = ReadTopology();
-  std::string err;
+  Error err;
   auto team = ThreadTeam::Start(t.cpu_order, &err);
-  ASSERT_NE(team, nullptr) << err;
+  ASSERT_NE(team, nullptr) << err.message;
   std::vector<int> ran(team->size(), 0);
   for (int round = 0; round < 50; ++round) {
     team->Run(team->size(), [&](int i) {

@@ -84,10 +84,9 @@ TEST(HierarchyTest, FindsThreeCachesAndDramOnABandwidthCurve) {
   HierarchyOptions o;
   o.reported_sizes = kReported;
   std::vector<DetectedLevel> levels;
-  std::string err;
-  ASSERT_TRUE(DetectHierarchy(Curve(kBandwidth, Grid(16 * kKiB, 128 * kMiB, 2)), o, &levels,
-                              &err))
-      << err;
+  Error err;
+  ASSERT_TRUE(DetectHierarchy(Curve(kBandwidth, Grid(16 * kKiB, 128 * kMiB, 2)), o, &levels, &err))
+      << err.message;
   EXPECT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3", "dram"}));
   EXPECT_EQ(Find(levels, "l1").effective_size, 32 * kKiB);
   EXPECT_EQ(Find(levels, "l2").effective_size, 512 * kKiB);
@@ -112,10 +111,9 @@ TEST(HierarchyTest, FindsTheSameLevelsOnALatencyCurve) {
   o.higher_is_better = false;
   o.reported_sizes = kReported;
   std::vector<DetectedLevel> levels;
-  std::string err;
-  ASSERT_TRUE(DetectHierarchy(Curve(kLatency, Grid(16 * kKiB, 128 * kMiB, 4)), o, &levels,
-                              &err))
-      << err;
+  Error err;
+  ASSERT_TRUE(DetectHierarchy(Curve(kLatency, Grid(16 * kKiB, 128 * kMiB, 4)), o, &levels, &err))
+      << err.message;
   EXPECT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3", "dram"}));
   EXPECT_EQ(Find(levels, "l2").effective_size, 512 * kKiB);
   EXPECT_EQ(Find(levels, "l3").effective_size, 32 * kMiB);
@@ -130,9 +128,9 @@ TEST(HierarchyTest, LyingSysfsL3IsPlacedOnTheMeasuredPlateau) {
   HierarchyOptions o;
   o.reported_sizes = {32 * kKiB, 1 * kMiB, 480 * kMiB};
   std::vector<DetectedLevel> levels;
-  std::string err;
+  Error err;
   ASSERT_TRUE(DetectHierarchy(Curve(vm, Grid(16 * kKiB, 1920 * kMiB, 2)), o, &levels, &err))
-      << err;
+      << err.message;
   ASSERT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3", "dram"}));
   const DetectedLevel& l3 = Find(levels, "l3");
   EXPECT_EQ(l3.reported_size, 480 * kMiB);
@@ -154,8 +152,9 @@ TEST(HierarchyTest, LyingSysfsAlsoOnLatency) {
   o.reported_sizes = {32 * kKiB, 1 * kMiB, 480 * kMiB};
   o.reached_memory = false;  // capped sweep (memory): 1 GiB < 2 x 480 MiB
   std::vector<DetectedLevel> levels;
-  std::string err;
-  ASSERT_TRUE(DetectHierarchy(Curve(vm, Grid(16 * kKiB, 1 * kGiB, 2)), o, &levels, &err)) << err;
+  Error err;
+  ASSERT_TRUE(DetectHierarchy(Curve(vm, Grid(16 * kKiB, 1 * kGiB, 2)), o, &levels, &err))
+      << err.message;
   // Four plateaus for three reported caches: the last one must be DRAM even so.
   ASSERT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3", "dram"}));
   EXPECT_DOUBLE_EQ(Find(levels, "l3").median, 44);
@@ -171,8 +170,8 @@ TEST(HierarchyTest, NoiseAndAnOutlierDoNotSplitALevel) {
   HierarchyOptions o;
   o.reported_sizes = kReported;
   std::vector<DetectedLevel> levels;
-  std::string err;
-  ASSERT_TRUE(DetectHierarchy(c, o, &levels, &err)) << err;
+  Error err;
+  ASSERT_TRUE(DetectHierarchy(c, o, &levels, &err)) << err.message;
   ASSERT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3", "dram"}));
   EXPECT_EQ(Find(levels, "l2").effective_size, 512 * kKiB);
   EXPECT_LE(Find(levels, "l2").first_size, 64 * kKiB);  // the halves were joined again
@@ -197,8 +196,8 @@ TEST(HierarchyTest, NoisyMeasuredLatencyCurve) {
   o.higher_is_better = false;
   o.reported_sizes = kReported;
   std::vector<DetectedLevel> levels;
-  std::string err;
-  ASSERT_TRUE(DetectHierarchy(c, o, &levels, &err)) << err;
+  Error err;
+  ASSERT_TRUE(DetectHierarchy(c, o, &levels, &err)) << err.message;
   ASSERT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3", "dram"}));
   EXPECT_DOUBLE_EQ(Find(levels, "l1").median, 1.24);
   EXPECT_NEAR(Find(levels, "l2").median, 3.9, 0.1);
@@ -241,8 +240,8 @@ TEST(HierarchyTest, LargeReportedL3DramIsThePlateauPastTheKnee) {
     o.reported_sizes = kVmReported;
     o.reached_memory = reached;
     std::vector<DetectedLevel> levels;
-    std::string err;
-    ASSERT_TRUE(DetectHierarchy(VmCurve(gbs), o, &levels, &err)) << err;
+    Error err;
+    ASSERT_TRUE(DetectHierarchy(VmCurve(gbs), o, &levels, &err)) << err.message;
     ASSERT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3", "dram"}));
     EXPECT_NEAR(Find(levels, "l3").median, 31.6, 0.1);
     EXPECT_EQ(Find(levels, "l3").effective_size, 64 * kMiB);    // not sysfs's 480 MiB
@@ -264,8 +263,8 @@ TEST(HierarchyTest, LargeReportedL3FlatCurveHasNoDram) {
   o.reported_sizes = kVmReported;
   o.reached_memory = false;  // 512 MiB < 2 x 480 MiB
   std::vector<DetectedLevel> levels;
-  std::string err;
-  ASSERT_TRUE(DetectHierarchy(VmCurve(gbs), o, &levels, &err)) << err;
+  Error err;
+  ASSERT_TRUE(DetectHierarchy(VmCurve(gbs), o, &levels, &err)) << err.message;
   ASSERT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3"}));
   EXPECT_EQ(Find(levels, "l3").effective_size, 512 * kMiB);  // as far as the sweep went
 }
@@ -279,8 +278,8 @@ TEST(HierarchyTest, KneeTailDoesNotInflateTheNextLevel) {
   HierarchyOptions o;
   o.reported_sizes = kReported;
   std::vector<DetectedLevel> levels;
-  std::string err;
-  ASSERT_TRUE(DetectHierarchy(c, o, &levels, &err)) << err;
+  Error err;
+  ASSERT_TRUE(DetectHierarchy(c, o, &levels, &err)) << err.message;
   ASSERT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3", "dram"}));
   EXPECT_DOUBLE_EQ(Find(levels, "l2").best, 100);
   EXPECT_EQ(Find(levels, "l2").first_size, 64 * kKiB);
@@ -299,8 +298,8 @@ TEST(HierarchyTest, SlowKneeDoesNotBecomeALevel) {
   HierarchyOptions o;
   o.reported_sizes = kReported;
   std::vector<DetectedLevel> levels;
-  std::string err;
-  ASSERT_TRUE(DetectHierarchy(c, o, &levels, &err)) << err;
+  Error err;
+  ASSERT_TRUE(DetectHierarchy(c, o, &levels, &err)) << err.message;
   ASSERT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3", "dram"}));
   EXPECT_LE(Find(levels, "l2").effective_size, 1 * kMiB);
   EXPECT_NEAR(Find(levels, "l2").median, 100, 10);
@@ -316,8 +315,8 @@ TEST(HierarchyTest, TlbStepInsideDramIsMergedNotAnExtraLevel) {
   o.higher_is_better = false;
   o.reported_sizes = kReported;
   std::vector<DetectedLevel> levels;
-  std::string err;
-  ASSERT_TRUE(DetectHierarchy(c, o, &levels, &err)) << err;
+  Error err;
+  ASSERT_TRUE(DetectHierarchy(c, o, &levels, &err)) << err.message;
   ASSERT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3", "dram"}));
   EXPECT_DOUBLE_EQ(Find(levels, "l3").median, 15);
   EXPECT_GE(Find(levels, "dram").median, 90);
@@ -330,14 +329,14 @@ TEST(HierarchyTest, MissingLevelIsNamedByTheNearestReportedSize) {
   HierarchyOptions o;
   o.reported_sizes = kReported;
   std::vector<DetectedLevel> levels;
-  std::string err;
+  Error err;
   ASSERT_TRUE(DetectHierarchy(Curve(two, Grid(16 * kKiB, 128 * kMiB, 2)), o, &levels, &err))
-      << err;
+      << err.message;
   EXPECT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "dram"}));
   // The middle plateau ends near 32 MiB: it is the L3, and there is no visible L2.
   const std::vector<Level> no_l2 = {{32 * kKiB, 200}, {24 * kMiB, 60}, {0, 15}};
   ASSERT_TRUE(DetectHierarchy(Curve(no_l2, Grid(16 * kKiB, 128 * kMiB, 2)), o, &levels, &err))
-      << err;
+      << err.message;
   EXPECT_EQ(Names(levels), (std::vector<std::string>{"l1", "l3", "dram"}));
   EXPECT_EQ(Find(levels, "l3").reported_size, 32 * kMiB);
 }
@@ -347,10 +346,9 @@ TEST(HierarchyTest, SweepThatStopsInsideACacheHasNoDram) {
   o.reported_sizes = kReported;
   o.reached_memory = false;
   std::vector<DetectedLevel> levels;
-  std::string err;
-  ASSERT_TRUE(DetectHierarchy(Curve(kBandwidth, Grid(16 * kKiB, 16 * kMiB, 2)), o, &levels,
-                              &err))
-      << err;
+  Error err;
+  ASSERT_TRUE(DetectHierarchy(Curve(kBandwidth, Grid(16 * kKiB, 16 * kMiB, 2)), o, &levels, &err))
+      << err.message;
   EXPECT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3"}));
   EXPECT_EQ(Find(levels, "l3").effective_size, 16 * kMiB);  // as far as the sweep went
 }
@@ -358,10 +356,9 @@ TEST(HierarchyTest, SweepThatStopsInsideACacheHasNoDram) {
 TEST(HierarchyTest, WithoutSysfsEveryPlateauIsALevel) {
   HierarchyOptions o;  // no reported sizes
   std::vector<DetectedLevel> levels;
-  std::string err;
-  ASSERT_TRUE(DetectHierarchy(Curve(kBandwidth, Grid(16 * kKiB, 128 * kMiB, 2)), o, &levels,
-                              &err))
-      << err;
+  Error err;
+  ASSERT_TRUE(DetectHierarchy(Curve(kBandwidth, Grid(16 * kKiB, 128 * kMiB, 2)), o, &levels, &err))
+      << err.message;
   EXPECT_EQ(Names(levels), (std::vector<std::string>{"l1", "l2", "l3", "dram"}));
   EXPECT_EQ(Find(levels, "l3").reported_size, 0u);
 }
@@ -374,7 +371,7 @@ TEST(HierarchyTest, OrderOfInputDoesNotMatter) {
   HierarchyOptions o;
   o.reported_sizes = kReported;
   std::vector<DetectedLevel> a, b;
-  std::string err;
+  Error err;
   ASSERT_TRUE(DetectHierarchy(c, o, &a, &err));
   ASSERT_TRUE(DetectHierarchy(shuffled, o, &b, &err));
   ASSERT_EQ(a.size(), b.size());
@@ -391,8 +388,8 @@ TEST(HierarchyTest, FlatCurveIsOneLevel) {
   HierarchyOptions o;
   o.reported_sizes = kReported;
   std::vector<DetectedLevel> levels;
-  std::string err;
-  ASSERT_TRUE(DetectHierarchy(c, o, &levels, &err)) << err;
+  Error err;
+  ASSERT_TRUE(DetectHierarchy(c, o, &levels, &err)) << err.message;
   ASSERT_EQ(levels.size(), 1u);
   EXPECT_EQ(levels[0].name, "l1");
   EXPECT_EQ(levels[0].points, static_cast<int>(c.size()));
@@ -401,13 +398,13 @@ TEST(HierarchyTest, FlatCurveIsOneLevel) {
 TEST(HierarchyTest, RejectsTooFewPointsAndNonPositiveValues) {
   HierarchyOptions o;
   std::vector<DetectedLevel> levels;
-  std::string err;
+  Error err;
   EXPECT_FALSE(DetectHierarchy({{16 * kKiB, 10}}, o, &levels, &err));
-  EXPECT_NE(err.find("at least 2"), std::string::npos) << err;
-  err.clear();
+  EXPECT_NE(err.message.find("at least 2"), std::string::npos) << err.message;
+  err.message.clear();
   EXPECT_FALSE(DetectHierarchy({{16 * kKiB, 10}, {32 * kKiB, 0}}, o, &levels, &err));
-  EXPECT_NE(err.find("32 KiB"), std::string::npos) << err;
-  err.clear();
+  EXPECT_NE(err.message.find("32 KiB"), std::string::npos) << err.message;
+  err.message.clear();
   EXPECT_FALSE(DetectHierarchy({{16 * kKiB, 10}, {32 * kKiB, std::nan("")}}, o, &levels, &err));
 }
 
@@ -454,9 +451,9 @@ MachineProfile SweptProfile(const std::vector<SweptCache>& caches, double dram_n
   lo.higher_is_better = false;
   lo.reported_sizes = bo.reported_sizes = reported;
   std::vector<DetectedLevel> lat_levels, bw_levels;
-  std::string err;
-  EXPECT_TRUE(DetectHierarchy(lat_curve, lo, &lat_levels, &err)) << err;
-  EXPECT_TRUE(DetectHierarchy(bw_curve, bo, &bw_levels, &err)) << err;
+  Error err;
+  EXPECT_TRUE(DetectHierarchy(lat_curve, lo, &lat_levels, &err)) << err.message;
+  EXPECT_TRUE(DetectHierarchy(bw_curve, bo, &bw_levels, &err)) << err.message;
   for (const DetectedLevel& d : lat_levels) {
     LevelSummary s;
     s.level = d.name;

@@ -16,8 +16,8 @@ namespace {
 template <typename Body>
 std::string TailOf(size_t keep, Body body) {
   OutputTail tail(keep);
-  std::string why;
-  EXPECT_TRUE(tail.Open(&why)) << why;
+  Error why;
+  EXPECT_TRUE(tail.Open(&why)) << why.message;
   pid_t pid = fork();
   if (pid == 0) {
     tail.AttachChild();

@@ -82,7 +82,9 @@ TEST_F(SchemaCheckTest, ATableReplacedByAViewIsNamed) {
 // without moving the schema cookie (writable_schema), which only a real check notices.
 std::string CheckedWithTableSecretlyRenamed(Database* db, bool record_first) {
   std::string err;
-  if (record_first) EXPECT_TRUE(CheckSchemaUnlessVerified(db, /*record=*/true, &err)) << err;
+  if (record_first) {
+    EXPECT_TRUE(CheckSchemaUnlessVerified(db, /*record=*/true, &err)) << err;
+  }
   int64_t cookie_before = 0, cookie_after = 0;
   auto cookie = [&](int64_t* out) {
     EXPECT_TRUE(db->ForEachRow("PRAGMA schema_version", &err,

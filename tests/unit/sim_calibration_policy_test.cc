@@ -118,14 +118,14 @@ TEST(SimCalibrationPolicy, EveryVendorsL3MeetsThePlansTrafficExpectations) {
         Stream(check.kernel, n, &sim, ev);  // calibrate's warm-up call
         for (uint64_t& e : ev) e = 0;
         Stream(check.kernel, n, &sim, ev);  // the counted call
-        std::string formula_why;
+        Error formula_why;
         std::optional<double> expected = check.expected.Evaluate(
             [&](std::string_view name) -> std::optional<double> {
               if (name == check.size_param) return static_cast<double>(n);
               return std::nullopt;
             },
             &formula_why);
-        ASSERT_TRUE(expected.has_value()) << formula_why;
+        ASSERT_TRUE(expected.has_value()) << formula_why.message;
         // Calibration's own tolerance: 5 %.
         EXPECT_NEAR(Bytes(ev, boundary) / *expected, 1.0, 0.05)
             << vendor.name << ": " << check.kernel << " " << check.metric << " in " << level << " ("

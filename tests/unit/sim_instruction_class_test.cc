@@ -13,11 +13,11 @@ namespace {
 
 InstructionClass Classify(std::vector<uint8_t> bytes) {
   InstructionClass c;
-  std::string err;
+  Error err;
   // Trailing bytes that belong to no instruction: the classifier must stop at its length.
   size_t length = bytes.size();
   bytes.insert(bytes.end(), {0x90, 0x90, 0x90});
-  EXPECT_TRUE(ClassifyInstruction(bytes, &c, &err)) << err;
+  EXPECT_TRUE(ClassifyInstruction(bytes, &c, &err)) << err.message;
   EXPECT_EQ(c.length, length);
   return c;
 }
@@ -154,10 +154,10 @@ TEST(InstructionClass, RepStringAndControlFlow) {
 
 TEST(InstructionClass, UndecodableBytes) {
   InstructionClass c;
-  std::string err;
+  Error err;
   const std::vector<uint8_t> bad = {0x0f, 0xff};  // UD0 without its ModRM byte
   EXPECT_FALSE(ClassifyInstruction(bad, &c, &err));
-  EXPECT_NE(err.find("cannot decode bytes [0f ff]"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("cannot decode bytes [0f ff]"), std::string::npos) << err.message;
   EXPECT_FALSE(ClassifyInstruction(std::span<const uint8_t>(), &c, &err));
   const std::vector<uint8_t> truncated = {0xc4, 0xe2, 0xf5};  // VEX prefix cut short
   EXPECT_FALSE(ClassifyInstruction(truncated, &c, &err));

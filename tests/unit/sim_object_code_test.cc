@@ -56,8 +56,8 @@ TEST(ObjectCode, MapsAddressesInExecutableSegments) {
   const std::vector<uint8_t> code = {0x55, 0x48, 0x89, 0xe5, 0xc3};  // push rbp; mov rbp,rsp; ret
   std::vector<uint8_t> image = MakeImage(code);
   ObjectCode obj;
-  std::string err;
-  ASSERT_TRUE(obj.OpenImage(image, "image", &err)) << err;
+  Error err;
+  ASSERT_TRUE(obj.OpenImage(image, "image", &err)) << err.message;
   EXPECT_FALSE(obj.position_independent());
   ASSERT_EQ(obj.segments().size(), 2u);
 
@@ -76,22 +76,22 @@ TEST(ObjectCode, MapsAddressesInExecutableSegments) {
 }
 
 TEST(ObjectCode, RejectsBrokenImages) {
-  std::string err;
+  Error err;
   ObjectCode obj;
   std::vector<uint8_t> image = MakeImage({0xc3});
 
   std::vector<uint8_t> bad = image;
   bad[0] = 'X';
   EXPECT_FALSE(obj.OpenImage(bad, "bad", &err));
-  EXPECT_EQ(err, "bad: not an ELF file");
+  EXPECT_EQ(err.message, "bad: not an ELF file");
 
   bad = image;
   bad[EI_CLASS] = ELFCLASS32;
   EXPECT_FALSE(obj.OpenImage(bad, "bad", &err));
-  EXPECT_EQ(err, "bad: not a 64-bit little-endian ELF file");
+  EXPECT_EQ(err.message, "bad: not a 64-bit little-endian ELF file");
 
   EXPECT_FALSE(obj.OpenImage(MakeImage({0xc3}, EM_AARCH64), "arm", &err));
-  EXPECT_EQ(err, "arm: ELF for machine 183, not x86-64");
+  EXPECT_EQ(err.message, "arm: ELF for machine 183, not x86-64");
 
   bad = image;
   Elf64_Ehdr eh;
@@ -99,7 +99,7 @@ TEST(ObjectCode, RejectsBrokenImages) {
   eh.e_phoff = bad.size() - 8;
   std::memcpy(bad.data(), &eh, sizeof eh);
   EXPECT_FALSE(obj.OpenImage(bad, "bad", &err));
-  EXPECT_EQ(err, "bad: program headers lie outside the file");
+  EXPECT_EQ(err.message, "bad: program headers lie outside the file");
 
   bad = image;
   Elf64_Phdr ph;
@@ -107,17 +107,17 @@ TEST(ObjectCode, RejectsBrokenImages) {
   ph.p_filesz = 1 << 20;
   std::memcpy(bad.data() + sizeof(Elf64_Ehdr), &ph, sizeof ph);
   EXPECT_FALSE(obj.OpenImage(bad, "bad", &err));
-  EXPECT_EQ(err, "bad: a PT_LOAD segment lies outside the file");
+  EXPECT_EQ(err.message, "bad: a PT_LOAD segment lies outside the file");
 
   std::vector<uint8_t> tiny(image.begin(), image.begin() + 10);
   EXPECT_FALSE(obj.OpenImage(tiny, "tiny", &err));
-  EXPECT_EQ(err, "tiny: not an ELF file");
+  EXPECT_EQ(err.message, "tiny: not an ELF file");
   EXPECT_TRUE(obj.CodeAt(0x401000).empty());  // a failed open leaves it empty
 
   EXPECT_FALSE(obj.Open("/nonexistent/lib.so", &err));
-  EXPECT_EQ(err, "/nonexistent/lib.so: cannot open: No such file or directory");
+  EXPECT_EQ(err.message, "/nonexistent/lib.so: cannot open: No such file or directory");
   EXPECT_FALSE(obj.Open("/proc/self", &err));
-  EXPECT_NE(err.find("not an ELF file"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("not an ELF file"), std::string::npos) << err.message;
 }
 
 __attribute__((noinline)) int SomeFunction(int x) { return x * 3 + 1; }
@@ -130,8 +130,8 @@ TEST(ObjectCode, FindsThisProgramsCodeByLinkTimeAddress) {
   ASSERT_GT(n, 0);
   path[n] = '\0';
   ObjectCode obj;
-  std::string err;
-  ASSERT_TRUE(obj.Open(path, &err)) << err;
+  Error err;
+  ASSERT_TRUE(obj.Open(path, &err)) << err.message;
 
   auto runtime = reinterpret_cast<uintptr_t>(&SomeFunction);
   Dl_info info;

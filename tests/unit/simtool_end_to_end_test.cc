@@ -234,9 +234,9 @@ int main(int argc, char** argv) {
     return skip(
         "valgrind not found: install the Debian package valgrind (apt-get install "
         "valgrind)");
-  std::string why;
+  rprof::Error why;
   std::string tool = rprof::SimtoolPath(&why);
-  if (tool.empty()) return skip(why);
+  if (tool.empty()) return skip(why.message);
   rprof::g_targets = targets;
   rprof::g_runner = runner;
   rprof::g_valgrind = valgrind;

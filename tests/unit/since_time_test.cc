@@ -16,15 +16,18 @@ namespace {
 constexpr std::time_t kNow = 1795962615;
 
 std::string Since(const std::string& text) {
-  std::string utc, why;
-  EXPECT_TRUE(ParseSinceTime(text, kNow, &utc, &why)) << text << ": " << why;
+  std::string utc;
+  Error why;
+  EXPECT_TRUE(ParseSinceTime(text, kNow, &utc, &why)) << text << ": " << why.message;
   return utc;
 }
 
 std::string Refused(const std::string& text) {
-  std::string utc, why;
+  std::string utc;
+  Error why;
   EXPECT_FALSE(ParseSinceTime(text, kNow, &utc, &why)) << text << " gave " << utc;
-  return why;
+  EXPECT_EQ(why.kind, ErrorKind::kUsage) << text;
+  return why.message;
 }
 
 TEST(SinceTime, TheClockIsWhatTheTestsSayItIs) {

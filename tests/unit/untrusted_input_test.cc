@@ -38,24 +38,27 @@ TEST_F(UntrustedFileTest, ReadsARegularFileWhole) {
   int fd = open(path.c_str(), O_WRONLY | O_CREAT, 0600);
   ASSERT_EQ(write(fd, "abc", 3), 3);
   close(fd);
-  std::string text, why;
+  std::string text;
+  Error why;
   EXPECT_EQ(ReadUntrustedFile(path, 10, &text, &why), UntrustedRead::kRead);
   EXPECT_EQ(text, "abc");
   EXPECT_EQ(ReadUntrustedFile(dir_ + "/none", 10, &text, &why), UntrustedRead::kAbsent);
 }
 
 TEST_F(UntrustedFileTest, RefusesWhatIsNotABoundedRegularFile) {
-  std::string text, why;
+  std::string text;
+  Error why;
   std::string fifo = dir_ + "/fifo";
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   auto start = std::chrono::steady_clock::now();
   EXPECT_EQ(ReadUntrustedFile(fifo, 10, &text, &why), UntrustedRead::kRefused);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));  // no block
-  EXPECT_NE(why.find("a FIFO"), std::string::npos) << why;
+  EXPECT_NE(why.message.find("a FIFO"), std::string::npos) << why.message;
+  EXPECT_EQ(why.kind, ErrorKind::kTargetFailed);
   std::string link = dir_ + "/link";
   ASSERT_EQ(symlink("/dev/urandom", link.c_str()), 0);
   EXPECT_EQ(ReadUntrustedFile(link, 10, &text, &why), UntrustedRead::kRefused);
-  EXPECT_NE(why.find("symbolic link"), std::string::npos) << why;
+  EXPECT_NE(why.message.find("symbolic link"), std::string::npos) << why.message;
   std::string big = dir_ + "/big";
   int fd = open(big.c_str(), O_WRONLY | O_CREAT, 0600);
   ASSERT_EQ(ftruncate(fd, 11), 0);

@@ -5,20 +5,20 @@
 namespace rprof {
 
 bool KernelModelMetrics(const rprof_kernel& kernel, const rprof_args& args,
-                        std::vector<Metric>* out, std::string* err) {
+                        std::vector<Metric>* out, Error* err) {
   auto lookup = [&](std::string_view name) -> std::optional<double> {
     for (uint32_t i = 0; i < kernel.param_count; ++i)
       if (name == kernel.params[i].name) return static_cast<double>(args.values[i]);
     return std::nullopt;
   };
   auto evaluate = [&](const char* what, const char* text, double* value) {
-    std::string why;
+    Error why;
     auto formula = Formula::Parse(text ? text : "", &why);
     auto result = formula ? formula->Evaluate(lookup, &why) : std::nullopt;
     if (!result) {
-      *err = std::string("kernel ") + kernel.name + ": " + what + " formula '" +
-             (text ? text : "") + "': " + why;
-      return false;
+      return Fail(err, ErrorKind::kTargetFailed,
+                  std::string("kernel ") + kernel.name + ": " + what + " formula '" +
+                      (text ? text : "") + "': " + why.message);
     }
     *value = *result;
     return true;

@@ -32,9 +32,9 @@ class ModelSource : public CounterSource {
                                           Error* err) const override {
     std::vector<Metric> metrics;
     if (target.kind == CountedTarget::Kind::kKernel) {
-      std::string why;
+      Error why;
       if (!KernelModelMetrics(*target.kernel, target.args, &metrics, &why)) {
-        Fail(err, ErrorKind::kEnvironment, why);
+        Fail(err, ErrorKind::kEnvironment, why.message);
         return nullptr;
       }
     } else {

@@ -44,12 +44,12 @@ std::string PresetStandIn(const std::string& name, std::string* note) {
   return "";
 }
 
-bool ListPapiPresets(std::vector<PapiPreset>* out, std::string* why) {
+bool ListPapiPresets(std::vector<PapiPreset>* out, Error* why) {
   // Safe beside papi_session.cc's own call: a second PAPI_library_init returns the first result.
   int version = PAPI_library_init(PAPI_VER_CURRENT);
   if (version != PAPI_VER_CURRENT) {
-    *why = std::string("PAPI cannot start: ") + PAPI_strerror(version);
-    return false;
+    return Fail(why, ErrorKind::kEnvironment,
+                std::string("PAPI cannot start: ") + PAPI_strerror(version));
   }
   int code = PAPI_PRESET_MASK;
   if (PAPI_enum_event(&code, PAPI_ENUM_FIRST) != PAPI_OK) return true;

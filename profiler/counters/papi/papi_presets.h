@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
+
 namespace rprof {
 
 struct PapiPreset {
@@ -14,9 +16,9 @@ struct PapiPreset {
   bool defined = false;  // PAPI maps it to native events on this CPU
 };
 
-// Every PAPI preset, in PAPI's order. False with *why when PAPI is missing (rprof built without
-// it) or cannot start.
-bool ListPapiPresets(std::vector<PapiPreset>* out, std::string* why);
+// Every PAPI preset, in PAPI's order. False with *why (kEnvironment; may be null) when PAPI is
+// missing (rprof built without it) or cannot start.
+[[nodiscard]] bool ListPapiPresets(std::vector<PapiPreset>* out, Error* why);
 
 // The event rprof counts for `name` where PAPI defines no such preset for this CPU (PAPI 7.0 has
 // none at all for some CPUs it drives, e.g. Sapphire Rapids read as `icl`): the perf generic

@@ -3,9 +3,10 @@
 
 namespace rprof {
 
-bool ListPapiPresets(std::vector<PapiPreset>*, std::string* why) {
-  *why = "this rprof was built without PAPI; install libpapi-dev and rebuild (scripts/bootstrap)";
-  return false;
+bool ListPapiPresets(std::vector<PapiPreset>*, Error* why) {
+  return Fail(why, ErrorKind::kEnvironment,
+              "this rprof was built without PAPI; install libpapi-dev and rebuild "
+              "(scripts/bootstrap)");
 }
 
 // Without PAPI no name is a preset rprof can count: nothing stands in.

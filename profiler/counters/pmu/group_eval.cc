@@ -47,7 +47,7 @@ bool TryDefinition(const MetricGroup& group, const GroupMetric& metric, const Ev
     for (size_t i = 0; i < missing.size(); ++i) *why += (i ? ", " : "") + missing[i];
     return false;
   }
-  std::string eval_why;
+  Error eval_why;
   auto result = metric.formula.Evaluate(
       [&](std::string_view name) -> std::optional<double> {
         if (name == kTimeName) return time_s;
@@ -57,7 +57,7 @@ bool TryDefinition(const MetricGroup& group, const GroupMetric& metric, const Ev
       },
       &eval_why);
   if (!result) {
-    *why = eval_why;
+    *why = eval_why.message;
     return false;
   }
   *value = *result;

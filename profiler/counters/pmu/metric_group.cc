@@ -283,10 +283,11 @@ class GroupParser {
                                "], not [" + unit + "]");
     std::string_view text = Trim(line.substr(equals + 1));
     if (text.empty()) return Fail(line_no, "metric " + name + " has no formula after '='");
-    std::string formula_err;
+    Error formula_err;
     auto formula = Formula::Parse(text, &formula_err);
     if (!formula)
-      return Fail(line_no, "formula of " + name + " '" + std::string(text) + "': " + formula_err);
+      return Fail(line_no,
+                  "formula of " + name + " '" + std::string(text) + "': " + formula_err.message);
     for (const auto& input : formula->names()) {
       if (input == kTimeName || group_->FindEvent(input)) continue;
       std::vector<std::string> known{std::string(kTimeName)};

@@ -172,7 +172,7 @@ std::string_view VectorWidthName(VectorWidth width) {
   return "?";
 }
 
-bool ClassifyInstruction(std::span<const uint8_t> code, InstructionClass* out, std::string* err) {
+bool ClassifyInstruction(std::span<const uint8_t> code, InstructionClass* out, Error* err) {
   ZydisDecoder decoder;
   ZydisDecoderInit(&decoder, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
   ZydisDecodedInstruction in;
@@ -188,7 +188,8 @@ bool ClassifyInstruction(std::span<const uint8_t> code, InstructionClass* out, s
     }
     char st[16];
     std::snprintf(st, sizeof st, "0x%08x", static_cast<unsigned>(status));
-    *err = "cannot decode bytes [" + bytes + "] (zydis status " + st + ")";
+    Fail(err, ErrorKind::kEnvironment,
+         "cannot decode bytes [" + bytes + "] (zydis status " + st + ")");
     return false;
   }
 

@@ -34,6 +34,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/error.h"
+
 namespace rprof {
 
 enum class FpType : uint8_t { kNone, kFp32, kFp64 };
@@ -72,8 +74,9 @@ struct InstructionClass {
 
 // Decodes the instruction at the start of `code` (64-bit mode; `code` may be longer than the
 // instruction, it bounds what the decoder may read). Returns false and sets *err ("cannot decode
-// bytes 0f 0b ...: <zydis status>") when the bytes are not a valid instruction.
-bool ClassifyInstruction(std::span<const uint8_t> code, InstructionClass* out, std::string* err);
+// bytes 0f 0b ...: <zydis status>", kEnvironment) when the bytes are not a valid instruction.
+[[nodiscard]] bool ClassifyInstruction(std::span<const uint8_t> code, InstructionClass* out,
+                                       Error* err);
 
 }  // namespace rprof
 

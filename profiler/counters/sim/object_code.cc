@@ -38,23 +38,24 @@ void ObjectCode::Reset() {
   position_independent_ = false;
 }
 
-bool ObjectCode::Open(const std::string& path, std::string* err) {
+bool ObjectCode::Open(const std::string& path, Error* err) {
   Reset();
   path_ = path;
   // O_NONBLOCK: a FIFO named where an object file was expected must not hang us.
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
-    *err = path + ": cannot open: " + std::strerror(errno);
+    Fail(err, ErrorKind::kEnvironment, path + ": cannot open: " + std::strerror(errno));
     return false;
   }
   struct stat st;
   if (fstat(fd, &st) != 0) {
-    *err = path + ": cannot stat: " + std::strerror(errno);
+    Fail(err, ErrorKind::kEnvironment, path + ": cannot stat: " + std::strerror(errno));
     close(fd);
     return false;
   }
   if (!S_ISREG(st.st_mode) || st.st_size < static_cast<off_t>(sizeof(Elf64_Ehdr))) {
-    *err = path + ": not an ELF file (not a regular file of at least an ELF header's size)";
+    Fail(err, ErrorKind::kEnvironment,
+         path + ": not an ELF file (not a regular file of at least an ELF header's size)");
     close(fd);
     return false;
   }
@@ -63,7 +64,7 @@ bool ObjectCode::Open(const std::string& path, std::string* err) {
   int mmap_errno = errno;
   close(fd);
   if (p == MAP_FAILED) {
-    *err = path + ": cannot map: " + std::strerror(mmap_errno);
+    Fail(err, ErrorKind::kEnvironment, path + ": cannot map: " + std::strerror(mmap_errno));
     return false;
   }
   map_ = p;
@@ -76,8 +77,7 @@ bool ObjectCode::Open(const std::string& path, std::string* err) {
   return true;
 }
 
-bool ObjectCode::OpenImage(std::span<const uint8_t> image, const std::string& name,
-                           std::string* err) {
+bool ObjectCode::OpenImage(std::span<const uint8_t> image, const std::string& name, Error* err) {
   Reset();
   path_ = name;
   data_ = image.data();
@@ -89,24 +89,26 @@ bool ObjectCode::OpenImage(std::span<const uint8_t> image, const std::string& na
   return true;
 }
 
-bool ObjectCode::Parse(std::string* err) {
+bool ObjectCode::Parse(Error* err) {
   if (size_ < sizeof(Elf64_Ehdr) || std::memcmp(data_, ELFMAG, SELFMAG) != 0) {
-    *err = path_ + ": not an ELF file";
+    Fail(err, ErrorKind::kEnvironment, path_ + ": not an ELF file");
     return false;
   }
   Elf64_Ehdr eh;
   std::memcpy(&eh, data_, sizeof eh);  // the image need not be aligned
   if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB) {
-    *err = path_ + ": not a 64-bit little-endian ELF file";
+    Fail(err, ErrorKind::kEnvironment, path_ + ": not a 64-bit little-endian ELF file");
     return false;
   }
   if (eh.e_machine != EM_X86_64) {
-    *err = path_ + ": ELF for machine " + std::to_string(eh.e_machine) + ", not x86-64";
+    Fail(err, ErrorKind::kEnvironment,
+         path_ + ": ELF for machine " + std::to_string(eh.e_machine) + ", not x86-64");
     return false;
   }
   if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
-    *err = path_ + ": ELF type " + std::to_string(eh.e_type) +
-           " is neither an executable nor a shared object";
+    Fail(err, ErrorKind::kEnvironment,
+         path_ + ": ELF type " + std::to_string(eh.e_type) +
+             " is neither an executable nor a shared object");
     return false;
   }
   position_independent_ = eh.e_type == ET_DYN;
@@ -115,7 +117,8 @@ bool ObjectCode::Parse(std::string* err) {
   if (count == PN_XNUM) {
     // The real count is in the first section header's sh_info.
     if (eh.e_shoff == 0 || eh.e_shoff > size_ || size_ - eh.e_shoff < sizeof(Elf64_Shdr)) {
-      *err = path_ + ": program header count escapes to a missing section header";
+      Fail(err, ErrorKind::kEnvironment,
+           path_ + ": program header count escapes to a missing section header");
       return false;
     }
     Elf64_Shdr sh0;
@@ -123,11 +126,11 @@ bool ObjectCode::Parse(std::string* err) {
     count = sh0.sh_info;
   }
   if (count > 0 && eh.e_phentsize < sizeof(Elf64_Phdr)) {
-    *err = path_ + ": program header entries are too small";
+    Fail(err, ErrorKind::kEnvironment, path_ + ": program header entries are too small");
     return false;
   }
   if (eh.e_phoff > size_ || count > (size_ - eh.e_phoff) / (eh.e_phentsize ? eh.e_phentsize : 1)) {
-    *err = path_ + ": program headers lie outside the file";
+    Fail(err, ErrorKind::kEnvironment, path_ + ": program headers lie outside the file");
     return false;
   }
   for (uint64_t i = 0; i < count; ++i) {
@@ -135,11 +138,12 @@ bool ObjectCode::Parse(std::string* err) {
     std::memcpy(&ph, data_ + eh.e_phoff + i * eh.e_phentsize, sizeof ph);
     if (ph.p_type != PT_LOAD) continue;
     if (ph.p_offset > size_ || ph.p_filesz > size_ - ph.p_offset) {
-      *err = path_ + ": a PT_LOAD segment lies outside the file";
+      Fail(err, ErrorKind::kEnvironment, path_ + ": a PT_LOAD segment lies outside the file");
       return false;
     }
     if (ph.p_vaddr + ph.p_filesz < ph.p_vaddr) {
-      *err = path_ + ": a PT_LOAD segment wraps around the address space";
+      Fail(err, ErrorKind::kEnvironment,
+           path_ + ": a PT_LOAD segment wraps around the address space");
       return false;
     }
     Segment s;

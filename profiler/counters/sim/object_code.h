@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
+
 namespace rprof {
 
 class ObjectCode {
@@ -46,10 +48,10 @@ class ObjectCode {
   // ("<path>: cannot open: No such file or directory", "<path>: not an ELF file",
   // "<path>: ELF for machine 183, not x86-64", "<path>: program headers lie outside the file")
   // on failure; the object is then empty. The mapping lives as long as this object.
-  bool Open(const std::string& path, std::string* err);
+  [[nodiscard]] bool Open(const std::string& path, Error* err);
 
   // Wraps an ELF image already in memory (tests, fuzzing); `image` must outlive this object.
-  bool OpenImage(std::span<const uint8_t> image, const std::string& name, std::string* err);
+  [[nodiscard]] bool OpenImage(std::span<const uint8_t> image, const std::string& name, Error* err);
 
   // The code bytes from `vaddr` to the end of its executable segment's file-backed bytes, at most
   // `max_bytes` (15 = the longest x86 instruction). Empty when `vaddr` is not inside an executable
@@ -61,7 +63,7 @@ class ObjectCode {
   const std::vector<Segment>& segments() const { return segments_; }
 
  private:
-  bool Parse(std::string* err);
+  [[nodiscard]] bool Parse(Error* err);
   void Reset();
 
   std::string path_;

@@ -120,7 +120,9 @@ SimAnalyzer::Object* SimAnalyzer::FindObject(const std::string& path) {
   } else if (path[0] == '[') {
     obj->open_error = "not a file (" + path + ")";  // [vdso] and the like
   } else {
-    obj->readable = obj->code.Open(path, &obj->open_error);
+    Error open_error;
+    obj->readable = obj->code.Open(path, &open_error);
+    if (!obj->readable) obj->open_error = std::move(open_error.message);
   }
   Object* raw = obj.get();
   objects_.emplace(path, std::move(obj));
@@ -180,11 +182,14 @@ bool SimAnalyzer::Analyze(const CallgrindOutput& output, SimCounts* counts, std:
         Object::Entry entry;
         std::span<const uint8_t> code = obj->code.CodeAt(site.address);
         std::string why;
+        Error undecodable;
         if (code.empty()) {
           why = Format("address 0x%" PRIx64 " is not in an executable segment of the file",
                        site.address);
-        } else if (ClassifyInstruction(code, &entry.cls, &why)) {
+        } else if (ClassifyInstruction(code, &entry.cls, &undecodable)) {
           ++decoded_;
+        } else {
+          why = std::move(undecodable.message);
         }
         if (!why.empty()) {
           entry.failure = static_cast<int32_t>(obj->failures.size());

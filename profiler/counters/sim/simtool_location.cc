@@ -44,17 +44,17 @@ bool RunningFromBuildTree() {
 
 }  // namespace
 
-std::string SimtoolPath(std::string* why) {
+std::string SimtoolPath(Error* why) {
   // Set and empty is unset, as for most variables: `RPROF_SIMTOOL= rprof ...` must not
   // switch simulators behind the user's back.
   if (const char* env = std::getenv("RPROF_SIMTOOL"); env != nullptr && *env != '\0') {
     std::string path = env;
     if (path == "none") {
-      *why = "RPROF_SIMTOOL=" + path + " turns rprofsim off";
+      Fail(why, ErrorKind::kEnvironment, "RPROF_SIMTOOL=" + path + " turns rprofsim off");
       return "";
     }
     if (IsExecutable(path)) return path;
-    *why = "RPROF_SIMTOOL=" + path + ": not an executable file";
+    Fail(why, ErrorKind::kEnvironment, "RPROF_SIMTOOL=" + path + ": not an executable file");
     return "";
   }
   bool built = RunningFromBuildTree();
@@ -62,31 +62,33 @@ std::string SimtoolPath(std::string* why) {
                            built ? RPROF_SIMTOOL_INSTALL_PATH : RPROF_SIMTOOL_BUILD_PATH})
     if (IsExecutable(path)) return path;
   std::string not_built = RPROF_SIMTOOL_WHY_NOT;
-  *why = not_built.empty() ? std::string("rprofsim not found at ") + RPROF_SIMTOOL_INSTALL_PATH
-                           : "rprofsim was not built: " + not_built;
+  Fail(why, ErrorKind::kEnvironment,
+       not_built.empty() ? std::string("rprofsim not found at ") + RPROF_SIMTOOL_INSTALL_PATH
+                         : "rprofsim was not built: " + not_built);
   return "";
 }
 
-bool PrepareSimtoolLib(const std::string& tool, const std::string& dir, std::string* err) {
+bool PrepareSimtoolLib(const std::string& tool, const std::string& dir, Error* err) {
   std::string stock = StockToolFolder();
   if (stock.empty()) {
-    *err = "valgrind's tool folder (with vgpreload_core-amd64-linux.so) not found";
+    Fail(err, ErrorKind::kEnvironment,
+         "valgrind's tool folder (with vgpreload_core-amd64-linux.so) not found");
     return false;
   }
   if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
-    *err = "cannot create " + dir + ": " + std::strerror(errno);
+    Fail(err, ErrorKind::kEnvironment, "cannot create " + dir + ": " + std::strerror(errno));
     return false;
   }
   auto link = [&](const std::string& target, const std::string& name) {
     std::string path = dir + "/" + name;
     unlink(path.c_str());
     if (symlink(target.c_str(), path.c_str()) == 0) return true;
-    *err = "cannot link " + path + ": " + std::strerror(errno);
+    Fail(err, ErrorKind::kEnvironment, "cannot link " + path + ": " + std::strerror(errno));
     return false;
   };
   DIR* d = opendir(stock.c_str());
   if (d == nullptr) {
-    *err = "cannot read " + stock + ": " + std::strerror(errno);
+    Fail(err, ErrorKind::kEnvironment, "cannot read " + stock + ": " + std::strerror(errno));
     return false;
   }
   bool ok = true;
