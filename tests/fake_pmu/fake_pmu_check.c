@@ -538,9 +538,13 @@ extern char** environ;
 static int RunChild(const struct CaseSpec* spec, const char* self, const char* library,
                     const char* papi_program, const char* dir, char* out_path, char* err_path,
                     char* log_path) {
-  snprintf(out_path, 4096, "%s/%s.out", dir, spec->name);
-  snprintf(err_path, 4096, "%s/%s.err", dir, spec->name);
-  snprintf(log_path, 4096, "%s/%s.log", dir, spec->name);
+  /* A path cut short would name another file: stop instead. */
+  if (snprintf(out_path, 4096, "%s/%s.out", dir, spec->name) >= 4096 ||
+      snprintf(err_path, 4096, "%s/%s.err", dir, spec->name) >= 4096 ||
+      snprintf(log_path, 4096, "%s/%s.log", dir, spec->name) >= 4096) {
+    fprintf(stderr, "fake_pmu_check: %s: a path in it is longer than 4095 bytes\n", dir);
+    exit(1);
+  }
   static char preload[4200], rules[1024], log_env[4200];
   snprintf(preload, sizeof preload, "LD_PRELOAD=%s", library);
   snprintf(rules, sizeof rules, "RPROF_FAKE_PMU=%s", spec->rules != NULL ? spec->rules : "");
