@@ -73,8 +73,8 @@ inline void SetElementMismatch(rprof_error* err, const char* array, int64_t i, i
                                float value, long double reference, long double difference,
                                long double tolerance) {
   SetError(err, "%s[%lld][%lld] = %.9g, reference %.9Lg: difference %.3Lg exceeds tolerance %.3Lg",
-           array, static_cast<long long>(i), static_cast<long long>(j),
-           static_cast<double>(value), reference, difference, tolerance);
+           array, static_cast<long long>(i), static_cast<long long>(j), static_cast<double>(value),
+           reference, difference, tolerance);
 }
 
 // SplitMix64's finaliser: a stateless hash, so element i of an input is a function of i alone

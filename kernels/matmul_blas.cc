@@ -52,8 +52,8 @@ const OpenBlas& LoadOpenBlas() {
     }
     b.dgemm = reinterpret_cast<decltype(&cblas_dgemm)>(dlsym(lib, "cblas_dgemm"));
     b.sgemm = reinterpret_cast<decltype(&cblas_sgemm)>(dlsym(lib, "cblas_sgemm"));
-    b.set_num_threads =
-        reinterpret_cast<decltype(&openblas_set_num_threads)>(dlsym(lib, "openblas_set_num_threads"));
+    b.set_num_threads = reinterpret_cast<decltype(&openblas_set_num_threads)>(
+        dlsym(lib, "openblas_set_num_threads"));
     if (!b.dgemm || !b.sgemm || !b.set_num_threads)
       b.error = "the OpenBLAS found lacks cblas_dgemm, cblas_sgemm or openblas_set_num_threads";
     return b;
@@ -113,8 +113,8 @@ void MatmulBlas32(void* state) {
   const blasint n = static_cast<blasint>(st.n);
   const OpenBlas& blas = LoadOpenBlas();
   blas.set_num_threads(st.threads);
-  blas.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, st.a.get(), n, st.b.get(),
-             n, 0.0f, st.c.get(), n);
+  blas.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, st.a.get(), n, st.b.get(), n,
+             0.0f, st.c.get(), n);
 }
 
 template <typename T>

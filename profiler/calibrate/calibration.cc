@@ -119,9 +119,9 @@ bool Calibrate(const std::vector<CalibrationCheck>& plan,
     const CalibrationCheck& sizing = *checks.front();
     if (!SizedArgs(*entry->kernel, sizing, task.working_set_bytes, &task.args, &task.params, err))
       return false;
-    task.working_set_bytes = static_cast<uint64_t>(
-        ParamValue(*entry->kernel, task.args, sizing.size_param).value_or(0) *
-        sizing.bytes_per_unit);
+    task.working_set_bytes =
+        static_cast<uint64_t>(ParamValue(*entry->kernel, task.args, sizing.size_param).value_or(0) *
+                              sizing.bytes_per_unit);
     if (request.progress) request.progress(task);
     std::vector<Metric> metrics;
     if (!measure(task, &metrics, err)) return false;
@@ -129,8 +129,7 @@ bool Calibrate(const std::vector<CalibrationCheck>& plan,
     for (const CalibrationCheck* check : checks) {
       Error why;
       std::optional<double> expected = check->expected.Evaluate(
-          [&](std::string_view name) { return ParamValue(*entry->kernel, task.args, name); },
-          &why);
+          [&](std::string_view name) { return ParamValue(*entry->kernel, task.args, name); }, &why);
       if (!expected || *expected <= 0)
         return Fail(err, ErrorKind::kEnvironment,
                     "calibration plan line " + std::to_string(check->line) + ": expected " +
@@ -184,8 +183,8 @@ std::vector<MetricVerdict> Verdicts(const CalibrationResult& result) {
     if (!it->worst || deviation(p) > deviation(*it->worst)) it->worst = &p;
   }
   for (MetricVerdict& v : verdicts)
-    v.trusted = v.measured_points == v.points &&
-                deviation(*v.worst) * 100 <= result.tolerance_pct + 1e-9;
+    v.trusted =
+        v.measured_points == v.points && deviation(*v.worst) * 100 <= result.tolerance_pct + 1e-9;
   return verdicts;
 }
 

@@ -14,8 +14,8 @@
 #include "calibrate/calibration_plan.h"
 #include "core/error.h"
 #include "core/metric.h"
-#include "machine/topology.h"
 #include "core/run.h"
+#include "machine/topology.h"
 #include "targets/kernel_catalog.h"
 
 namespace rprof {
@@ -59,7 +59,7 @@ using CalibrationMeasure =
     std::function<bool(const CalibrationTask& task, std::vector<Metric>* out, Error* err)>;
 
 struct CalibrationRequest {
-  Source source = Source::kPmu;  // pmu or sim
+  Source source = Source::kPmu;     // pmu or sim
   std::vector<std::string> levels;  // empty: every level of the machine
   // pmu: the group that defines a metric on this machine, "" when none does (the metric is then
   // skipped, and said so). sim: unused.

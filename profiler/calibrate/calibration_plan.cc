@@ -58,8 +58,8 @@ bool ParseCalibrationPlan(std::string_view text, std::string_view origin,
       if (!IsLevel(f[i])) return fail("level '" + f[i] + "' is not l1, l2, l3 or dram");
       levels.push_back(f[i]);
     }
-    CalibrationCheck check{f[0], size_param, bytes_per_unit, f[2], std::move(*expected),
-                           std::move(levels), number};
+    CalibrationCheck check{
+        f[0], size_param, bytes_per_unit, f[2], std::move(*expected), std::move(levels), number};
     plan->push_back(std::move(check));
   }
   if (plan->empty()) {
@@ -70,8 +70,7 @@ bool ParseCalibrationPlan(std::string_view text, std::string_view origin,
 }
 
 bool LoadCalibrationPlan(std::vector<CalibrationCheck>* plan, std::string* err) {
-  std::string path =
-      DataPath("calibration_plan.txt", "profiler/calibrate/calibration_plan.txt");
+  std::string path = DataPath("calibration_plan.txt", "profiler/calibrate/calibration_plan.txt");
   std::ifstream in(path);
   if (!in) {
     *err = path + ": cannot read the calibration plan; reinstall rprof";

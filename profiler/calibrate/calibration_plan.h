@@ -12,13 +12,13 @@
 namespace rprof {
 
 struct CalibrationCheck {
-  std::string kernel;          // built-in kernel name
-  std::string size_param;      // the parameter set from the working set, e.g. "n"
-  double bytes_per_unit = 0;   // working set = size_param x bytes_per_unit
-  std::string metric;          // canonical metric name
-  Formula expected;            // per call, over the kernel's parameters
+  std::string kernel;               // built-in kernel name
+  std::string size_param;           // the parameter set from the working set, e.g. "n"
+  double bytes_per_unit = 0;        // working set = size_param x bytes_per_unit
+  std::string metric;               // canonical metric name
+  Formula expected;                 // per call, over the kernel's parameters
   std::vector<std::string> levels;  // l1, l2, l3, dram
-  int line = 0;                // in the plan file, for messages
+  int line = 0;                     // in the plan file, for messages
 };
 
 // Parses plan text. False with *err = "<origin>:<line>: <cause>" on a malformed line: wrong

@@ -5,8 +5,7 @@
 
 namespace rprof {
 
-bool StoreCalibration(RunStore* store, const MachineRecord& machine,
-                      const std::string& counter_set,
+bool StoreCalibration(RunStore* store, const MachineRecord& machine, const std::string& counter_set,
                       const CalibrationResult& result, int64_t* id, Error* err) {
   std::string why;
   Database* db = store->db();
@@ -17,8 +16,8 @@ bool StoreCalibration(RunStore* store, const MachineRecord& machine,
 
   if (!db->Run("INSERT INTO calibrations (machine_id, source, pmu, tolerance_pct, created_at,"
                " rprof_version) VALUES (?, ?, ?, ?, ?, ?)",
-               &why, machine_id, SourceName(result.source), counter_set, result.tolerance_pct, UtcNow(),
-               std::string_view(RPROF_VERSION)))
+               &why, machine_id, SourceName(result.source), counter_set, result.tolerance_pct,
+               UtcNow(), std::string_view(RPROF_VERSION)))
     return store->DbFail(why, err);
   int64_t calibration_id = db->LastInsertId();
 
@@ -38,8 +37,8 @@ bool StoreCalibration(RunStore* store, const MachineRecord& machine,
   return true;
 }
 
-bool LoadMetricTrust(RunStore* store, const std::string& fingerprint,
-                     std::vector<MetricTrust>* out, Error* err) {
+bool LoadMetricTrust(RunStore* store, const std::string& fingerprint, std::vector<MetricTrust>* out,
+                     Error* err) {
   auto add_trust = [&](const Statement& s) {
     MetricTrust t;
     t.source = ParseSource(s.Text(0)).value_or(Source::kPmu);
@@ -57,7 +56,7 @@ bool LoadMetricTrust(RunStore* store, const std::string& fingerprint,
   std::string why;
   if (!store->db()->ForEachRow(
           "SELECT t.source, t.metric, t.trusted, t.min_ratio, t.max_ratio, t.points,"
-           " t.measured_points, t.tolerance_pct, t.created_at, t.counter_set FROM metric_trust t"
+          " t.measured_points, t.tolerance_pct, t.created_at, t.counter_set FROM metric_trust t"
           " JOIN machines m ON m.id = t.machine_id WHERE m.fingerprint = ?"
           " ORDER BY t.source, t.counter_set, t.metric",
           &why, add_trust, fingerprint))

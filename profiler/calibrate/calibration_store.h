@@ -14,8 +14,7 @@ namespace rprof {
 
 // `counter_set` is what was checked: the group set used ("icx", "generic") for pmu, the
 // simulator ("rprofsim", "callgrind": SimulatorName()) for sim. Sets *id.
-bool StoreCalibration(RunStore* store, const MachineRecord& machine,
-                      const std::string& counter_set,
+bool StoreCalibration(RunStore* store, const MachineRecord& machine, const std::string& counter_set,
                       const CalibrationResult& result, int64_t* id, Error* err);
 
 // One row of metric_trust: the newest calibration's verdict on a metric of a source and counter
@@ -33,8 +32,8 @@ struct MetricTrust {
 };
 
 // Every verdict of the machine with this fingerprint (none when it was never calibrated).
-bool LoadMetricTrust(RunStore* store, const std::string& fingerprint,
-                     std::vector<MetricTrust>* out, Error* err);
+bool LoadMetricTrust(RunStore* store, const std::string& fingerprint, std::vector<MetricTrust>* out,
+                     Error* err);
 
 }  // namespace rprof
 

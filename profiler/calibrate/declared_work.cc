@@ -94,12 +94,11 @@ std::string Gap(double declared, double counted) {
 void Note(const RunRecord& run, const std::string& region, bool flops, double declared,
           const Metric& counted, const std::string& counted_what, std::vector<TrustNote>* notes) {
   notes->push_back(
-      {"untrusted",
-       Format("%s (%.6g) differ from %s's count%s (%.6g) by %s",
-              DeclaredBy(run, region, flops ? "FLOPs" : "bytes").c_str(), declared,
-              std::string(SourceName(counted.source)).c_str(), counted_what.c_str(),
-              *counted.value, Gap(declared, *counted.value).c_str()) +
-           Hint(run, region, flops)});
+      {"untrusted", Format("%s (%.6g) differ from %s's count%s (%.6g) by %s",
+                           DeclaredBy(run, region, flops ? "FLOPs" : "bytes").c_str(), declared,
+                           std::string(SourceName(counted.source)).c_str(), counted_what.c_str(),
+                           *counted.value, Gap(declared, *counted.value).c_str()) +
+                        Hint(run, region, flops)});
 }
 
 void CheckFlops(const RunRecord& run, const MetricIndex& metrics, const std::string& region,

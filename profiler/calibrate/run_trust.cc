@@ -63,10 +63,10 @@ std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& c
   bool counted_with_sim = std::any_of(run.metrics.begin(), run.metrics.end(), [](const Metric& m) {
     return m.source == Source::kSim && m.value;
   });
-  SimOutcome sim = counted_with_sim            ? SimOutcome::kCounted
+  SimOutcome sim = counted_with_sim                     ? SimOutcome::kCounted
                    : SourceWasAbsent(run, Source::kSim) ? SimOutcome::kGaveNothing
-                   : run.job                     ? SimOutcome::kRefusedHere
-                                                 : SimOutcome::kNotAsked;
+                   : run.job                            ? SimOutcome::kRefusedHere
+                                                        : SimOutcome::kNotAsked;
   std::vector<TrustNote> notes;
   std::vector<std::string> partial, missing, approximated, uncore, uncalibrated, untrusted;
   double least = 1;
@@ -95,8 +95,9 @@ std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& c
   if (!partial.empty())
     notes.push_back({"multiplexed", std::to_string(partial.size()) +
                                         " pmu value(s) were counted only part of the time and "
-                                        "scaled up (" + List(partial) + "; least: " + least_name +
-                                        ", " + Percent(least) +
+                                        "scaled up (" +
+                                        List(partial) + "; least: " + least_name + ", " +
+                                        Percent(least) +
                                         "); fewer events per run give exact counts"});
   if (!approximated.empty())
     notes.push_back({"approximated", List(approximated) +
@@ -111,16 +112,16 @@ std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& c
                                            " pmu event(s) or metric(s) could not be counted (" +
                                            List(missing) + "): " + missing_reason});
   if (context.virtual_machine && hardware_values)
-    notes.push_back({"hypervisor", "measured in a virtual machine: the hypervisor virtualises the "
-                                   "counters, and some events may count host work or nothing"});
+    notes.push_back({"hypervisor",
+                     "measured in a virtual machine: the hypervisor virtualises the "
+                     "counters, and some events may count host work or nothing"});
 
   // Calibration verdicts, for the metrics calibration checks that this run measured.
   bool pmu_calibrated = false;
   for (const MetricTrust& t : context.calibration) pmu_calibrated |= t.source == Source::kPmu;
   for (const Metric& m : run.metrics) {
     if (!m.value || (m.source != Source::kPmu && m.source != Source::kSim)) continue;
-    if (std::find(context.checked.begin(), context.checked.end(), m.name) ==
-        context.checked.end())
+    if (std::find(context.checked.begin(), context.checked.end(), m.name) == context.checked.end())
       continue;
     auto t = std::find_if(context.calibration.begin(), context.calibration.end(),
                           [&](const MetricTrust& verdict) {
@@ -136,8 +137,7 @@ std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& c
     if (t->trusted || std::find(untrusted.begin(), untrusted.end(), subject) != untrusted.end())
       continue;
     untrusted.push_back(subject);
-    std::string detail = subject +
-                         " is untrusted on this machine: rprof calibrate " +
+    std::string detail = subject + " is untrusted on this machine: rprof calibrate " +
                          t->created_at.substr(0, 10) + " measured ";
     if (t->min_ratio)
       detail += Ratio(*t->min_ratio) +
@@ -152,12 +152,12 @@ std::vector<TrustNote> RunTrustNotes(const RunRecord& run, const TrustContext& c
     notes.push_back({"untrusted", detail});
   }
   if (!uncalibrated.empty())
-    notes.push_back({"uncalibrated",
-                     List(uncalibrated) +
-                         (pmu_calibrated
-                              ? ": not checked by this machine's newest pmu calibration"
-                              : ": this machine's counters were never calibrated; rprof "
-                                "calibrate checks them against kernels of known counts")});
+    notes.push_back(
+        {"uncalibrated",
+         List(uncalibrated) + (pmu_calibrated
+                                   ? ": not checked by this machine's newest pmu calibration"
+                                   : ": this machine's counters were never calibrated; rprof "
+                                     "calibrate checks them against kernels of known counts")});
   // Declared work that the counts contradict (one check for kernels, programs, regions and
   // benchmarks alike).
   for (TrustNote& n : DeclaredWorkNotes(run)) notes.push_back(std::move(n));

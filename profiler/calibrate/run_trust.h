@@ -17,13 +17,13 @@
 namespace rprof {
 
 struct TrustContext {
-  const GroupPlan* groups = nullptr;      // --group, when given
-  bool virtual_machine = false;           // cpuid's hypervisor bit
-  std::vector<MetricTrust> calibration;   // this machine's newest verdicts (may be empty)
+  const GroupPlan* groups = nullptr;     // --group, when given
+  bool virtual_machine = false;          // cpuid's hypervisor bit
+  std::vector<MetricTrust> calibration;  // this machine's newest verdicts (may be empty)
   // The simulator that counted the run's sim metrics (SimulatorName()): only its own
   // calibration's verdicts apply to them. "": any sim verdict applies.
   std::string simulator;
-  std::vector<std::string> checked;       // the metrics the calibration plan checks
+  std::vector<std::string> checked;  // the metrics the calibration plan checks
   // Why hardware events cannot be counted here: the advice of an events_missing note is its
   // remedy for what the run did (never "run with --counters sim" to a run sim counted).
   const PmuDiagnosis* pmu = &DiagnosePmu();

@@ -175,10 +175,9 @@ bool ShowStored(RunStore* store, OutputFormat format, size_t text_width, Error* 
                                   {"calibrated_at", "calibrated"}},
                                  trust.empty() ? kInData : kInAll);
   for (const MetricTrust& t : trust)
-    table.AddRow({Cell::Text(SourceName(t.source)), Cell::Text(t.counter_set),
-                  Cell::Text(t.metric), Cell::Bool(t.trusted),
-                  Cell::Number(t.min_ratio), Cell::Number(t.max_ratio), Cell::Int(t.points),
-                  Cell::Text(RangeText(t.min_ratio, t.max_ratio)),
+    table.AddRow({Cell::Text(SourceName(t.source)), Cell::Text(t.counter_set), Cell::Text(t.metric),
+                  Cell::Bool(t.trusted), Cell::Number(t.min_ratio), Cell::Number(t.max_ratio),
+                  Cell::Int(t.points), Cell::Text(RangeText(t.min_ratio, t.max_ratio)),
                   Cell::Text(t.trusted ? "trusted" : "UNTRUSTED"), Cell::Text(t.created_at)});
   std::cout << Render(report, format, text_width);
   return true;
@@ -309,8 +308,7 @@ bool CalibrateCommand(CommandContext& context, const std::vector<std::string>& a
                     "); nothing stored");
   int64_t id = 0;
   std::string counter_set = source == Source::kPmu ? pmu.pmu : SimulatorName();
-  if (!StoreCalibration(&store, CurrentMachine(), counter_set, result, &id, err))
-    return false;
+  if (!StoreCalibration(&store, CurrentMachine(), counter_set, result, &id, err)) return false;
   PrintResult(result, id, format, cl.text_width());
   return true;
 }

@@ -36,8 +36,7 @@ std::string MeasuredText(const RunRecord& run) {
   if (TargetKindTraits(run.target_kind).named_by_instance && !run.command.empty())
     parts.push_back("(" + run.command.front() + ")");
   const bool arguments = TargetKindTraits(run.target_kind).whole_process;
-  for (size_t i = 1; arguments && i < run.command.size(); ++i)
-    parts.push_back(run.command[i]);
+  for (size_t i = 1; arguments && i < run.command.size(); ++i) parts.push_back(run.command[i]);
   if (!run.params.empty()) parts.push_back(ParamsText(run.params));
   std::string out;
   for (const std::string& part : parts) {
@@ -99,10 +98,10 @@ bool CompareCommand(CommandContext& context, const std::vector<std::string>& arg
     RunStore* opened = context.Store(err);
     if (!opened) return false;
     RunStore& store = *opened;
-    return CompareInvocations(&store, invocations[0], invocations[1],
-                              cl.Has("fail-if-slower") ? std::optional<double>(fail_pct)
-                                                       : std::nullopt,
-                              cl.format(), cl.text_width(), err);
+    return CompareInvocations(
+        &store, invocations[0], invocations[1],
+        cl.Has("fail-if-slower") ? std::optional<double>(fail_pct) : std::nullopt, cl.format(),
+        cl.text_width(), err);
   }
   if (ids.size() != 2) return Fail(err, ErrorKind::kUsage, "compare: give two run ids, A and B");
   if (cl.Has("fail-if-slower") && !(fail_pct >= 0))
@@ -177,10 +176,9 @@ bool CompareCommand(CommandContext& context, const std::vector<std::string>& arg
   std::cout << Render(report, cl.format(), cl.text_width());
   if (cl.Has("fail-if-slower") && slower_pct && *slower_pct > fail_pct) {
     char message[160];
-    std::snprintf(message, sizeof message,
-                  "run %lld is %.1f %% slower than run %lld (limit %.1f %%)",
-                  static_cast<long long>(b.id), *slower_pct, static_cast<long long>(a.id),
-                  fail_pct);
+    std::snprintf(
+        message, sizeof message, "run %lld is %.1f %% slower than run %lld (limit %.1f %%)",
+        static_cast<long long>(b.id), *slower_pct, static_cast<long long>(a.id), fail_pct);
     return Fail(err, ErrorKind::kTargetFailed, message);
   }
   return true;

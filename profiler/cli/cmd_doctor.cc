@@ -400,8 +400,8 @@ Check SoftwareEventsCheck(const PmuDiagnosis& pmu, bool* works) {
   *works = probe.ok();
   std::string through = "through " + probe.backend +
                         (probe.why_not_papi.empty() ? "" : " (" + probe.why_not_papi + ")");
-  c.detail = "kernels: " + probe.kernel_detail + "; programs: " + probe.program_detail + "; " +
-             through;
+  c.detail =
+      "kernels: " + probe.kernel_detail + "; programs: " + probe.program_detail + "; " + through;
   if (probe.ok()) return c;
   c.status = Status::kMissing;
   c.remedy = pmu.paranoid >= 3 ? "sudo sysctl kernel.perf_event_paranoid=2"
@@ -476,8 +476,9 @@ Check SimCheck(bool* available) {
   if (std::string limit = SimIsaLimit(ReadTopology()); !limit.empty()) {
     c.status = Status::kLimited;
     c.detail += "; " + limit;
-    c.remedy = "build what sim replays with -mavx2 -mfma; for libraries, compare sim's hot "
-               "functions with the native run's (rprof show)";
+    c.remedy =
+        "build what sim replays with -mavx2 -mfma; for libraries, compare sim's hot "
+        "functions with the native run's (rprof show)";
   }
   return c;
 }
@@ -730,9 +731,9 @@ bool DoctorCommand(CommandContext& context, const std::vector<std::string>& args
   if (!basic) {
     std::string remedy = !software_works ? software.remedy
                          : !model        ? model_check.remedy
-                                : sim_check.remedy +
-                                      ", or give rprof a hardware PMU (the pmu "
-                                      "check says how)";
+                                         : sim_check.remedy +
+                                        ", or give rprof a hardware PMU (the pmu "
+                                        "check says how)";
     return Fail(err, ErrorKind::kEnvironment, "doctor: " + verdict.substr(6) + "; " + remedy);
   }
   return true;

@@ -8,8 +8,8 @@
 #include "cli/compare_invocations.h"
 #include "cli/options.h"
 #include "core/since_time.h"
-#include "roofline/stored_run_placement.h"
 #include "report/run_report.h"
+#include "roofline/stored_run_placement.h"
 #include "store/run_store.h"
 #include "targets/target_path.h"
 

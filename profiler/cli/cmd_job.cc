@@ -29,12 +29,14 @@ bool ListJobs(RunStore* store, OutputFormat format, size_t width, Error* err) {
           "min(started_at) FROM runs WHERE job_id IS NOT NULL GROUP BY job_id "
           "ORDER BY max(id) DESC LIMIT 20",
           &why, [&](const Statement& s) {
-            table.AddRow({Cell::Text(s.Text(0)), Cell::TextOrNull(s.Text(1)),
-                          Cell::Int(s.Int(2)), Cell::Int(s.Int(3)), Cell::Text(s.Text(4))});
+            table.AddRow({Cell::Text(s.Text(0)), Cell::TextOrNull(s.Text(1)), Cell::Int(s.Int(2)),
+                          Cell::Int(s.Int(3)), Cell::Text(s.Text(4))});
           }))
     return store->DbFail(why, err);
-  if (table.rows().empty()) report.AddText("no runs of a parallel job in " + store->path() + "\n");
-  else report.AddText("the newest jobs; rprof job ID shows one\n");
+  if (table.rows().empty())
+    report.AddText("no runs of a parallel job in " + store->path() + "\n");
+  else
+    report.AddText("the newest jobs; rprof job ID shows one\n");
   std::cout << Render(report, format, width);
   return true;
 }

@@ -8,9 +8,9 @@
 #include "report/render.h"
 #include "report/run_report.h"
 #include "targets/benchmark_binary.h"
-#include "targets/target_path.h"
 #include "targets/kernel_catalog.h"
 #include "targets/plugin_loader.h"
+#include "targets/target_path.h"
 
 namespace rprof {
 
@@ -31,8 +31,8 @@ bool KernelsCommand(CommandContext&, const std::vector<std::string>& args, Error
     BenchmarkBinary binary;
     if (!ListBenchmarks(plugin_path, {}, &binary, err)) return false;
     Report report;
-    Table& table = report.AddTable({{"name", "benchmark"}, {"params", "params"}}, kInAll,
-                                   "benchmarks");
+    Table& table =
+        report.AddTable({{"name", "benchmark"}, {"params", "params"}}, kInAll, "benchmarks");
     for (const std::string& name : binary.instances)
       table.AddRow({Cell::Text(name), Cell::Text(ParamsText(BenchmarkParams(name)))});
     report.AddText("\n`rprof " + plugin_path +

@@ -26,7 +26,6 @@ namespace rprof {
 
 namespace {
 
-
 bool Measure(CommandContext& context, const std::vector<std::string>& args, Error* err) {
   CommandLine cl("machine measure", "[--quick|--full] [--threads N] [--wait S] [--timings]",
                  "Measures this machine's roofline: peak FLOP/s per precision and ISA, bandwidth "
@@ -82,8 +81,9 @@ bool Measure(CommandContext& context, const std::vector<std::string>& args, Erro
   progress.reset();  // erased before anything else is printed
   if (!ok && InterruptingSignal() != 0)
     return Fail(err, ErrorKind::kTargetFailed,
-                "machine measure interrupted by " + SignalName(InterruptingSignal()) + ": no profile stored (the earlier profiles, if "
-                "any, are untouched)");
+                "machine measure interrupted by " + SignalName(InterruptingSignal()) +
+                    ": no profile stored (the earlier profiles, if "
+                    "any, are untouched)");
   if (!ok) return Fail(err, why.kind, "machine measure: " + why.message);
   // Where the time went, phase by phase (--timings), on stderr.
   std::string phases;

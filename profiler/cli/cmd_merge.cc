@@ -25,14 +25,15 @@ namespace {
 bool Columns(Database* db, const std::string& table, std::vector<std::string>* out,
              std::string* err) {
   out->clear();
-  return db->ForEachRow("SELECT name FROM pragma_table_info(?) ORDER BY cid", err,
-                        [&](const Statement& s) { out->push_back(s.Text(0)); }, table);
+  return db->ForEachRow(
+      "SELECT name FROM pragma_table_info(?) ORDER BY cid", err,
+      [&](const Statement& s) { out->push_back(s.Text(0)); }, table);
 }
 
 // Copies the source's rows of `table` whose `parent` column is `old_id` (src), with `parent`
 // set to `new_id`: a profile's ceilings, a calibration's points.
-bool CopyChildren(Database* db, const std::string& table, const std::string& parent,
-                  int64_t old_id, int64_t new_id, std::string* err) {
+bool CopyChildren(Database* db, const std::string& table, const std::string& parent, int64_t old_id,
+                  int64_t new_id, std::string* err) {
   std::vector<std::string> columns;
   if (!Columns(db, table, &columns, err)) return false;
   std::string names, values;
@@ -40,8 +41,8 @@ bool CopyChildren(Database* db, const std::string& table, const std::string& par
     names += (names.empty() ? "" : ", ") + c;
     values += (values.empty() ? "" : ", ") + (c == parent ? std::string("?1") : c);
   }
-  return db->Run("INSERT INTO main." + table + " (" + names + ") SELECT " + values +
-                     " FROM src." + table + " WHERE " + parent + " = ?2",
+  return db->Run("INSERT INTO main." + table + " (" + names + ") SELECT " + values + " FROM src." +
+                     table + " WHERE " + parent + " = ?2",
                  err, new_id, old_id);
 }
 
@@ -103,8 +104,7 @@ bool MergeSource(RunStore* store, RunStore* source, MergeCounts* counts, std::st
   std::vector<std::pair<int64_t, MachineRecord>> machines;
   if (!db->ForEachRow(
           "SELECT id, fingerprint, cpu_model, cores, caches, kernel, hostname FROM src.machines",
-          err,
-          [&](const Statement& s) {
+          err, [&](const Statement& s) {
             machines.push_back({s.Int(0),
                                 {s.Text(1), s.Text(2), static_cast<int>(s.Int(3)), s.Text(4),
                                  s.Text(5), s.Text(6)}});
@@ -112,12 +112,13 @@ bool MergeSource(RunStore* store, RunStore* source, MergeCounts* counts, std::st
     return false;
   for (const auto& [src_id, m] : machines) {
     std::string stored_host, stored_cpu;
-    if (!db->ForEachRow("SELECT hostname, cpu_model FROM main.machines WHERE fingerprint = ?", err,
-                        [&](const Statement& s) {
-                          stored_host = s.Text(0);
-                          stored_cpu = s.Text(1);
-                        },
-                        m.fingerprint))
+    if (!db->ForEachRow(
+            "SELECT hostname, cpu_model FROM main.machines WHERE fingerprint = ?", err,
+            [&](const Statement& s) {
+              stored_host = s.Text(0);
+              stored_cpu = s.Text(1);
+            },
+            m.fingerprint))
       return false;
     if (!stored_host.empty() && (stored_host != m.hostname || stored_cpu != m.cpu_model))
       counts->conflicts.push_back("machine " + m.fingerprint + " is stored as " + stored_host +
@@ -138,10 +139,10 @@ bool MergeSource(RunStore* store, RunStore* source, MergeCounts* counts, std::st
     return false;
   for (const auto& [src_id, src_machine, mode, created_at] : profiles) {
     int64_t machine = machine_of[src_machine], found = 0;
-    if (!db->ForEachRow("SELECT id FROM main.machine_profiles WHERE machine_id = ? AND mode = ?"
-                        " AND created_at = ? ORDER BY id LIMIT 1",
-                        err, [&](const Statement& s) { found = s.Int(0); }, machine, mode,
-                        created_at))
+    if (!db->ForEachRow(
+            "SELECT id FROM main.machine_profiles WHERE machine_id = ? AND mode = ?"
+            " AND created_at = ? ORDER BY id LIMIT 1",
+            err, [&](const Statement& s) { found = s.Int(0); }, machine, mode, created_at))
       return false;
     if (found) {
       profile_of[src_id] = found;
@@ -165,10 +166,10 @@ bool MergeSource(RunStore* store, RunStore* source, MergeCounts* counts, std::st
     return false;
   for (const auto& [src_id, src_machine, source_name, created_at] : calibrations) {
     int64_t machine = machine_of[src_machine], found = 0;
-    if (!db->ForEachRow("SELECT id FROM main.calibrations WHERE machine_id = ? AND source = ?"
-                        " AND created_at = ? LIMIT 1",
-                        err, [&](const Statement& s) { found = s.Int(0); }, machine, source_name,
-                        created_at))
+    if (!db->ForEachRow(
+            "SELECT id FROM main.calibrations WHERE machine_id = ? AND source = ?"
+            " AND created_at = ? LIMIT 1",
+            err, [&](const Statement& s) { found = s.Int(0); }, machine, source_name, created_at))
       return false;
     if (found) {
       ++counts->calibrations_known;
@@ -186,12 +187,12 @@ bool MergeSource(RunStore* store, RunStore* source, MergeCounts* counts, std::st
   std::string odd, statuses;
   for (const RunStatusInfo& status : kRunStatuses)
     statuses += std::string(statuses.empty() ? "'" : ", '") + status.name + "'";
-  if (!db->ForEachRow("SELECT id, status FROM src.runs WHERE status NOT IN (" + statuses +
-                          ") LIMIT 1",
-                      err, [&](const Statement& s) {
-                        odd = "run " + std::to_string(s.Int(0)) + " has the unknown status '" +
-                              s.Text(1).substr(0, 40) + "'";
-                      }))
+  if (!db->ForEachRow(
+          "SELECT id, status FROM src.runs WHERE status NOT IN (" + statuses + ") LIMIT 1", err,
+          [&](const Statement& s) {
+            odd = "run " + std::to_string(s.Int(0)) + " has the unknown status '" +
+                  s.Text(1).substr(0, 40) + "'";
+          }))
     return false;
   if (!odd.empty()) {
     *err = odd + " (not " + RunStatusChoices() + ")";
@@ -210,8 +211,10 @@ bool MergeSource(RunStore* store, RunStore* source, MergeCounts* counts, std::st
   for (RunRecord& run : runs) {
     if (!run.placement) continue;
     auto it = profile_of.find(run.placement->profile_id);
-    if (it != profile_of.end()) run.placement->profile_id = it->second;
-    else run.placement.reset();
+    if (it != profile_of.end())
+      run.placement->profile_id = it->second;
+    else
+      run.placement.reset();
   }
   std::vector<RunStore::Imported> results;
   if (!store->ImportRows(&runs, &results, err)) return false;
@@ -260,11 +263,12 @@ bool MergeCommand(CommandContext& context, const std::vector<std::string>& args,
     struct stat st;
     bool exists = stat(path.c_str(), &st) == 0;
     if (!exists || !S_ISREG(st.st_mode))
-      return Fail(err, ErrorKind::kUsage,
-                  "merge: " + path + ": " +
-                      (!exists ? (errno == ENOENT ? std::string("no such file") : std::strerror(errno))
-                               : std::string("not a file")) +
-                      "; name rprof databases (a node's rprof.db, a job's rank-N.db)");
+      return Fail(
+          err, ErrorKind::kUsage,
+          "merge: " + path + ": " +
+              (!exists ? (errno == ENOENT ? std::string("no such file") : std::strerror(errno))
+                       : std::string("not a file")) +
+              "; name rprof databases (a node's rprof.db, a job's rank-N.db)");
   }
   for (const std::string& path : paths)
     if (SameFile(path, target.path))
@@ -294,8 +298,8 @@ bool MergeCommand(CommandContext& context, const std::vector<std::string>& args,
     if (attached) store.db()->Exec("DETACH DATABASE src", &detach_err);
     if (!ok) {
       store.DbFail(why, err);
-      err->message = "merge " + path + ": " + err->message + "; nothing of it was merged" +
-                     before + ": merge it again once the cause is fixed";
+      err->message = "merge " + path + ": " + err->message + "; nothing of it was merged" + before +
+                     ": merge it again once the cause is fixed";
       return false;
     }
     std::cout << path << ": " << counts.runs << " runs stored, " << counts.runs_known

@@ -45,8 +45,9 @@ bool QueryCommand(CommandContext& context, const std::vector<std::string>& args,
     if (guard.refused_write()) return Fail(err, ErrorKind::kUsage, kWrites);
     if (!guard.refused().empty())
       return Fail(err, ErrorKind::kUsage,
-                  "query: " + guard.refused() + " is not allowed: rprof query reads the "
-                  "database and nothing else (use sqlite3 on a copy for more)");
+                  "query: " + guard.refused() +
+                      " is not allowed: rprof query reads the "
+                      "database and nothing else (use sqlite3 on a copy for more)");
     return Fail(err, ErrorKind::kUsage, "query: " + why);
   }
   if (!stmt.handle()) return Fail(err, ErrorKind::kUsage, "query: the SQL holds no statement");

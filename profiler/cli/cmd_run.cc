@@ -377,9 +377,8 @@ bool RunCommand(CommandContext& context, const std::vector<std::string>& args, E
                         "--benchmark_repetitions=N after its name, and declares its work and "
                         "threads itself");
     if (cl.Has("quiet")) QuietProgress();
-    BenchmarkRunPlan benchmarks{program_path, program_argv,         timeout,
-                                output,       format,               cl.Has("quiet") > 0,
-                                cl.Has("verbose") > 0};
+    BenchmarkRunPlan benchmarks{program_path,        program_argv,         timeout, output, format,
+                                cl.Has("quiet") > 0, cl.Has("verbose") > 0};
     return RunBenchmarks(session, benchmarks, sources, request, run, err);
   }
   std::vector<SourceFailure> failed_sources;
@@ -404,14 +403,12 @@ bool RunCommand(CommandContext& context, const std::vector<std::string>& args, E
   const JobConsole console{output, format, cl.Has("quiet") > 0, cl.Has("verbose") > 0, width};
   if (!run.job || RankReportsItself(console)) {
     // A parallel job's rank reports itself whole: -v or -o FILE.RANK asked for it.
-    const RunDetail detail =
-        cl.Has("verbose") || run.job ? RunDetail::kFull : RunDetail::kSummary;
+    const RunDetail detail = cl.Has("verbose") || run.job ? RunDetail::kFull : RunDetail::kSummary;
     std::string report =
         cl.Has("quiet") ? id + "\n" : FormatRun(run, format, &placement, width, detail);
-    if (!WriteReport(report,
-                     run.job && !output.empty() ? RankOutputPath(output, run.job->rank) : output,
-                     to_stderr ? ReportStream::kStandardError : ReportStream::kStandardOutput,
-                     stored, err))
+    if (!WriteReport(
+            report, run.job && !output.empty() ? RankOutputPath(output, run.job->rank) : output,
+            to_stderr ? ReportStream::kStandardError : ReportStream::kStandardOutput, stored, err))
       return false;
   }
   if (run.job && RankPrintsJobTable(*run.job)) {
@@ -420,8 +417,7 @@ bool RunCommand(CommandContext& context, const std::vector<std::string>& args, E
     constexpr double kRankPatienceS = 10;
     if (session.job_dir().empty())
       WaitForRanks(context.database_path(), run.job->job_id, run.job->size, kRankPatienceS);
-    if (!PrintJobTable(context.database_path(), run.job->job_id, session.job_dir(), console,
-                       err))
+    if (!PrintJobTable(context.database_path(), run.job->job_id, session.job_dir(), console, err))
       return false;
   }
   if (run.status != RunStatus::kOk)

@@ -98,21 +98,22 @@ bool CompareInvocations(RunStore* store, const std::string& a, const std::string
       verdict = change && *change > 0 ? "slower (significant)" : "faster (significant)";
       if (fail_if_slower_pct && change && *change > *fail_if_slower_pct) {
         char line[200];
-        std::snprintf(line, sizeof line, "%s %.1f %% slower (p = %.3g)", ra.target.c_str(),
-                      *change, test->p_value);
+        std::snprintf(line, sizeof line, "%s %.1f %% slower (p = %.3g)", ra.target.c_str(), *change,
+                      test->p_value);
         slower += (slower.empty() ? "" : "; ") + std::string(line);
       }
     } else {
       verdict = "not significant";
     }
-    table.AddRow({Cell::Text(ra.target), Cell::Number(ta), Cell::Number(tb),
-                  Cell::Number(change), Cell::Number(Gflops(ra)), Cell::Number(Gflops(*rb)),
+    table.AddRow({Cell::Text(ra.target), Cell::Number(ta), Cell::Number(tb), Cell::Number(change),
+                  Cell::Number(Gflops(ra)), Cell::Number(Gflops(*rb)),
                   Cell::Number(Change(Gflops(ra), Gflops(*rb))),
                   test ? Cell::Number(test->p_value) : Cell(), Cell::Text(verdict)});
   }
   for (const RunRecord& rb : runs[1]) {
     bool in_a = false;
-    for (const RunRecord& r : runs[0]) in_a = in_a || (r.target == rb.target && r.params == rb.params);
+    for (const RunRecord& r : runs[0])
+      in_a = in_a || (r.target == rb.target && r.params == rb.params);
     if (!in_a)
       table.AddRow({Cell::Text(rb.target), Cell(), Cell::Number(Summarize(rb.samples).median),
                     Cell(), Cell(), Cell::Number(Gflops(rb)), Cell(), Cell(),

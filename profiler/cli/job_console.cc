@@ -20,9 +20,9 @@ int StoredRanks(const DatabasePath& db, const std::string& job_id) {
   if (!store.OpenReadOnly(db, &ignored)) return 0;
   int count = 0;
   std::string why;
-  store.db()->ForEachRow("SELECT count(DISTINCT job_rank) FROM runs WHERE job_id = ?", &why,
-                         [&](const Statement& s) { count = static_cast<int>(s.Int(0)); },
-                         job_id);
+  store.db()->ForEachRow(
+      "SELECT count(DISTINCT job_rank) FROM runs WHERE job_id = ?", &why,
+      [&](const Statement& s) { count = static_cast<int>(s.Int(0)); }, job_id);
   return count;
 }
 
@@ -40,8 +40,7 @@ bool RankPrintsJobTable(const JobRank& job) {
   return job.rank == 0 && std::getenv(kJobConsoleVariable) == nullptr;
 }
 
-void WaitForRanks(const DatabasePath& db, const std::string& job_id, int size,
-                  double patience_s) {
+void WaitForRanks(const DatabasePath& db, const std::string& job_id, int size, double patience_s) {
   using Clock = std::chrono::steady_clock;
   int stored = StoredRanks(db, job_id);
   auto last_new = Clock::now();
@@ -62,9 +61,9 @@ bool PrintJobTable(const DatabasePath& db, const std::string& job_id, const std:
     text = job_id + "\n";
   } else if (!job_dir.empty()) {
     // On a network filesystem each rank wrote a database of its own: no one file holds the job.
-    text = "job " + job_id + ": each rank stored its run in a database of its own in " +
-           job_dir + "; `rprof --db " + db.path + " merge " + job_dir +
-           "/rank-*.db`, then `rprof job " + job_id + "`\n";
+    text = "job " + job_id + ": each rank stored its run in a database of its own in " + job_dir +
+           "; `rprof --db " + db.path + " merge " + job_dir + "/rank-*.db`, then `rprof job " +
+           job_id + "`\n";
   } else if (StoredRanks(db, job_id) == 0) {
     text = "job " + job_id + ": no rank stored a run in " + db.path + "\n";
   } else {

@@ -42,8 +42,7 @@ bool RankPrintsJobTable(const JobRank& job);
 
 // Rank 0's wait: until all `size` ranks of the job have a run in `db`, or no new one has come
 // for `patience_s` (a rank killed outright stores nothing), or a signal came.
-void WaitForRanks(const DatabasePath& db, const std::string& job_id, int size,
-                  double patience_s);
+void WaitForRanks(const DatabasePath& db, const std::string& job_id, int size, double patience_s);
 
 // The job's table (cli/job_report.h), from `db`, to -o FILE or standard error; with -q the job's
 // id alone. `job_dir`: where the ranks wrote files of their own instead (a database on a

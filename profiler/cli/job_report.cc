@@ -66,8 +66,8 @@ bool FindJobId(RunStore* store, const std::string& given, std::string* out, Erro
   std::string why;
   // The scheduler's id, whole, first: Slurm job 5 is not every job whose id holds a 5.
   if (!store->db()->ForEachRow(
-          "SELECT DISTINCT job_id FROM runs WHERE job_scheduler_job_id = ?1 ORDER BY job_id",
-          &why, [&](const Statement& s) { ids.push_back(s.Text(0)); }, given))
+          "SELECT DISTINCT job_id FROM runs WHERE job_scheduler_job_id = ?1 ORDER BY job_id", &why,
+          [&](const Statement& s) { ids.push_back(s.Text(0)); }, given))
     return store->DbFail(why, err);
   if (ids.empty() &&
       !store->db()->ForEachRow(
@@ -90,8 +90,8 @@ bool FindJobId(RunStore* store, const std::string& given, std::string* out, Erro
                     "other databases (`rprof merge` them)");
   std::string list;
   for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + id;
-  return Fail(err, ErrorKind::kUsage, "job " + given + " names several jobs: " + list +
-                                          "; give the whole id");
+  return Fail(err, ErrorKind::kUsage,
+              "job " + given + " names several jobs: " + list + "; give the whole id");
 }
 
 bool BuildJobReport(RunStore* store, const std::string& job_id, Report* out, Error* err) {
@@ -115,12 +115,11 @@ bool BuildJobReport(RunStore* store, const std::string& job_id, Report* out, Err
   std::set<std::string> hosts;
   for (const RunRecord* run : ranks) hosts.insert(run->job->host);
   const JobRank* scheduler = SchedulerJobOf(ranks);
-  report.AddText("job " + job_id + ": " + std::to_string(ranks.size()) + " of " +
-                 std::to_string(completeness.size) + " ranks stored, on " +
-                 std::to_string(hosts.size()) + (hosts.size() == 1 ? " node" : " nodes") +
-                 (scheduler ? SchedulerJobText(*scheduler) : "") +
-                 (completeness.complete() ? ", complete\n"
-                                          : ", incomplete: " + completeness.reason + "\n"));
+  report.AddText(
+      "job " + job_id + ": " + std::to_string(ranks.size()) + " of " +
+      std::to_string(completeness.size) + " ranks stored, on " + std::to_string(hosts.size()) +
+      (hosts.size() == 1 ? " node" : " nodes") + (scheduler ? SchedulerJobText(*scheduler) : "") +
+      (completeness.complete() ? ", complete\n" : ", incomplete: " + completeness.reason + "\n"));
   report.AddField("job_id", Cell::Text(job_id));
   report.AddField("scheduler", Cell::TextOrNull(scheduler ? scheduler->scheduler : ""));
   report.AddField("scheduler_job_id",
@@ -137,21 +136,20 @@ bool BuildJobReport(RunStore* store, const std::string& job_id, Report* out, Err
     report.AddText("ranks " + list + " were stored by more than one run: the newest is shown\n");
   }
 
-  Table& table = report.AddTable(
-      {{"rank", "rank", Align::kRight},
-       {"host", "host"},
-       {"local_rank", "local", Align::kRight},
-       {"run_id", "run", Align::kRight},
-       {"status", "status"},
-       {"time_s", "time s", Align::kRight},
-       {"gflops", "GFLOP/s", Align::kRight},
-       {"gbs_dram", "DRAM GB/s", Align::kRight},
-       Column("verdict", "verdict").Notes()},
-      kInAll, "ranks");
+  Table& table = report.AddTable({{"rank", "rank", Align::kRight},
+                                  {"host", "host"},
+                                  {"local_rank", "local", Align::kRight},
+                                  {"run_id", "run", Align::kRight},
+                                  {"status", "status"},
+                                  {"time_s", "time s", Align::kRight},
+                                  {"gflops", "GFLOP/s", Align::kRight},
+                                  {"gbs_dram", "DRAM GB/s", Align::kRight},
+                                  Column("verdict", "verdict").Notes()},
+                                 kInAll, "ranks");
   std::vector<double> times, gflops, gbs;
   for (const RunRecord* run : ranks) {
     RunPlacement placement = PlaceStoredRun(store, *run);
-    std::string verdict = placement.profile_id == 0 ? placement.missing
+    std::string verdict = placement.profile_id == 0    ? placement.missing
                           : placement.placement.placed ? placement.placement.verdict
                                                        : placement.placement.reason;
     std::optional<double> t = Preferred(*run, "time_s"), g = Preferred(*run, "gflops"),
@@ -244,9 +242,15 @@ bool BuildJobReport(RunStore* store, const std::string& job_id, Report* out, Err
     placement.Key("fingerprint").String(node.fingerprint);
     placement.Key("ranks").Int(node.ranks);
     placement.Key("profile_id");
-    if (node.profile_id) placement.Int(node.profile_id); else placement.Null();
+    if (node.profile_id)
+      placement.Int(node.profile_id);
+    else
+      placement.Null();
     placement.Key("roof_threads");
-    if (node.roof_threads) placement.Int(node.roof_threads); else placement.Null();
+    if (node.roof_threads)
+      placement.Int(node.roof_threads);
+    else
+      placement.Null();
     placement.EndObject();
   }
   placement.EndArray().EndObject();
@@ -286,12 +290,10 @@ bool BuildJobReport(RunStore* store, const std::string& job_id, Report* out, Err
         const Metric* g = PreferredMetric(summed, "gflops", name);
         if (g) rate = g->value;
       }
-      regions.AddRow({Cell::Text(name), Cell::Int(s.count),
-                      s.count ? Cell::Number(s.min) : Cell(),
-                      s.count ? Cell::Number(s.median) : Cell(),
-                      s.count ? Cell::Number(s.max) : Cell(),
-                      s.count && s.mean > 0 ? Cell::Number(s.max / s.mean) : Cell(),
-                      Cell::Number(rate)});
+      regions.AddRow(
+          {Cell::Text(name), Cell::Int(s.count), s.count ? Cell::Number(s.min) : Cell(),
+           s.count ? Cell::Number(s.median) : Cell(), s.count ? Cell::Number(s.max) : Cell(),
+           s.count && s.mean > 0 ? Cell::Number(s.max / s.mean) : Cell(), Cell::Number(rate)});
     }
   }
   return true;

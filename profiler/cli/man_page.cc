@@ -79,7 +79,6 @@ std::string Trim(const std::string& s) {
   return s.substr(a, s.find_last_not_of(" \t") - a + 1);
 }
 
-
 bool IsSeparatorRow(const std::string& row) {
   return Trim(row).find_first_not_of("|-: ") == std::string::npos;
 }

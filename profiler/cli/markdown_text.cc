@@ -26,7 +26,6 @@ std::string Wrapped(const std::string& text, size_t width, const std::string& fi
   return out;
 }
 
-
 }  // namespace
 
 std::string MarkdownToText(const std::string& markdown, size_t width) {

@@ -14,8 +14,8 @@ bool CheckSeconds(const std::string& option, double value, const std::string& ze
     return Fail(err, ErrorKind::kUsage,
                 option + " " + shown + ": must be 0 or more seconds; " + zero_means);
   return Fail(err, ErrorKind::kUsage,
-              option + " " + shown + ": out of range, at most " +
-                  Format("%g", kMaxOptionSeconds) + " s (a week); " + zero_means);
+              option + " " + shown + ": out of range, at most " + Format("%g", kMaxOptionSeconds) +
+                  " s (a week); " + zero_means);
 }
 
 bool CheckAmount(const std::string& option, double value, Error* err) {

@@ -31,8 +31,8 @@ std::vector<std::string> LongOptionNames(const po::options_description& options)
 
 bool ParseCommandLine(const std::string& command, const std::vector<std::string>& args,
                       const po::options_description& options,
-                      const po::positional_options_description& positional,
-                      po::variables_map* vm, Error* err) {
+                      const po::positional_options_description& positional, po::variables_map* vm,
+                      Error* err) {
   try {
     po::store(po::command_line_parser(args).options(options).positional(positional).run(), *vm);
     po::notify(*vm);

@@ -76,8 +76,8 @@ class CommandLine {
 // Parses args into vm. False with a kUsage error ("rprof help CMD" named) on a bad option.
 bool ParseCommandLine(const std::string& command, const std::vector<std::string>& args,
                       const po::options_description& options,
-                      const po::positional_options_description& positional,
-                      po::variables_map* vm, Error* err);
+                      const po::positional_options_description& positional, po::variables_map* vm,
+                      Error* err);
 
 // Prints "usage: rprof CMD USAGE" and the options, for --help.
 void PrintCommandHelp(const std::string& command, const std::string& usage,

@@ -23,8 +23,7 @@ bool RunBenchmarks(const RunSession& session, const BenchmarkRunPlan& plan,
   for (std::string& a : benchmark_args)
     if (a.rfind("--benchmark_min_time=", 0) == 0) {
       std::string value, why;
-      if (!MinTimeFor(binary, a.substr(21), &value, &why))
-        return Fail(err, ErrorKind::kUsage, why);
+      if (!MinTimeFor(binary, a.substr(21), &value, &why)) return Fail(err, ErrorKind::kUsage, why);
       a = "--benchmark_min_time=" + value;
     }
   const std::string shim = GbenchShimPath();
@@ -82,8 +81,7 @@ bool RunBenchmarks(const RunSession& session, const BenchmarkRunPlan& plan,
             " benchmarks (rprof history --invocation " + invocation + ")\n";
   const std::string stored = "the runs are stored (rprof history --invocation " + invocation + ")";
   if (!WriteReport(text, plan.output, ReportStream::kStandardError, stored, err)) return false;
-  if (!failures.empty())
-    return Fail(err, ErrorKind::kTargetFailed, failures + " (stored)");
+  if (!failures.empty()) return Fail(err, ErrorKind::kTargetFailed, failures + " (stored)");
   if (InterruptingSignal() != 0)
     return Fail(err, ErrorKind::kTargetFailed, InterruptionNote() + ": " + stored);
   return true;

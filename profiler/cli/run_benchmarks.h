@@ -29,8 +29,8 @@ struct BenchmarkRunPlan {
 };
 
 // `base`: the machine, tags and CPU list every run gets; each instance is measured and its run
-// ended through `session` (placed, its trust notes with --group's, stored). kTargetFailed once all are
-// stored when one of them failed or crashed.
+// ended through `session` (placed, its trust notes with --group's, stored). kTargetFailed once all
+// are stored when one of them failed or crashed.
 bool RunBenchmarks(const RunSession& session, const BenchmarkRunPlan& plan,
                    const std::vector<ChosenSource>& sources, const CounterRequest& request,
                    const RunRecord& base, Error* err);

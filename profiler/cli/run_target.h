@@ -22,10 +22,10 @@ bool RunsAsProgram(const std::string& word);
 
 // The options of `rprof run` that shape the target, as given (unset: not given).
 struct RunTargetOptions {
-  std::vector<std::string> params;  // -p NAME=VALUE, a kernel's
-  int repeat = 0;                   // --repeat; 0: not given
-  double min_time_s = 0.5;          // --min-time, a kernel's
-  std::optional<double> timeout_s;  // --timeout, a program's or a kernel's
+  std::vector<std::string> params;     // -p NAME=VALUE, a kernel's
+  int repeat = 0;                      // --repeat; 0: not given
+  double min_time_s = 0.5;             // --min-time, a kernel's
+  std::optional<double> timeout_s;     // --timeout, a program's or a kernel's
   std::optional<double> flops, bytes;  // --flops, --bytes: a program's declared work
   std::optional<int> threads;          // --threads, a program's
   bool precision_given = false;        // --precision, a program's

@@ -22,8 +22,8 @@ int main(int argc, char** argv) {
   const rprof_kernel_set* set = rprof_builtin_kernels();
   if (arg + 1 < argc && std::strcmp(argv[arg], "--plugin") == 0) {
     void* handle = dlopen(argv[arg + 1], RTLD_NOW | RTLD_LOCAL);
-    auto entry = handle ? reinterpret_cast<rprof_kernels_fn>(dlsym(handle, RPROF_KERNELS_SYMBOL))
-                        : nullptr;
+    auto entry =
+        handle ? reinterpret_cast<rprof_kernels_fn>(dlsym(handle, RPROF_KERNELS_SYMBOL)) : nullptr;
     set = entry ? entry() : nullptr;
     if (!set || set->abi_version != RPROF_KERNEL_ABI_VERSION) {
       std::fprintf(stderr, "rprof-sim-runner: %s: not a usable kernel plugin\n", argv[arg + 1]);

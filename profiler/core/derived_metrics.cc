@@ -14,9 +14,7 @@ namespace rprof {
 extern const EmbeddedFile kDerivedMetricFiles[];
 extern const int kDerivedMetricFiles_count;
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 std::optional<DerivedMetricDef> ParseMetricLine(std::string_view line, Error* err) {
   size_t open = line.find('['), close = line.find(']'), eq = line.find('=');

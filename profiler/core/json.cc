@@ -166,13 +166,17 @@ struct Reader {
       char c = s[pos++];
       if (c == '\\' && pos < s.size()) {
         char e = s[pos++];
-        if (e == 'n') c = '\n';
-        else if (e == 't') c = '\t';
-        else if (e == 'r') c = '\r';
+        if (e == 'n')
+          c = '\n';
+        else if (e == 't')
+          c = '\t';
+        else if (e == 'r')
+          c = '\r';
         else if (e == 'u' && pos + 4 <= s.size()) {
           c = static_cast<char>(std::strtol(std::string(s.substr(pos, 4)).c_str(), nullptr, 16));
           pos += 4;
-        } else c = e;
+        } else
+          c = e;
       }
       *out += c;
     }

@@ -29,7 +29,7 @@ class JsonWriter {
   JsonWriter& Bool(bool value);
   JsonWriter& Null();
   JsonWriter& OptionalNumber(const std::optional<double>& value);  // null when absent
-  JsonWriter& StringOrNull(std::string_view value);                 // null when empty
+  JsonWriter& StringOrNull(std::string_view value);                // null when empty
   // A value already in JSON form (a stored params object).
   JsonWriter& Raw(std::string_view json);
   const std::string& str() const { return out_; }

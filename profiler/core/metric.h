@@ -13,9 +13,9 @@
 namespace rprof {
 
 struct Metric {
-  std::string name;    // canonical ("flops_dp", "bytes_dram", "gflops") or a PMU event name
+  std::string name;  // canonical ("flops_dp", "bytes_dram", "gflops") or a PMU event name
   std::optional<double> value;
-  std::string unit;    // "s", "FLOP", "B", "GFLOP/s", "GB/s", "FLOP/B", "count"
+  std::string unit;  // "s", "FLOP", "B", "GFLOP/s", "GB/s", "FLOP/B", "count"
   Source source = Source::kModel;
   std::string region;  // "" for the whole run, else a marker region's name
   std::string note;    // why the value is absent, or how it was approximated

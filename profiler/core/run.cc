@@ -31,7 +31,8 @@ bool SourceWasAbsent(const RunRecord& run, Source source) {
 
 bool IsPythonRun(const RunRecord& run) {
   auto ends_with = [](const std::string& text, std::string_view end) {
-    return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+    return text.size() >= end.size() &&
+           text.compare(text.size() - end.size(), end.size(), end) == 0;
   };
   if (ends_with(run.target, ".py")) return true;
   if (run.command.empty()) return false;

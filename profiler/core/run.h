@@ -102,9 +102,9 @@ inline constexpr std::array<TrustKindInfo, 10> kTrustKinds = {{
 // Where a run stood in a parallel (MPI) job: one run per rank, every run of the job under the
 // same job id (targets/rank_identity.h reads it from the launcher's environment).
 struct JobRank {
-  std::string job_id;   // "pmix:1989607425", "slurm:812.0", "rprof:<32 hex digits>"
-  int rank = 0;         // 0-based, in the job's world
-  int size = 0;         // ranks in the job's world
+  std::string job_id;             // "pmix:1989607425", "slurm:812.0", "rprof:<32 hex digits>"
+  int rank = 0;                   // 0-based, in the job's world
+  int size = 0;                   // ranks in the job's world
   std::optional<int> local_rank;  // among the ranks on its node; nullopt: the launcher said not
   std::optional<int> node;        // the launcher's node index (SLURM_NODEID); nullopt: not said
   std::string host;               // the node's hostname
@@ -154,7 +154,7 @@ struct RunRecord {
   KeyValues tags;
   std::vector<TrustNote> trust;
   std::optional<PlacementRecord> placement;  // stored with the run when a profile existed
-  std::string started_at;  // ISO 8601 UTC
+  std::string started_at;                    // ISO 8601 UTC
   std::string ended_at;
   std::string rprof_version;
   std::optional<JobRank> job;  // the run was one rank of a parallel job

@@ -12,8 +12,8 @@ namespace {
 // "" when `text` may be stored as a note, else why not.
 std::string NoteViolation(const std::string& text) {
   if (text.size() > kMaxNoteBytes)
-    return std::to_string(text.size()) + " bytes, over the " +
-           std::to_string(kMaxNoteBytes >> 10) + " KiB a note may have";
+    return std::to_string(text.size()) + " bytes, over the " + std::to_string(kMaxNoteBytes >> 10) +
+           " KiB a note may have";
   if (text.find('\0') != std::string::npos) return "holds a NUL byte";
   return "";
 }
@@ -29,8 +29,8 @@ std::string RunBoundsViolation(const RunRecord& run) {
       return "samples[" + std::to_string(i) + "]: a repetition's time must be 0 s or more";
   std::unordered_set<std::string_view> regions;
   for (const Metric& m : run.metrics) {
-    const std::string key = "metric " + m.name + (m.region.empty() ? "" : " of region " +
-                                                  Excerpt(m.region, 60));
+    const std::string key =
+        "metric " + m.name + (m.region.empty() ? "" : " of region " + Excerpt(m.region, 60));
     if (std::string why = NoteViolation(m.note); !why.empty()) return key + ": note: " + why;
     if (m.region.size() > kMaxRegionNameBytes)
       return key + ": region name of " + std::to_string(m.region.size()) + " bytes, over the " +

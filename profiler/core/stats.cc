@@ -78,8 +78,7 @@ std::optional<MannWhitney> MannWhitneyU(const std::vector<double>& a,
   std::vector<std::pair<double, bool>> all;  // value, from a
   for (double v : a) all.emplace_back(v, true);
   for (double v : b) all.emplace_back(v, false);
-  std::sort(all.begin(), all.end(),
-            [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::sort(all.begin(), all.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   double rank_sum_a = 0, tie_term = 0;
   for (size_t i = 0; i < all.size();) {
     size_t j = i;
@@ -101,8 +100,7 @@ std::optional<MannWhitney> MannWhitneyU(const std::vector<double>& a,
                                      static_cast<int>(n));
   } else {
     double total = md + nd;
-    double sigma =
-        std::sqrt(md * nd / 12 * ((total + 1) - tie_term / (total * (total - 1))));
+    double sigma = std::sqrt(md * nd / 12 * ((total + 1) - tie_term / (total * (total - 1))));
     if (sigma == 0) {
       out.p_value = 1;  // every value equal: no evidence either way
     } else {

@@ -35,8 +35,7 @@ struct MannWhitney {
   bool exact = false;
 };
 // nullopt when either sample has fewer than 2 values: compare.py's least for a test.
-std::optional<MannWhitney> MannWhitneyU(const std::vector<double>& a,
-                                        const std::vector<double>& b);
+std::optional<MannWhitney> MannWhitneyU(const std::vector<double>& a, const std::vector<double>& b);
 
 }  // namespace rprof
 

@@ -12,9 +12,9 @@
 namespace rprof {
 
 struct CountingProbe {
-  std::string backend;       // "PAPI" or "perf_event_open": what counts kernels here
-  std::string why_not_papi;  // when backend is perf_event_open
-  bool kernel = false;       // a session attached to a forked process counted its work
+  std::string backend;        // "PAPI" or "perf_event_open": what counts kernels here
+  std::string why_not_papi;   // when backend is perf_event_open
+  bool kernel = false;        // a session attached to a forked process counted its work
   std::string kernel_detail;  // what it counted, or why not
   bool program = false;       // counters opened before exec counted the program
   std::string program_detail;

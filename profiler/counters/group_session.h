@@ -14,7 +14,7 @@
 namespace rprof {
 
 struct GroupPlan {
-  std::string pmu;                  // the group set used: "icx", …, or "generic"
+  std::string pmu;  // the group set used: "icx", …, or "generic"
   std::vector<MetricGroup> groups;
   std::vector<std::string> events;  // every group's events, each once, in order
 };

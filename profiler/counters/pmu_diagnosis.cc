@@ -88,8 +88,9 @@ std::string PmuRemedy(const PmuDiagnosis& d, SimOutcome sim) {
   if (sim == SimOutcome::kNotAsked)
     return d.other_remedy.empty() ? "run with --counters sim"
                                   : "run with --counters sim, or " + d.other_remedy;
-  std::string done = sim == SimOutcome::kCounted     ? "sim counted this run instead"
-                     : sim == SimOutcome::kRefusedHere ? kSimOutsideTheJob
+  std::string done = sim == SimOutcome::kCounted ? "sim counted this run instead"
+                     : sim == SimOutcome::kRefusedHere
+                         ? kSimOutsideTheJob
                          : "sim was asked for and gave no counts for this run (its note says why)";
   return d.other_remedy.empty() ? done : done + "; for hardware counts, " + d.other_remedy;
 }

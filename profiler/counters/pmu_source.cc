@@ -177,8 +177,8 @@ class PmuSource : public CounterSource {
   Availability Probe() const override {
     const CountingProbe& probe = ProbeCounting();
     if (probe.ok()) return {};
-    return {false, probe.kernel ? "programs: " + probe.program_detail
-                                : "kernels: " + probe.kernel_detail,
+    return {false,
+            probe.kernel ? "programs: " + probe.program_detail : "kernels: " + probe.kernel_detail,
             ""};
   }
   std::unique_ptr<PreparedSource> Prepare(const CountedTarget& target,

@@ -179,8 +179,9 @@ void SimCacheSizesFromProfile(const MachineProfile& profile, int64_t profile_id,
       skipped = true;
       continue;
     }
-    (slot == '1' ? out->l1d_bytes : slot == '2' ? out->l2_bytes : out->llc_bytes) =
-        level.size_bytes;
+    (slot == '1'   ? out->l1d_bytes
+     : slot == '2' ? out->l2_bytes
+                   : out->llc_bytes) = level.size_bytes;
     measured += (measured.empty() ? "" : ", ") + level.level + " " + level.size_rule;
   }
   const std::string name = "machine profile " + std::to_string(profile_id);

@@ -229,8 +229,8 @@ class PreparedSim : public PreparedSource {
     // A program whose work depends on time did other work under valgrind: its counts do not go
     // with the native time, so none is kept. (A replay of its own, replay_argv, does other
     // work by design: its target divides the counts by the replay's own work.)
-    if (auto mismatch = WorkMismatch(NativeInstructions(outcome.so_far),
-                                     FindValue(*metrics, "instructions"));
+    if (auto mismatch =
+            WorkMismatch(NativeInstructions(outcome.so_far), FindValue(*metrics, "instructions"));
         mismatch && target.replay_argv.empty()) {
       metrics->clear();
       *note += "; sim counts dropped: " + *mismatch;

@@ -93,9 +93,7 @@ std::string SimBackend(bool* simtool) {
   return *simtool ? "rprofsim (" + path + ")" : "callgrind (fallback: " + why.message + ")";
 }
 
-std::string SimulatorName() {
-  return SimtoolPath(nullptr).empty() ? "callgrind" : "rprofsim";
-}
+std::string SimulatorName() { return SimtoolPath(nullptr).empty() ? "callgrind" : "rprofsim"; }
 
 bool ShouldRunSim(SimMode mode, double expected_s, double budget_s, const std::string& what_fits,
                   std::string* why) {
@@ -349,8 +347,8 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
   if (request.per_region) {
     // The marker library must be active (its results file is not needed: /dev/null) and tell
     // valgrind where regions begin and end.
-    options.env = {{"RPROF_MARKER_SIM", "1"}, {"RPROF_MARKER_OUT", "/dev/null"},
-                   {"RPROF_MARKER_EVENTS", ""}};
+    options.env = {
+        {"RPROF_MARKER_SIM", "1"}, {"RPROF_MARKER_OUT", "/dev/null"}, {"RPROF_MARKER_EVENTS", ""}};
   }
   options.timeout_s = request.timeout_s;
   options.discard_output = request.discard_output;
@@ -405,8 +403,10 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
         std::string name = trigger.substr(kRegionTrigger.size());
         auto it = std::find_if(regions.begin(), regions.end(),
                                [&](const auto& r) { return r.first == name; });
-        if (it == regions.end()) regions.push_back({name, {file}});
-        else it->second.push_back(file);
+        if (it == regions.end())
+          regions.push_back({name, {file}});
+        else
+          it->second.push_back(file);
         break;
       }
     }

@@ -12,9 +12,9 @@
 #include "core/error.h"
 #include "core/metric.h"
 #include "counters/counter_source.h"
-#include "machine/topology.h"
 #include "counters/sim_time_fit.h"
 #include "functions/function_sampler.h"
+#include "machine/topology.h"
 
 namespace rprof {
 
@@ -149,8 +149,8 @@ const CounterSource& SimCounterSource();
 // Counts one call of the kernel under valgrind (after one warm-up call): the sim metrics of one
 // run() call; *wall_s, when given, how long valgrind took. kEnvironment when sim cannot run or
 // the runner fails.
-bool SimulateKernel(const CountedTarget& kernel, const CacheSizes& caches,
-                    std::vector<Metric>* out, Error* err, double* wall_s = nullptr);
+bool SimulateKernel(const CountedTarget& kernel, const CacheSizes& caches, std::vector<Metric>* out,
+                    Error* err, double* wall_s = nullptr);
 
 }  // namespace rprof
 

@@ -31,7 +31,11 @@ Metric ReplayMissingMetric(const std::vector<MissedFunction>& missed, const std:
     names += (names.empty() ? "" : ", ") + f.name +
              Format(" (%.0f %% of the timed run's samples)", 100 * f.share);
   }
-  return {kReplayMissingShare, share, "1", Source::kSim, region,
+  return {kReplayMissingShare,
+          share,
+          "1",
+          Source::kSim,
+          region,
           "the replay under valgrind never ran what was hot in the timed run: " + names +
               "; a library that picks its code by the CPU it finds (OpenBLAS, glibc, NumPy) "
               "sees valgrind's CPUID, not this CPU's (no AVX-512, and maybe another model), and "

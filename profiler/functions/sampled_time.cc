@@ -29,8 +29,8 @@ void AddOffCpuShare(const FunctionSamples& samples, double native_time_s,
     return;
   double threads = static_cast<double>(std::max<uint64_t>(1, samples.threads));
   uint64_t executions = std::max<uint64_t>(1, samples.executions);
-  double cpu_s = static_cast<double>(samples.total) * samples.period_s /
-                 static_cast<double>(executions);
+  double cpu_s =
+      static_cast<double>(samples.total) * samples.period_s / static_cast<double>(executions);
   double wall_s = native_time_s;
   std::string from = "sampled";
   // The run's own clock where it is in `out` (the time profile alone): CPU time from rusage,
@@ -53,8 +53,7 @@ void AddOffCpuShare(const FunctionSamples& samples, double native_time_s,
               "each function's time is "
               "the CPU time it had, so its rate is while it ran, and the run's wall time is "
               "mostly waiting, which no roof measures",
-              utilized, from.c_str(), cpu_s, wall_s, threads, threads == 1 ? "" : "s",
-              100 * off)});
+              utilized, from.c_str(), cpu_s, wall_s, threads, threads == 1 ? "" : "s", 100 * off)});
 }
 
 }  // namespace
@@ -129,9 +128,9 @@ void AddSampledLines(const FunctionSamples& samples, const std::string& function
   const std::string function_region = FunctionRegion(shown_as);
   if (sampled.empty()) {
     std::string why = WhyNoSampledLines(samples, function);
-    out->push_back({"hot_lines", std::nullopt, "count", Source::kClock, function_region,
-                    "no sample of it has a source line: " +
-                        (why.empty() ? "no line information" : why)});
+    out->push_back(
+        {"hot_lines", std::nullopt, "count", Source::kClock, function_region,
+         "no sample of it has a source line: " + (why.empty() ? "no line information" : why)});
     return;
   }
   std::vector<LineCandidate> candidates;

@@ -46,11 +46,16 @@ int64_t Load(const uint8_t* p) {
 
 int64_t ReadEncoded(const uint8_t* p, uint8_t encoding) {
   switch (encoding & kFormat) {
-    case 0x02: return Load<uint16_t>(p);
-    case 0x0a: return Load<int16_t>(p);
-    case 0x03: return Load<uint32_t>(p);
-    case 0x0b: return Load<int32_t>(p);
-    default: return Load<int64_t>(p);
+    case 0x02:
+      return Load<uint16_t>(p);
+    case 0x0a:
+      return Load<int16_t>(p);
+    case 0x03:
+      return Load<uint32_t>(p);
+    case 0x0b:
+      return Load<int32_t>(p);
+    default:
+      return Load<int64_t>(p);
   }
 }
 

@@ -28,8 +28,8 @@ struct Slice {
 Slice Layout(BandwidthPattern pattern, int threads, uint64_t working_set_bytes) {
   Slice s;
   int streams = PatternStreams(pattern);
-  uint64_t per_array = working_set_bytes / static_cast<uint64_t>(threads) /
-                       static_cast<uint64_t>(streams);
+  uint64_t per_array =
+      working_set_bytes / static_cast<uint64_t>(threads) / static_cast<uint64_t>(streams);
   per_array = std::max<uint64_t>(kBandwidthBlockBytes,
                                  per_array / kBandwidthBlockBytes * kBandwidthBlockBytes);
   s.array_bytes = per_array;
@@ -78,8 +78,7 @@ bool BandwidthBuffers::Reserve(ThreadTeam& team, int threads, uint64_t bytes_per
     HugeBuffer& b = buffers_[t];
     if (b.data() == nullptr) {
       // The first mapping reserves room for the whole sweep; later sizes grow into it.
-      if (!b.Allocate(bytes_per_thread, growth_limit_, &e) &&
-          !b.Allocate(bytes_per_thread, &e)) {
+      if (!b.Allocate(bytes_per_thread, growth_limit_, &e) && !b.Allocate(bytes_per_thread, &e)) {
         if (failures.fetch_add(1) == 0) first_error = e;
         return;
       }
@@ -193,8 +192,8 @@ bool MeasureBandwidth(ThreadTeam& team, BandwidthBuffers* buffers, const IsaFlag
     }
   }
 
-  const uint64_t bytes = chunk * PatternBytesPerElement(opts.pattern) * passes *
-                         static_cast<uint64_t>(n);
+  const uint64_t bytes =
+      chunk * PatternBytesPerElement(opts.pattern) * passes * static_cast<uint64_t>(n);
   std::vector<double> rates;
   uint64_t first = timed_from;
   for (int rep = 0; rep < repetitions; ++rep) {

@@ -66,12 +66,11 @@ struct BandwidthResult {
   // (round-robin over their second half, the first half streamed untimed at each wrap), which
   // keeps repetitions at seconds_per_rep whatever the working set.
   uint64_t passes = 0;
-  uint64_t chunk_bytes = 0;        // per array and thread
+  uint64_t chunk_bytes = 0;  // per array and thread
 };
 
 // Bytes per worker that BandwidthBuffers must hold for this pattern and working set.
-uint64_t BandwidthBytesPerThread(BandwidthPattern pattern, int threads,
-                                 uint64_t working_set_bytes);
+uint64_t BandwidthBytesPerThread(BandwidthPattern pattern, int threads, uint64_t working_set_bytes);
 
 // Measures one bandwidth point. The slices are warmed by a first pass (so cache-sized working
 // sets start in cache), the pass count (or, for arrays over 8 MiB, the chunk) calibrated to

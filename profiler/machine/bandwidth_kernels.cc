@@ -98,20 +98,28 @@ double LoadKernel(double*, const double* b, const double*, uint64_t n, uint64_t 
 
 const char* PatternName(BandwidthPattern pattern) {
   switch (pattern) {
-    case BandwidthPattern::kLoad: return "load";
-    case BandwidthPattern::kCopy: return "copy";
-    case BandwidthPattern::kTriad: return "triad";
-    case BandwidthPattern::kCopyNt: return "copy_nt";
+    case BandwidthPattern::kLoad:
+      return "load";
+    case BandwidthPattern::kCopy:
+      return "copy";
+    case BandwidthPattern::kTriad:
+      return "triad";
+    case BandwidthPattern::kCopyNt:
+      return "copy_nt";
   }
   return "?";
 }
 
 int PatternStreams(BandwidthPattern pattern) {
   switch (pattern) {
-    case BandwidthPattern::kLoad: return 1;
-    case BandwidthPattern::kCopy: return 2;
-    case BandwidthPattern::kTriad: return 3;
-    case BandwidthPattern::kCopyNt: return 2;
+    case BandwidthPattern::kLoad:
+      return 1;
+    case BandwidthPattern::kCopy:
+      return 2;
+    case BandwidthPattern::kTriad:
+      return 3;
+    case BandwidthPattern::kCopyNt:
+      return 2;
   }
   return 1;
 }
@@ -135,10 +143,14 @@ int PatternWriteAllocateBytesPerElement(BandwidthPattern pattern) {
 BandwidthKernelFn FindBandwidthKernel(BandwidthPattern pattern, Isa isa) {
   const int k = static_cast<int>(pattern);
   switch (isa) {
-    case Isa::kScalar: return pattern == BandwidthPattern::kLoad ? scalar::LoadKernel : nullptr;
-    case Isa::kSse: return sse::kKernels[k];
-    case Isa::kAvx2: return avx2::kKernels[k];
-    case Isa::kAvx512: return avx512::kKernels[k];
+    case Isa::kScalar:
+      return pattern == BandwidthPattern::kLoad ? scalar::LoadKernel : nullptr;
+    case Isa::kSse:
+      return sse::kKernels[k];
+    case Isa::kAvx2:
+      return avx2::kKernels[k];
+    case Isa::kAvx512:
+      return avx512::kKernels[k];
   }
   return nullptr;
 }

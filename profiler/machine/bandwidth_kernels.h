@@ -18,8 +18,8 @@ enum class BandwidthPattern {
   kTriad,   // a[i] = b[i] + s * c[i] (STREAM triad, likwid "stream"); 3 streams, 24 B/element
   kCopyNt,  // a[i] = b[i] with non-temporal stores (no read for ownership); 2 streams
 };
-const char* PatternName(BandwidthPattern pattern);  // "load", "copy", "triad", "copy_nt"
-int PatternStreams(BandwidthPattern pattern);        // arrays touched: 1, 2, 3, 2
+const char* PatternName(BandwidthPattern pattern);     // "load", "copy", "triad", "copy_nt"
+int PatternStreams(BandwidthPattern pattern);          // arrays touched: 1, 2, 3, 2
 int PatternBytesPerElement(BandwidthPattern pattern);  // 8, 16, 24, 16
 // The bytes per element a write-allocate cache reads on top of those (the read for ownership of
 // each line an ordinary store writes): 0, 8, 8, 0 — non-temporal stores allocate nothing. A

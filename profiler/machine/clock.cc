@@ -43,26 +43,26 @@ void ImulChain(uint64_t iterations) {
 constexpr int kMixedChain = 5;
 
 #define RPROF_MIX_FMA(i) "vfmadd231pd %[b], %[b], %[a" #i "]\n\t"
-#define RPROF_MIX_BODY                                                                     \
-  "imul %[m], %[x]\n\t" RPROF_MIX_FMA(0) RPROF_MIX_FMA(1) RPROF_MIX_FMA(2)                  \
-  "imul %[m], %[x]\n\t" RPROF_MIX_FMA(3) RPROF_MIX_FMA(4) RPROF_MIX_FMA(5)                  \
-  "imul %[m], %[x]\n\t" RPROF_MIX_FMA(6) RPROF_MIX_FMA(7) RPROF_MIX_FMA(8)                  \
-  "imul %[m], %[x]\n\t" RPROF_MIX_FMA(9) RPROF_MIX_FMA(10) RPROF_MIX_FMA(11)                \
-  "imul %[m], %[x]\n\t"
-#define RPROF_MIX_OUT(c)                                                                    \
-  [a0] c(a0), [a1] c(a1), [a2] c(a2), [a3] c(a3), [a4] c(a4), [a5] c(a5), [a6] c(a6),     \
-      [a7] c(a7), [a8] c(a8), [a9] c(a9), [a10] c(a10), [a11] c(a11), [x] "+r"(x)
-#define RPROF_MIXED(NAME, ATTR, T, V, C, END)                                               \
-  ATTR void NAME(uint64_t iterations) {                                                     \
-    T a0 = V, a1 = V, a2 = V, a3 = V, a4 = V, a5 = V, a6 = V, a7 = V, a8 = V, a9 = V,       \
-      a10 = V, a11 = V;                                                                     \
-    const T b = V;                                                                          \
-    uint64_t x = 1;                                                                         \
-    const uint64_t m = 1;                                                                   \
-    for (uint64_t i = 0; i < iterations; ++i) {                                             \
-      asm volatile(RPROF_MIX_BODY : RPROF_MIX_OUT("+" C) : [b] C(b), [m] "r"(m) : "cc");   \
-    }                                                                                       \
-    END;                                                                                    \
+#define RPROF_MIX_BODY                                                                  \
+  "imul %[m], %[x]\n\t" RPROF_MIX_FMA(0) RPROF_MIX_FMA(1)                               \
+      RPROF_MIX_FMA(2) "imul %[m], %[x]\n\t" RPROF_MIX_FMA(3) RPROF_MIX_FMA(4)          \
+          RPROF_MIX_FMA(5) "imul %[m], %[x]\n\t" RPROF_MIX_FMA(6) RPROF_MIX_FMA(7)      \
+              RPROF_MIX_FMA(8) "imul %[m], %[x]\n\t" RPROF_MIX_FMA(9) RPROF_MIX_FMA(10) \
+                  RPROF_MIX_FMA(11) "imul %[m], %[x]\n\t"
+#define RPROF_MIX_OUT(c)                                                                          \
+  [a0] c(a0), [a1] c(a1), [a2] c(a2), [a3] c(a3), [a4] c(a4), [a5] c(a5), [a6] c(a6), [a7] c(a7), \
+      [a8] c(a8), [a9] c(a9), [a10] c(a10), [a11] c(a11), [x] "+r"(x)
+#define RPROF_MIXED(NAME, ATTR, T, V, C, END)                                                  \
+  ATTR void NAME(uint64_t iterations) {                                                        \
+    T a0 = V, a1 = V, a2 = V, a3 = V, a4 = V, a5 = V, a6 = V, a7 = V, a8 = V, a9 = V, a10 = V, \
+      a11 = V;                                                                                 \
+    const T b = V;                                                                             \
+    uint64_t x = 1;                                                                            \
+    const uint64_t m = 1;                                                                      \
+    for (uint64_t i = 0; i < iterations; ++i) {                                                \
+      asm volatile(RPROF_MIX_BODY : RPROF_MIX_OUT("+" C) : [b] C(b), [m] "r"(m) : "cc");       \
+    }                                                                                          \
+    END;                                                                                       \
   }
 
 RPROF_MIXED(MixedAvx512, __attribute__((target("avx512f"))), __m512d, _mm512_set1_pd(1.0), "v",
@@ -149,8 +149,8 @@ bool MeasureVectorClock(ThreadTeam& team, const IsaFlags& flags, int threads,
     mixed(Calibrate(mixed, 0.01));  // let the clock settle under the load (licence changes)
     uint64_t iterations = Calibrate(mixed, opts.seconds_per_rep);
     double s = 0;
-    result->ghz = ChainGhz(mixed, iterations, kImulLatencyCycles * kMixedChain,
-                           opts.repetitions, &s);
+    result->ghz =
+        ChainGhz(mixed, iterations, kImulLatencyCycles * kMixedChain, opts.repetitions, &s);
     stop.store(true, std::memory_order_relaxed);
   });
   return true;

@@ -24,7 +24,7 @@ struct ComputeKernel {
   Precision precision;
   FlopOp op;
   void (*run)(uint64_t iterations);  // executes `iterations` blocks; touches no memory
-  int instructions_per_iteration;     // arithmetic instructions in one block
+  int instructions_per_iteration;    // arithmetic instructions in one block
 };
 
 // The kernel for the combination, or nullptr if none exists. It may only be called when

@@ -25,8 +25,8 @@ double TimedRun(ThreadTeam& team, int threads, const ComputeKernel& k, uint64_t 
 bool MeasureComputePeak(ThreadTeam& team, const IsaFlags& flags, const ComputePeakOptions& opts,
                         ComputePeakResult* result, Error* err) {
   const ComputeKernel* k = FindComputeKernel(opts.isa, opts.precision, opts.op);
-  bool usable = opts.op == FlopOp::kFma ? IsaFmaUsable(flags, opts.isa)
-                                        : IsaUsable(flags, opts.isa);
+  bool usable =
+      opts.op == FlopOp::kFma ? IsaFmaUsable(flags, opts.isa) : IsaUsable(flags, opts.isa);
   if (k == nullptr || !usable) {
     Fail(err, ErrorKind::kEnvironment,
          std::string("no ") + IsaName(opts.isa) + " " + FlopOpName(opts.op) +
@@ -75,8 +75,10 @@ std::optional<int> KnownFmaUnits(const Topology& t, Isa isa) {
     bool zen1 = t.family == 0x17 && t.model < 0x30;
     switch (isa) {
       case Isa::kScalar:
-      case Isa::kSse: return 2;
-      case Isa::kAvx2: return zen1 ? 1 : 2;
+      case Isa::kSse:
+        return 2;
+      case Isa::kAvx2:
+        return zen1 ? 1 : 2;
       case Isa::kAvx512:
         if (t.family == 0x19) return 1;
         return std::nullopt;

@@ -20,8 +20,8 @@ struct ComputePeakOptions {
   Isa isa = Isa::kAvx2;
   Precision precision = Precision::kFp64;
   FlopOp op = FlopOp::kFma;
-  int threads = 1;               // workers 0..threads-1 of the team
-  double seconds_per_rep = 0.02; // each thread's iteration count is calibrated to this
+  int threads = 1;                // workers 0..threads-1 of the team
+  double seconds_per_rep = 0.02;  // each thread's iteration count is calibrated to this
   int repetitions = 5;
   // Iterations per thread and repetition, as an earlier measurement of the same kernel
   // calibrated them (ComputePeakResult::iterations_per_thread); 0: calibrate here. A second

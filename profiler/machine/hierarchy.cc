@@ -187,7 +187,7 @@ bool DetectHierarchy(const std::vector<CurvePoint>& curve_in, const HierarchyOpt
 
   // 4. Names. The last plateau is DRAM when the sweep reached memory; the others are caches.
   int cache_plateaus = dram && n > 1 ? n - 1 : n;
-  if (dram && n == 1) cache_plateaus = 1;  // a single plateau: call it L1, not DRAM
+  if (dram && n == 1) cache_plateaus = 1;        // a single plateau: call it L1, not DRAM
   std::vector<int> level_of(cache_plateaus, 0);  // cache level (1-based) of each cache plateau
   if (!have_report || cache_plateaus >= caches) {
     for (int k = 0; k < cache_plateaus; ++k) level_of[k] = k + 1;

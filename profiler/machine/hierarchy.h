@@ -45,10 +45,10 @@ struct DetectedLevel {
   // The level's effective capacity: the largest measured working set still on the plateau (the
   // true capacity lies between it and the next measured size). 0 for DRAM.
   uint64_t effective_size = 0;
-  double median = 0;           // median value of the plateau's points
-  double best = 0;             // max (rates) or min (latencies) of the plateau's points
-  uint64_t best_size = 0;      // where `best` was measured
-  int points = 0;              // measured points on the plateau
+  double median = 0;       // median value of the plateau's points
+  double best = 0;         // max (rates) or min (latencies) of the plateau's points
+  uint64_t best_size = 0;  // where `best` was measured
+  int points = 0;          // measured points on the plateau
 };
 
 // Finds the levels in `curve` (any order; sorted by working set inside). Needs at least 2 points
@@ -63,9 +63,9 @@ struct DetectedLevel {
 // plateau inside the sweep has at least two points. A plateau's leading points that beat (all but
 // a fifth of) its later points by more than a quarter of the tolerance (the tail of the knee
 // before it), and its trailing points worse than its earlier points by as much (the start of the
-// next knee), are left out, so they inflate neither `best` nor `effective_size`. Names: the first plateau is L1, the last DRAM (as above),
-// and with fewer plateaus than reported caches those between go to the cache levels whose
-// reported size is nearest their effective size, in order.
+// next knee), are left out, so they inflate neither `best` nor `effective_size`. Names: the first
+// plateau is L1, the last DRAM (as above), and with fewer plateaus than reported caches those
+// between go to the cache levels whose reported size is nearest their effective size, in order.
 [[nodiscard]] bool DetectHierarchy(const std::vector<CurvePoint>& curve,
                                    const HierarchyOptions& opts, std::vector<DetectedLevel>* levels,
                                    Error* err);

@@ -42,11 +42,11 @@ class HugeBuffer {
   uint64_t size() const { return size_; }
 
  private:
-  char* data_ = nullptr;      // aligned start
-  uint64_t size_ = 0;         // usable bytes from data_
-  uint64_t touched_ = 0;      // bytes from data_ that Touch has written
-  uint64_t reserved_ = 0;     // bytes from data_ that the mapping can grow to
-  void* map_ = nullptr;       // what mmap returned
+  char* data_ = nullptr;   // aligned start
+  uint64_t size_ = 0;      // usable bytes from data_
+  uint64_t touched_ = 0;   // bytes from data_ that Touch has written
+  uint64_t reserved_ = 0;  // bytes from data_ that the mapping can grow to
+  void* map_ = nullptr;    // what mmap returned
   uint64_t map_bytes_ = 0;
 };
 

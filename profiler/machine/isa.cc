@@ -4,10 +4,14 @@ namespace rprof {
 
 const char* IsaName(Isa isa) {
   switch (isa) {
-    case Isa::kScalar: return "scalar";
-    case Isa::kSse: return "sse";
-    case Isa::kAvx2: return "avx2";
-    case Isa::kAvx512: return "avx512";
+    case Isa::kScalar:
+      return "scalar";
+    case Isa::kSse:
+      return "sse";
+    case Isa::kAvx2:
+      return "avx2";
+    case Isa::kAvx512:
+      return "avx512";
   }
   return "?";
 }
@@ -28,10 +32,14 @@ bool ParseIsa(const std::string& name, Isa* isa) {
 
 int IsaVectorBytes(Isa isa) {
   switch (isa) {
-    case Isa::kScalar: return 8;
-    case Isa::kSse: return 16;
-    case Isa::kAvx2: return 32;
-    case Isa::kAvx512: return 64;
+    case Isa::kScalar:
+      return 8;
+    case Isa::kSse:
+      return 16;
+    case Isa::kAvx2:
+      return 32;
+    case Isa::kAvx512:
+      return 64;
   }
   return 8;
 }
@@ -45,9 +53,12 @@ int IsaLanes(Isa isa, Precision precision) {
 bool IsaUsable(const IsaFlags& flags, Isa isa) {
   switch (isa) {
     case Isa::kScalar:
-    case Isa::kSse: return flags.sse2;
-    case Isa::kAvx2: return flags.avx2;
-    case Isa::kAvx512: return flags.avx512f;
+    case Isa::kSse:
+      return flags.sse2;
+    case Isa::kAvx2:
+      return flags.avx2;
+    case Isa::kAvx512:
+      return flags.avx512f;
   }
   return false;
 }

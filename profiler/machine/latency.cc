@@ -22,7 +22,7 @@ __attribute__((no_sanitize("address"))) void* Chase(void* p, uint64_t loads) {
   for (uint64_t i = 0; i < loads; i += 16) {
 #define RPROF_STEP p = *static_cast<void**>(p);
     RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP
-    RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP
+        RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP RPROF_STEP
 #undef RPROF_STEP
   }
   return p;

@@ -90,8 +90,8 @@ std::string HostsCacheOnGuest(const MachineProfile& p, size_t i, double dram_ns)
   if (sharing <= 0 || r / static_cast<uint64_t>(sharing) <= 2 * kMostLastLevelPerCore) return "";
   return "this virtual machine reports " + FormatBytes(r) + " for " + std::to_string(sharing) +
          " CPUs, more than any CPU has per core: its host's, shared with other guests; its own "
-         "latency plateau ends at " + FormatBytes(m) +
-         Format(" in %d profiles in a row", l.size_agreement) +
+         "latency plateau ends at " +
+         FormatBytes(m) + Format(" in %d profiles in a row", l.size_agreement) +
          (l.bandwidth_size > 0 ? " (the bandwidth sweep's at " + FormatBytes(l.bandwidth_size) + ")"
                                : "");
 }

@@ -42,13 +42,13 @@ struct Plan {
   int bw_steps_per_octave;
   double bw_rep_s;
   int bw_reps;
-  bool bw_full_sweeps;       // every pattern over the whole sweep (else only on the plateaus)
-  int bw_points_per_level;   // quick: points per plateau the other patterns run at
-  int bw_dram_points;        // the largest working sets each pattern runs at on DRAM's plateau
+  bool bw_full_sweeps;      // every pattern over the whole sweep (else only on the plateaus)
+  int bw_points_per_level;  // quick: points per plateau the other patterns run at
+  int bw_dram_points;       // the largest working sets each pattern runs at on DRAM's plateau
   int lat_steps_per_octave;
   double lat_rep_s;
   int lat_reps;
-  uint64_t sweep_cap;        // 0: none
+  uint64_t sweep_cap;  // 0: none
 };
 
 Plan PlanFor(const std::string& mode, double scale) {
@@ -58,9 +58,9 @@ Plan PlanFor(const std::string& mode, double scale) {
   // 10 ms one never does.
   if (mode == "full") {
     // Issue 25's goal is 20 s on 2 quiet cores (it took 46 s, then 26 s). Fewer repetitions
-    // (compute 12, bandwidth 8, latency 5): the ceiling is the best repetition, and on a quiet machine the
-    // best of 8 short ones is within the spread of the best of 15; on a busy one, the spread
-    // re-measurement stands in. Copy and triad are swept at every other load point
+    // (compute 12, bandwidth 8, latency 5): the ceiling is the best repetition, and on a quiet
+    // machine the best of 8 short ones is within the spread of the best of 15; on a busy one, the
+    // spread re-measurement stands in. Copy and triad are swept at every other load point
     // (BandwidthFor): the load sweep places the levels, the other patterns need their shape.
     p = {0.002, 50, 0.005, 12, 4, 0.005, 8, true, 0, 3, 4, 0.005, 5, 0};
   } else {
@@ -112,13 +112,13 @@ class Measurer {
   // The working set at which the 1-thread load sweep found DRAM's plateau established (0: it
   // did not): the latency sweep need not go further to read DRAM's latency.
   uint64_t bw_dram_end_ = 0;
-  int n_ = 1;                 // the all-threads count
-  uint64_t max_ws_ = 0;       // sweep end
+  int n_ = 1;            // the all-threads count
+  uint64_t max_ws_ = 0;  // sweep end
   bool reached_memory_ = true;
   // Sweeps stop at the first working set from this one on where the last three points agree
   // within kDramPlateauFlatness (DRAM's plateau is established): SweepEnded.
   uint64_t stop_from_ = 0;
-  bool quick_capped_ = false;  // quick mode stopped the sweep before 4x the last-level cache
+  bool quick_capped_ = false;    // quick mode stopped the sweep before 4x the last-level cache
   double done_ = 0, total_ = 1;  // progress, in measurements
   std::map<int, std::vector<DetectedLevel>> bw_levels_;  // by thread count
   std::vector<DetectedLevel> lat_levels_;
@@ -245,10 +245,10 @@ bool Measurer::Run(Error* err) {
 
   // The 1-minute average lags: after Settle saw the machine quiet, a high one is the past.
   if (out_->load_average_before >= 0.5 && !settled_quiet_) {
-    out_->warnings.push_back(Format(
-        "load average %.2f before measuring: other processes were running; ceilings may be "
-        "low — rerun on a quiet machine",
-        out_->load_average_before));
+    out_->warnings.push_back(
+        Format("load average %.2f before measuring: other processes were running; ceilings may be "
+               "low — rerun on a quiet machine",
+               out_->load_average_before));
   }
 
   // Sweep range: 4x the last-level cache (all instances the N threads reach), at least 256 MiB
@@ -272,10 +272,10 @@ bool Measurer::Run(Error* err) {
   // none at 512 MiB: the cache it gets still served part of every chunk there).
   const uint64_t cap = std::max(plan_.sweep_cap, 2 * llc);
   if (opts_.max_working_set_bytes == 0 && plan_.sweep_cap > 0 && max_ws_ > cap) {
-    out_->warnings.push_back(Format(
-        "quick mode: working sets capped at %s instead of %s (4x the reported last-level "
-        "cache); --full sweeps the whole range",
-        FormatBytes(cap).c_str(), FormatBytes(max_ws_).c_str()));
+    out_->warnings.push_back(
+        Format("quick mode: working sets capped at %s instead of %s (4x the reported last-level "
+               "cache); --full sweeps the whole range",
+               FormatBytes(cap).c_str(), FormatBytes(max_ws_).c_str()));
     max_ws_ = cap;
     quick_capped_ = true;
   }
@@ -296,10 +296,9 @@ bool Measurer::Run(Error* err) {
   int thread_counts = n_ > 1 ? 2 : 1;
   double octaves = std::log2(static_cast<double>(max_ws_) / (16.0 * kKiB));
   total_ = 2 + (opts_.measure_compute ? 2 * isas * 3 * thread_counts : 0) +
-           (opts_.measure_bandwidth
-                ? thread_counts * octaves * plan_.bw_steps_per_octave *
-                      (plan_.bw_full_sweeps ? 3.5 : 1.5)
-                : 0) +
+           (opts_.measure_bandwidth ? thread_counts * octaves * plan_.bw_steps_per_octave *
+                                          (plan_.bw_full_sweeps ? 3.5 : 1.5)
+                                    : 0) +
            (opts_.measure_latency ? octaves * plan_.lat_steps_per_octave : 0);
 
   double phase_start = t_start, phase_cpu = ProcessCpuSeconds();
@@ -375,10 +374,13 @@ bool Measurer::Compute(Error* err) {
       for (Isa isa : UsableIsas(flags)) {
         for (FlopOp op : {FlopOp::kFma, FlopOp::kMulAdd, FlopOp::kAdd}) {
           if (op == FlopOp::kFma && !IsaFmaUsable(flags, isa)) continue;
-          jobs.push_back({precision, isa, op, threads,
-                          std::string(PrecisionName(precision)) + "_" + IsaName(isa) + "_" +
-                              FlopOpName(op),
-                          {}});
+          jobs.push_back(
+              {precision,
+               isa,
+               op,
+               threads,
+               std::string(PrecisionName(precision)) + "_" + IsaName(isa) + "_" + FlopOpName(op),
+               {}});
         }
       }
     }
@@ -484,8 +486,8 @@ bool Measurer::BandwidthFor(int threads, Error* err) {
       break;
     }
   uint64_t need = 0;
-  for (BandwidthPattern p : {BandwidthPattern::kLoad, BandwidthPattern::kCopy,
-                             BandwidthPattern::kTriad}) {
+  for (BandwidthPattern p :
+       {BandwidthPattern::kLoad, BandwidthPattern::kCopy, BandwidthPattern::kTriad}) {
     need = std::max(need, BandwidthBytesPerThread(p, threads, expected_end));
   }
   if (!buffers.Reserve(*team_, threads, need, err)) return false;
@@ -495,8 +497,8 @@ bool Measurer::BandwidthFor(int threads, Error* err) {
   auto measure = [&](BandwidthPattern pattern, uint64_t ws, bool again = false) -> bool {
     if (results.count({pattern, ws}) && !again) return true;
     if (Cancelled(err)) return false;
-    Progress(Format("bandwidth %s %s, %d thread%s", PatternName(pattern),
-                    FormatBytes(ws).c_str(), threads, threads > 1 ? "s" : ""));
+    Progress(Format("bandwidth %s %s, %d thread%s", PatternName(pattern), FormatBytes(ws).c_str(),
+                    threads, threads > 1 ? "s" : ""));
     BandwidthOptions o;
     o.pattern = pattern;
     o.isa = isa;
@@ -681,8 +683,8 @@ bool Measurer::ScalarLoadCeiling(const DetectedLevel& level, int threads, Error*
 }
 
 bool Measurer::Latency(Error* err) {
-  std::vector<uint64_t> sizes = GeometricSizes(16 * kKiB, std::max(16 * kKiB, max_ws_),
-                                               plan_.lat_steps_per_octave);
+  std::vector<uint64_t> sizes =
+      GeometricSizes(16 * kKiB, std::max(16 * kKiB, max_ws_), plan_.lat_steps_per_octave);
   // Mapped up front for where the sweep is expected to end (it grows if the sweep goes on).
   uint64_t expected_end = sizes.back();
   for (uint64_t ws : sizes)
@@ -789,10 +791,10 @@ void Measurer::Warnings(const CompetingLoad& load) {
         load.other_cpu_seconds, load.wall_seconds, 100 * load.other_cpus));
   }
   if (load.valid && load.steal_seconds >= 0.05 * load.wall_seconds) {
-    out_->warnings.push_back(Format(
-        "the hypervisor gave %.1f CPU-seconds of this VM's time to other guests (steal): "
-        "ceilings may be low",
-        load.steal_seconds));
+    out_->warnings.push_back(
+        Format("the hypervisor gave %.1f CPU-seconds of this VM's time to other guests (steal): "
+               "ceilings may be low",
+               load.steal_seconds));
   }
   if (remeasured_ > 0) {
     out_->warnings.push_back(
@@ -812,11 +814,11 @@ void Measurer::Warnings(const CompetingLoad& load) {
     }
   }
   if (worst != nullptr) {
-    out_->warnings.push_back(Format(
-        "%d of %zu ceilings varied more than 10 %% between repetitions (worst: %s, %d "
-        "thread%s, %.0f %%): something else was running, or the clock changed",
-        noisy, out_->ceilings.size(), worst->name.c_str(), worst->threads,
-        worst->threads > 1 ? "s" : "", worst->spread_pct));
+    out_->warnings.push_back(
+        Format("%d of %zu ceilings varied more than 10 %% between repetitions (worst: %s, %d "
+               "thread%s, %.0f %%): something else was running, or the clock changed",
+               noisy, out_->ceilings.size(), worst->name.c_str(), worst->threads,
+               worst->threads > 1 ? "s" : "", worst->spread_pct));
   }
   // A bandwidth curve without a DRAM level gives no dram ceilings: say why they are missing.
   for (const auto& [threads, levels] : bw_levels_) {

@@ -16,13 +16,13 @@ namespace rprof {
 
 // One roof: a compute rate or a bandwidth, at a thread count.
 struct Ceiling {
-  std::string kind;       // "compute" | "bandwidth"
+  std::string kind;  // "compute" | "bandwidth"
   // compute: "<precision>_<isa>_<pattern>", e.g. "fp64_avx2_fma", "fp32_sse_add";
   // bandwidth: "<level>_<pattern>", e.g. "l1_load", "dram_triad", "dram_copy_nt", measured
   // with the widest vector ISA; the scalar load ceilings (IsScalarBandwidthCeiling) are
   // "<level>_load_scalar", e.g. "l1_load_scalar". Unique together with `threads`.
   std::string name;
-  std::string level;      // "" for compute; "l1", "l2", "l3", ..., "dram" for bandwidth
+  std::string level;  // "" for compute; "l1", "l2", "l3", ..., "dram" for bandwidth
   // "scalar", "sse", "avx2", "avx512": the kernel's instructions (bandwidth: the widest usable
   // vector ISA, or "scalar" for the 8-byte load ceilings).
   std::string isa;
@@ -31,7 +31,7 @@ struct Ceiling {
   //          "add";
   // bandwidth: "load", "copy", "triad" (a = b + s*c), "copy_nt" (non-temporal stores).
   std::string pattern;
-  int threads = 1;                 // pinned threads, one per core while there are cores
+  int threads = 1;  // pinned threads, one per core while there are cores
   // bandwidth: the working set (all arrays of all threads) at which `value` was measured;
   // compute: 0.
   uint64_t working_set_bytes = 0;
@@ -40,8 +40,8 @@ struct Ceiling {
   // counted, as in STREAM and likwid-bench). For a bandwidth level: the best point on the
   // level's plateau. CeilingValue() gives it in either convention.
   double value = 0;
-  std::string unit;                // "GFLOP/s" | "GB/s"
-  double spread_pct = 0;           // (max - min) / max over the repetitions, percent
+  std::string unit;       // "GFLOP/s" | "GB/s"
+  double spread_pct = 0;  // (max - min) / max over the repetitions, percent
   int repetitions = 0;
   // Set by the measurement (not stored): another repetition came within kConfirmedBestPct of
   // the best (machine/thread_team.h), so the ceiling stands however far the others spread.
@@ -90,13 +90,13 @@ inline bool IsScalarBandwidthCeiling(const Ceiling& c) {
 // One point of the latency ladder.
 struct LatencyPoint {
   uint64_t working_set_bytes = 0;
-  double ns = 0;           // per dependent load, best repetition
-  double spread_pct = 0;   // over the repetitions
+  double ns = 0;          // per dependent load, best repetition
+  double spread_pct = 0;  // over the repetitions
 };
 
 // One point of a bandwidth sweep (the curve the bandwidth ceilings were read from).
 struct BandwidthPoint {
-  std::string pattern;     // "load", "copy", "triad", "copy_nt"
+  std::string pattern;  // "load", "copy", "triad", "copy_nt"
   int threads = 1;
   uint64_t working_set_bytes = 0;
   double gbs = 0;
@@ -105,13 +105,13 @@ struct BandwidthPoint {
 
 // One rung of the hierarchy, the table the curriculum asks students to fill in.
 struct LevelSummary {
-  std::string level;            // "l1", "l2", "l3", ..., "dram"
-  uint64_t reported_size = 0;   // sysfs, one instance; 0 for DRAM or when sysfs does not say
+  std::string level;           // "l1", "l2", "l3", ..., "dram"
+  uint64_t reported_size = 0;  // sysfs, one instance; 0 for DRAM or when sysfs does not say
   // Measured: the largest working set still on the level's latency plateau (the bandwidth
   // plateau where latency did not find the level); 0 for DRAM.
   uint64_t effective_size = 0;
-  double latency_ns = 0;        // median of the latency plateau; 0 when latency did not find it
-  double bandwidth_gbs = 0;     // 1-thread load ceiling of the level; 0 when not found
+  double latency_ns = 0;     // median of the latency plateau; 0 when latency did not find it
+  double bandwidth_gbs = 0;  // 1-thread load ceiling of the level; 0 when not found
   // Across the profiles of this machine (ReconcileLevelSizes, profile_trust.h): how many
   // profiles in a row, this one included, measured this effective size within the sweeps'
   // resolution. 1: this profile alone; 0: not known (stored before rprof counted, or DRAM).
@@ -132,17 +132,17 @@ struct LevelSummary {
 
 struct MachineProfile {
   Topology topology;
-  std::string fingerprint;        // Fingerprint(topology)
-  double clock_ghz_scalar = 0;    // one core busy (imul chain), GHz
-  double clock_ghz_vector = 0;    // all measuring threads running the widest FMA, GHz
-  int threads = 1;                // N of the all-threads ceilings
+  std::string fingerprint;      // Fingerprint(topology)
+  double clock_ghz_scalar = 0;  // one core busy (imul chain), GHz
+  double clock_ghz_vector = 0;  // all measuring threads running the widest FMA, GHz
+  int threads = 1;              // N of the all-threads ceilings
   std::vector<Ceiling> ceilings;
   std::vector<LatencyPoint> latency;
   std::vector<BandwidthPoint> bandwidth;  // the sweeps behind the bandwidth ceilings
   std::vector<LevelSummary> levels;
-  std::string mode;               // "quick" | "full"
-  double load_average_before = 0; // 1-minute load average before measuring
-  double seconds = 0;             // how long the measurement took
+  std::string mode;                // "quick" | "full"
+  double load_average_before = 0;  // 1-minute load average before measuring
+  double seconds = 0;              // how long the measurement took
   // Where those seconds went, phase by phase ("settle", "clock", "compute", "bandwidth 1
   // thread", "bandwidth 2 threads", "latency"), in order; `machine measure` prints them. Not
   // stored.

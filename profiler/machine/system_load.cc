@@ -27,8 +27,8 @@ CpuActivity ReadCpuActivity() {
   std::string line;
   if (std::getline(in, line) && line.rfind("cpu ", 0) == 0) {
     std::istringstream fields(line.substr(4));
-    unsigned long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0,
-                       softirq = 0, steal = 0;
+    unsigned long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0,
+                       steal = 0;
     fields >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal;
     double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
     if (tick <= 0) tick = 100;

@@ -61,7 +61,7 @@ class ThreadTeam {
 // Statistics of one measurement repeated several times; values in the measurement's unit
 // (GFLOP/s, GB/s or ns).
 struct RepStats {
-  double best = 0;       // max for rates (GFLOP/s, GB/s), min for times (ns): see Summarize
+  double best = 0;  // max for rates (GFLOP/s, GB/s), min for times (ns): see Summarize
   double worst = 0;
   double median = 0;
   double spread_pct = 0;  // (max - min) / max * 100

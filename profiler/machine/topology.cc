@@ -1,5 +1,4 @@
 #include "machine/topology.h"
-#include "core/text.h"
 
 #include <cpuid.h>
 #include <sched.h>
@@ -17,6 +16,8 @@
 #include <string_view>
 #include <tuple>
 #include <utility>
+
+#include "core/text.h"
 
 namespace rprof {
 namespace {
@@ -46,10 +47,14 @@ uint64_t ParseSize(const std::string& text) {
   unsigned long long v = std::strtoull(text.c_str(), &end, 10);
   if (end == text.c_str()) return 0;
   switch (std::toupper(static_cast<unsigned char>(*end))) {
-    case 'K': return v << 10;
-    case 'M': return v << 20;
-    case 'G': return v << 30;
-    default: return v;
+    case 'K':
+      return v << 10;
+    case 'M':
+      return v << 20;
+    case 'G':
+      return v << 30;
+    default:
+      return v;
   }
 }
 
@@ -87,9 +92,8 @@ void ReadCpuid(Topology* t) {
   int base_model = (r1.eax >> 4) & 0xf;
   t->stepping = r1.eax & 0xf;
   t->family = base_family == 0xf ? base_family + ((r1.eax >> 20) & 0xff) : base_family;
-  t->model = (base_family == 0x6 || base_family == 0xf)
-                 ? base_model + (((r1.eax >> 16) & 0xf) << 4)
-                 : base_model;
+  t->model = (base_family == 0x6 || base_family == 0xf) ? base_model + (((r1.eax >> 16) & 0xf) << 4)
+                                                        : base_model;
   t->hypervisor = Bit(r1.ecx, 31);
 
   IsaFlags& f = t->isa;
@@ -262,7 +266,7 @@ std::vector<int> OnlineCpus(const std::string& root) {
       return cpus;
   }
   if (!root.empty()) return {};  // a recording without either list has no CPUs to read
-  cpus.clear();                   // what a malformed list left
+  cpus.clear();                  // what a malformed list left
   long n = sysconf(_SC_NPROCESSORS_ONLN);
   for (long i = 0; i < n; ++i) cpus.push_back(static_cast<int>(i));
   return cpus;
@@ -323,7 +327,8 @@ void ReadCaches(const std::string& root, const std::vector<int>& online, Topolog
     if (ReadInt(dir + "ways_of_associativity", &v)) c.ways = static_cast<int>(v);
     c.shared_cpu_list = ReadLine(dir + "shared_cpu_list");
     std::vector<int> shared;
-    if (ParseCpuList(c.shared_cpu_list, &shared)) c.shared_cpu_count = static_cast<int>(shared.size());
+    if (ParseCpuList(c.shared_cpu_list, &shared))
+      c.shared_cpu_count = static_cast<int>(shared.size());
     std::set<std::string> instances;
     for (int cpu : online) {
       std::string list = ReadLine(root + "/sys/devices/system/cpu/cpu" + std::to_string(cpu) +
@@ -421,8 +426,8 @@ uint64_t AggregateCacheBytes(const Topology& topology, int level, int threads) {
 
 std::string Fingerprint(const Topology& t) {
   std::ostringstream key;
-  key << t.vendor << '|' << t.model_name << '|' << t.family << '|' << t.model << '|'
-      << t.stepping << '|' << t.logical_cpus << '|' << t.physical_cores << '|' << t.packages;
+  key << t.vendor << '|' << t.model_name << '|' << t.family << '|' << t.model << '|' << t.stepping
+      << '|' << t.logical_cpus << '|' << t.physical_cores << '|' << t.packages;
   for (const CacheLevel& c : t.caches) {
     key << "|L" << c.level << c.type << ':' << c.size_bytes << '/' << c.line_bytes;
   }

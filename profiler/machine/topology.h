@@ -52,9 +52,9 @@ struct Topology {
   int family = 0;          // display family (base + extended)
   int model = 0;           // display model (base + extended << 4)
   int stepping = 0;
-  int logical_cpus = 0;     // online logical CPUs
-  int physical_cores = 0;   // distinct (package, die, core) among online CPUs
-  int threads_per_core = 0; // logical_cpus / physical_cores
+  int logical_cpus = 0;      // online logical CPUs
+  int physical_cores = 0;    // distinct (package, die, core) among online CPUs
+  int threads_per_core = 0;  // logical_cpus / physical_cores
   int packages = 0;
   // CPUs this process may run on (sched_getaffinity), ordered for pinning: the first hardware
   // thread of every core first, then the second ones, and so on. Pinning threads to a prefix of

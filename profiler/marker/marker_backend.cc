@@ -140,7 +140,7 @@ struct ThreadState {
   std::string counters_error;     // why counters is nullptr; under Process::mu
   clockid_t cpu_clock{};          // this thread's CPU clock (pthread_getcpuclockid)
   bool has_cpu_clock = false;
-  ThreadState* next = nullptr;    // Process::threads; under Process::mu
+  ThreadState* next = nullptr;  // Process::threads; under Process::mu
 
   ThreadState() {
     for (Entry& entry : cache) entry = {&kNoKey, nullptr};

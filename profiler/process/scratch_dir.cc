@@ -49,8 +49,7 @@ bool CreateDir(Error* err) {
   if (fd < 0 || flock(fd, LOCK_EX) != 0) {
     if (fd >= 0) close(fd);
     RemoveTree(templ);
-    return Fail(err, ErrorKind::kEnvironment,
-                "cannot lock " + lock + ": " + std::strerror(errno));
+    return Fail(err, ErrorKind::kEnvironment, "cannot lock " + lock + ": " + std::strerror(errno));
   }
   g_dir = templ;
   g_lock_fd = fd;

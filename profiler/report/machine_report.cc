@@ -43,7 +43,10 @@ void WriteProfileJson(const StoredProfile& sp, JsonWriter* w, bool with_points) 
   w->Key("threads").Int(p.threads);
   w->Key("isa").String(sp.isa);
   w->Key("nominal_ghz");
-  if (sp.nominal_ghz > 0) w->Number(sp.nominal_ghz); else w->Null();
+  if (sp.nominal_ghz > 0)
+    w->Number(sp.nominal_ghz);
+  else
+    w->Null();
   w->Key("clock_ghz_scalar").Number(p.clock_ghz_scalar);
   w->Key("clock_ghz_vector").Number(p.clock_ghz_vector);
   w->Key("load_average_before").Number(p.load_average_before);
@@ -98,9 +101,15 @@ void WriteProfileJson(const StoredProfile& sp, JsonWriter* w, bool with_points) 
       w->Key("reported_size").Int(static_cast<long long>(l.reported_size));
       w->Key("effective_size").Int(static_cast<long long>(l.effective_size));
       w->Key("latency_ns");
-      if (l.latency_ns > 0) w->Number(l.latency_ns); else w->Null();
+      if (l.latency_ns > 0)
+        w->Number(l.latency_ns);
+      else
+        w->Null();
       w->Key("bandwidth_gbs");
-      if (l.bandwidth_gbs > 0) w->Number(l.bandwidth_gbs); else w->Null();
+      if (l.bandwidth_gbs > 0)
+        w->Number(l.bandwidth_gbs);
+      else
+        w->Null();
       w->EndObject();
     }
     w->EndArray();

@@ -91,8 +91,8 @@ std::string TerminalForFile(const std::string& path) {
   return "";
 }
 
-std::string RooflineGnuplotScript(const MachineProfile& profile,
-                                  const std::vector<RunRecord>& runs, const PlotOptions& options) {
+std::string RooflineGnuplotScript(const MachineProfile& profile, const std::vector<RunRecord>& runs,
+                                  const PlotOptions& options) {
   // Compute roofs: the best pattern per (precision, isa); bandwidth roofs: best per level, in
   // compulsory bytes (the model's points) and, as placement holds measured bytes, in actual
   // traffic (sim's and pmu's points) where that roof is higher.
@@ -155,7 +155,8 @@ std::string RooflineGnuplotScript(const MachineProfile& profile,
   if (low_bw < 1e300) ymin = std::min(ymin, low_bw * xmin);
   if (ymin >= 1e300) ymin = 0.1;
 
-  std::string s = "# rprof roofline: gnuplot script, data inline; edit freely and run `gnuplot FILE`\n";
+  std::string s =
+      "# rprof roofline: gnuplot script, data inline; edit freely and run `gnuplot FILE`\n";
   for (const auto& label : skipped) s += "# left out (no FLOPs or no bytes): " + label + "\n";
   s += "set terminal " + options.terminal + "\n";
   if (!options.output.empty()) s += "set output " + Quote(options.output) + "\n";

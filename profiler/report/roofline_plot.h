@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "machine/machine_profile.h"
 #include "core/run.h"
+#include "machine/machine_profile.h"
 
 namespace rprof {
 
@@ -19,7 +19,7 @@ struct PlotOptions {
   std::string terminal;  // gnuplot "set terminal" line body: "svg size 1000,650", "dumb 100 32"
   std::string output;    // file to write; "" for stdout
   std::string title;
-  int threads = 1;       // which ceilings to draw
+  int threads = 1;  // which ceilings to draw
 };
 
 // True when the profile has ceilings for `threads` to draw.
@@ -31,8 +31,8 @@ int PlottableRuns(const std::vector<RunRecord>& runs);
 
 // The script: a point per run and per marker region (labelled "#ID TARGET region NAME"), per
 // source. Runs and regions without FLOPs or bytes are left out (and listed in a comment).
-std::string RooflineGnuplotScript(const MachineProfile& profile,
-                                  const std::vector<RunRecord>& runs, const PlotOptions& options);
+std::string RooflineGnuplotScript(const MachineProfile& profile, const std::vector<RunRecord>& runs,
+                                  const PlotOptions& options);
 
 // The terminal line for an output file name by its extension (.svg, .png, .pdf); "" when the
 // extension is not one gnuplot renders here.

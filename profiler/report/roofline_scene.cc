@@ -399,8 +399,8 @@ RooflineScene BuildRooflineScene(const MachineProfile& profile, const std::vecto
       scene.series.push_back(std::move(s));
     }
     if (time_only > 0)
-      scene.left_out.push_back({run.id, name + " " + std::to_string(time_only) + " hot functions",
-                                kTimeProfileOnly});
+      scene.left_out.push_back(
+          {run.id, name + " " + std::to_string(time_only) + " hot functions", kTimeProfileOnly});
   }
   LabelSeries(&scene.series, runs);
   if (!all_roofs) KeepRoofsThatMatter(&scene);

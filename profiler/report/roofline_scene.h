@@ -56,7 +56,7 @@ struct SceneSeries {
   int64_t run_id = 0;
   std::string region;  // "" for the whole run
   std::string target;
-  std::string name;       // in full: "#4 matmul-ikj n=64", "… region triad"
+  std::string name;  // in full: "#4 matmul-ikj n=64", "… region triad"
   // Short, for the picture, and what tells the series apart: the program's base name (never
   // its folders), the parameter that varies in a sweep, the region: "#4 matmul-ikj",
   // "triad n=512", "#7 solver assemble"; the run's id where the rest would read alike.

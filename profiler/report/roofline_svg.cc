@@ -377,9 +377,9 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
       // point it names.
       if (at >= 8) {
         double lx = std::clamp(bx, box.x, box.right()), ly = std::clamp(by, box.y, box.bottom());
-        leaders += "<line class=\"leader\" data-run=\"" + std::to_string(s.run_id) +
-                      "\" x1=\"" + Num(bx) + "\" y1=\"" + Num(by) + "\" x2=\"" + Num(lx) +
-                      "\" y2=\"" + Num(ly) + "\" stroke=\"#888888\" stroke-width=\"0.8\"/>\n";
+        leaders += "<line class=\"leader\" data-run=\"" + std::to_string(s.run_id) + "\" x1=\"" +
+                   Num(bx) + "\" y1=\"" + Num(by) + "\" x2=\"" + Num(lx) + "\" y2=\"" + Num(ly) +
+                   "\" stroke=\"#888888\" stroke-width=\"0.8\"/>\n";
       }
       run_labels += Text("run-label", candidates[at].x, BaselineForTop(candidates[at].y, kFont),
                          kFont, text, " data-run=\"" + std::to_string(s.run_id) + "\"");
@@ -522,10 +522,10 @@ std::string RooflineSvg(const RooflineScene& scene, const SvgOptions& options) {
         WrappedLines("below", 10, &by, bwidth,
                      "no room on the plot for the label of: " + Join(unplaced, ", "), "#000000");
   if (!scene.left_out.empty())
-    below += WrappedLines("below left-out", 10, &by, bwidth,
-                          LeftOutLine(scene.left_out,
-                                      static_cast<size_t>(bwidth / (kCharWidthEm * kFont))),
-                          "#000000");
+    below += WrappedLines(
+        "below left-out", 10, &by, bwidth,
+        LeftOutLine(scene.left_out, static_cast<size_t>(bwidth / (kCharWidthEm * kFont))),
+        "#000000");
   double height = by + 8;
 
   std::string s;

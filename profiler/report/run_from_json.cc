@@ -412,8 +412,8 @@ bool RunFromJson(const JsonValue& json, RunRecord* run, std::string* err) {
       !ReadSamples(json, &run->samples, err) ||
       !ReadInt(json, "", "calls_per_repetition", Need::kRequired, &calls, err) ||
       !ReadTags(json, &run->tags, err) || !ReadMetrics(json, &run->metrics, err) ||
-      !ReadFunctions(json, &run->metrics, err) ||
-      !ReadTrust(json, &run->trust, err) || !ReadStoredPlacement(json, &run->placement, err))
+      !ReadFunctions(json, &run->metrics, err) || !ReadTrust(json, &run->trust, err) ||
+      !ReadStoredPlacement(json, &run->placement, err))
     return false;
   // The values the schema's CHECKs hold to, refused here with the key named.
   if (!run->uid.empty() && !IsRunUid(run->uid)) {

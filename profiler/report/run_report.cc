@@ -132,8 +132,10 @@ BindingAi BindingAiOf(const RunRecord& run) {
 
 std::string OutcomeText(const RunRecord& run) {
   std::string out = RunStatusName(run.status);
-  if (run.signal) out += " (signal " + std::to_string(*run.signal) + ")";
-  else if (run.exit_code && *run.exit_code != 0) out += " (exit " + std::to_string(*run.exit_code) + ")";
+  if (run.signal)
+    out += " (signal " + std::to_string(*run.signal) + ")";
+  else if (run.exit_code && *run.exit_code != 0)
+    out += " (exit " + std::to_string(*run.exit_code) + ")";
   return out;
 }
 
@@ -143,21 +145,33 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
   // What `rprof import` needs to store the run again (uid, cwd, rprof_version, the machine's
   // caches and kernel) is here too: this object is also the recovery file's content.
   w->Key("run_id");
-  if (run.id != 0) w->Int(run.id); else w->Null();  // null: not stored (a recovery file)
+  if (run.id != 0)
+    w->Int(run.id);
+  else
+    w->Null();  // null: not stored (a recovery file)
   w->Key("uid").StringOrNull(run.uid);
   w->Key("target").String(run.target);
   w->Key("target_kind").String(run.target_kind);
   w->Key("params").Raw(PairsToJsonObject(run.params));
   w->Key("command");
-  if (run.command.empty()) w->Null(); else w->Raw(StringsToJsonArray(run.command));
+  if (run.command.empty())
+    w->Null();
+  else
+    w->Raw(StringsToJsonArray(run.command));
   w->Key("cwd").StringOrNull(run.cwd);
   w->Key("cpu_list").StringOrNull(run.cpu_list);
   w->Key("precision").StringOrNull(run.precision);
   w->Key("status").String(RunStatusName(run.status));
   w->Key("exit_code");
-  if (run.exit_code) w->Int(*run.exit_code); else w->Null();
+  if (run.exit_code)
+    w->Int(*run.exit_code);
+  else
+    w->Null();
   w->Key("signal");
-  if (run.signal) w->Int(*run.signal); else w->Null();
+  if (run.signal)
+    w->Int(*run.signal);
+  else
+    w->Null();
   w->Key("note").StringOrNull(run.note);
   w->Key("started_at").String(run.started_at);
   w->Key("ended_at").String(run.ended_at);
@@ -180,9 +194,15 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
     w->Key("rank").Int(job.rank);
     w->Key("size").Int(job.size);
     w->Key("local_rank");
-    if (job.local_rank) w->Int(*job.local_rank); else w->Null();
+    if (job.local_rank)
+      w->Int(*job.local_rank);
+    else
+      w->Null();
     w->Key("node");
-    if (job.node) w->Int(*job.node); else w->Null();
+    if (job.node)
+      w->Int(*job.node);
+    else
+      w->Null();
     w->Key("host").String(job.host);
     w->Key("launcher").String(job.launcher);
     w->Key("scheduler").StringOrNull(job.scheduler);
@@ -312,7 +332,10 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
     w->Key("verdict").String(p.verdict);
     w->Key("bound").StringOrNull(p.bound);
     w->Key("bytes_compulsory_only");
-    if (p.bytes_compulsory_only) w->Bool(*p.bytes_compulsory_only); else w->Null();
+    if (p.bytes_compulsory_only)
+      w->Bool(*p.bytes_compulsory_only);
+    else
+      w->Null();
     w->Key("note").StringOrNull(p.note);
     w->Key("binding_level").StringOrNull(p.binding_level);
     w->Key("binding_source").StringOrNull(p.binding_source);
@@ -570,8 +593,8 @@ std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat forma
     }
     BindingAi ai = BindingAiOf(run);
     if (ai.metric) {
-      row.push_back(Cell::Number(ai.metric->value,
-                                 FormatValue(ai.metric->value) + " " + Upper(ai.level)));
+      row.push_back(
+          Cell::Number(ai.metric->value, FormatValue(ai.metric->value) + " " + Upper(ai.level)));
       row.push_back(Cell::Text(ai.level));
       row.push_back(Cell::Text(SourceName(ai.metric->source)));
       std::string s(SourceName(ai.metric->source));

@@ -133,11 +133,11 @@ TextTable::Layout TextTable::Fit() const {
     size_t floor = std::max(title, column.notes ? kLeastNotesWidth : kLeastTextWidth);
     least[c] = column.right ? std::max(cells, title) : std::min(natural[c], std::max(floor, piece));
     least_whole[c] =
-        column.right ? least[c]
-                     : std::min(natural[c],
-                                std::max({floor, piece,
-                                          column.whole_words ? word
-                                                             : std::min(word, kLongestWholeWord)}));
+        column.right
+            ? least[c]
+            : std::min(natural[c],
+                       std::max({floor, piece,
+                                 column.whole_words ? word : std::min(word, kLongestWholeWord)}));
   }
   Layout layout{natural, std::vector<bool>(n, false), std::vector<bool>(n, false),
                 std::vector<bool>(n, false)};

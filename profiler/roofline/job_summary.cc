@@ -61,16 +61,20 @@ JobCompleteness CheckCompleteness(const std::vector<RunRecord>& runs) {
   }
   for (int r = 0; r < c.size; ++r) {
     auto it = newest.find(r);
-    if (it == newest.end()) c.missing.push_back(r);
-    else if (it->second->status != RunStatus::kOk) c.not_ok.push_back(r);
+    if (it == newest.end())
+      c.missing.push_back(r);
+    else if (it->second->status != RunStatus::kOk)
+      c.not_ok.push_back(r);
   }
   std::sort(c.duplicated.begin(), c.duplicated.end());
   std::vector<std::string> why;
   for (int r : c.not_ok) {
     const RunRecord& run = *newest[r];
     std::string how = RunStatusName(run.status);
-    if (run.signal) how += " (signal " + std::to_string(*run.signal) + ")";
-    else if (run.exit_code) how += " (exit " + std::to_string(*run.exit_code) + ")";
+    if (run.signal)
+      how += " (signal " + std::to_string(*run.signal) + ")";
+    else if (run.exit_code)
+      how += " (exit " + std::to_string(*run.exit_code) + ")";
     why.push_back("rank " + std::to_string(r) + " " + how);
   }
   if (!c.missing.empty())
@@ -95,7 +99,8 @@ std::vector<Metric> SumOverRanks(const std::vector<const RunRecord*>& ranks,
     slowest = std::max(slowest.value_or(0), *t->value);
   }
   if (!slowest) return out;
-  out.push_back(Metric{std::string("time_s"), slowest, std::string("s"), Source::kClock, region, std::string()});
+  out.push_back(Metric{std::string("time_s"), slowest, std::string("s"), Source::kClock, region,
+                       std::string()});
   // Every additive count of the first rank, summed where every rank has it.
   for (const Metric& first : ranks.front()->metrics) {
     if (first.region != region || !Additive(first.name) || !first.value) continue;

@@ -42,8 +42,8 @@ struct JobNode {
   std::string fingerprint;
   std::string host;
   int ranks = 0;
-  int64_t profile_id = 0;   // its own newest profile; 0: none
-  int roof_threads = 0;     // the thread count of the ceilings taken for its ranks
+  int64_t profile_id = 0;  // its own newest profile; 0: none
+  int roof_threads = 0;    // the thread count of the ceilings taken for its ranks
 };
 
 // The job placed as one program: its total FLOPs (and bytes, per level and source) over the

@@ -397,14 +397,14 @@ Placement PlaceOnRoofs(const std::vector<Metric>& metrics, const RunShape& shape
     bool has_flops = PreferredMetric(metrics, "flops") != nullptr;
     p.reason = has_flops ? "no bytes moved are known for this run (no model, sim or pmu byte "
                            "counts), so it has no arithmetic intensity"
-                         : shape.sim_absent
-                               ? "no FLOP count is known for this run; declare one (--flops): " +
-                                     std::string(kSimGaveNothing)
-                         : shape.rank_of_job
-                               ? "no FLOP count is known for this run; declare one (--flops), "
-                                 "or " + std::string(kSimOutsideTheJob)
-                               : "no FLOP count is known for this run; declare one (--flops) or "
-                                 "count with --counters sim";
+               : shape.sim_absent ? "no FLOP count is known for this run; declare one (--flops): " +
+                                        std::string(kSimGaveNothing)
+               : shape.rank_of_job
+                   ? "no FLOP count is known for this run; declare one (--flops), "
+                     "or " +
+                         std::string(kSimOutsideTheJob)
+                   : "no FLOP count is known for this run; declare one (--flops) or "
+                     "count with --counters sim";
     return p;
   }
   p.placed = true;
@@ -443,12 +443,11 @@ Placement PlaceOnRoofs(const std::vector<Metric>& metrics, const RunShape& shape
     // fits in a cache, measured with DRAM-level model bytes). Say so rather than leave a puzzle.
     if (*p.percent_of_roof > 105 && !compute_bound) {
       p.verdict = text;
-      p.verdict += "; above the " + Upper(binding->level) +
-                   " roof: the data is served from a closer cache level than the " +
-                   std::string(SourceName(binding->source)) + " bytes assume" +
-                   (shape.sim_absent || shape.rank_of_job
-                        ? ""
-                        : " (--counters sim gives bytes per level)");
+      p.verdict +=
+          "; above the " + Upper(binding->level) +
+          " roof: the data is served from a closer cache level than the " +
+          std::string(SourceName(binding->source)) + " bytes assume" +
+          (shape.sim_absent || shape.rank_of_job ? "" : " (--counters sim gives bytes per level)");
       return p;
     }
   } else {

@@ -58,8 +58,9 @@ bool Database::Open(const std::string& path, Mode mode, std::string* err) {
                                                  : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
   std::string name = path;
   if (mode == Mode::kReadWrite && OnReadOnlyMedia(path)) {
-    *err = "it is on a read-only file system: nothing can be stored there (`history`, `show` "
-           "and `report` can read it)";
+    *err =
+        "it is on a read-only file system: nothing can be stored there (`history`, `show` "
+        "and `report` can read it)";
     return false;
   }
   if (mode != Mode::kReadWrite && OnReadOnlyMedia(path)) {
@@ -121,8 +122,7 @@ bool Database::Exec(std::string_view sql, std::string* err) {
   return true;
 }
 
-bool Database::Prepare(std::string_view sql, Statement* out, std::string* err,
-                       std::string* rest) {
+bool Database::Prepare(std::string_view sql, Statement* out, std::string* err, std::string* rest) {
   sqlite3_stmt* stmt = nullptr;
   const char* tail = nullptr;
   int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, &tail);

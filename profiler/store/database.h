@@ -43,8 +43,7 @@ class Database {
   bool Exec(std::string_view sql, std::string* err);
   // Prepares the first statement of sql; false with *err on a syntax error. *rest, when given,
   // gets the text after that statement.
-  bool Prepare(std::string_view sql, Statement* out, std::string* err,
-               std::string* rest = nullptr);
+  bool Prepare(std::string_view sql, Statement* out, std::string* err, std::string* rest = nullptr);
   // Prepares the first statement of sql and runs it once with `values` (see Statement::Run).
   template <typename... Values>
   bool Run(std::string_view sql, std::string* err, const Values&... values);

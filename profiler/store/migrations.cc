@@ -54,8 +54,7 @@ bool ReadUserVersion(Database* db, int* version, std::string* err) {
 // for a moment. So the wait is here, up to the same busy timeout.
 bool SetJournalMode(Database* db, const std::string& mode, std::string* err) {
   std::string current;
-  if (!db->ForEachRow("PRAGMA journal_mode", err,
-                      [&](const Statement& s) { current = s.Text(0); }))
+  if (!db->ForEachRow("PRAGMA journal_mode", err, [&](const Statement& s) { current = s.Text(0); }))
     return false;
   if (current == mode) return true;  // most opens: nothing to change, no lock to take
   int timeout_ms = 0;

@@ -13,22 +13,10 @@ struct NetworkMagic {
   const char* name;
 };
 constexpr NetworkMagic kNetworkFilesystems[] = {
-    {0x6969, "nfs"},
-    {0x517B, "smb"},
-    {0xFF534D42, "cifs"},
-    {0xFE534D42, "smb2"},
-    {0x0BD00BD0, "lustre"},
-    {0x47504653, "gpfs"},
-    {0x19830326, "beegfs"},
-    {0x00C36400, "cephfs"},
-    {0x5346414F, "afs"},
-    {0x6B414653, "kafs"},
-    {0x73757245, "coda"},
-    {0xAAD7AAEA, "panfs"},
-    {0x01161970, "gfs2"},
-    {0x7461636F, "ocfs2"},
-    {0x564C, "ncp"},
-    {0x01021997, "9p"},
+    {0x6969, "nfs"},        {0x517B, "smb"},       {0xFF534D42, "cifs"},   {0xFE534D42, "smb2"},
+    {0x0BD00BD0, "lustre"}, {0x47504653, "gpfs"},  {0x19830326, "beegfs"}, {0x00C36400, "cephfs"},
+    {0x5346414F, "afs"},    {0x6B414653, "kafs"},  {0x73757245, "coda"},   {0xAAD7AAEA, "panfs"},
+    {0x01161970, "gfs2"},   {0x7461636F, "ocfs2"}, {0x564C, "ncp"},        {0x01021997, "9p"},
 };
 
 }  // namespace

@@ -36,8 +36,8 @@ void ReadProfileRow(const Statement& s, StoredProfile* out) {
   out->profile.seconds = s.Double(8);
   out->profile.warnings = SplitLines(s.Text(9));
   out->created_at = s.Text(10);
-  out->machine = {s.Text(11), s.Text(12), static_cast<int>(s.Int(13)), s.Text(14), s.Text(15),
-                  s.Text(16)};
+  out->machine = {s.Text(11), s.Text(12), static_cast<int>(s.Int(13)),
+                  s.Text(14), s.Text(15), s.Text(16)};
   out->profile.fingerprint = out->machine.fingerprint;
   out->profile.noisy_reasons = SplitLines(s.Text(18));
   // Marked noisy without a reason (by hand, in SQL): still noisy, and said so.

@@ -12,20 +12,18 @@ namespace {
 // Functions that act outside the database: loading code, a tokenizer given by its address,
 // the shell's file functions where an extension adds them.
 bool ReachesOutside(std::string_view function) {
-  for (std::string_view name : {"load_extension", "fts3_tokenizer", "readfile", "writefile",
-                                "edit", "sqlite_dbpage"})
-    if (sqlite3_stricmp(std::string(function).c_str(), std::string(name).c_str()) == 0)
-      return true;
+  for (std::string_view name :
+       {"load_extension", "fts3_tokenizer", "readfile", "writefile", "edit", "sqlite_dbpage"})
+    if (sqlite3_stricmp(std::string(function).c_str(), std::string(name).c_str()) == 0) return true;
   return false;
 }
 
 // PRAGMAs that take an argument and still only read: the schema's description.
 bool ReadsWithArgument(std::string_view pragma) {
-  for (std::string_view name : {"table_info", "table_xinfo", "table_list", "index_info",
-                                "index_xinfo", "index_list", "foreign_key_list", "function_list",
-                                "pragma_list", "collation_list", "module_list"})
-    if (sqlite3_stricmp(std::string(pragma).c_str(), std::string(name).c_str()) == 0)
-      return true;
+  for (std::string_view name :
+       {"table_info", "table_xinfo", "table_list", "index_info", "index_xinfo", "index_list",
+        "foreign_key_list", "function_list", "pragma_list", "collation_list", "module_list"})
+    if (sqlite3_stricmp(std::string(pragma).c_str(), std::string(name).c_str()) == 0) return true;
   return false;
 }
 

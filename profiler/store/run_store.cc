@@ -83,8 +83,7 @@ bool RunStore::Open(const DatabasePath& path, Error* err) {
   if ((path.is_default && !MakeDirs(DirName(path.path), &why)) ||
       !CheckDirectory(path.path, &why) || !db_.Open(path.path, Database::Mode::kReadWrite, &why) ||
       !Migrate(&db_, BuiltinMigrations(), &why) ||
-      !CheckSchemaUnlessVerified(&db_, /*record=*/true, &why) ||
-      !SyncClosedLists(&db_, &why)) {
+      !CheckSchemaUnlessVerified(&db_, /*record=*/true, &why) || !SyncClosedLists(&db_, &why)) {
     DbFail(why, err);
     if (err) err->remedy = Remedy::kOtherDatabase;
     return false;
@@ -250,12 +249,11 @@ bool RunStore::InsertRows(RunRecord* run, std::string* err) {
                command, NullIfEmpty(run->cwd), NullIfEmpty(run->precision),
                RunStatusName(run->status), run->exit_code, run->signal, NullIfEmpty(run->note),
                Join(run->sources, ","), run->samples.size(), run->calls_per_rep, run->started_at,
-               run->ended_at, run->rprof_version, run->uid,
-               NullIfEmpty(run->cpu_list), job ? std::optional(job->job_id) : std::nullopt,
+               run->ended_at, run->rprof_version, run->uid, NullIfEmpty(run->cpu_list),
+               job ? std::optional(job->job_id) : std::nullopt,
                job ? std::optional(job->rank) : std::nullopt,
-               job ? std::optional(job->size) : std::nullopt,
-               job ? job->local_rank : std::nullopt, job ? job->node : std::nullopt,
-               job ? std::optional(job->host) : std::nullopt,
+               job ? std::optional(job->size) : std::nullopt, job ? job->local_rank : std::nullopt,
+               job ? job->node : std::nullopt, job ? std::optional(job->host) : std::nullopt,
                job ? std::optional(job->launcher) : std::nullopt,
                job ? NullIfEmpty(job->scheduler) : std::nullopt,
                job ? NullIfEmpty(job->scheduler_job_id) : std::nullopt,
@@ -354,8 +352,8 @@ void ReadRunRow(const Statement& s, RunRecord* run) {
   run->ended_at = s.Text(14);
   run->rprof_version = s.Text(15);
   run->uid = s.Text(32);
-  run->machine = {s.Text(16), s.Text(17), static_cast<int>(s.Int(18)), s.Text(19), s.Text(20),
-                  s.Text(21)};
+  run->machine = {s.Text(16), s.Text(17), static_cast<int>(s.Int(18)),
+                  s.Text(19), s.Text(20), s.Text(21)};
   run->cpu_list = s.Text(33);
   if (!s.IsNull(34)) {
     JobRank job;

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/error.h"
-#include "store/database.h"
 #include "core/run.h"
+#include "store/database.h"
 
 namespace rprof {
 
@@ -35,7 +35,7 @@ struct RunFilter {
   // Only runs in which this function was a hot function (metrics under region "fn:" + it);
   // "" for all.
   std::string function;
-  int limit = 20;      // newest first; <= 0 for all
+  int limit = 20;  // newest first; <= 0 for all
   // The runs' own metrics only, not their regions' (marker regions, hot functions, lines):
   // what a one-line-a-run table needs. A run with 10^6 regions cost every later `history` 5 s
   // and 1 GB of reading what it never printed.

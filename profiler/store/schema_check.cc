@@ -88,15 +88,16 @@ bool CheckSchemaUnlessVerified(Database* db, bool record, std::string* err) {
   int64_t cookie = -1;
   bool verified = false;
   // One statement, one snapshot: the cookie and the row as they were together.
-  if (!db->ForEachRow("SELECT (SELECT schema_version FROM pragma_schema_version),"
-                      " (SELECT expected = ? AND schema_cookie = (SELECT schema_version FROM"
-                      " pragma_schema_version) FROM schema_verified WHERE id = 1)",
-                      err,
-                      [&](const Statement& s) {
-                        cookie = s.Int(0);
-                        verified = s.Int(1) == 1;
-                      },
-                      ExpectedFingerprint())) {
+  if (!db->ForEachRow(
+          "SELECT (SELECT schema_version FROM pragma_schema_version),"
+          " (SELECT expected = ? AND schema_cookie = (SELECT schema_version FROM"
+          " pragma_schema_version) FROM schema_verified WHERE id = 1)",
+          err,
+          [&](const Statement& s) {
+            cookie = s.Int(0);
+            verified = s.Int(1) == 1;
+          },
+          ExpectedFingerprint())) {
     // A file without the table is not current (the migrations add it): the whole check says
     // what is missing.
     err->clear();
@@ -109,10 +110,11 @@ bool CheckSchemaUnlessVerified(Database* db, bool record, std::string* err) {
   // take it now (read-only, locked) costs the next open its check, nothing else: the writer's
   // own check for writability comes later and says what is wrong.
   std::string ignored;
-  db->Run("INSERT INTO schema_verified (id, expected, schema_cookie) VALUES (1, ?, ?)"
-          " ON CONFLICT(id) DO UPDATE SET expected = excluded.expected,"
-          " schema_cookie = excluded.schema_cookie",
-          &ignored, ExpectedFingerprint(), cookie);
+  db->Run(
+      "INSERT INTO schema_verified (id, expected, schema_cookie) VALUES (1, ?, ?)"
+      " ON CONFLICT(id) DO UPDATE SET expected = excluded.expected,"
+      " schema_cookie = excluded.schema_cookie",
+      &ignored, ExpectedFingerprint(), cookie);
   return true;
 }
 

@@ -111,11 +111,14 @@ bool ListBenchmarks(const std::string& path, const std::vector<std::string>& ben
   std::string line;
   bool all_names = true;
   while (std::getline(lines, line)) {
-    if (IsBenchmarkName(line)) out->instances.push_back(line);
-    else if (!line.empty()) all_names = false;
+    if (IsBenchmarkName(line))
+      out->instances.push_back(line);
+    else if (!line.empty())
+      all_names = false;
   }
-  const std::string what = path + " does not answer --benchmark_list_tests as a Google Benchmark "
-                                  "binary does";
+  const std::string what = path +
+                           " does not answer --benchmark_list_tests as a Google Benchmark "
+                           "binary does";
   if (status != 0)
     return Fail(err, ErrorKind::kUsage,
                 what + " (exit " + std::to_string(status) +
@@ -124,12 +127,14 @@ bool ListBenchmarks(const std::string& path, const std::vector<std::string>& ben
                     "knows");
   if (!all_names)
     return Fail(err, ErrorKind::kUsage,
-                what + " (it printed other lines than benchmark names); drop --gbench to "
-                       "profile it as a program");
+                what +
+                    " (it printed other lines than benchmark names); drop --gbench to "
+                    "profile it as a program");
   if (out->instances.empty() && !LooksLikeBenchmarkBinary(path))
     return Fail(err, ErrorKind::kUsage,
-                what + " (it listed nothing and does not link libbenchmark); drop --gbench to "
-                       "profile it as a program");
+                what +
+                    " (it listed nothing and does not link libbenchmark); drop --gbench to "
+                    "profile it as a program");
   if (out->instances.empty()) {
     std::string filter;
     for (const std::string& a : benchmark_args)

@@ -13,8 +13,8 @@
 namespace rprof {
 
 struct BenchmarkBinary {
-  std::string path;                     // the file executed
-  std::vector<std::string> instances;   // "BM_saxpy/1024", in the binary's order
+  std::string path;                    // the file executed
+  std::vector<std::string> instances;  // "BM_saxpy/1024", in the binary's order
   // Google Benchmark 1.8.0+ takes "--benchmark_min_time=10x" (iterations) and "0.5s"; 1.7.1
   // takes seconds only and exits 1 on anything else.
   bool min_time_takes_suffix = false;

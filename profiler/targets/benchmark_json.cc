@@ -15,8 +15,10 @@ std::string NonFiniteTokensAsNull(const std::string& text) {
     char c = text[i];
     if (in_string) {
       out += c;
-      if (c == '\\' && i + 1 < text.size()) out += text[++i];
-      else if (c == '"') in_string = false;
+      if (c == '\\' && i + 1 < text.size())
+        out += text[++i];
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     if (c == '"') in_string = true;
@@ -68,11 +70,26 @@ std::optional<double> UnitSeconds(const std::string& unit) {
 
 // The keys of a row that are not counters.
 bool IsRowField(const std::string& key) {
-  for (const char* field :
-       {"name", "family_index", "per_family_instance_index", "run_name", "run_type",
-        "repetitions", "repetition_index", "threads", "aggregate_name", "aggregate_unit",
-        "iterations", "real_time", "cpu_time", "time_unit", "error_occurred", "error_message",
-        "label", "big_o", "rms", "complexity"})
+  for (const char* field : {"name",
+                            "family_index",
+                            "per_family_instance_index",
+                            "run_name",
+                            "run_type",
+                            "repetitions",
+                            "repetition_index",
+                            "threads",
+                            "aggregate_name",
+                            "aggregate_unit",
+                            "iterations",
+                            "real_time",
+                            "cpu_time",
+                            "time_unit",
+                            "error_occurred",
+                            "error_message",
+                            "label",
+                            "big_o",
+                            "rms",
+                            "complexity"})
     if (key == field) return true;
   return false;
 }

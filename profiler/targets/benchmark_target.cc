@@ -53,14 +53,14 @@ BenchmarkEnvironment::BenchmarkEnvironment(const std::string& shim, const std::s
 
 BenchmarkEnvironment::~BenchmarkEnvironment() {
   for (const auto& [name, value] : saved_) {
-    if (value) setenv(name.c_str(), value->c_str(), 1);
-    else unsetenv(name.c_str());
+    if (value)
+      setenv(name.c_str(), value->c_str(), 1);
+    else
+      unsetenv(name.c_str());
   }
 }
 
-std::string GbenchShimPath() {
-  return CompanionLibraryPath("gbench", "librprof-gbench-shim.so");
-}
+std::string GbenchShimPath() { return CompanionLibraryPath("gbench", "librprof-gbench-shim.so"); }
 
 std::optional<double> ReadShimIterations(const std::string& path) {
   // The benchmark's process wrote it: untrusted, and a few bytes at most.
@@ -98,8 +98,10 @@ BenchmarkTarget::BenchmarkTarget(const BenchmarkBinary& binary, std::string argv
                    "--benchmark_out=" + json_file_, "--benchmark_out_format=json"};
   counted_.argv.insert(counted_.argv.end(), common.begin(), common.end());
   // The replay: one repetition of the fewest iterations; the user's other options kept.
-  counted_.replay_argv = {binary.path, "--benchmark_filter=" + ExactFilter(instance_),
-                          "--benchmark_out=" + replay_json_file_, "--benchmark_out_format=json",
+  counted_.replay_argv = {binary.path,
+                          "--benchmark_filter=" + ExactFilter(instance_),
+                          "--benchmark_out=" + replay_json_file_,
+                          "--benchmark_out_format=json",
                           "--benchmark_min_time=" + FewestMinTime(binary),
                           "--benchmark_repetitions=1"};
   for (const std::string& a : common)
@@ -111,9 +113,10 @@ BenchmarkTarget::BenchmarkTarget(const BenchmarkBinary& binary, std::string argv
     no_iterations_reason_ =
         LinksSharedBenchmarkLibrary(binary.path)
             ? "rprof's Google Benchmark shim (librprof-gbench-shim.so) is not installed"
-            : binary.path + " links Google Benchmark statically: rprof's shim cannot bracket "
-                            "its timed loops (it interposes the shared library's "
-                            "benchmark::State::StartKeepRunning/FinishKeepRunning)";
+            : binary.path +
+                  " links Google Benchmark statically: rprof's shim cannot bracket "
+                  "its timed loops (it interposes the shared library's "
+                  "benchmark::State::StartKeepRunning/FinishKeepRunning)";
     counted_.replay_argv.clear();  // nothing to divide a replay's counts by
   }
 }
@@ -141,9 +144,10 @@ bool BenchmarkTarget::Execute(const LiveCounters& counters, Execution* out, Erro
   native_iterations_ = ReadShimIterations(iterations_file_);
   unlink(iterations_file_.c_str());
   if (shim_applies_ && !native_iterations_ && native.status == RunStatus::kOk)
-    no_iterations_reason_ = "the shim saw no timed loop (the benchmark skipped it, or its "
-                            "library did not call benchmark::State::StartKeepRunning through "
-                            "the shared library)";
+    no_iterations_reason_ =
+        "the shim saw no timed loop (the benchmark skipped it, or its "
+        "library did not call benchmark::State::StartKeepRunning through "
+        "the shared library)";
 
   BenchmarkReport report;
   std::string why;
@@ -176,10 +180,10 @@ bool BenchmarkTarget::Execute(const LiveCounters& counters, Execution* out, Erro
     std::string unit = row.aggregate_name == "cv" ? "ratio" : "s";
     std::string note = "Google Benchmark's " + row.aggregate_name + " over " +
                        std::to_string(row.repetitions) + " repetitions, per iteration";
-    out->metrics.push_back({"real_time_s_" + row.aggregate_name, row.real_time_s, unit,
-                            Source::kClock, "", note});
-    out->metrics.push_back({"cpu_time_s_" + row.aggregate_name, row.cpu_time_s, unit,
-                            Source::kClock, "", note});
+    out->metrics.push_back(
+        {"real_time_s_" + row.aggregate_name, row.real_time_s, unit, Source::kClock, "", note});
+    out->metrics.push_back(
+        {"cpu_time_s_" + row.aggregate_name, row.cpu_time_s, unit, Source::kClock, "", note});
   }
   if (reps.empty()) {
     if (out->status == RunStatus::kOk) out->status = RunStatus::kFailed;
@@ -197,8 +201,8 @@ bool BenchmarkTarget::Execute(const LiveCounters& counters, Execution* out, Erro
   threads_ = std::max<int64_t>(1, first.threads);
   // The shim reads the iterations from benchmark::State's layout (gbench_shim.cc): a count
   // below Google Benchmark's own for the final loop alone means another layout, not a count.
-  if (native_iterations_ && (*native_iterations_ < static_cast<double>(first.iterations) ||
-                             *native_iterations_ > 1e15)) {
+  if (native_iterations_ &&
+      (*native_iterations_ < static_cast<double>(first.iterations) || *native_iterations_ > 1e15)) {
     char mismatch[240];
     std::snprintf(mismatch, sizeof mismatch,
                   "the shim counted %.0f iterations where Google Benchmark reports %lld: this "
@@ -214,18 +218,18 @@ bool BenchmarkTarget::Execute(const LiveCounters& counters, Execution* out, Erro
   if (!cpu.empty())
     out->metrics.push_back({"cpu_time_s", Summarize(cpu).median, "s", Source::kClock, "",
                             "Google Benchmark's CPU time per iteration (median of repetitions)"});
-  out->metrics.push_back({"threads", static_cast<double>(first.threads), "count",
-                          Source::kClock, "", "Google Benchmark's threads"});
+  out->metrics.push_back({"threads", static_cast<double>(first.threads), "count", Source::kClock,
+                          "", "Google Benchmark's threads"});
   // The declared work, per iteration: FLOP counters and bytes_per_second are rates over the
   // loop's CPU time (kIsRate, kIsIterationInvariantRate).
   for (const auto& [name, value] : first.counters) {
     if (NamesFlops(name)) {
-      out->metrics.push_back({"flops", PerIterationFromRate(first, name), "FLOP", Source::kModel,
-                              "", "the benchmark's counter " + name +
-                                      " (a rate, FLOP/s) x its CPU time per iteration"});
+      out->metrics.push_back(
+          {"flops", PerIterationFromRate(first, name), "FLOP", Source::kModel, "",
+           "the benchmark's counter " + name + " (a rate, FLOP/s) x its CPU time per iteration"});
     } else if (name == "bytes_per_second") {
-      out->metrics.push_back({"bytes_dram", PerIterationFromRate(first, name), "B",
-                              Source::kModel, "",
+      out->metrics.push_back({"bytes_dram", PerIterationFromRate(first, name), "B", Source::kModel,
+                              "",
                               "the benchmark's bytes_per_second (SetBytesProcessed) x its CPU "
                               "time per iteration"});
     }
@@ -286,11 +290,14 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
       }
       char note[200];
       if (threads_ == 1)
-        std::snprintf(note, sizeof note, "the timed loop only, per iteration (%.0f iterations in "
-                                         "the %s)", *divisor, counted.c_str());
+        std::snprintf(note, sizeof note,
+                      "the timed loop only, per iteration (%.0f iterations in "
+                      "the %s)",
+                      *divisor, counted.c_str());
       else
-        std::snprintf(note, sizeof note, "the timed loops only, per iteration of all %lld threads "
-                                         "(%.0f loop iterations in the %s)",
+        std::snprintf(note, sizeof note,
+                      "the timed loops only, per iteration of all %lld threads "
+                      "(%.0f loop iterations in the %s)",
                       static_cast<long long>(threads_), *divisor, counted.c_str());
       m.note = m.note.empty() ? note : std::string(note) + "; " + m.note;
       if (m.value) m.value = *m.value / (*divisor / static_cast<double>(threads_));
@@ -306,8 +313,8 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
       if (!no_iterations_reason_.empty() || !replay_iterations) continue;
       // Amounts of work are per iteration; where the code is (its lines), how many threads ran
       // it and how many hot lines it has are not.
-      const bool amount = m.name != "line_first" && m.name != "line_last" &&
-                          m.name != "threads" && m.name != "hot_lines";
+      const bool amount = m.name != "line_first" && m.name != "line_last" && m.name != "threads" &&
+                          m.name != "hot_lines";
       if (amount && m.value) {
         m.value = *m.value / (*replay_iterations / static_cast<double>(threads_));
         m.note = Format(
@@ -319,15 +326,17 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
       kept.push_back(std::move(m));
       continue;
     }
-    if (IsHotCodeRegion(m.region) && m.source == Source::kClock && m.name == "time_s" &&
-        m.value) {
+    if (IsHotCodeRegion(m.region) && m.source == Source::kClock && m.name == "time_s" && m.value) {
       auto share = shares.find(m.region);
-      if (share != shares.end() && iteration_s) m.value = share->second * *iteration_s;
-      else m.value.reset();
+      if (share != shares.end() && iteration_s)
+        m.value = share->second * *iteration_s;
+      else
+        m.value.reset();
       m.note =
           "its share of the samples x Google Benchmark's time per iteration: the share is of "
           "the whole benchmark execution (its start-up and Google Benchmark's trial loops "
-          "too); " + m.note;
+          "too); " +
+          m.note;
     }
     // The whole process's own counts are start-up and set-up as much as the loop: not kept.
     if (m.region.empty() && (m.source == Source::kPmu || m.source == Source::kSim)) {
@@ -344,7 +353,8 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
   if (!no_iterations_reason_.empty())
     AddNote(&run->note, "timed-loop pmu and sim counts absent: " + no_iterations_reason_);
   else if (sim_replayed && !replay_iterations)
-    AddNote(&run->note, SourceAbsentNote(Source::kSim, "the replay under valgrind ran no timed loop"));
+    AddNote(&run->note,
+            SourceAbsentNote(Source::kSim, "the replay under valgrind ran no timed loop"));
   run->metrics = std::move(kept);
   AddDerivedMetrics(&run->metrics);
   run->sources.clear();

@@ -38,9 +38,8 @@ const CatalogEntry* KernelCatalog::Resolve(const std::string& name, Error* err) 
   if (const CatalogEntry* e = Find(name)) return e;
   std::string known;
   for (const std::string& n : Names()) known += (known.empty() ? "" : ", ") + n;
-  std::string origin = entries_.empty() || entries_.front().origin == "builtin"
-                           ? ""
-                           : " " + entries_.front().origin;
+  std::string origin =
+      entries_.empty() || entries_.front().origin == "builtin" ? "" : " " + entries_.front().origin;
   Fail(err, ErrorKind::kUsage,
        "unknown kernel '" + name + "'" + DidYouMean(name, Names()) + " (known kernels: " + known +
            "; `rprof kernels" + origin + "` describes them)");

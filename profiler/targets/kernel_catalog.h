@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "core/error.h"
-#include "rprof/kernel.h"
 #include "core/run.h"
+#include "rprof/kernel.h"
 
 namespace rprof {
 

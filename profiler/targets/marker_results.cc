@@ -398,20 +398,17 @@ void Merge(const std::vector<Block>& blocks, MarkerResults* out) {
       }
     }
     if (block.long_names > 0)
-      out->problems.push_back("markers: " + std::to_string(block.long_names) +
-                              " region(s) left out: a name over " +
-                              std::to_string(kMaxRegionNameBytes) + " bytes (" +
-                              ProcessText(block.pid) + ")");
+      out->problems.push_back(
+          "markers: " + std::to_string(block.long_names) + " region(s) left out: a name over " +
+          std::to_string(kMaxRegionNameBytes) + " bytes (" + ProcessText(block.pid) + ")");
     if (block.past_the_most > 0)
       out->problems.push_back("markers: " + std::to_string(block.past_the_most) +
-                              " region(s) left out past the first " +
-                              std::to_string(kMaxRegions) + ", the most a run keeps (" +
-                              ProcessText(block.pid) + ")");
+                              " region(s) left out past the first " + std::to_string(kMaxRegions) +
+                              ", the most a run keeps (" + ProcessText(block.pid) + ")");
     // The program wrote these: a few hundred bytes of each at most.
     for (const auto& [region, message] : block.problems)
-      out->problems.push_back(
-          (region == "*" ? std::string("markers") : Excerpt(region, 100)) + ": " +
-          Excerpt(message, 300) + " (" + ProcessText(block.pid) + ")");
+      out->problems.push_back((region == "*" ? std::string("markers") : Excerpt(region, 100)) +
+                              ": " + Excerpt(message, 300) + " (" + ProcessText(block.pid) + ")");
   }
   if (past_the_most > 0)
     out->problems.push_back("markers: " + std::to_string(past_the_most) +

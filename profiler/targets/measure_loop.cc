@@ -65,8 +65,7 @@ bool MeasureRepeated(const std::function<void()>& call,
     for (CounterSession* c : counters)
       if (!c->Stop(err)) return false;
     total += elapsed;
-    result->seconds_per_call.push_back(elapsed /
-                                       static_cast<double>(result->calls_per_repetition));
+    result->seconds_per_call.push_back(elapsed / static_cast<double>(result->calls_per_repetition));
     result->timed_calls += result->calls_per_repetition;
     if (options.on_repetition)
       options.on_repetition(result->seconds_per_call.back(), result->calls_per_repetition);

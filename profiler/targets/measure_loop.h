@@ -18,9 +18,9 @@ namespace rprof {
 constexpr int kMaxRepetitions = 10000;
 
 struct MeasureOptions {
-  double min_time_s = 0.5;   // keep repeating until the timed repetitions add up to this
-  int min_repetitions = 3;   // and at least this many
-  int repetitions = 0;       // > 0: exactly this many, whatever the time
+  double min_time_s = 0.5;  // keep repeating until the timed repetitions add up to this
+  int min_repetitions = 3;  // and at least this many
+  int repetitions = 0;      // > 0: exactly this many, whatever the time
   // Calls shorter than this are batched so one repetition lasts about this long: the clock's
   // and the counters' own cost then stay below a thousandth of what is measured.
   double target_repetition_s = 0.01;

@@ -166,9 +166,10 @@ bool RankFromEnvironment(const EnvironmentLookup& env, const std::string& host,
     // Hydra names no job: its ranks on one node are children of one proxy, so they agree on
     // this id; another node's proxy has another.
     job.job_id = std::string(found->launcher) + ":" + host + ":" + std::to_string(getppid());
-    *note = std::string("the launcher gave no job id: this node's ranks share one made from "
-                        "their parent process, other nodes' ranks get others; run the job as "
-                        "`rprof mpirun ...` to give all its ranks one");
+    *note = std::string(
+        "the launcher gave no job id: this node's ranks share one made from "
+        "their parent process, other nodes' ranks get others; run the job as "
+        "`rprof mpirun ...` to give all its ranks one");
   }
   *out = job;
   return true;

@@ -31,11 +31,11 @@ struct Execution {
   RunStatus status = RunStatus::kOk;
   std::optional<int> exit_code;
   std::optional<int> signal;
-  std::string note;             // what went wrong, and what the run should say
+  std::string note;  // what went wrong, and what the run should say
   // The target's own metrics, per execution: its marker regions' and, for a program, its
   // `cpu_time_s` and declared `threads` (source clock, region "").
   std::vector<Metric> metrics;
-  double replay_native_s = 0;   // native seconds one replay under a simulator would take
+  double replay_native_s = 0;  // native seconds one replay under a simulator would take
   std::string started_at, ended_at;
 };
 

@@ -60,19 +60,28 @@ bool CheckElfMachine(const std::string& path, Error* err) {
   if (file.gcount() < static_cast<std::streamsize>(sizeof header))
     return Fail(err, ErrorKind::kUsage, path + ": a truncated ELF file; rebuild it");
   const bool little_endian = header[EI_DATA] == ELFDATA2LSB;
-  const unsigned machine = little_endian ? header[18] | header[19] << 8 : header[19] | header[18] << 8;
+  const unsigned machine =
+      little_endian ? header[18] | header[19] << 8 : header[19] | header[18] << 8;
   // A 64-bit x86 kernel runs i386 programs too (where they have their libraries).
   if (machine == kOwnMachine || (kOwnMachine == EM_X86_64 && machine == EM_386)) return true;
   auto name = [](unsigned m) -> std::string {
     switch (m) {
-      case EM_X86_64: return "x86-64";
-      case EM_386: return "i386";
-      case EM_AARCH64: return "AArch64";
-      case EM_ARM: return "32-bit ARM";
-      case EM_RISCV: return "RISC-V";
-      case EM_PPC64: return "POWER";
-      case EM_S390: return "s390x";
-      default: return "ELF machine " + std::to_string(m);
+      case EM_X86_64:
+        return "x86-64";
+      case EM_386:
+        return "i386";
+      case EM_AARCH64:
+        return "AArch64";
+      case EM_ARM:
+        return "32-bit ARM";
+      case EM_RISCV:
+        return "RISC-V";
+      case EM_PPC64:
+        return "POWER";
+      case EM_S390:
+        return "s390x";
+      default:
+        return "ELF machine " + std::to_string(m);
     }
   };
   return Fail(err, ErrorKind::kUsage,
@@ -86,8 +95,7 @@ bool LooksLikePlugin(const std::string& target) {
   size_t slash = target.rfind('/');
   std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
   size_t so = base.find(".so");
-  return so != std::string::npos && so > 0 &&
-         (so + 3 == base.size() || base[so + 3] == '.');
+  return so != std::string::npos && so > 0 && (so + 3 == base.size() || base[so + 3] == '.');
 }
 
 bool LooksLikePath(const std::string& target) { return target.find('/') != std::string::npos; }
@@ -138,7 +146,9 @@ bool ResolveExecutable(const std::string& target, std::string* path, Error* err)
   // A script with a #! line runs as the kernel runs it (execve starts its interpreter), as it
   // does under perf stat or time: pyenv's and conda's python3 are such scripts.
   if (file.gcount() >= 2 && magic[0] == '#' && magic[1] == '!') return true;
-  if (file.gcount() < 4 || std::string(magic, 4) != "\x7f" "ELF") {
+  if (file.gcount() < 4 || std::string(magic, 4) !=
+                               "\x7f"
+                               "ELF") {
     // Text without a #! line is what a shell would run with /bin/sh: say so, and only then.
     bool text = true;
     for (std::streamsize i = 0; i < file.gcount(); ++i)
@@ -158,12 +168,12 @@ namespace {
 // called python3 (pyenv's shim) is an interpreter for this as much as /usr/bin/python3 is.
 bool IsInterpreter(const std::string& path) {
   std::string base = std::filesystem::path(path).filename().string();
-  while (!base.empty() && (std::isdigit(static_cast<unsigned char>(base.back())) ||
-                           base.back() == '.'))
+  while (!base.empty() &&
+         (std::isdigit(static_cast<unsigned char>(base.back())) || base.back() == '.'))
     base.pop_back();
   static const char* const kInterpreters[] = {
-      "python", "pypy", "perl", "ruby", "node", "nodejs", "bash", "sh", "dash", "zsh", "ksh",
-      "Rscript", "julia", "lua", "luajit", "php", "tclsh", "octave-cli"};
+      "python", "pypy", "perl",    "ruby",  "node", "nodejs", "bash", "sh",    "dash",
+      "zsh",    "ksh",  "Rscript", "julia", "lua",  "luajit", "php",  "tclsh", "octave-cli"};
   for (const char* name : kInterpreters)
     if (base == name) return true;
   return false;

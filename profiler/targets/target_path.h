@@ -24,8 +24,7 @@ bool ResolveExecutable(const std::string& target, std::string* path, Error* err)
 // interpreter (python3, perl, bash, ..., by base name, so wrappers like pyenv's shims count; or
 // `env` naming one) whose arguments name a script file: then that script's canonical path, so
 // that `rprof python3 naive.py` is found by `history --kernel naive.py`. `argv` as typed.
-std::string ProgramRunTarget(const std::string& program_path,
-                             const std::vector<std::string>& argv);
+std::string ProgramRunTarget(const std::string& program_path, const std::vector<std::string>& argv);
 // The script an interpreter's command line runs (the first word that is no option or option
 // value, when it is a regular file), canonical; "" for none (python3 -m mod, -c code).
 std::string ScriptOfInterpreter(const std::vector<std::string>& argv);

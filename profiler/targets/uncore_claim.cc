@@ -33,7 +33,8 @@ bool ClaimSocket(const std::string& dir, const JobRank& job, const std::string& 
                  int* holder) {
   *holder = job.rank;
   std::string name;
-  for (char c : job.job_id + "-" + socket) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  for (char c : job.job_id + "-" + socket)
+    name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   std::string path = dir + "/rprof-uncore-" + name;
   int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
   if (fd >= 0) {
@@ -64,8 +65,8 @@ std::string ApplyUncoreClaim(const JobRank& job, const std::string& socket, int 
     names += (names.empty() ? "" : ", ") + m.name;
     if (holder == job.rank) continue;
     m.value.reset();
-    m.note = "socket-wide: rank " + std::to_string(holder) + " of job " + job.job_id +
-             " counts " + socket + " for the job, so this rank leaves it out";
+    m.note = "socket-wide: rank " + std::to_string(holder) + " of job " + job.job_id + " counts " +
+             socket + " for the job, so this rank leaves it out";
   }
   if (names.empty()) return "";
   if (holder == job.rank)

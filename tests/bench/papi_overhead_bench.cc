@@ -11,8 +11,7 @@ namespace {
 
 void BM_PapiStartReadStop(benchmark::State& state) {
   rprof::Error err;
-  auto session =
-      rprof::CreatePmuSession({"perf::TASK-CLOCK", "perf::PAGE-FAULTS"}, false, &err);
+  auto session = rprof::CreatePmuSession({"perf::TASK-CLOCK", "perf::PAGE-FAULTS"}, false, &err);
   if (!session) {
     state.SkipWithError(err.message.c_str());
     return;

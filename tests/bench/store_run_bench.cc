@@ -32,8 +32,8 @@ void BM_StoreRun(benchmark::State& state) {
   run.sources = {"clock", "model", "pmu"};
   run.samples.assign(10, 1e-3);
   for (int i = 0; i < 20; ++i)
-    run.metrics.push_back({"metric_" + std::to_string(i), 1.0 * i, "count", rprof::Source::kPmu,
-                           "", ""});
+    run.metrics.push_back(
+        {"metric_" + std::to_string(i), 1.0 * i, "count", rprof::Source::kPmu, "", ""});
   run.started_at = run.ended_at = rprof::UtcNow();
   run.rprof_version = "bench";
   for (auto _ : state) {

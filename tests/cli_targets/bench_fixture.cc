@@ -36,10 +36,10 @@ void BM_saxpy(benchmark::State& state) {
     benchmark::DoNotOptimize(y.data());
     benchmark::ClobberMemory();
   }
-  state.counters["FLOPs"] = benchmark::Counter(
-      2.0 * static_cast<double>(n), std::getenv("RPROF_FIXTURE_RATE_MISTAKE")
-                                        ? benchmark::Counter::kIsRate
-                                        : benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["FLOPs"] = benchmark::Counter(2.0 * static_cast<double>(n),
+                                               std::getenv("RPROF_FIXTURE_RATE_MISTAKE")
+                                                   ? benchmark::Counter::kIsRate
+                                                   : benchmark::Counter::kIsIterationInvariantRate);
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * 24 * static_cast<int64_t>(n));
 }
 BENCHMARK(BM_saxpy)->Arg(1024)->Arg(65536)->Arg(1048576);

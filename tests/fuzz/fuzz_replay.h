@@ -100,8 +100,8 @@ size_t CheckMutations(const std::vector<std::string>& seeds, const std::string& 
 // The whole plain build of a target fed from its corpus alone: every seed, then `rounds`
 // mutants of them. Exit status 0 when nothing failed (a failure aborts), 2 on a usage error.
 template <typename Check>
-int ReplayCorpusMain(int argc, char** argv, const std::string& name,
-                     const std::string& alphabet, int rounds, Check&& check) {
+int ReplayCorpusMain(int argc, char** argv, const std::string& name, const std::string& alphabet,
+                     int rounds, Check&& check) {
   std::vector<std::string> seeds;
   if (!ReadReplayInputs(argc, argv, &seeds)) return 2;
   if (seeds.empty()) {

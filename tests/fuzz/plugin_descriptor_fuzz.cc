@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
   // The bytes the replay draws from, NUL included (its length from the array, not counted by hand).
   static const char kAlphabet[] = "\x00\x01\x02\x08\xff\x7f\x1b n_.-+*()aZ09";
   return rprof::ReplayCorpusMain(argc, argv, "plugin_descriptor",
-                                 std::string(kAlphabet, sizeof kAlphabet - 1),
-                                 20000, [](const std::string& bytes) { Check(bytes); });
+                                 std::string(kAlphabet, sizeof kAlphabet - 1), 20000,
+                                 [](const std::string& bytes) { Check(bytes); });
 }
 #endif

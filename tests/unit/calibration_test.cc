@@ -2,11 +2,12 @@
 // working set of each level, measured / expected per point, the verdicts (a half-counting FLOP
 // event, as on early Zen5 kernels, must come out untrusted), the store and the metric_trust view,
 // and the trust notes a run gets from its metrics and this machine's calibration.
+#include "calibrate/calibration.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
 
-#include "calibrate/calibration.h"
 #include "calibrate/calibration_plan.h"
 #include "calibrate/calibration_store.h"
 #include "calibrate/run_trust.h"
@@ -51,8 +52,10 @@ TEST(CalibrationPlanTest, ParsesColumnsAndComments) {
 TEST(CalibrationPlanTest, MalformedLinesNameTheLineAndCause) {
   EXPECT_EQ(PlanError("triad n=ws/24 flops_dp 2*n\n"),
             "test:1: expected: kernel size metric expected levels...");
-  EXPECT_EQ(PlanError("\ntriad n=24 flops_dp 2*n l1\n"), "test:2: size 'n=24' is not PARAM=ws/BYTES");
-  EXPECT_EQ(PlanError("triad n=ws/0 flops_dp 2*n l1\n"), "test:1: size 'n=ws/0' is not PARAM=ws/BYTES");
+  EXPECT_EQ(PlanError("\ntriad n=24 flops_dp 2*n l1\n"),
+            "test:2: size 'n=24' is not PARAM=ws/BYTES");
+  EXPECT_EQ(PlanError("triad n=ws/0 flops_dp 2*n l1\n"),
+            "test:1: size 'n=ws/0' is not PARAM=ws/BYTES");
   EXPECT_NE(PlanError("triad n=ws/24 flops_dp 2*(n l1\n").find("test:1: expected '2*(n'"),
             std::string::npos);
   EXPECT_EQ(PlanError("triad n=ws/24 flops_dp 2*n l4\n"),
@@ -126,8 +129,9 @@ CalibrationRequest PmuRequest() {
   CalibrationRequest r;
   r.source = Source::kPmu;
   r.group_of = [](const std::string& metric) {
-    return metric == "flops_dp" ? std::string("FLOPS_DP")
-                                : metric == "bytes_l2" ? std::string("L2") : std::string();
+    return metric == "flops_dp"   ? std::string("FLOPS_DP")
+           : metric == "bytes_l2" ? std::string("L2")
+                                  : std::string();
   };
   return r;
 }
@@ -138,8 +142,8 @@ TEST(CalibrateTest, ExactCountsAreTrustedAndSizedPerLevel) {
   counters.factor = {{"flops_dp", 1.0}};
   CalibrationResult result;
   Error err;
-  ASSERT_TRUE(Calibrate(plan, kLevels, BuiltinCatalog(), PmuRequest(), counters.Measure(),
-                        &result, &err))
+  ASSERT_TRUE(
+      Calibrate(plan, kLevels, BuiltinCatalog(), PmuRequest(), counters.Measure(), &result, &err))
       << err.message;
   ASSERT_EQ(result.points.size(), 3u);
   // n = working set / 24, rounded down to a multiple of 64.
@@ -160,8 +164,8 @@ TEST(CalibrateTest, AHalfCountingFlopEventIsUntrusted) {
   counters.factor = {{"flops_dp", 0.5}, {"bytes_l2", 1.03}};
   CalibrationResult result;
   Error err;
-  ASSERT_TRUE(Calibrate(plan, kLevels, BuiltinCatalog(), PmuRequest(), counters.Measure(),
-                        &result, &err));
+  ASSERT_TRUE(
+      Calibrate(plan, kLevels, BuiltinCatalog(), PmuRequest(), counters.Measure(), &result, &err));
   // One measurement per kernel, level and group: flops at l1 and l2, bytes at l2.
   EXPECT_EQ(counters.tasks.size(), 3u);
   auto verdicts = Verdicts(result);
@@ -176,16 +180,16 @@ TEST(CalibrateTest, AHalfCountingFlopEventIsUntrusted) {
 TEST(CalibrateTest, UncountedMetricsAreSkippedAndAbsentValuesUntrusted) {
   auto plan = Plan(
       "triad n=ws/24 flops_dp 2*n l1\n"
-      "triad n=ws/24 bytes_l3 32*n l3\n"     // no group defines it
-      "triad n=ws/24 bytes_l2 32*n l2\n");   // the group runs but has no value
+      "triad n=ws/24 bytes_l3 32*n l3\n"    // no group defines it
+      "triad n=ws/24 bytes_l2 32*n l2\n");  // the group runs but has no value
   FakeCounters counters;
   counters.factor = {{"flops_dp", 1.0}};
   counters.absent_reason = {{"bytes_l2", "cannot count L2_LINES_IN.ALL: no counter left"}};
   CalibrationRequest request = PmuRequest();
   CalibrationResult result;
   Error err;
-  ASSERT_TRUE(Calibrate(plan, kLevels, BuiltinCatalog(), request, counters.Measure(), &result,
-                        &err));
+  ASSERT_TRUE(
+      Calibrate(plan, kLevels, BuiltinCatalog(), request, counters.Measure(), &result, &err));
   ASSERT_EQ(result.skipped.size(), 1u);
   EXPECT_EQ(result.skipped[0], "bytes_l3: no metric group of this machine defines it");
   ASSERT_EQ(result.points.size(), 2u);
@@ -230,12 +234,28 @@ MachineRecord Machine(const std::string& fingerprint) {
 CalibrationResult Recorded(Source source, double flops_ratio, double bytes_ratio) {
   CalibrationResult r;
   r.source = source;
-  r.points.push_back({"flops_dp", "FLOPS_DP", "triad", {{"n", "640"}}, "l1", 15360, 1280,
-                      1280 * flops_ratio, flops_ratio, ""});
-  r.points.push_back({"bytes_l2", "L2", "triad", {{"n", "10880"}}, "l2", 261120, 348160,
-                      348160 * bytes_ratio, bytes_ratio, ""});
-  r.points.push_back({"bytes_l2", "L2", "dot", {{"n", "16384"}}, "l2", 262144, 262144,
-                      262144.0, 1.0, ""});
+  r.points.push_back({"flops_dp",
+                      "FLOPS_DP",
+                      "triad",
+                      {{"n", "640"}},
+                      "l1",
+                      15360,
+                      1280,
+                      1280 * flops_ratio,
+                      flops_ratio,
+                      ""});
+  r.points.push_back({"bytes_l2",
+                      "L2",
+                      "triad",
+                      {{"n", "10880"}},
+                      "l2",
+                      261120,
+                      348160,
+                      348160 * bytes_ratio,
+                      bytes_ratio,
+                      ""});
+  r.points.push_back(
+      {"bytes_l2", "L2", "dot", {{"n", "16384"}}, "l2", 262144, 262144, 262144.0, 1.0, ""});
   return r;
 }
 
@@ -319,10 +339,10 @@ MetricGroup Group(const std::string& text, const std::string& name) {
 TEST(RunTrustTest, NotesSayWhatIsLessThanExact) {
   GroupPlan plan;
   plan.pmu = "icx";
-  plan.groups.push_back(Group(
-      "FORMAT 1\nSHORT DRAM bytes\nPMU icx\n\nEVENTS\nllc  icx::LONGEST_LAT_CACHE:MISS\n\n"
-      "METRICS\nbytes_dram [B] = 64 * llc\n    approximation: LLC misses x 64\n",
-      "MEM"));
+  plan.groups.push_back(
+      Group("FORMAT 1\nSHORT DRAM bytes\nPMU icx\n\nEVENTS\nllc  icx::LONGEST_LAT_CACHE:MISS\n\n"
+            "METRICS\nbytes_dram [B] = 64 * llc\n    approximation: LLC misses x 64\n",
+            "MEM"));
   RunRecord run;
   run.metrics = {
       {"bytes_dram", 6400, "B", Source::kPmu, "", "group MEM: 64 * llc; LLC misses x 64", 0.5,

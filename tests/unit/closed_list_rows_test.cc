@@ -122,12 +122,11 @@ TEST_F(ClosedListRowsTest, ACalibrationOfEverySource) {
     SCOPED_TRACE(std::string(source.name));
     CalibrationResult result;
     result.source = source.source;
-    result.points.push_back({"flops_dp", "", "triad", {{"n", "640"}}, "l1", 15360, 1280, 1280, 1,
-                             ""});
+    result.points.push_back(
+        {"flops_dp", "", "triad", {{"n", "640"}}, "l1", 15360, 1280, 1280, 1, ""});
     int64_t id = 0;
     Error err;
-    EXPECT_TRUE(StoreCalibration(&store_, TestMachine(), "set", result, &id, &err))
-        << err.message;
+    EXPECT_TRUE(StoreCalibration(&store_, TestMachine(), "set", result, &id, &err)) << err.message;
   }
   std::vector<MetricTrust> trust;
   Error err;

@@ -89,11 +89,11 @@ TEST(DeclaredWork, BytesOfDeclarationsAreCheckedAKernelsModelBytesAreNot) {
 // 3,099,900 %" against DRAM's few bytes. They are compared with the level the data came from.
 TEST(DeclaredWork, CompulsoryBytesOfCacheResidentDataAreNoAlarm) {
   // 2.4e7 declared; the data lived in L2: L2 moved them, DRAM almost nothing.
-  EXPECT_TRUE(DeclaredWorkNotes(MakeRun("executable", {M("bytes_dram", 2.4e7, Source::kModel),
-                                                       M("bytes_l1", 9.6e7, Source::kSim),
-                                                       M("bytes_l2", 2.5e7, Source::kSim),
-                                                       M("bytes_l3", 1e5, Source::kSim),
-                                                       M("bytes_dram", 7.7, Source::kSim)}))
+  EXPECT_TRUE(DeclaredWorkNotes(
+                  MakeRun("executable",
+                          {M("bytes_dram", 2.4e7, Source::kModel),
+                           M("bytes_l1", 9.6e7, Source::kSim), M("bytes_l2", 2.5e7, Source::kSim),
+                           M("bytes_l3", 1e5, Source::kSim), M("bytes_dram", 7.7, Source::kSim)}))
                   .empty());
   // In L1 alone (a benchmark's small arrays): L1 moved more than declared, which reuse makes.
   EXPECT_TRUE(DeclaredWorkNotes(MakeRun("benchmark", {M("bytes_dram", 8192, Source::kModel),
@@ -109,10 +109,9 @@ TEST(DeclaredWork, CompulsoryBytesOfCacheResidentDataAreNoAlarm) {
 // A real discrepancy stays one: more bytes declared than every access moved, and past 100
 // times the gap reads as such.
 TEST(DeclaredWork, MoreBytesThanEveryAccessMovedIsADiscrepancyCappedForReading) {
-  std::vector<TrustNote> notes =
-      DeclaredWorkNotes(MakeRun("executable", {M("bytes_dram", 2.4e9, Source::kModel),
-                                               M("bytes_l1", 1.2e7, Source::kSim),
-                                               M("bytes_dram", 1e3, Source::kSim)}));
+  std::vector<TrustNote> notes = DeclaredWorkNotes(MakeRun(
+      "executable", {M("bytes_dram", 2.4e9, Source::kModel), M("bytes_l1", 1.2e7, Source::kSim),
+                     M("bytes_dram", 1e3, Source::kSim)}));
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_EQ(notes[0].kind, "untrusted");
   EXPECT_TRUE(Contains(notes[0].detail, "of every access (L1 traffic) (1.2e+07)"))

@@ -211,15 +211,14 @@ TEST(AddSampledLines, TheHeaviestLinesByTimeAlone) {
   samples.by_function = {{"f", 700}, {"g", 300}};
   for (uint32_t line = 1; line <= 7; ++line)
     samples.by_line[{"f", "src/f.c", line}] = 10 * line;  // 10..70
-  samples.by_line[{"g", "src/f.c", 9}] = 300;  // another function's line: not f's
+  samples.by_line[{"g", "src/f.c", 9}] = 300;             // another function's line: not f's
   std::vector<Metric> out;
   AddSampledLines(samples, "f", "f", &out);
   std::vector<std::string> regions;
   for (const Metric& m : out)
     if (m.name == "time_share") regions.push_back(m.region);
-  EXPECT_EQ(regions, (std::vector<std::string>{"ln:f@src/f.c:7", "ln:f@src/f.c:6",
-                                               "ln:f@src/f.c:5", "ln:f@src/f.c:4",
-                                               "ln:f@src/f.c:3"}));
+  EXPECT_EQ(regions, (std::vector<std::string>{"ln:f@src/f.c:7", "ln:f@src/f.c:6", "ln:f@src/f.c:5",
+                                               "ln:f@src/f.c:4", "ln:f@src/f.c:3"}));
   const Metric* top = FindMetric(out, "time_share", Source::kClock, "ln:f@src/f.c:7");
   ASSERT_NE(top, nullptr);
   EXPECT_DOUBLE_EQ(*top->value, 0.07);

@@ -141,8 +141,8 @@ TEST(FlatJson, ObjectRefusesNestedAndGarbage) {
 }
 
 TEST(FlatJson, StringArrayRoundTrip) {
-  std::vector<std::string> items = {"./a.out", "--size", "1 000", "quote\"back\\slash", "",
-                                    "del\x7f esc\x1b"};
+  std::vector<std::string> items = {"./a.out", "--size",         "1 000", "quote\"back\\slash",
+                                    "",        "del\x7f esc\x1b"};
   std::string json = StringsToJsonArray(items);
   std::vector<std::string> back;
   ASSERT_TRUE(ParseJsonStringArray(json, &back)) << json;

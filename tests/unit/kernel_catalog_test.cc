@@ -98,8 +98,7 @@ TEST_F(ParseKernelArgsTest, ExponentNotationIsAnInteger) {
 }
 
 TEST_F(ParseKernelArgsTest, NonIntegersAreRefused) {
-  for (const char* bad :
-       {"n=1.5", "n=abc", "n=", "n=12abc", "n=1e", "n=0x10", "n=2.5e0"}) {
+  for (const char* bad : {"n=1.5", "n=abc", "n=", "n=12abc", "n=1e", "n=0x10", "n=2.5e0"}) {
     SCOPED_TRACE(bad);
     EXPECT_FALSE(Parse({bad}));
     EXPECT_EQ(err_.kind, ErrorKind::kUsage);

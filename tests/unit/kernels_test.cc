@@ -59,10 +59,10 @@ TEST(BuiltinKernelSet, HasTheDocumentedKernelsInOrder) {
   EXPECT_STREQ(set->name, "builtin");
   std::vector<std::string> names;
   for (const rprof_kernel* k : AllKernels()) names.push_back(k->name);
-  const std::vector<std::string> first = {"copy",         "scale",           "add",
-                                          "triad",        "dot",             "dot-fp32",
-                                          "matmul-naive", "matmul-naive-fp32", "matmul-ikj",
-                                          "matmul-ikj-fp32"};
+  const std::vector<std::string> first = {
+      "copy",       "scale",          "add",          "triad",
+      "dot",        "dot-fp32",       "matmul-naive", "matmul-naive-fp32",
+      "matmul-ikj", "matmul-ikj-fp32"};
   ASSERT_GE(names.size(), first.size());
   EXPECT_EQ(std::vector<std::string>(names.begin(), names.begin() + first.size()), first)
       << "the foundation kernels come first, in this order";

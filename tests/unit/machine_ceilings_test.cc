@@ -53,8 +53,7 @@ class MachineCeilingsTest : public ::testing::Test {
   static bool Busy() {
     for (const std::string& w : profile_->warnings) {
       if (w.find("other processes") != std::string::npos ||
-          w.find("load average") != std::string::npos ||
-          w.find("steal") != std::string::npos) {
+          w.find("load average") != std::string::npos || w.find("steal") != std::string::npos) {
         return true;
       }
     }
@@ -186,8 +185,8 @@ TEST_F(MachineCeilingsTest, BandwidthFallsFromL1ToDram) {
     for (size_t k = 0; k + 1 < rungs.size(); ++k) {
       if (rungs[k]->value < kNoise * rungs[k + 1]->value) {
         problems.push_back(rungs[k]->name + " " + std::to_string(rungs[k]->value) + " < 0.9 x " +
-                           rungs[k + 1]->name + " " + std::to_string(rungs[k + 1]->value) +
-                           " (" + std::to_string(key.second) + " threads)");
+                           rungs[k + 1]->name + " " + std::to_string(rungs[k + 1]->value) + " (" +
+                           std::to_string(key.second) + " threads)");
       }
     }
   }
@@ -210,8 +209,8 @@ TEST_F(MachineCeilingsTest, ComputeGrowsWithVectorWidth) {
       for (const char* op : {"fma", "mul_add", "add"}) {
         const Ceiling* narrower = nullptr;
         for (Isa isa : order) {
-          const Ceiling* c = FindCeiling(
-              p, std::string(precision) + "_" + IsaName(isa) + "_" + op, threads);
+          const Ceiling* c =
+              FindCeiling(p, std::string(precision) + "_" + IsaName(isa) + "_" + op, threads);
           if (c == nullptr) continue;
           if (narrower != nullptr) {
             ++compared;
@@ -367,9 +366,8 @@ TEST(ComputeKernelsTest, EveryUsableKernelRunsAndRefusesTheOthers) {
           << IsaName(isa) << err.message;
       if (usable) {
         EXPECT_GT(r.gflops.best, 0);
-        EXPECT_EQ(r.flops_per_rep,
-                  FlopsPerIteration(*FindComputeKernel(isa, o.precision, op)) *
-                      r.iterations_per_thread);
+        EXPECT_EQ(r.flops_per_rep, FlopsPerIteration(*FindComputeKernel(isa, o.precision, op)) *
+                                       r.iterations_per_thread);
       }
     }
   }

@@ -76,8 +76,7 @@ const DetectedLevel& Find(const std::vector<DetectedLevel>& levels, const std::s
 
 const std::vector<Level> kBandwidth = {
     {32 * kKiB, 200}, {512 * kKiB, 100}, {32 * kMiB, 50}, {0, 15}};
-const std::vector<Level> kLatency = {
-    {32 * kKiB, 1.2}, {512 * kKiB, 4.0}, {32 * kMiB, 15}, {0, 90}};
+const std::vector<Level> kLatency = {{32 * kKiB, 1.2}, {512 * kKiB, 4.0}, {32 * kMiB, 15}, {0, 90}};
 const std::vector<uint64_t> kReported = {32 * kKiB, 512 * kKiB, 32 * kMiB};
 
 TEST(HierarchyTest, FindsThreeCachesAndDramOnABandwidthCurve) {
@@ -182,12 +181,12 @@ TEST(HierarchyTest, NoiseAndAnOutlierDoNotSplitALevel) {
 // Measured on this project's 2-core VM while two compilers ran (load average 4.8): single points
 // 40 % off inside L2, DRAM wobbling by 30 %. The levels must still come out.
 TEST(HierarchyTest, NoisyMeasuredLatencyCurve) {
-  const double kib[] = {16,   23,   32,   45,    64,    91,    128,   181,   256,
-                        362,  512,  724,  1024,  1448,  2048,  2896,  4096,  5793,
+  const double kib[] = {16,   23,    32,    45,    64,    91,    128,   181,   256,
+                        362,  512,   724,   1024,  1448,  2048,  2896,  4096,  5793,
                         8192, 11585, 16384, 23170, 32768, 46341, 65536, 92682, 131072};
-  const double ns[] = {1.24,  1.24,  2.11,   3.69,   4.07,   3.83,   3.91,  5.60,   3.78,
-                       4.96,  9.34,  12.72,  15.6,   16.65,  16.65,  19.78, 18.81,  21.81,
-                       69.28, 86.04, 139.63, 121.25, 138.11, 108.7,  118.58, 150.75, 163.52};
+  const double ns[] = {1.24,  1.24,  2.11,   3.69,   4.07,   3.83,  3.91,   5.60,   3.78,
+                       4.96,  9.34,  12.72,  15.6,   16.65,  16.65, 19.78,  18.81,  21.81,
+                       69.28, 86.04, 139.63, 121.25, 138.11, 108.7, 118.58, 150.75, 163.52};
   std::vector<CurvePoint> c;
   for (size_t i = 0; i < std::size(kib); ++i) {
     c.push_back({static_cast<uint64_t>(kib[i] * 1024), ns[i]});

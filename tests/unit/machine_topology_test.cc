@@ -1,12 +1,11 @@
 // Topology from cpuid and sysfs, the fingerprint, and the ISA table.
-#include "machine/topology.h"
-
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "machine/compute_peak.h"
 #include "machine/isa.h"
+#include "machine/topology.h"
 
 namespace rprof {
 namespace {

@@ -1,8 +1,6 @@
 // The migration runner on real SQLite files: a fresh database gets the current schema, migrating
 // again changes nothing, a failing migration leaves the previous version, and a database newer
 // than this binary is refused without a single byte of it changing.
-#include "raw_sqlite.h"
-#include "temp_files.h"
 #include "store/migrations.h"
 
 #include <gtest/gtest.h>
@@ -19,14 +17,16 @@
 #include <thread>
 #include <vector>
 
+#include "raw_sqlite.h"
 #include "store/run_store.h"
+#include "temp_files.h"
 
 namespace rprof {
 namespace {
 
-using testing_support::TempDir;
-using testing_support::ReadBytes;
 using testing_support::FirstDifference;
+using testing_support::ReadBytes;
+using testing_support::TempDir;
 
 using testing_support::RawExec;
 
@@ -405,10 +405,10 @@ TEST(Migrate, TrustNotesStoredBeforeTheKindsTableKeepTheirKinds) {
   std::string why;
   ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &why)) << why;
   ASSERT_TRUE(db.Exec("PRAGMA foreign_keys = ON", &why)) << why;
-  EXPECT_FALSE(db.Exec("INSERT INTO run_trust (run_id, kind, detail) VALUES (1, 'nonsense', 'x')",
-                       &why));
-  EXPECT_TRUE(db.Exec("INSERT INTO run_trust (run_id, kind, detail) VALUES (1, 'uncore', 'u')",
-                      &why))
+  EXPECT_FALSE(
+      db.Exec("INSERT INTO run_trust (run_id, kind, detail) VALUES (1, 'nonsense', 'x')", &why));
+  EXPECT_TRUE(
+      db.Exec("INSERT INTO run_trust (run_id, kind, detail) VALUES (1, 'uncore', 'u')", &why))
       << why;
 }
 

@@ -38,11 +38,12 @@ TEST(RankFromEnvironment, OpenMpiNamesRankSizeLocalRankAndPmixNamespace) {
   std::optional<JobRank> job;
   std::string note;
   Error err;
-  ASSERT_TRUE(RankFromEnvironment(
-      Env({{"OMPI_COMM_WORLD_RANK", "3"}, {"OMPI_COMM_WORLD_SIZE", "4"},
-           {"OMPI_COMM_WORLD_LOCAL_RANK", "1"}, {"PMIX_RANK", "3"},
-           {"PMIX_NAMESPACE", "1989607425"}}),
-      "node7", &job, &note, &err));
+  ASSERT_TRUE(RankFromEnvironment(Env({{"OMPI_COMM_WORLD_RANK", "3"},
+                                       {"OMPI_COMM_WORLD_SIZE", "4"},
+                                       {"OMPI_COMM_WORLD_LOCAL_RANK", "1"},
+                                       {"PMIX_RANK", "3"},
+                                       {"PMIX_NAMESPACE", "1989607425"}}),
+                                  "node7", &job, &note, &err));
   ASSERT_TRUE(job);
   EXPECT_EQ(job->rank, 3);
   EXPECT_EQ(job->size, 4);
@@ -58,10 +59,11 @@ TEST(RankFromEnvironment, RprofsOwnJobIdComesFirst) {
   std::optional<JobRank> job;
   std::string note;
   Error err;
-  ASSERT_TRUE(RankFromEnvironment(
-      Env({{"OMPI_COMM_WORLD_RANK", "0"}, {"OMPI_COMM_WORLD_SIZE", "2"},
-           {"PMIX_NAMESPACE", "77"}, {"RPROF_JOB_ID", "rprof:abc"}}),
-      "vm", &job, &note, &err));
+  ASSERT_TRUE(RankFromEnvironment(Env({{"OMPI_COMM_WORLD_RANK", "0"},
+                                       {"OMPI_COMM_WORLD_SIZE", "2"},
+                                       {"PMIX_NAMESPACE", "77"},
+                                       {"RPROF_JOB_ID", "rprof:abc"}}),
+                                  "vm", &job, &note, &err));
   ASSERT_TRUE(job);
   EXPECT_EQ(job->job_id, "rprof:abc");
 }
@@ -70,10 +72,13 @@ TEST(RankFromEnvironment, SlurmGivesNodeAndJobStep) {
   std::optional<JobRank> job;
   std::string note;
   Error err;
-  ASSERT_TRUE(RankFromEnvironment(
-      Env({{"SLURM_PROCID", "5"}, {"SLURM_NTASKS", "8"}, {"SLURM_LOCALID", "1"},
-           {"SLURM_NODEID", "2"}, {"SLURM_JOB_ID", "812"}, {"SLURM_STEP_ID", "0"}}),
-      "c3", &job, &note, &err));
+  ASSERT_TRUE(RankFromEnvironment(Env({{"SLURM_PROCID", "5"},
+                                       {"SLURM_NTASKS", "8"},
+                                       {"SLURM_LOCALID", "1"},
+                                       {"SLURM_NODEID", "2"},
+                                       {"SLURM_JOB_ID", "812"},
+                                       {"SLURM_STEP_ID", "0"}}),
+                                  "c3", &job, &note, &err));
   ASSERT_TRUE(job);
   EXPECT_EQ(job->launcher, "slurm");
   EXPECT_EQ(job->rank, 5);
@@ -87,11 +92,14 @@ TEST(RankFromEnvironment, SlurmStepRecordsTheSchedulersJobAndStep) {
   std::optional<JobRank> job;
   std::string note;
   Error err;
-  ASSERT_TRUE(RankFromEnvironment(
-      Env({{"SLURM_PROCID", "1"}, {"SLURM_NTASKS", "2"}, {"SLURM_LOCALID", "1"},
-           {"SLURM_NODEID", "0"}, {"SLURM_JOB_ID", "812"}, {"SLURM_STEP_ID", "3"},
-           {"RPROF_JOB_ID", "rprof:abc"}}),
-      "c3", &job, &note, &err));
+  ASSERT_TRUE(RankFromEnvironment(Env({{"SLURM_PROCID", "1"},
+                                       {"SLURM_NTASKS", "2"},
+                                       {"SLURM_LOCALID", "1"},
+                                       {"SLURM_NODEID", "0"},
+                                       {"SLURM_JOB_ID", "812"},
+                                       {"SLURM_STEP_ID", "3"},
+                                       {"RPROF_JOB_ID", "rprof:abc"}}),
+                                  "c3", &job, &note, &err));
   ASSERT_TRUE(job);
   EXPECT_EQ(job->job_id, "rprof:abc");  // rprof srun's own, shared by all steps' ranks
   EXPECT_EQ(job->scheduler, "slurm");
@@ -105,10 +113,12 @@ TEST(RankFromEnvironment, SlurmBatchScriptIsNoRank) {
   std::optional<JobRank> job;
   std::string note;
   Error err;
-  ASSERT_TRUE(RankFromEnvironment(
-      Env({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "1"}, {"SLURM_LOCALID", "0"},
-           {"SLURM_NODEID", "0"}, {"SLURM_JOB_ID", "812"}}),
-      "c3", &job, &note, &err));
+  ASSERT_TRUE(RankFromEnvironment(Env({{"SLURM_PROCID", "0"},
+                                       {"SLURM_NTASKS", "1"},
+                                       {"SLURM_LOCALID", "0"},
+                                       {"SLURM_NODEID", "0"},
+                                       {"SLURM_JOB_ID", "812"}}),
+                                  "c3", &job, &note, &err));
   EXPECT_FALSE(job);
   EXPECT_NE(note.find("Slurm job 812's batch script"), std::string::npos) << note;
 }
@@ -119,11 +129,15 @@ TEST(RankFromEnvironment, MpirunInsideABatchScriptKeepsSlurmsJobNotItsTaskVariab
   std::optional<JobRank> job;
   std::string note;
   Error err;
-  ASSERT_TRUE(RankFromEnvironment(
-      Env({{"OMPI_COMM_WORLD_RANK", "3"}, {"OMPI_COMM_WORLD_SIZE", "4"},
-           {"PMIX_NAMESPACE", "77"}, {"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "1"},
-           {"SLURM_LOCALID", "0"}, {"SLURM_NODEID", "0"}, {"SLURM_JOB_ID", "812"}}),
-      "c3", &job, &note, &err));
+  ASSERT_TRUE(RankFromEnvironment(Env({{"OMPI_COMM_WORLD_RANK", "3"},
+                                       {"OMPI_COMM_WORLD_SIZE", "4"},
+                                       {"PMIX_NAMESPACE", "77"},
+                                       {"SLURM_PROCID", "0"},
+                                       {"SLURM_NTASKS", "1"},
+                                       {"SLURM_LOCALID", "0"},
+                                       {"SLURM_NODEID", "0"},
+                                       {"SLURM_JOB_ID", "812"}}),
+                                  "c3", &job, &note, &err));
   ASSERT_TRUE(job);
   EXPECT_EQ(job->launcher, "openmpi");
   EXPECT_EQ(job->rank, 3);
@@ -139,11 +153,15 @@ TEST(RankFromEnvironment, PmixUnderSrunTakesLocalRankAndNodeFromTheStep) {
   std::optional<JobRank> job;
   std::string note;
   Error err;
-  ASSERT_TRUE(RankFromEnvironment(
-      Env({{"PMIX_RANK", "1"}, {"PMIX_NAMESPACE", "slurm.pmix.812.0"}, {"SLURM_PROCID", "1"},
-           {"SLURM_NTASKS", "2"}, {"SLURM_LOCALID", "1"}, {"SLURM_NODEID", "0"},
-           {"SLURM_JOB_ID", "812"}, {"SLURM_STEP_ID", "0"}}),
-      "c3", &job, &note, &err));
+  ASSERT_TRUE(RankFromEnvironment(Env({{"PMIX_RANK", "1"},
+                                       {"PMIX_NAMESPACE", "slurm.pmix.812.0"},
+                                       {"SLURM_PROCID", "1"},
+                                       {"SLURM_NTASKS", "2"},
+                                       {"SLURM_LOCALID", "1"},
+                                       {"SLURM_NODEID", "0"},
+                                       {"SLURM_JOB_ID", "812"},
+                                       {"SLURM_STEP_ID", "0"}}),
+                                  "c3", &job, &note, &err));
   ASSERT_TRUE(job);
   EXPECT_EQ(job->launcher, "pmix");
   EXPECT_EQ(job->job_id, "pmix:slurm.pmix.812.0");
@@ -158,9 +176,9 @@ TEST(RankFromEnvironment, PbsJobIdIsRecordedForHydraRanks) {
   std::optional<JobRank> job;
   std::string note;
   Error err;
-  ASSERT_TRUE(RankFromEnvironment(
-      Env({{"PMI_RANK", "0"}, {"PMI_SIZE", "2"}, {"PBS_JOBID", "4242.pbs01"}}), "h1", &job,
-      &note, &err));
+  ASSERT_TRUE(
+      RankFromEnvironment(Env({{"PMI_RANK", "0"}, {"PMI_SIZE", "2"}, {"PBS_JOBID", "4242.pbs01"}}),
+                          "h1", &job, &note, &err));
   ASSERT_TRUE(job);
   EXPECT_EQ(job->scheduler, "pbs");
   EXPECT_EQ(job->scheduler_job_id, "4242.pbs01");
@@ -170,9 +188,9 @@ TEST(RankFromEnvironment, HydraWithoutJobIdSaysTheNodesDiffer) {
   std::optional<JobRank> job;
   std::string note;
   Error err;
-  ASSERT_TRUE(RankFromEnvironment(
-      Env({{"PMI_RANK", "1"}, {"PMI_SIZE", "2"}, {"MPI_LOCALRANKID", "1"}}), "h1", &job, &note,
-      &err));
+  ASSERT_TRUE(
+      RankFromEnvironment(Env({{"PMI_RANK", "1"}, {"PMI_SIZE", "2"}, {"MPI_LOCALRANKID", "1"}}),
+                          "h1", &job, &note, &err));
   ASSERT_TRUE(job);
   EXPECT_EQ(job->launcher, "hydra");
   EXPECT_EQ(job->rank, 1);
@@ -188,9 +206,9 @@ TEST(RankFromEnvironment, PmixAloneTakesTheSizeElsewhereOrIsNoJob) {
                                   &note, &err));
   EXPECT_FALSE(job);
   EXPECT_NE(note.find("no variable gives the job's size"), std::string::npos) << note;
-  ASSERT_TRUE(RankFromEnvironment(
-      Env({{"PMIX_RANK", "2"}, {"PMIX_NAMESPACE", "x"}, {"SLURM_NTASKS", "3"}}), "vm", &job, &note,
-      &err));
+  ASSERT_TRUE(
+      RankFromEnvironment(Env({{"PMIX_RANK", "2"}, {"PMIX_NAMESPACE", "x"}, {"SLURM_NTASKS", "3"}}),
+                          "vm", &job, &note, &err));
   ASSERT_TRUE(job);
   EXPECT_EQ(job->launcher, "pmix");
   EXPECT_EQ(job->size, 3);
@@ -201,15 +219,15 @@ TEST(RankFromEnvironment, ContradictionsFailAsEnvironmentErrors) {
   std::optional<JobRank> job;
   std::string note;
   Error err;
-  EXPECT_FALSE(RankFromEnvironment(
-      Env({{"OMPI_COMM_WORLD_RANK", "4"}, {"OMPI_COMM_WORLD_SIZE", "4"}}), "vm", &job, &note,
-      &err));
+  EXPECT_FALSE(
+      RankFromEnvironment(Env({{"OMPI_COMM_WORLD_RANK", "4"}, {"OMPI_COMM_WORLD_SIZE", "4"}}), "vm",
+                          &job, &note, &err));
   EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_NE(err.message.find("is not a rank of OMPI_COMM_WORLD_SIZE=4"), std::string::npos)
       << err.message;
   Error bad;
-  EXPECT_FALSE(RankFromEnvironment(Env({{"PMI_RANK", "one"}, {"PMI_SIZE", "2"}}), "vm", &job,
-                                   &note, &bad));
+  EXPECT_FALSE(
+      RankFromEnvironment(Env({{"PMI_RANK", "one"}, {"PMI_SIZE", "2"}}), "vm", &job, &note, &bad));
   EXPECT_NE(bad.message.find("PMI_RANK='one' is not a rank number"), std::string::npos)
       << bad.message;
 }
@@ -225,8 +243,8 @@ TEST(NetworkFilesystem, MagicNumbersOfSharedFilesystems) {
   EXPECT_EQ(NetworkFilesystemName(0x19830326), "beegfs");
   EXPECT_EQ(NetworkFilesystemName(0x00C36400), "cephfs");
   // Local ones: ext4, xfs, btrfs, tmpfs, overlayfs; FUSE may be either, so it is not claimed.
-  for (int64_t local : std::vector<int64_t>{0xEF53, 0x58465342, 0x9123683E, 0x01021994,
-                                            0x794C7630, 0x65735546})
+  for (int64_t local :
+       std::vector<int64_t>{0xEF53, 0x58465342, 0x9123683E, 0x01021994, 0x794C7630, 0x65735546})
     EXPECT_FALSE(NetworkFilesystemName(local)) << std::hex << local;
 }
 
@@ -293,8 +311,8 @@ RunRecord Rank(int rank, int size, const std::string& host, double time_s, doubl
 }
 
 TEST(CheckCompleteness, SaysWhichRanksCrashedOrAreMissing) {
-  std::vector<RunRecord> runs = {Rank(0, 4, "a", 1, 1, 1), Rank(1, 4, "a", 1, 1, 1,
-                                                                 RunStatus::kCrashed)};
+  std::vector<RunRecord> runs = {Rank(0, 4, "a", 1, 1, 1),
+                                 Rank(1, 4, "a", 1, 1, 1, RunStatus::kCrashed)};
   runs[1].signal = 6;
   JobCompleteness c = CheckCompleteness(runs);
   EXPECT_FALSE(c.complete());

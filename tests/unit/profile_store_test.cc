@@ -3,7 +3,6 @@
 // (by id, as the newest of its machine, and in the list); the newest profile is chosen per
 // fingerprint; an unknown id is a usage error; a profile is stored whole or not at all; the
 // noisy mark with its reasons and each level's size agreement and note read back too.
-#include "temp_files.h"
 #include "store/profile_store.h"
 
 #include <gtest/gtest.h>
@@ -14,6 +13,8 @@
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include "temp_files.h"
 
 namespace rprof {
 namespace {

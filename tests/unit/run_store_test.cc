@@ -2,10 +2,6 @@
 // it was stored, listing filters and orders runs, each run is stored whole or not at all, and
 // files or directories that cannot hold a database are refused with the path and the reason,
 // the file left as it was.
-#include "scoped_env.h"
-#include "raw_sqlite.h"
-#include "temp_files.h"
-#include "test_runs.h"
 #include "store/run_store.h"
 
 #include <gtest/gtest.h>
@@ -21,15 +17,20 @@
 #include <string>
 #include <vector>
 
+#include "raw_sqlite.h"
+#include "scoped_env.h"
+#include "temp_files.h"
+#include "test_runs.h"
+
 namespace rprof {
 namespace {
 
-using testing_support::TempDir;
-using testing_support::ReadBytes;
 using testing_support::FirstDifference;
-using testing_support::ScopedEnv;
 using testing_support::FullRun;
+using testing_support::ReadBytes;
+using testing_support::ScopedEnv;
 using testing_support::SmallRun;
+using testing_support::TempDir;
 using testing_support::TestMachine;
 
 void WriteBytes(const std::string& path, const std::string& bytes) {
@@ -225,8 +226,7 @@ TEST_F(RunStoreTest, RunSummaryPrefersSourcesInRprofsOrder) {
   run.metrics.push_back({"gflops", 1.0, "GFLOP/s", Source::kModel, "", ""});
   run.metrics.push_back({"gflops", 2.0, "GFLOP/s", Source::kSim, "", ""});
   int64_t id = Insert(run);
-  std::string summary =
-      "SELECT gflops FROM run_summary WHERE run_id = " + std::to_string(id);
+  std::string summary = "SELECT gflops FROM run_summary WHERE run_id = " + std::to_string(id);
   EXPECT_EQ(RawCount(path_, summary), 2);  // sim before model
 
   // A database whose table was changed by hand is put back at the next open.

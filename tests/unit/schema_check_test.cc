@@ -87,14 +87,15 @@ std::string CheckedWithTableSecretlyRenamed(Database* db, bool record_first) {
   }
   int64_t cookie_before = 0, cookie_after = 0;
   auto cookie = [&](int64_t* out) {
-    EXPECT_TRUE(db->ForEachRow("PRAGMA schema_version", &err,
-                               [&](const Statement& s) { *out = s.Int(0); }))
-        << err;
+    EXPECT_TRUE(db->ForEachRow("PRAGMA schema_version", &err, [&](const Statement& s) {
+      *out = s.Int(0);
+    })) << err;
   };
   cookie(&cookie_before);
-  EXPECT_TRUE(db->Exec("PRAGMA writable_schema = ON; UPDATE sqlite_master SET name = 'tags_gone'"
-                       " WHERE name = 'tags'; PRAGMA writable_schema = OFF",
-                       &err))
+  EXPECT_TRUE(
+      db->Exec("PRAGMA writable_schema = ON; UPDATE sqlite_master SET name = 'tags_gone'"
+               " WHERE name = 'tags'; PRAGMA writable_schema = OFF",
+               &err))
       << err;
   cookie(&cookie_after);
   EXPECT_EQ(cookie_before, cookie_after) << "writable_schema moved the cookie";
@@ -108,8 +109,8 @@ TEST_F(SchemaCheckTest, AVerifiedSchemaIsNotReadAgainWhileItsCookieStands) {
 }
 
 TEST_F(SchemaCheckTest, WithoutARecordTheSchemaIsRead) {
-  EXPECT_EQ(CheckedWithTableSecretlyRenamed(&db_, /*record_first=*/false).rfind(
-                "table tags is missing", 0),
+  EXPECT_EQ(CheckedWithTableSecretlyRenamed(&db_, /*record_first=*/false)
+                .rfind("table tags is missing", 0),
             0u);
 }
 
@@ -125,9 +126,9 @@ TEST_F(SchemaCheckTest, AReaderDoesNotRecordItsCheck) {
   std::string err;
   ASSERT_TRUE(CheckSchemaUnlessVerified(&db_, /*record=*/false, &err)) << err;
   int64_t rows = -1;
-  ASSERT_TRUE(db_.ForEachRow("SELECT count(*) FROM schema_verified", &err,
-                             [&](const Statement& s) { rows = s.Int(0); }))
-      << err;
+  ASSERT_TRUE(db_.ForEachRow("SELECT count(*) FROM schema_verified", &err, [&](const Statement& s) {
+    rows = s.Int(0);
+  })) << err;
   EXPECT_EQ(rows, 0);
 }
 

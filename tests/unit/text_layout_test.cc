@@ -78,9 +78,9 @@ TEST(WrapText, ANameBreaksOnlyBetweenItsParts) {
   const std::string name =
       "amd64_fam19h_zen3::ANY_DATA_CACHE_FILLS_FROM_SYSTEM:EXT_CACHE_LCL:MEM_IO_LCL:MEM_IO_RMT";
   EXPECT_EQ(WrapText(name, 50, WordBreaks::kName),
-            (std::vector<std::string>{"amd64_fam19h_zen3::",
-                                      "ANY_DATA_CACHE_FILLS_FROM_SYSTEM:EXT_CACHE_LCL:",
-                                      "MEM_IO_LCL:MEM_IO_RMT"}));
+            (std::vector<std::string>{
+                "amd64_fam19h_zen3::", "ANY_DATA_CACHE_FILLS_FROM_SYSTEM:EXT_CACHE_LCL:",
+                "MEM_IO_LCL:MEM_IO_RMT"}));
   EXPECT_EQ(LongestUnbreakable(name, WordBreaks::kName),
             std::string("ANY_DATA_CACHE_FILLS_FROM_SYSTEM:").size());
   // Prose may break after '_' as before.

@@ -22,7 +22,10 @@ std::string Write(const TempDir& dir, const std::string& name, const std::string
 
 TEST(TimeAdaptive, GoogleBenchmarkBinariesAreFoundByWhatTheyLinkOrContain) {
   TempDir dir;
-  std::string text = std::string("\x7f" "ELF") + std::string(1000, '\0');
+  std::string text = std::string(
+                         "\x7f"
+                         "ELF") +
+                     std::string(1000, '\0');
   EXPECT_TRUE(IsGoogleBenchmarkBinary(Write(dir, "dynamic", text + "libbenchmark.so.1" + text)));
   EXPECT_TRUE(IsGoogleBenchmarkBinary(Write(dir, "static", text + "benchmark_min_time")));
   EXPECT_FALSE(IsGoogleBenchmarkBinary(Write(dir, "plain", text + "benchmark")));

@@ -16,8 +16,8 @@ struct StandIn {
   const char* generic;
 };
 constexpr StandIn kStandIns[] = {
-    {"PAPI_TOT_INS", "perf::INSTRUCTIONS"},      {"PAPI_TOT_CYC", "perf::CYCLES"},
-    {"PAPI_REF_CYC", "perf::REF-CYCLES"},        {"PAPI_BR_INS", "perf::BRANCH-INSTRUCTIONS"},
+    {"PAPI_TOT_INS", "perf::INSTRUCTIONS"}, {"PAPI_TOT_CYC", "perf::CYCLES"},
+    {"PAPI_REF_CYC", "perf::REF-CYCLES"},   {"PAPI_BR_INS", "perf::BRANCH-INSTRUCTIONS"},
     {"PAPI_BR_MSP", "perf::BRANCH-MISSES"},
 };
 
@@ -37,8 +37,7 @@ std::string PresetStandIn(const std::string& name, std::string* note) {
   for (const StandIn& s : kStandIns) {
     if (name != s.preset) continue;
     if (PapiDefinesHere(name)) return "";
-    *note = std::string("counted as ") + s.generic + ": PAPI defines no " + name +
-            " for this CPU";
+    *note = std::string("counted as ") + s.generic + ": PAPI defines no " + name + " for this CPU";
     return s.generic;
   }
   return "";

@@ -313,7 +313,7 @@ class PapiSession : public CounterSession {
   PassAccumulator accumulator_{EventSchedule{}};
   std::vector<std::string> names_;
   std::vector<std::string> stand_in_notes_;  // per requested event: "" or the event used
-  std::vector<std::optional<Slot>> slots_;  // per requested event; nullopt when missing
+  std::vector<std::optional<Slot>> slots_;   // per requested event; nullopt when missing
   // Per requested event, its count in each repetition its pass counted.
   std::vector<std::vector<double>> per_repetition_;
   std::chrono::steady_clock::time_point started_;
@@ -334,8 +334,8 @@ bool PapiCanAttach(std::string* why) {
     if (code == PAPI_OK) code = PAPI_add_named_event(set, "perf::TASK-CLOCK");
     if (code == PAPI_OK) code = PAPI_attach(set, static_cast<unsigned long>(getpid()));
     if (code == PAPI_OK) PAPI_detach(set);
-    if (code != PAPI_OK) failure = std::string("PAPI cannot attach to a process here (") +
-                                   PAPI_strerror(code) + ")";
+    if (code != PAPI_OK)
+      failure = std::string("PAPI cannot attach to a process here (") + PAPI_strerror(code) + ")";
     if (set != PAPI_NULL) {
       PAPI_cleanup_eventset(set);
       PAPI_destroy_eventset(&set);
@@ -359,10 +359,10 @@ PmuBackend ChoosePmuBackend() {
   // PAPI turns its whole CPU component off when libpfm4 does not know this CPU: the kernel
   // still counts, through perf_event_open (perf/perf_event_session.h says which events).
   if (cpu == nullptr || cpu->disabled) {
-    backend.why_not_papi = "PAPI's perf_event component is disabled" +
-                           (cpu && cpu->disabled_reason[0]
-                                ? std::string(" (") + cpu->disabled_reason + ")"
-                                : std::string());
+    backend.why_not_papi =
+        "PAPI's perf_event component is disabled" +
+        (cpu && cpu->disabled_reason[0] ? std::string(" (") + cpu->disabled_reason + ")"
+                                        : std::string());
     return backend;
   }
   if (!PapiCanAttach(&backend.why_not_papi)) {

@@ -3,9 +3,7 @@
 
 namespace rprof {
 
-PmuBackend ChoosePmuBackend() {
-  return {false, "this rprof was built without PAPI"};
-}
+PmuBackend ChoosePmuBackend() { return {false, "this rprof was built without PAPI"}; }
 
 const std::vector<std::string>& DefaultPmuEvents() {
   static const std::vector<std::string> none;

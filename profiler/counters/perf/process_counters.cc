@@ -20,8 +20,8 @@ std::unique_ptr<ProcessCounters> ProcessCounters::Open(pid_t pid,
   for (const std::string& name : events) {
     Event event{name, -1, "", ""};
     perf_event_attr attr;
-    event.fd = OpenPerfEvent(name, pid, PerfTarget::kProcessFromExec, &attr, &event.note,
-                             &event.reason);
+    event.fd =
+        OpenPerfEvent(name, pid, PerfTarget::kProcessFromExec, &attr, &event.note, &event.reason);
     if (event.fd < 0 && !allow_missing) {
       Fail(err, ErrorKind::kEnvironment, "cannot open event " + name + ": " + event.reason,
            Remedy::kAllowMissingEvents);

@@ -4,12 +4,14 @@
 
 namespace rprof {
 
-std::unique_ptr<ProcessCounters> ProcessCounters::Open(pid_t, const std::vector<std::string>& events,
+std::unique_ptr<ProcessCounters> ProcessCounters::Open(pid_t,
+                                                       const std::vector<std::string>& events,
                                                        bool allow_missing, Error* err) {
   auto counters = std::unique_ptr<ProcessCounters>(new ProcessCounters());
   for (const std::string& name : events) {
-    std::string reason = "this rprof was built without PAPI and libpfm4; install libpapi-dev "
-                         "and libpfm4-dev and rebuild (scripts/bootstrap)";
+    std::string reason =
+        "this rprof was built without PAPI and libpfm4; install libpapi-dev "
+        "and libpfm4-dev and rebuild (scripts/bootstrap)";
     if (!allow_missing) {
       Fail(err, ErrorKind::kEnvironment, "cannot open event " + name + ": " + reason);
       return nullptr;

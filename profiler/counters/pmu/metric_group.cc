@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "core/spelling.h"
-#include "counters/pmu/canonical_metrics.h"
 #include "core/text.h"
+#include "counters/pmu/canonical_metrics.h"
 
 namespace rprof {
 namespace {

@@ -15,8 +15,8 @@
 #include <unordered_set>
 #include <utility>
 
-#include "counters/sim/address_index.h"
 #include "core/text.h"
+#include "counters/sim/address_index.h"
 
 namespace rprof {
 namespace {
@@ -350,7 +350,8 @@ bool Reader::HandleHeader(std::string_view key, std::string_view value) {
       if (out_->creator.rfind("rprofsim", 0) == 0 && name.size() > 7 && name[0] == 'D' &&
           IsDigit(name[1])) {
         size_t k = 0, i = 1;
-        while (i < name.size() && IsDigit(name[i])) k = k * 10 + static_cast<size_t>(name[i++] - '0');
+        while (i < name.size() && IsDigit(name[i]))
+          k = k * 10 + static_cast<size_t>(name[i++] - '0');
         std::string_view what = name.substr(i);
         std::vector<CacheLevelGeometry>& levels = out_->cache.levels;
         std::vector<std::string>& policies = out_->cache.policies;
@@ -807,9 +808,9 @@ std::optional<CacheLevelGeometry> ParseCacheDescription(std::string_view text) {
 CallgrindOutput CallgrindOutput::PartOf(const CallgrindOutput& whole) {
   CallgrindOutput part;
   std::tie(part.events, part.objects, part.cache, part.creator, part.has_instr_positions,
-           part.has_line_positions) = std::tie(whole.events, whole.objects, whole.cache,
-                                               whole.creator, whole.has_instr_positions,
-                                               whole.has_line_positions);
+           part.has_line_positions) =
+      std::tie(whole.events, whole.objects, whole.cache, whole.creator, whole.has_instr_positions,
+               whole.has_line_positions);
   part.self_totals.assign(whole.events.size(), 0);
   return part;
 }

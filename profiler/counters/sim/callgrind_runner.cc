@@ -16,10 +16,10 @@
 #include <sstream>
 
 #include "core/source.h"
-#include "process/child_process.h"
-#include "process/output_tail.h"
 #include "counters/sim/instruction_class.h"
 #include "counters/sim/simtool_location.h"
+#include "process/child_process.h"
+#include "process/output_tail.h"
 #include "process/scratch_dir.h"
 #include "process/watchdog.h"
 
@@ -227,7 +227,10 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
     out->simtool_lib = lib;
     env.push_back({"VALGRIND_LIB", lib});
     // --vgdb=no: no gdbserver, so no vgdb-pipe-* FIFOs in $TMPDIR for a killed replay to leave.
-    cmd = {valgrind, "--tool=rprofsim", "--vgdb=no", "--collect-atstart=no",
+    cmd = {valgrind,
+           "--tool=rprofsim",
+           "--vgdb=no",
+           "--collect-atstart=no",
            "--rprofsim-out-file=" + dir + "/rprofsim.out.%p",
            "--log-file=" + dir + "/valgrind.%p.log"};
   } else {
@@ -249,8 +252,8 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
     std::string entry = *e;
     std::string key = entry.substr(0, entry.find('='));
-    bool replaced = std::any_of(env.begin(), env.end(),
-                                [&](const auto& kv) { return kv.first == key; });
+    bool replaced =
+        std::any_of(env.begin(), env.end(), [&](const auto& kv) { return kv.first == key; });
     if (!replaced) env_strings.push_back(std::move(entry));
   }
   for (const auto& [key, value] : env) env_strings.push_back(key + "=" + value);
@@ -337,13 +340,14 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
     while (struct dirent* ent = readdir(d)) {
       std::string name = ent->d_name;
       if (StartsWith(name, out_prefix.c_str())) {
-        bool mine = StartsWith(name, own.c_str()) &&
-                    (name.size() == own.size() || name[own.size()] == '.' ||
-                     name[own.size()] == '-');
+        bool mine =
+            StartsWith(name, own.c_str()) &&
+            (name.size() == own.size() || name[own.size()] == '.' || name[own.size()] == '-');
         bool region = mine && simtool && StartsWith(name.substr(own.size()), ".region");
         (region ? out->region_output_files
          : mine ? out->output_files
-                : out->child_output_files).push_back(dir + "/" + name);
+                : out->child_output_files)
+            .push_back(dir + "/" + name);
       }
       if (StartsWith(name, "valgrind.") && name.size() > 4 &&
           name.compare(name.size() - 4, 4, ".log") == 0) {

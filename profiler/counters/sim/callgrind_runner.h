@@ -75,13 +75,13 @@ struct CallgrindRun {
   // The last lines the program wrote to its standard error (passed through as it ran), at most
   // kOutputTailBytes; "" when it wrote nothing.
   std::string output_tail;
-  std::vector<std::string> command;    // what was executed: valgrind and all its arguments
+  std::vector<std::string> command;  // what was executed: valgrind and all its arguments
   bool exited = false;  // true: exit_code is valid; false: term_signal is (or it timed out)
   int exit_code = -1;   // the program's exit status (valgrind passes it on)
   int term_signal = 0;  // the signal that ended it (valgrind re-raises the program's)
   bool timed_out = false;
   bool interrupted = false;  // rprof got SIGINT/SIGTERM/SIGHUP while it ran: stopped
-  double wall_s = 0;  // wall time of the whole valgrind run [s]
+  double wall_s = 0;         // wall time of the whole valgrind run [s]
 };
 
 // Runs argv (argv[0] is looked up on PATH when it has no '/') under callgrind and waits for it.
@@ -91,7 +91,8 @@ struct CallgrindRun {
 //     (apt-get install valgrind)"), the program is missing, or fork/exec fails;
 //   - valgrind stopped on an instruction it cannot execute (the error names the bytes and, for
 //     EVEX-encoded AVX-512, explains that sim runs need the AVX2 build);
-//   - the run timed out or rprof was interrupted, or valgrind wrote no callgrind output (for example because the program
+//   - the run timed out or rprof was interrupted, or valgrind wrote no callgrind output (for
+//   example because the program
 //     exec'd another program, which valgrind does not follow without --trace-children=yes).
 // *out is filled as far as the run got in every case (paths, status, wall time).
 bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOptions& opts,

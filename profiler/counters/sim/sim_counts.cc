@@ -51,15 +51,13 @@ std::optional<uint64_t> SumEvents(const CallgrindOutput& out,
   return sum;
 }
 
-
 // rprofsim's hierarchy (callgrind_output.h: CacheGeometry::levels): the traffic across every
 // boundary, from its events Dkmr Dkmw Dkout Dkpf (k = 1..levels) and NTb.
 void AddHierarchyCounts(const CallgrindOutput& output, SimCounts* c) {
   const std::vector<CacheLevelGeometry>& levels = c->cache.levels;
   const size_t n = levels.size();
   auto event = [&](size_t k, const char* what) {
-    return std::optional<uint64_t>(
-        SumEvents(output, {Format("D%zu%s", k, what).c_str()}));
+    return std::optional<uint64_t>(SumEvents(output, {Format("D%zu%s", k, what).c_str()}));
   };
   std::optional<uint64_t> nt = SumEvents(output, {"NTb"});
   // Bytes between level k and k+1 (k+1 = n + 1: DRAM).
@@ -68,10 +66,10 @@ void AddHierarchyCounts(const CallgrindOutput& output, SimCounts* c) {
                             pf = event(k, "pf");
     if (!mr || !mw || !out || !pf || !nt) return std::nullopt;
     uint32_t line = levels[k - 1].line_bytes;
-    *how = Format("(D%zu misses %" PRIu64 " + lines D%zu sent down %" PRIu64
-                  " + lines prefetched %" PRIu64 ") x %u B line + non-temporal stores %" PRIu64
-                  " B",
-                  k, *mr + *mw, k, *out, *pf, line, *nt);
+    *how =
+        Format("(D%zu misses %" PRIu64 " + lines D%zu sent down %" PRIu64
+               " + lines prefetched %" PRIu64 ") x %u B line + non-temporal stores %" PRIu64 " B",
+               k, *mr + *mw, k, *out, *pf, line, *nt);
     return (*mr + *mw + *out + *pf) * line + *nt;
   };
   auto misses = [&](size_t k) -> std::optional<uint64_t> {
@@ -103,7 +101,8 @@ void AddHierarchyCounts(const CallgrindOutput& output, SimCounts* c) {
       {{"l1d_misses", "l2_misses", "llc_misses", "bytes_l2", "bytes_l3", "bytes_dram"},
        "simulated by rprofsim: " + levels_text +
            "; LRU, write-allocate, write-back at every level, non-temporal stores bypassing; "
-           "prefetch model: " + prefetch + (prefetch == "none" ? " (--sim-prefetch adds one)" : "")});
+           "prefetch model: " +
+           prefetch + (prefetch == "none" ? " (--sim-prefetch adds one)" : "")});
 }
 
 }  // namespace
@@ -306,9 +305,10 @@ bool SimAnalyzer::Analyze(const CallgrindOutput& output, SimCounts* counts, std:
         notes.push_back(
             {{"bytes_dram"},
              c.llc_writebacks
-                 ? Format("bytes_dram = (simulated LL data misses + dirty LL evictions) x %u B line; "
-                          "no hardware prefetch simulated",
-                          c.cache.ll->line_bytes)
+                 ? Format(
+                       "bytes_dram = (simulated LL data misses + dirty LL evictions) x %u B line; "
+                       "no hardware prefetch simulated",
+                       c.cache.ll->line_bytes)
                  : Format("bytes_dram = simulated LL data misses (DLmr + DLmw) x %u B line; "
                           "write-backs not simulated (--simulate-wb=no), no hardware prefetch",
                           c.cache.ll->line_bytes)});
@@ -419,7 +419,8 @@ void AddSimMetrics(const SimCounts& counts, const std::string& region, bool spli
   }
   add("bytes_l2", opt(counts.bytes_l2), "B", "");
   if (!counts.cache.levels.empty()) {  // rprofsim: levels callgrind does not simulate
-    if (split && counts.cache.levels.size() > 2) add("l2_misses", opt(counts.l2_misses), "count", "");
+    if (split && counts.cache.levels.size() > 2)
+      add("l2_misses", opt(counts.l2_misses), "count", "");
     add("bytes_l3", opt(counts.bytes_l3), "B", "");
   }
   add("bytes_dram", opt(counts.bytes_dram), "B", "");

@@ -61,9 +61,9 @@ struct SimCounts {
   std::optional<uint64_t> llc_misses;      // DLmr + DLmw [count]
   std::optional<uint64_t> llc_writebacks;  // DLdmr + DLdmw (--simulate-wb=yes only) [count]
   std::optional<uint64_t> l2_misses;       // rprofsim only: D2mr + D2mw [count]
-  std::optional<uint64_t> bytes_l2;        // callgrind: l1d_misses x D1 line; rprofsim: L1D<->L2 [B]
-  std::optional<uint64_t> bytes_l3;        // rprofsim only, with a third level: L2<->L3 [B]
-  std::optional<uint64_t> bytes_dram;      // (llc_misses + llc_writebacks) x LL line [B]
+  std::optional<uint64_t> bytes_l2;    // callgrind: l1d_misses x D1 line; rprofsim: L1D<->L2 [B]
+  std::optional<uint64_t> bytes_l3;    // rprofsim only, with a third level: L2<->L3 [B]
+  std::optional<uint64_t> bytes_dram;  // (llc_misses + llc_writebacks) x LL line [B]
   CacheGeometry cache;
 
   uint64_t undecoded_executions = 0;  // Ir of instructions not decoded [count]

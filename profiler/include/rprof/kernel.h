@@ -60,7 +60,7 @@ typedef struct rprof_kernel {
   const char* description; /* one line */
   rprof_precision precision;
   const rprof_param* params;
-  uint32_t param_count; /* at most RPROF_MAX_PARAMS */
+  uint32_t param_count;      /* at most RPROF_MAX_PARAMS */
   const char* flops_formula; /* FLOPs of one run() call; "0" when none */
   const char* bytes_formula; /* compulsory bytes of one run() call */
 
