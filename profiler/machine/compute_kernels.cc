@@ -13,29 +13,31 @@
 #define RPROF_ADD2(ins, i) ins " %[c], %[a" #i "]\n\t"
 #define RPROF_MUL2(ins, i) ins " %[b], %[a" #i "]\n\t"
 
-#define RPROF_SAME12(F, ins)                                                                \
-  F(ins, 0)                                                                                 \
-  F(ins, 1) F(ins, 2) F(ins, 3) F(ins, 4) F(ins, 5) F(ins, 6) F(ins, 7) F(ins, 8) F(ins, 9) \
-      F(ins, 10) F(ins, 11)
+// One accumulator list per macro, laid out by hand: clang-format 14 lays these continuation
+// lines out differently on each pass.
+// clang-format off
+#define RPROF_SAME12(F, ins)                                                                   \
+  F(ins, 0) F(ins, 1) F(ins, 2) F(ins, 3) F(ins, 4) F(ins, 5) F(ins, 6) F(ins, 7) F(ins, 8) \
+      F(ins, 9) F(ins, 10) F(ins, 11)
 // Multiplies on even accumulators, adds on odd ones, interleaved.
-#define RPROF_MIX12(M, mul, A, add)                                                         \
-  M(mul, 0)                                                                                 \
-  A(add, 1) M(mul, 2) A(add, 3) M(mul, 4) A(add, 5) M(mul, 6) A(add, 7) M(mul, 8) A(add, 9) \
-      M(mul, 10) A(add, 11)
+#define RPROF_MIX12(M, mul, A, add)                                                            \
+  M(mul, 0) A(add, 1) M(mul, 2) A(add, 3) M(mul, 4) A(add, 5) M(mul, 6) A(add, 7) M(mul, 8)  \
+      A(add, 9) M(mul, 10) A(add, 11)
 
-#define RPROF_OUT12(c)                                                                            \
-  [a0] c(a0), [a1] c(a1), [a2] c(a2), [a3] c(a3), [a4] c(a4), [a5] c(a5), [a6] c(a6), [a7] c(a7), \
-      [a8] c(a8), [a9] c(a9), [a10] c(a10), [a11] c(a11)
+#define RPROF_OUT12(c)                                                                         \
+  [a0] c(a0), [a1] c(a1), [a2] c(a2), [a3] c(a3), [a4] c(a4), [a5] c(a5), [a6] c(a6),        \
+      [a7] c(a7), [a8] c(a8), [a9] c(a9), [a10] c(a10), [a11] c(a11)
 // The second bank of 12 accumulators of the AVX-512 kernels, under the same operand names.
-#define RPROF_OUT12B(c)                                                                      \
-  [a0] c(a12), [a1] c(a13), [a2] c(a14), [a3] c(a15), [a4] c(a16), [a5] c(a17), [a6] c(a18), \
+#define RPROF_OUT12B(c)                                                                        \
+  [a0] c(a12), [a1] c(a13), [a2] c(a14), [a3] c(a15), [a4] c(a16), [a5] c(a17), [a6] c(a18),  \
       [a7] c(a19), [a8] c(a20), [a9] c(a21), [a10] c(a22), [a11] c(a23)
-#define RPROF_DECL12(T, v) \
-  T a0 = v, a1 = v, a2 = v, a3 = v, a4 = v, a5 = v, a6 = v, a7 = v, a8 = v, a9 = v, a10 = v, a11 = v
-#define RPROF_DECL24(T, v)                                                                    \
-  RPROF_DECL12(T, v);                                                                         \
+#define RPROF_DECL12(T, v) T a0 = v, a1 = v, a2 = v, a3 = v, a4 = v, a5 = v, a6 = v, a7 = v, \
+                                a8 = v, a9 = v, a10 = v, a11 = v
+#define RPROF_DECL24(T, v)                                                                   \
+  RPROF_DECL12(T, v);                                                                        \
   T a12 = v, a13 = v, a14 = v, a15 = v, a16 = v, a17 = v, a18 = v, a19 = v, a20 = v, a21 = v, \
     a22 = v, a23 = v
+// clang-format on
 
 // A kernel of 12 (or 24) independent instructions per iteration. ATTR: the target attribute
 // (empty for the x86-64 baseline), T: operand type, V: its 1.0, C: "x" (xmm0-15) or "v"
