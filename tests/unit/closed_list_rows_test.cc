@@ -19,6 +19,7 @@
 #include "core/source.h"
 #include "core/stored_names.h"
 #include "core/target_kind.h"
+#include "raw_sqlite.h"
 #include "report/run_from_json.h"
 #include "report/run_report.h"
 #include "store/profile_store.h"
@@ -30,23 +31,9 @@ namespace rprof {
 namespace {
 
 using testing_support::FullRun;
+using testing_support::RawInt;
 using testing_support::TempDir;
 using testing_support::TestMachine;
-
-// One integer from SQLite directly, independent of the code under test; -1 when the query fails.
-int64_t RawCount(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  int64_t value = -1;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-    sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
-        sqlite3_step(stmt) == SQLITE_ROW)
-      value = sqlite3_column_int64(stmt, 0);
-    sqlite3_finalize(stmt);
-  }
-  sqlite3_close(db);
-  return value;
-}
 
 class ClosedListRowsTest : public testing::Test {
  protected:
@@ -98,10 +85,10 @@ TEST_F(ClosedListRowsTest, EveryTargetKindWithEverySourceThroughStoreAndJson) {
     EXPECT_EQ(stored.sources, run.sources);
     // The store keeps the simulated geometry for users' SQL and loads none of it back.
     for (const SimCacheRecord& level : run.sim_caches)
-      EXPECT_EQ(RawCount(dir_.File("runs.db"),
-                         "SELECT count(*) FROM run_sim_caches WHERE run_id = " +
-                             std::to_string(run.id) + " AND inclusion = '" + level.inclusion +
-                             "' AND size_origin = '" + level.size_origin + "'"),
+      EXPECT_EQ(RawInt(dir_.File("runs.db"), "SELECT count(*) FROM run_sim_caches WHERE run_id = " +
+                                                 std::to_string(run.id) + " AND inclusion = '" +
+                                                 level.inclusion + "' AND size_origin = '" +
+                                                 level.size_origin + "'"),
                 1)
           << level.inclusion << ", " << level.size_origin;
 

@@ -25,24 +25,11 @@ namespace rprof {
 namespace {
 
 using testing_support::FirstDifference;
+using testing_support::RawInt;
 using testing_support::ReadBytes;
 using testing_support::TempDir;
 
 using testing_support::RawExec;
-
-int64_t RawInt(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  int64_t value = -1;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-    sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
-        sqlite3_step(stmt) == SQLITE_ROW)
-      value = sqlite3_column_int64(stmt, 0);
-    sqlite3_finalize(stmt);
-  }
-  sqlite3_close(db);
-  return value;
-}
 
 std::vector<std::string> RawStrings(Database* db, const std::string& sql) {
   std::vector<std::string> out;

@@ -14,27 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "raw_sqlite.h"
 #include "temp_files.h"
 
 namespace rprof {
 namespace {
 
+using testing_support::RawInt;
 using testing_support::TempDir;
-
-// One integer from SQLite directly, independent of the code under test; -1 when the query fails.
-int64_t RawCount(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  int64_t value = -1;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-    sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
-        sqlite3_step(stmt) == SQLITE_ROW)
-      value = sqlite3_column_int64(stmt, 0);
-    sqlite3_finalize(stmt);
-  }
-  sqlite3_close(db);
-  return value;
-}
 
 bool Contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
@@ -243,24 +230,23 @@ TEST_F(ProfileStoreTest, InsertThenLoadRoundTripsEverything) {
 TEST_F(ProfileStoreTest, RowsInTheFile) {
   int64_t id = Insert(TestMachine(), FullProfile());
   std::string where = " WHERE profile_id = " + std::to_string(id);
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM machine_profiles"), 1);
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM machines"), 1);
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM ceilings" + where), 6);
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM latency_points" + where), 3);
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM bandwidth_points" + where), 4);
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM memory_levels" + where), 4);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM machine_profiles"), 1);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM machines"), 1);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM ceilings" + where), 6);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM latency_points" + where), 3);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM bandwidth_points" + where), 4);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM memory_levels" + where), 4);
   // What was not measured is NULL, never 0.
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM memory_levels" + where +
-                                " AND level = 'l3' AND latency_ns IS NULL"),
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM memory_levels" + where +
+                              " AND level = 'l3' AND latency_ns IS NULL"),
             1);
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM memory_levels" + where + " AND latency_ns = 0"),
-            0);
-  EXPECT_EQ(RawCount(path_, "SELECT working_set_bytes FROM ceilings" + where +
-                                " AND name = 'dram_copy_nt' AND threads = 2"),
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM memory_levels" + where + " AND latency_ns = 0"), 0);
+  EXPECT_EQ(RawInt(path_, "SELECT working_set_bytes FROM ceilings" + where +
+                              " AND name = 'dram_copy_nt' AND threads = 2"),
             int64_t{1} << 33);
-  EXPECT_EQ(RawCount(path_,
-                     "SELECT count(*) FROM machine_profiles WHERE warnings LIKE "
-                     "'load average%' AND rprof_version <> ''"),
+  EXPECT_EQ(RawInt(path_,
+                   "SELECT count(*) FROM machine_profiles WHERE warnings LIKE "
+                   "'load average%' AND rprof_version <> ''"),
             1);
 }
 
@@ -269,21 +255,21 @@ TEST_F(ProfileStoreTest, BandwidthCeilingsAreStoredInBothConventions) {
   std::string where = " FROM ceilings WHERE profile_id = " + std::to_string(id);
   // dram_triad: 25.8 GB/s of compulsory bytes (24 per element) is 34.4 GB/s of actual traffic
   // (32 per element: the read for ownership of the stored line); in mGB/s to compare integers.
-  EXPECT_EQ(RawCount(path_, "SELECT bytes_per_element" + where + " AND name = 'dram_triad'"), 24);
+  EXPECT_EQ(RawInt(path_, "SELECT bytes_per_element" + where + " AND name = 'dram_triad'"), 24);
+  EXPECT_EQ(RawInt(path_, "SELECT traffic_bytes_per_element" + where + " AND name = 'dram_triad'"),
+            32);
   EXPECT_EQ(
-      RawCount(path_, "SELECT traffic_bytes_per_element" + where + " AND name = 'dram_triad'"), 32);
-  EXPECT_EQ(
-      RawCount(path_, "SELECT round(traffic_value * 1000)" + where + " AND name = 'dram_triad'"),
+      RawInt(path_, "SELECT round(traffic_value * 1000)" + where + " AND name = 'dram_triad'"),
       34400);
-  EXPECT_EQ(RawCount(path_, "SELECT round(value * 1000)" + where + " AND name = 'dram_triad'"),
+  EXPECT_EQ(RawInt(path_, "SELECT round(value * 1000)" + where + " AND name = 'dram_triad'"),
             25800);
   // Non-temporal stores allocate nothing: the same GB/s in both.
-  EXPECT_EQ(RawCount(path_, "SELECT traffic_value = value" + where + " AND name = 'dram_copy_nt'"),
+  EXPECT_EQ(RawInt(path_, "SELECT traffic_value = value" + where + " AND name = 'dram_copy_nt'"),
             1);
   // Compute ceilings have no bytes: NULL, never 0.
-  EXPECT_EQ(RawCount(path_, "SELECT count(*)" + where +
-                                " AND kind = 'compute' AND bytes_per_element IS NULL AND"
-                                " traffic_bytes_per_element IS NULL AND traffic_value IS NULL"),
+  EXPECT_EQ(RawInt(path_, "SELECT count(*)" + where +
+                              " AND kind = 'compute' AND bytes_per_element IS NULL AND"
+                              " traffic_bytes_per_element IS NULL AND traffic_value IS NULL"),
             3);
   // Read back: the factors, and so both values.
   StoredProfile got;
@@ -308,9 +294,9 @@ TEST_F(ProfileStoreTest, UnmeasuredClockAndNominalAreNullAndReadBackAsZero) {
   p.clock_ghz_vector = 0;
   p.warnings.clear();
   int64_t id = Insert(TestMachine(), p);
-  EXPECT_EQ(RawCount(path_,
-                     "SELECT count(*) FROM machine_profiles WHERE nominal_ghz IS NULL"
-                     " AND clock_ghz_vector IS NULL"),
+  EXPECT_EQ(RawInt(path_,
+                   "SELECT count(*) FROM machine_profiles WHERE nominal_ghz IS NULL"
+                   " AND clock_ghz_vector IS NULL"),
             1);
   StoredProfile got;
   Error err;
@@ -328,7 +314,7 @@ TEST_F(ProfileStoreTest, NewestPerFingerprint) {
   int64_t c = Insert(one, FullProfile(3.0));
   EXPECT_LT(a, b);
   EXPECT_LT(b, c);
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM machines"), 2);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM machines"), 2);
 
   Error err;
   bool found = false;
@@ -400,15 +386,15 @@ TEST_F(ProfileStoreTest, FailedInsertStoresNothing) {
   EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_TRUE(Contains(err.message, path_)) << err.message;
   EXPECT_TRUE(Contains(err.message, "fp64_avx2_fma")) << err.message;
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM machine_profiles"), 0);
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM ceilings"), 0);
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM machines"), 0);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM machine_profiles"), 0);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM ceilings"), 0);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM machines"), 0);
 
   // The connection is usable afterwards: the transaction was rolled back, not left open.
   int64_t good = Insert(TestMachine(), FullProfile());
   EXPECT_GT(good, 0);
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM machine_profiles"), 1);
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM ceilings"), 6);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM machine_profiles"), 1);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM ceilings"), 6);
 }
 
 TEST_F(ProfileStoreTest, NoisyMarkAndLevelConfidenceRoundTrip) {
@@ -422,30 +408,28 @@ TEST_F(ProfileStoreTest, NoisyMarkAndLevelConfidenceRoundTrip) {
   noisy.levels[1].note = "a new size: profile 1 measured 128 KiB";
   int64_t b = Insert(TestMachine(), noisy);
   // In the file: a structured mark, the reasons one a line, NULL where there is nothing.
-  EXPECT_EQ(RawCount(path_, "SELECT noisy FROM machine_profiles WHERE id = " + std::to_string(a)),
-            0);
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM machine_profiles WHERE id = " +
-                                std::to_string(a) + " AND noisy_reasons IS NULL"),
+  EXPECT_EQ(RawInt(path_, "SELECT noisy FROM machine_profiles WHERE id = " + std::to_string(a)), 0);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM machine_profiles WHERE id = " + std::to_string(a) +
+                              " AND noisy_reasons IS NULL"),
             1);
-  EXPECT_EQ(RawCount(path_, "SELECT noisy FROM machine_profiles WHERE id = " + std::to_string(b)),
-            1);
+  EXPECT_EQ(RawInt(path_, "SELECT noisy FROM machine_profiles WHERE id = " + std::to_string(b)), 1);
   // One reason a line: the first, a newline, then the second.
-  EXPECT_EQ(RawCount(path_,
-                     "SELECT instr(noisy_reasons, char(10)) FROM machine_profiles"
-                     " WHERE id = " +
-                         std::to_string(b)),
+  EXPECT_EQ(RawInt(path_,
+                   "SELECT instr(noisy_reasons, char(10)) FROM machine_profiles"
+                   " WHERE id = " +
+                       std::to_string(b)),
             static_cast<int64_t>(noisy.noisy_reasons[0].size() + 1));
   EXPECT_EQ(
-      RawCount(path_, "SELECT length(noisy_reasons) FROM machine_profiles WHERE id = " +
-                          std::to_string(b)),
+      RawInt(path_,
+             "SELECT length(noisy_reasons) FROM machine_profiles WHERE id = " + std::to_string(b)),
       static_cast<int64_t>(noisy.noisy_reasons[0].size() + 1 + noisy.noisy_reasons[1].size()));
-  EXPECT_EQ(RawCount(path_, "SELECT size_agreement FROM memory_levels WHERE profile_id = " +
-                                std::to_string(b) + " AND level = 'l1'"),
+  EXPECT_EQ(RawInt(path_, "SELECT size_agreement FROM memory_levels WHERE profile_id = " +
+                              std::to_string(b) + " AND level = 'l1'"),
             3);
-  EXPECT_EQ(RawCount(path_,
-                     "SELECT count(*) FROM memory_levels WHERE size_agreement IS NULL"
-                     " AND note IS NULL AND profile_id = " +
-                         std::to_string(a)),
+  EXPECT_EQ(RawInt(path_,
+                   "SELECT count(*) FROM memory_levels WHERE size_agreement IS NULL"
+                   " AND note IS NULL AND profile_id = " +
+                       std::to_string(a)),
             4);
 
   Error err;

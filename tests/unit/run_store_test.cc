@@ -27,6 +27,7 @@ namespace {
 
 using testing_support::FirstDifference;
 using testing_support::FullRun;
+using testing_support::RawInt;
 using testing_support::ReadBytes;
 using testing_support::ScopedEnv;
 using testing_support::SmallRun;
@@ -36,21 +37,6 @@ using testing_support::TestMachine;
 void WriteBytes(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary);
   out << bytes;
-}
-
-// Counts rows through SQLite directly, independent of the code under test.
-int64_t RawCount(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  int64_t value = -1;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-    sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK &&
-        sqlite3_step(stmt) == SQLITE_ROW)
-      value = sqlite3_column_int64(stmt, 0);
-    sqlite3_finalize(stmt);
-  }
-  sqlite3_close(db);
-  return value;
 }
 
 bool Contains(const std::string& text, const std::string& part) {
@@ -136,16 +122,15 @@ TEST_F(RunStoreTest, InsertThenLoadRoundTripsEverything) {
     EXPECT_EQ(loaded.trust[i].detail, stored.trust[i].detail);
   }
   // Counted throughout is NULL, not 1: only a partial count has a coverage.
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM metrics WHERE coverage IS NOT NULL"), 1);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM metrics WHERE coverage IS NOT NULL"), 1);
   // The absent value is NULL in the file, never 0.
-  EXPECT_EQ(RawCount(path_,
-                     "SELECT count(*) FROM metrics WHERE name = 'PAPI_TOT_INS' AND value "
-                     "IS NULL AND note = 'no hardware PMU here'"),
+  EXPECT_EQ(RawInt(path_,
+                   "SELECT count(*) FROM metrics WHERE name = 'PAPI_TOT_INS' AND value "
+                   "IS NULL AND note = 'no hardware PMU here'"),
             1);
   EXPECT_EQ(
-      RawCount(path_, "SELECT count(*) FROM samples WHERE run_id = " + std::to_string(stored.id)),
-      3);
-  EXPECT_EQ(RawCount(path_, "SELECT repetitions FROM runs WHERE id = " + std::to_string(stored.id)),
+      RawInt(path_, "SELECT count(*) FROM samples WHERE run_id = " + std::to_string(stored.id)), 3);
+  EXPECT_EQ(RawInt(path_, "SELECT repetitions FROM runs WHERE id = " + std::to_string(stored.id)),
             3);
 }
 
@@ -162,9 +147,9 @@ TEST_F(RunStoreTest, AbsentOptionalFieldsStayAbsent) {
   EXPECT_EQ(loaded.note, "");
   EXPECT_EQ(loaded.precision, "");
   EXPECT_TRUE(loaded.tags.empty());
-  EXPECT_EQ(RawCount(path_,
-                     "SELECT count(*) FROM runs WHERE command IS NULL AND note IS NULL "
-                     "AND precision IS NULL AND exit_code IS NULL"),
+  EXPECT_EQ(RawInt(path_,
+                   "SELECT count(*) FROM runs WHERE command IS NULL AND note IS NULL "
+                   "AND precision IS NULL AND exit_code IS NULL"),
             1);
 }
 
@@ -176,7 +161,7 @@ TEST_F(RunStoreTest, EmptyCwdAndNoSignalAreNull) {
   run.cwd = "";
   run.signal = std::nullopt;
   Insert(run);
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM runs WHERE cwd IS NULL AND signal IS NULL"), 1);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM runs WHERE cwd IS NULL AND signal IS NULL"), 1);
 }
 
 // Values are bound in SQL order, so a list one short or one long must fail, not shift columns.
@@ -188,13 +173,13 @@ TEST_F(RunStoreTest, StatementRunRefusesAMiscountedValueList) {
               " hostname, first_seen) VALUES (?, ?, ?, ?, ?, ?, ?)",
               &why, "fp", "cpu", 4, "", "", ""));
   EXPECT_TRUE(Contains(why, "statement has 7 parameters, 6 values given")) << why;
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM machines"), 0);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM machines"), 0);
   EXPECT_TRUE(
       db->Run("INSERT INTO machines (fingerprint, cpu_model, cores, caches, kernel,"
               " hostname, first_seen) VALUES (?, ?, ?, ?, ?, ?, ?)",
               &why, "fp", "cpu", 4, "", "", "", "2026-01-01T00:00:00.000Z"))
       << why;
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM machines WHERE cores = 4"), 1);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM machines WHERE cores = 4"), 1);
 }
 
 TEST_F(RunStoreTest, ForEachRowVisitsRowsInOrderAndReportsErrors) {
@@ -218,16 +203,16 @@ TEST_F(RunStoreTest, ForEachRowVisitsRowsInOrderAndReportsErrors) {
 // rprof's own order of sources however it was left (since schema 18 every source, the clock
 // after the counting ones: metrics.source references the table).
 TEST_F(RunStoreTest, RunSummaryPrefersSourcesInRprofsOrder) {
-  EXPECT_EQ(RawCount(path_,
-                     "SELECT group_concat(name, ' ') = 'pmu sim model clock' FROM "
-                     "(SELECT name FROM sources ORDER BY preference)"),
+  EXPECT_EQ(RawInt(path_,
+                   "SELECT group_concat(name, ' ') = 'pmu sim model clock' FROM "
+                   "(SELECT name FROM sources ORDER BY preference)"),
             1);
   RunRecord run = SmallRun("triad", RunStatus::kOk, "2026-12-01T10:00:00.000Z", {});
   run.metrics.push_back({"gflops", 1.0, "GFLOP/s", Source::kModel, "", ""});
   run.metrics.push_back({"gflops", 2.0, "GFLOP/s", Source::kSim, "", ""});
   int64_t id = Insert(run);
   std::string summary = "SELECT gflops FROM run_summary WHERE run_id = " + std::to_string(id);
-  EXPECT_EQ(RawCount(path_, summary), 2);  // sim before model
+  EXPECT_EQ(RawInt(path_, summary), 2);  // sim before model
 
   // A database whose table was changed by hand is put back at the next open.
   sqlite3* db = nullptr;
@@ -236,19 +221,19 @@ TEST_F(RunStoreTest, RunSummaryPrefersSourcesInRprofsOrder) {
                          nullptr, nullptr),
             SQLITE_OK);
   sqlite3_close(db);
-  EXPECT_EQ(RawCount(path_, summary), 1);  // now the model's value leads
+  EXPECT_EQ(RawInt(path_, summary), 1);  // now the model's value leads
   RunStore again;
   Error err;
   ASSERT_TRUE(again.Open({path_, false}, &err)) << err.message;
-  EXPECT_EQ(RawCount(path_, summary), 2);
+  EXPECT_EQ(RawInt(path_, summary), 2);
 }
 
 TEST_F(RunStoreTest, ParamsAreStoredAsJsonWithIntegersAsNumbers) {
   RunRecord run = FullRun();
   Insert(run);
-  EXPECT_EQ(RawCount(path_,
-                     "SELECT count(*) FROM runs WHERE params = "
-                     "'{\"n\":1000,\"label\":\"a \\\"quoted\\\" name\"}'"),
+  EXPECT_EQ(RawInt(path_,
+                   "SELECT count(*) FROM runs WHERE params = "
+                   "'{\"n\":1000,\"label\":\"a \\\"quoted\\\" name\"}'"),
             1);
 }
 
@@ -258,8 +243,8 @@ TEST_F(RunStoreTest, OneMachineRowPerFingerprint) {
   RunRecord other = SmallRun("dot", RunStatus::kOk, "2026-01-03T00:00:00.000Z", {});
   other.machine = TestMachine("fp-0002");
   Insert(other);
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM machines"), 2);
-  EXPECT_EQ(RawCount(path_, "SELECT count(DISTINCT machine_id) FROM runs"), 2);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM machines"), 2);
+  EXPECT_EQ(RawInt(path_, "SELECT count(DISTINCT machine_id) FROM runs"), 2);
 }
 
 TEST_F(RunStoreTest, LoadOfMissingRunIsAUsageError) {
@@ -279,14 +264,14 @@ TEST_F(RunStoreTest, FailedInsertStoresNothing) {
   EXPECT_FALSE(store_.Insert(&run, &err));
   EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_TRUE(Contains(err.message, path_)) << err.message;
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM runs"), 0);
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM samples"), 0);
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM machines"), 0);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM runs"), 0);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM samples"), 0);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM machines"), 0);
 
   // The connection is usable afterwards: the transaction was rolled back, not left open.
   int64_t id = Insert(SmallRun("triad", RunStatus::kOk, "2026-01-01T00:00:00.000Z", {}));
   EXPECT_GT(id, 0);
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM runs"), 1);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM runs"), 1);
 }
 
 class RunStoreListTest : public RunStoreTest {
@@ -492,7 +477,7 @@ TEST(RunStoreOpen, ReadOnlyConnectionCannotWrite) {
   EXPECT_FALSE(why.empty());
   RunRecord loaded;
   EXPECT_TRUE(reader.Load(1, &loaded, &err)) << err.message;
-  EXPECT_EQ(RawCount(path, "SELECT count(*) FROM runs"), 1);
+  EXPECT_EQ(RawInt(path, "SELECT count(*) FROM runs"), 1);
 }
 
 using testing_support::RawExec;
@@ -555,7 +540,7 @@ TEST_F(RunStoreTest, ImportStoresEachRunOnce) {
   ASSERT_EQ(results.size(), 1u);
   EXPECT_TRUE(results[0].already_stored);
   EXPECT_EQ(results[0].run_id, runs[0].id);
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM runs"), 2);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM runs"), 2);
 }
 
 TEST_F(RunStoreTest, ImportKnowsARunWithoutUidByItsMachineTargetAndTimes) {
@@ -570,7 +555,7 @@ TEST_F(RunStoreTest, ImportKnowsARunWithoutUidByItsMachineTargetAndTimes) {
   std::vector<RunRecord> later = {SmallRun("dot", RunStatus::kOk, "2026-01-03T00:00:00.000Z", {})};
   ASSERT_TRUE(store_.Import(&later, &results, &err)) << err.message;
   EXPECT_FALSE(results[0].already_stored);
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM runs"), 2);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM runs"), 2);
 }
 
 TEST_F(RunStoreTest, ImportIsWholeOrNothing) {
@@ -581,7 +566,7 @@ TEST_F(RunStoreTest, ImportIsWholeOrNothing) {
   Error err;
   EXPECT_FALSE(store_.Import(&runs, &results, &err));
   EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
-  EXPECT_EQ(RawCount(path_, "SELECT count(*) FROM runs"), 0);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM runs"), 0);
 }
 
 TEST_F(RunStoreTest, ImportDropsAPlacementAgainstAnotherDatabasesProfile) {
