@@ -9,7 +9,6 @@ wall time measured in one sitting.
 Usage: signal_latency.py PATH/TO/rprof PATH/TO/cli_targets [N]   (meson test --benchmark)
 """
 
-import glob
 import os
 import shutil
 import signal
@@ -19,21 +18,9 @@ import sys
 import tempfile
 import time
 
-
-def children(pid):
-    found = []
-    for path in glob.glob(f"/proc/{pid}/task/*/children"):
-        with open(path) as f:
-            found += [int(p) for p in f.read().split()]
-    return found
-
-
-def alive(pid):
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
+# The /proc helpers the end-to-end tests watch processes with: one copy, in tests/cli/fixtures.py.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+from fixtures import alive, children  # noqa: E402
 
 
 def main():
