@@ -130,9 +130,10 @@ bool ShouldRunSim(SimMode mode, double expected_s, double budget_s, const std::s
 
 // For a kernel that does not fit `budget_s`: "n <= 250 would fit", its first parameter (its
 // size: n, m, rows, seq) at the largest value whose replay `fit` expects within three quarters
-// of the budget (room for a slower native time next run), the other parameters as given, rounded down to two significant digits; "" when even its smallest
-// value does not fit, or the model does not shrink with it. `native_s`: the native seconds of
-// the replay at the kernel's own arguments, scaled with the model's work.
+// of the budget (room for a slower native time next run), the other parameters as given, rounded
+// down to two significant digits; "" when even its smallest value does not fit, or the model does
+// not shrink with it. `native_s`: the native seconds of the replay at the kernel's own arguments,
+// scaled with the model's work.
 std::string KernelSizeThatFits(const CountedTarget& kernel, double native_s, double budget_s,
                                const SimTimeFit& fit = SimTimeFit());
 
