@@ -25,6 +25,7 @@
 
 #include "core/text.h"
 #include "functions/function_names.h"
+#include "functions/sampled_time.h"
 #include "functions/source_line.h"
 
 namespace rprof {
@@ -123,6 +124,13 @@ struct FunctionSampler::Impl {
   // Collect joins it before reading them.
   std::thread drainer;
   std::atomic<bool> stop{false};
+  // The sampled addresses whose source lines are not looked up yet, per (module path,
+  // function): only a function whose samples could make it hot (HasShareOfItsOwn) gets lines.
+  // Looking one up opens its module's DWARF, and for a short program's few samples in ld.so
+  // and libc that was most of rprof's own time (inflating libc's debug file: 35 % of rprof's
+  // CPU samples for `rprof run /bin/true`). Kept over executions: a function rarely sampled in
+  // each of several repetitions may still be hot over all of them.
+  std::map<std::pair<std::string, std::string>, std::map<uint64_t, uint64_t>> unlined;
 
   void StartDrainer() {
     stop = false;
@@ -288,9 +296,6 @@ void FunctionSampler::Collect() {
   impl_->lost = 0;
 
   std::unordered_map<std::string, std::unique_ptr<ElfSegments>> files;
-  // A sample's line in its function: inlined code on its caller's line (source_line.h), as
-  // the sim source puts its counts.
-  SourceLines lines;
   FunctionNames names;
   // The newest mapping of the sample's process that covers its address; a forked child without
   // mappings of its own shares its parent's.
@@ -322,26 +327,46 @@ void FunctionSampler::Collect() {
       if (link) {
         name = names.Name(m->path, *link).name;
         ++samples_.by_module_function[{std::string(BaseName(m->path)), name}];
-        if (std::optional<CodeLine> where = lines.Find(m->path, *link)) {
-          ++samples_.by_line[{name, std::move(where->file), where->line}];
-        } else {
-          std::string why = lines.WhyNot(m->path);
-          samples_.line_why_not.emplace(
-              name,
-              !why.empty() ? why : "no line-table entry in " + m->path + " covers its samples");
-        }
+        ++impl_->unlined[{m->path, name}][*link];
       }
     } else if (m != nullptr) {
       name = m->path.empty() ? "[unknown]" : m->path;  // [vdso], anonymous (JIT) code
     }
     ++samples_.by_function[name];
   }
+  AddLinesOfFunctionsThatMayBeHot();
   // Ten sampling periods a window: a thread on a CPU throughout has about ten samples in each.
   const auto window_ns = static_cast<uint64_t>(std::llround(samples_.period_s * 1e10));
   samples_.threads =
       std::max<uint64_t>(samples_.threads, ThreadsSideBySide(impl_->samples, window_ns));
   impl_->samples.clear();
   impl_->mappings.clear();
+}
+
+void FunctionSampler::AddLinesOfFunctionsThatMayBeHot() {
+  // A sample's line in its function: inlined code on its caller's line (source_line.h), as
+  // the sim source puts its counts.
+  SourceLines lines;
+  for (auto it = impl_->unlined.begin(); it != impl_->unlined.end();) {
+    const auto& [path, name] = it->first;
+    const uint64_t own = samples_.by_module_function[{std::string(BaseName(path)), name}];
+    if (!HasShareOfItsOwn(own, samples_.total)) {
+      samples_.line_why_not[name] = std::to_string(own) + " samples: too few for its lines' shares";
+      ++it;
+      continue;
+    }
+    samples_.line_why_not.erase(name);
+    for (const auto& [link, count] : it->second) {
+      if (std::optional<CodeLine> where = lines.Find(path, link)) {
+        samples_.by_line[{name, std::move(where->file), where->line}] += count;
+      } else {
+        std::string why = lines.WhyNot(path);
+        samples_.line_why_not.emplace(
+            name, !why.empty() ? why : "no line-table entry in " + path + " covers its samples");
+      }
+    }
+    it = impl_->unlined.erase(it);
+  }
 }
 
 }  // namespace rprof

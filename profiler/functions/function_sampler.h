@@ -31,7 +31,8 @@ struct FunctionSamples {
   // The same samples per (function, source file, line), the line in its function from the
   // module's DWARF or its debug file (source_line.h: inlined code on its caller's line, as the
   // sim source counts it); a sample without a line is in by_function only, and line_why_not
-  // says, per function, why (its module has no line information: stripped, or without -g).
+  // says, per function, why (its module has no line information: stripped, or without -g; or
+  // too few samples for any line's share: only a function that may be hot gets its lines).
   std::map<std::tuple<std::string, std::string, uint32_t>, uint64_t> by_line;
   std::map<std::string, std::string> line_why_not;
   uint64_t total = 0;   // samples taken in user code
@@ -68,6 +69,10 @@ class FunctionSampler {
   struct Impl;
   std::unique_ptr<Impl> impl_;
   FunctionSamples samples_;
+
+  // Looks up the source lines of the functions whose samples so far could make them hot, once
+  // each; the others' wait (line_why_not says so meanwhile).
+  void AddLinesOfFunctionsThatMayBeHot();
 };
 
 }  // namespace rprof

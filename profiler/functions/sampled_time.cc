@@ -151,6 +151,10 @@ void AddSampledLines(const FunctionSamples& samples, const std::string& function
               rule.top, sampled.size(), function.c_str())});
 }
 
+bool HasShareOfItsOwn(uint64_t own, uint64_t total) {
+  return ShareError(own, total) <= kMostRelativeError;
+}
+
 bool IsSampledFunction(const std::string& name) { return !name.empty() && name.front() != '['; }
 
 uint64_t SamplesOf(const FunctionSamples& samples, std::string_view object,
@@ -180,7 +184,7 @@ void AddSampledFunctions(const FunctionSamples& samples, double native_time_s,
   for (const auto& [module, name] : keys) {
     uint64_t count = SamplesOf(samples, module, name);
     // Too few samples for a time: seen, not hot (nothing else about it is known here).
-    if (!IsSampledFunction(name) || ShareError(count, samples.total) > kMostRelativeError) continue;
+    if (!IsSampledFunction(name) || !HasShareOfItsOwn(count, samples.total)) continue;
     FunctionCandidate c;
     c.name = name;
     c.time_share = static_cast<double>(count) / static_cast<double>(samples.total);

@@ -28,6 +28,10 @@ inline constexpr const char* kTimeProfileOnly =
 // its share: about 4 samples.
 inline constexpr double kMostRelativeError = 0.5;
 
+// Whether `own` of `total` samples is a share within kMostRelativeError: a function with fewer
+// is seen, never hot, and has no time or lines of its own.
+bool HasShareOfItsOwn(uint64_t own, uint64_t total);
+
 // Fewer samples than this are a share and no time: ±18 % (1/√30) and worse would make any rate,
 // and any percentage of a roof, a guess. The time_s note then starts "N samples: too few for a
 // rate", and the function is not placed (PlaceRegion says the same).
