@@ -374,7 +374,10 @@ bool ParseCpuList(const std::string& text, std::vector<int>* cpus) {
   return true;
 }
 
-Topology ReadTopology() { return ReadTopologyFrom(""); }
+const Topology& ReadTopology() {
+  static const Topology topology = ReadTopologyFrom("");
+  return topology;
+}
 
 Topology ReadTopologyFrom(const std::string& root) {
   const bool live = root.empty();
