@@ -56,8 +56,8 @@ std::string ShortPath(const std::string& word) {
 // The target as history's narrow text column shows it: its paths shortened from the left (the
 // program, arguments that are paths; a plugin's or a benchmark binary's file, never the
 // kernel's or benchmark's own name, "BM_saxpy/1048576"), where the whole would take more than
-// a quarter of `text_width`, so that the column fitter (text_table.h), which keeps words of up
-// to 24 columns whole, never cuts a name in two (issue 38).
+// a quarter of `text_width`; its column keeps words whole (Column::WholeWords), so that a name
+// is never cut in two: where it cannot fit beside the rest, the runs become records (issue 38).
 // The full command line is in CSV, JSON and `rprof show`.
 std::string ShortTargetText(const RunRecord& run, size_t text_width) {
   const std::string text = TargetText(run);
@@ -543,13 +543,14 @@ std::string FormatRunList(const std::vector<RunRecord>& runs, OutputFormat forma
   // each figure's source beside it, the stored status.
   // On a narrow terminal the start time goes last of the optional columns: the run id orders
   // the runs all the same, and 80 columns hold the rest with no word cut (issue 30).
-  std::vector<Column> columns = {{"run_id", "run", Align::kRight},
-                                 Column("started_at", "started (UTC)").Optional(),
-                                 {"target", "target", Align::kLeft, kInCsv},
-                                 {"params", "params", Align::kLeft, kInCsv},
-                                 {"target_params", "target", Align::kLeft, kInText},
-                                 {"status", "status"},
-                                 {"time_s", "time/call", Align::kRight}};
+  std::vector<Column> columns = {
+      {"run_id", "run", Align::kRight},
+      Column("started_at", "started (UTC)").Optional(),
+      {"target", "target", Align::kLeft, kInCsv},
+      {"params", "params", Align::kLeft, kInCsv},
+      Column("target_params", "target", Align::kLeft, kInText).WholeWords(),
+      {"status", "status"},
+      {"time_s", "time/call", Align::kRight}};
   const char* const titles[] = {"GFLOP/s", "GB/s (DRAM)", "AI (FLOP/B)"};
   for (size_t i = 0; i < std::size(kHeadline); ++i) {
     // People read the AI of the level the verdict binds at (ai_binding, below); ai_dram stays

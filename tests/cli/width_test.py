@@ -84,6 +84,32 @@ class Widths(RprofTestCase):
                                 f"{word!r} cut in\n{text}")
         self.assertIn("(left out to fit 80 columns: started (UTC)", text)
 
+    def test_history_keeps_long_program_names_whole(self):
+        # Issue 38: '…/hot_functions_' / 'markers 2' at 80 columns, and at 120 '…/' /
+        # 'averyveryverylongprogramname': a program's name is typed back, never cut, whether
+        # alone in a table or among others.
+        names = ["hot_functions_markers", "stencil_3d_heat_diffusion",
+                 "averyveryverylongprogramname"]
+        databases = {name: self.path(name + ".db") for name in names}
+        databases["all"] = self.db
+        for name in names:
+            program = self.path(name)
+            shutil.copy("/bin/true", program)
+            for db in (databases[name], self.db):
+                r = self.rprof("run", "--counters", "model", "-q", program, "2", db=db)
+                self.assertEqual(r.returncode, 0, r)
+        for width in (80, 120):
+            self.env["COLUMNS"] = str(width)
+            for which, db in databases.items():
+                r = self.rprof("history", db=db)
+                self.assertEqual(r.returncode, 0, r)
+                lines = r.stdout.splitlines()
+                for line in lines:
+                    self.assertLessEqual(len(line), width, f"history at {width}:\n{r.stdout}")
+                for name in names if which == "all" else [which]:
+                    self.assertTrue(any("\u2026/" + name in line for line in lines),
+                                    f"{name!r} cut at {width} columns:\n{r.stdout}")
+
     def test_a_run_report_fits_80_columns(self):
         self.rprof_ok("run", "triad", *FAST_RUN, "-q")
         insert_profile(self.db)  # so that the report ends in its placement
