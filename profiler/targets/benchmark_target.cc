@@ -257,6 +257,20 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
   const Metric* per_iteration = FindMetric(run->metrics, "time_s", Source::kClock);
   std::optional<double> iteration_s;
   if (per_iteration) iteration_s = per_iteration->value;
+  // The iterations a total is divided by, said with why they are not Google Benchmark's: the
+  // shim counts every pass of the timed loop in an execution, the trial loops that sized it
+  // and every repetition included, where Google Benchmark reports one repetition's (720 passes
+  // against its 609 read as a contradiction).
+  const Metric* reported = FindMetric(run->metrics, "iterations", Source::kClock);
+  auto iterations_in = [&](double iterations, const char* execution) {
+    std::string said = Format("%.0f iterations in the %s", iterations, execution);
+    if (reported && reported->value && *reported->value != iterations)
+      said += Format(
+          ": every pass of its loop, the trial loops that sized it included; Google Benchmark "
+          "reports %.0f a repetition",
+          *reported->value);
+    return said;
+  };
   std::map<std::string, double> shares;
   for (const Metric& m : run->metrics)
     if (IsHotCodeRegion(m.region) && m.source == Source::kClock && m.name == "time_share" &&
@@ -270,7 +284,7 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
       if (!no_iterations_reason_.empty()) continue;  // said in the run's note below
       // The timed loop's totals, per iteration.
       std::optional<double> divisor;
-      std::string counted;
+      const char* counted = "";
       if (m.source == Source::kPmu || m.name == "cpu_elsewhere_s") {
         divisor = native_iterations_;
         counted = "native execution";
@@ -288,18 +302,13 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
         kept.push_back(std::move(m));
         continue;
       }
-      char note[200];
-      if (threads_ == 1)
-        std::snprintf(note, sizeof note,
-                      "the timed loop only, per iteration (%.0f iterations in "
-                      "the %s)",
-                      *divisor, counted.c_str());
-      else
-        std::snprintf(note, sizeof note,
-                      "the timed loops only, per iteration of all %lld threads "
-                      "(%.0f loop iterations in the %s)",
-                      static_cast<long long>(threads_), *divisor, counted.c_str());
-      m.note = m.note.empty() ? note : std::string(note) + "; " + m.note;
+      const std::string note =
+          threads_ == 1
+              ? "the timed loop only, per iteration (" + iterations_in(*divisor, counted) + ")"
+              : Format("the timed loops only, per iteration of all %lld threads (",
+                       static_cast<long long>(threads_)) +
+                    iterations_in(*divisor, counted) + ")";
+      m.note = m.note.empty() ? note : note + "; " + m.note;
       if (m.value) m.value = *m.value / (*divisor / static_cast<double>(threads_));
       m.region = "";
       kept.push_back(std::move(m));
@@ -317,10 +326,8 @@ void BenchmarkTarget::Conclude(RunRecord* run) const {
                           m.name != "hot_lines";
       if (amount && m.value) {
         m.value = *m.value / (*replay_iterations / static_cast<double>(threads_));
-        m.note = Format(
-                     "its share of the timed loop, per iteration (%.0f iterations in the "
-                     "replay under valgrind)",
-                     *replay_iterations) +
+        m.note = "its share of the timed loop, per iteration (" +
+                 iterations_in(*replay_iterations, "replay under valgrind") + ")" +
                  (m.note.empty() ? "" : "; " + m.note);
       }
       kept.push_back(std::move(m));
