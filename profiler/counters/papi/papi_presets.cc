@@ -37,7 +37,10 @@ std::string PresetStandIn(const std::string& name, std::string* note) {
   for (const StandIn& s : kStandIns) {
     if (name != s.preset) continue;
     if (PapiDefinesHere(name)) return "";
-    *note = std::string("counted as ") + s.generic + ": PAPI defines no " + name + " for this CPU";
+    // Said alike whether the stand-in then counts or fails ("Event does not exist; its
+    // stand-in perf::CYCLES ...": "counted as" read as counted).
+    *note =
+        std::string("its stand-in ") + s.generic + " (PAPI defines no " + name + " for this CPU)";
     return s.generic;
   }
   return "";
