@@ -7,18 +7,19 @@ namespace rprof {
 
 bool StoreCalibration(RunStore* store, const MachineRecord& machine, const std::string& counter_set,
                       const CalibrationResult& result, int64_t* id, Error* err) {
-  std::string why;
+  Error why;
   Database* db = store->db();
   Transaction txn(db);
-  if (!txn.Begin(&why)) return store->DbFail(why, err);
+  if (!txn.Begin(&why)) return store->DbFail(why.message, err);
   int64_t machine_id = 0;
-  if (!store->FindOrInsertMachine(machine, &machine_id, &why)) return store->DbFail(why, err);
+  if (!store->FindOrInsertMachine(machine, &machine_id, &why))
+    return store->DbFail(why.message, err);
 
   if (!db->Run("INSERT INTO calibrations (machine_id, source, pmu, tolerance_pct, created_at,"
                " rprof_version) VALUES (?, ?, ?, ?, ?, ?)",
                &why, machine_id, SourceName(result.source), counter_set, result.tolerance_pct,
                UtcNow(), std::string_view(RPROF_VERSION)))
-    return store->DbFail(why, err);
+    return store->DbFail(why.message, err);
   int64_t calibration_id = db->LastInsertId();
 
   Statement point;
@@ -26,13 +27,13 @@ bool StoreCalibration(RunStore* store, const MachineRecord& machine, const std::
                    " params, level, working_set_bytes, expected, measured, ratio, note)"
                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    &point, &why))
-    return store->DbFail(why, err);
+    return store->DbFail(why.message, err);
   for (const CalibrationPoint& p : result.points)
     if (!point.Run(&why, calibration_id, p.metric, p.group, p.kernel, PairsToJsonObject(p.params),
                    p.level, p.working_set_bytes, p.expected, p.measured, p.ratio,
                    NullIfEmpty(p.note)))
-      return store->DbFail(why, err);
-  if (!txn.Commit(&why)) return store->DbFail(why, err);
+      return store->DbFail(why.message, err);
+  if (!txn.Commit(&why)) return store->DbFail(why.message, err);
   *id = calibration_id;
   return true;
 }
@@ -53,14 +54,14 @@ bool LoadMetricTrust(RunStore* store, const std::string& fingerprint, std::vecto
     t.counter_set = s.Text(9);
     out->push_back(std::move(t));
   };
-  std::string why;
+  Error why;
   if (!store->db()->ForEachRow(
           "SELECT t.source, t.metric, t.trusted, t.min_ratio, t.max_ratio, t.points,"
           " t.measured_points, t.tolerance_pct, t.created_at, t.counter_set FROM metric_trust t"
           " JOIN machines m ON m.id = t.machine_id WHERE m.fingerprint = ?"
           " ORDER BY t.source, t.counter_set, t.metric",
           &why, add_trust, fingerprint))
-    return store->DbFail(why, err);
+    return store->DbFail(why.message, err);
   return true;
 }
 

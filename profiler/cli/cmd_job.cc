@@ -22,7 +22,7 @@ bool ListJobs(RunStore* store, OutputFormat format, size_t width, Error* err) {
                                   {"size", "size", Align::kRight},
                                   {"started_at", "started"}},
                                  kInAll, "jobs");
-  std::string why;
+  Error why;
   if (!store->db()->ForEachRow(
           "SELECT job_id, max(job_scheduler_job_id) || coalesce('.' || max("
           "job_scheduler_step_id), ''), count(DISTINCT job_rank), max(job_size), "
@@ -32,7 +32,7 @@ bool ListJobs(RunStore* store, OutputFormat format, size_t width, Error* err) {
             table.AddRow({Cell::Text(s.Text(0)), Cell::TextOrNull(s.Text(1)), Cell::Int(s.Int(2)),
                           Cell::Int(s.Int(3)), Cell::Text(s.Text(4))});
           }))
-    return store->DbFail(why, err);
+    return store->DbFail(why.message, err);
   if (table.rows().empty())
     report.AddText("no runs of a parallel job in " + store->path() + "\n");
   else

@@ -22,8 +22,7 @@ namespace {
 
 // The columns of a table in the destination: the source has the same ones, as both are at
 // this rprof's schema version once opened.
-bool Columns(Database* db, const std::string& table, std::vector<std::string>* out,
-             std::string* err) {
+bool Columns(Database* db, const std::string& table, std::vector<std::string>* out, Error* err) {
   out->clear();
   return db->ForEachRow(
       "SELECT name FROM pragma_table_info(?) ORDER BY cid", err,
@@ -33,7 +32,7 @@ bool Columns(Database* db, const std::string& table, std::vector<std::string>* o
 // Copies the source's rows of `table` whose `parent` column is `old_id` (src), with `parent`
 // set to `new_id`: a profile's ceilings, a calibration's points.
 bool CopyChildren(Database* db, const std::string& table, const std::string& parent, int64_t old_id,
-                  int64_t new_id, std::string* err) {
+                  int64_t new_id, Error* err) {
   std::vector<std::string> columns;
   if (!Columns(db, table, &columns, err)) return false;
   std::string names, values;
@@ -49,7 +48,7 @@ bool CopyChildren(Database* db, const std::string& table, const std::string& par
 // Copies one row of `table` (id `old_id` in src) with a new id and `machine_id` = `machine`;
 // *new_id is its id here.
 bool CopyRow(Database* db, const std::string& table, int64_t old_id, int64_t machine,
-             int64_t* new_id, std::string* err) {
+             int64_t* new_id, Error* err) {
   std::vector<std::string> columns;
   if (!Columns(db, table, &columns, err)) return false;
   std::string names, values;
@@ -96,7 +95,7 @@ void CheckConflict(RunStore* store, const RunRecord& incoming, int64_t stored_id
 }
 
 // Everything of one source, inside the caller's transaction, the source attached as `src`.
-bool MergeSource(RunStore* store, RunStore* source, MergeCounts* counts, std::string* err) {
+bool MergeSource(RunStore* store, RunStore* source, MergeCounts* counts, Error* err) {
   Database* db = store->db();
   // Machines, by fingerprint; one stored under the same fingerprint with another hostname or
   // CPU is a conflict: the stored row is kept.
@@ -194,20 +193,14 @@ bool MergeSource(RunStore* store, RunStore* source, MergeCounts* counts, std::st
                   s.Text(1).substr(0, 40) + "'";
           }))
     return false;
-  if (!odd.empty()) {
-    *err = odd + " (not " + RunStatusChoices() + ")";
-    return false;
-  }
+  if (!odd.empty())
+    return Fail(err, ErrorKind::kEnvironment, odd + " (not " + RunStatusChoices() + ")");
 
   // Runs, whole, by uid; a stored placement keeps its profile, now under this database's id.
   RunFilter all;
   all.limit = 0;
   std::vector<RunRecord> runs;
-  Error list_err;
-  if (!source->List(all, &runs, &list_err)) {
-    *err = list_err.message;
-    return false;
-  }
+  if (!source->List(all, &runs, err)) return false;
   for (RunRecord& run : runs) {
     if (!run.placement) continue;
     auto it = profile_of.find(run.placement->profile_id);
@@ -286,7 +279,7 @@ bool MergeCommand(CommandContext& context, const std::vector<std::string>& args,
       err->message = "merge: " + err->message + "; nothing of it was merged" + before;
       return false;
     }
-    std::string why;
+    Error why;
     MergeCounts counts;
     bool attached = store.db()->Run("ATTACH DATABASE ? AS src", &why, path);
     bool ok = attached;
@@ -294,10 +287,10 @@ bool MergeCommand(CommandContext& context, const std::vector<std::string>& args,
       Transaction txn(store.db());
       ok = txn.Begin(&why) && MergeSource(&store, &source, &counts, &why) && txn.Commit(&why);
     }
-    std::string detach_err;
-    if (attached) store.db()->Exec("DETACH DATABASE src", &detach_err);
+    // Whatever DETACH says, this source's outcome is decided above.
+    if (attached) (void)store.db()->Exec("DETACH DATABASE src", nullptr);
     if (!ok) {
-      store.DbFail(why, err);
+      store.DbFail(why.message, err);
       err->message = "merge " + path + ": " + err->message + "; nothing of it was merged" + before +
                      ": merge it again once the cause is fixed";
       return false;

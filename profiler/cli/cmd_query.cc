@@ -37,7 +37,8 @@ bool QueryCommand(CommandContext& context, const std::vector<std::string>& args,
   Database* db = store.db();
   QueryGuard guard(db);
   Statement stmt;
-  std::string why, rest;
+  Error why;
+  std::string rest;
   constexpr const char* kWrites =
       "query: the statement would write to the database; rprof query is read-only (use sqlite3 "
       "on a copy to change data)";
@@ -48,7 +49,7 @@ bool QueryCommand(CommandContext& context, const std::vector<std::string>& args,
                   "query: " + guard.refused() +
                       " is not allowed: rprof query reads the "
                       "database and nothing else (use sqlite3 on a copy for more)");
-    return Fail(err, ErrorKind::kUsage, "query: " + why);
+    return Fail(err, ErrorKind::kUsage, "query: " + why.message);
   }
   if (!stmt.handle()) return Fail(err, ErrorKind::kUsage, "query: the SQL holds no statement");
   if (rest.find_first_not_of(" \t\r\n;") != std::string::npos)
@@ -90,7 +91,7 @@ bool QueryCommand(CommandContext& context, const std::vector<std::string>& args,
     // Stop at the first row that cannot be written, rather than step through the rest.
     if (!StandardOutputIntact(err)) return false;
   }
-  if (!why.empty()) return Fail(err, ErrorKind::kUsage, "query: " + why);
+  if (!why.message.empty()) return Fail(err, ErrorKind::kUsage, "query: " + why.message);
   if (!out) open_out(false);
   out->Finish();
   return true;

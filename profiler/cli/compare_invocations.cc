@@ -13,12 +13,12 @@ namespace rprof {
 // The one invocation uid `given` names (itself, or a unique prefix).
 bool ResolveInvocation(RunStore* store, const std::string& given, std::string* uid, Error* err) {
   std::vector<std::string> found;
-  std::string why;
+  Error why;
   bool ok = store->db()->ForEachRow(
       "SELECT DISTINCT value FROM tags WHERE key = 'invocation' AND "
       "substr(value, 1, length(?1)) = ?1",
       &why, [&](const Statement& s) { found.push_back(s.Text(0)); }, given);
-  if (!ok) return store->DbFail(why, err);
+  if (!ok) return store->DbFail(why.message, err);
   if (found.size() == 1 && !given.empty()) {
     *uid = found.front();
     return true;

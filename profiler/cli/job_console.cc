@@ -19,10 +19,10 @@ int StoredRanks(const DatabasePath& db, const std::string& job_id) {
   Error ignored;
   if (!store.OpenReadOnly(db, &ignored)) return 0;
   int count = 0;
-  std::string why;
-  store.db()->ForEachRow(
-      "SELECT count(DISTINCT job_rank) FROM runs WHERE job_id = ?", &why,
-      [&](const Statement& s) { count = static_cast<int>(s.Int(0)); }, job_id);
+  if (!store.db()->ForEachRow(
+          "SELECT count(DISTINCT job_rank) FROM runs WHERE job_id = ?", nullptr,
+          [&](const Statement& s) { count = static_cast<int>(s.Int(0)); }, job_id))
+    return 0;
   return count;
 }
 

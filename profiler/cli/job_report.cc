@@ -63,18 +63,18 @@ const JobRank* SchedulerJobOf(const std::vector<const RunRecord*>& ranks) {
 
 bool FindJobId(RunStore* store, const std::string& given, std::string* out, Error* err) {
   std::vector<std::string> ids;
-  std::string why;
+  Error why;
   // The scheduler's id, whole, first: Slurm job 5 is not every job whose id holds a 5.
   if (!store->db()->ForEachRow(
           "SELECT DISTINCT job_id FROM runs WHERE job_scheduler_job_id = ?1 ORDER BY job_id", &why,
           [&](const Statement& s) { ids.push_back(s.Text(0)); }, given))
-    return store->DbFail(why, err);
+    return store->DbFail(why.message, err);
   if (ids.empty() &&
       !store->db()->ForEachRow(
           "SELECT DISTINCT job_id FROM runs WHERE job_id = ?1 OR instr(job_id, ?1) > 0"
           " ORDER BY job_id = ?1 DESC, job_id",
           &why, [&](const Statement& s) { ids.push_back(s.Text(0)); }, given))
-    return store->DbFail(why, err);
+    return store->DbFail(why.message, err);
   if (!ids.empty() && ids.front() == given) {
     *out = given;
     return true;

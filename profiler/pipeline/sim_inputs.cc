@@ -38,7 +38,7 @@ bool ChooseSimCacheSizes(RunStore* store, const std::string& fingerprint,
 bool LoadSimTimeFit(RunStore* store, const std::string& fingerprint, const std::string& simulator,
                     SimTimeFit* out, Error* err) {
   std::vector<SimReplayRecord> replays;
-  std::string why;
+  Error why;
   // The simulator is the first word of the measured time's note (SimReplayMeasuredNote).
   bool read = store->db()->ForEachRow(
       "SELECT r.target, mm.value, mc.value FROM runs r"
@@ -55,7 +55,7 @@ bool LoadSimTimeFit(RunStore* store, const std::string& fingerprint, const std::
         replays.push_back({s.Text(0), s.Double(1), s.Double(2)});
       },
       fingerprint, simulator, std::string(kSimReplayMetric), kReplaysRead);
-  if (!read) return store->DbFail(why, err);
+  if (!read) return store->DbFail(why.message, err);
   *out = SimTimeFit(simulator, std::move(replays));
   return true;
 }

@@ -11,7 +11,8 @@ bool SaveUnstoredRun(const RunRecord& run, const DatabasePath& db, Error* err) {
   // The same JSON `rprof show --format json` writes, without a placement against the newest
   // profile: what import needs, nothing it would derive again.
   std::string json = FormatRun(run, OutputFormat::kJson);
-  std::string path, why;
+  std::string path;
+  Error why;
   // The import goes to the same database, also when --db named it.
   std::string import = db.is_default ? "rprof import " : "rprof --db " + db.path + " import ";
   std::string stored = err->message;
@@ -26,8 +27,8 @@ bool SaveUnstoredRun(const RunRecord& run, const DatabasePath& db, Error* err) {
               stored +
                   "; the run was measured but not stored, and could not be saved to a "
                   "recovery file either (" +
-                  why + "): its JSON is on stderr above; save it to a file, then `" + import +
-                  "FILE` stores it");
+                  why.message + "): its JSON is on stderr above; save it to a file, then `" +
+                  import + "FILE` stores it");
 }
 
 }  // namespace rprof

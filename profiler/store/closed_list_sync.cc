@@ -19,14 +19,14 @@ namespace {
 using Rows = std::map<std::string, std::string>;
 
 bool Stored(Database* db, const std::string& table, const std::string& column, Rows* rows,
-            std::string* err) {
+            Error* err) {
   return db->ForEachRow("SELECT name, " + column + " FROM " + table, err,
                         [&](const Statement& s) { (*rows)[s.Text(0)] = s.Text(1); });
 }
 
 // Upserts what differs: one transaction, only when something does.
 bool Bring(Database* db, const std::string& table, const std::string& column, const Rows& wanted,
-           std::string* err) {
+           Error* err) {
   Rows stored;
   if (!Stored(db, table, column, &stored, err)) return false;
   std::vector<std::pair<std::string, std::string>> changes;
@@ -53,7 +53,7 @@ Rows Named(const std::array<StoredName, N>& list) {
 
 }  // namespace
 
-bool SyncClosedLists(Database* db, std::string* err) {
+bool SyncClosedLists(Database* db, Error* err) {
   Rows kinds, statuses, sources, trust_kinds;
   for (const TargetKindInfo& k : kTargetKinds) kinds[std::string(k.name)] = std::string(k.text);
   for (const RunStatusInfo& s : kRunStatuses) statuses[s.name] = s.text;

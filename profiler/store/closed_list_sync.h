@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "core/error.h"
 #include "store/database.h"
 
 namespace rprof {
@@ -16,8 +17,8 @@ namespace rprof {
 // Adds every entry the tables lack and updates a changed text or preference (the counting
 // sources' order of preference, which run_summary sorts by; the clock after them). Never
 // deletes: stored runs may name an entry a later rprof dropped. Reads only, when the tables are
-// current (the usual open writes nothing).
-bool SyncClosedLists(Database* db, std::string* err);
+// current (the usual open writes nothing). Fails as the database does (kEnvironment).
+[[nodiscard]] bool SyncClosedLists(Database* db, Error* err);
 
 }  // namespace rprof
 

@@ -4,6 +4,7 @@
 #include <sys/statvfs.h>
 
 #include <cstdio>
+#include <utility>
 
 #include "store/database_failure.h"
 
@@ -35,53 +36,49 @@ std::string FileUri(const std::string& path, const char* query) {
 
 }  // namespace
 
-bool Database::Open(const std::string& path, Mode mode, std::string* err) {
+bool Database::Open(const std::string& path, Mode mode, Error* err) {
   path_ = path;
   // A FIFO, a device (/dev/null, /dev/zero) or a folder: SQLite's "disk I/O error" on it read
   // as a full disk. Said as what it is, before SQLite opens it (a FIFO would block there).
   struct stat st;
-  if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-    *err = std::string("not a database file: it is ") +
-           (S_ISDIR(st.st_mode)    ? "a folder"
-            : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
-            : S_ISCHR(st.st_mode)  ? "a character device"
-            : S_ISBLK(st.st_mode)  ? "a block device"
-            : S_ISSOCK(st.st_mode) ? "a socket"
-                                   : "not a regular file") +
-           "; name a file";
-    return false;
-  }
+  if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    return Fail(err, ErrorKind::kEnvironment,
+                std::string("not a database file: it is ") +
+                    (S_ISDIR(st.st_mode)    ? "a folder"
+                     : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
+                     : S_ISCHR(st.st_mode)  ? "a character device"
+                     : S_ISBLK(st.st_mode)  ? "a block device"
+                     : S_ISSOCK(st.st_mode) ? "a socket"
+                                            : "not a regular file") +
+                    "; name a file");
   int busy_timeout_ms = 0;
   if (!BusyTimeoutMs(&busy_timeout_ms, err)) return false;
   int flags = mode == Mode::kReadOnly            ? SQLITE_OPEN_READONLY
               : mode == Mode::kReadWriteExisting ? SQLITE_OPEN_READWRITE
                                                  : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
   std::string name = path;
-  if (mode == Mode::kReadWrite && OnReadOnlyMedia(path)) {
-    *err =
-        "it is on a read-only file system: nothing can be stored there (`history`, `show` "
-        "and `report` can read it)";
-    return false;
-  }
+  if (mode == Mode::kReadWrite && OnReadOnlyMedia(path))
+    return Fail(err, ErrorKind::kEnvironment,
+                "it is on a read-only file system: nothing can be stored there (`history`, `show` "
+                "and `report` can read it)");
   if (mode != Mode::kReadWrite && OnReadOnlyMedia(path)) {
     // A reader on read-only media: SQLite cannot create the -shm file a WAL database's readers
     // share, and said "unable to open database file" (blaming permissions or free space).
     // Nothing can change the file there: it is opened immutable, without locks or -shm. A
     // write-ahead log left beside it would hold runs immutable reading skips: refused, said.
     struct stat wal;
-    if (stat((path + "-wal").c_str(), &wal) == 0 && wal.st_size > 0) {
-      *err = "it is on a read-only file system with a write-ahead log beside it (" + path +
-             "-wal) that only a writable copy can take in; copy both files to a writable "
-             "folder and read the copy";
-      return false;
-    }
+    if (stat((path + "-wal").c_str(), &wal) == 0 && wal.st_size > 0)
+      return Fail(err, ErrorKind::kEnvironment,
+                  "it is on a read-only file system with a write-ahead log beside it (" + path +
+                      "-wal) that only a writable copy can take in; copy both files to a "
+                      "writable folder and read the copy");
     name = FileUri(path, "immutable=1");
     flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
   }
   int rc = sqlite3_open_v2(name.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE,
                            nullptr);
   if (rc != SQLITE_OK) {
-    *err = db_ ? DescribeSqliteFailure(db_, rc) : "out of memory";
+    Fail(err, ErrorKind::kEnvironment, db_ ? DescribeSqliteFailure(db_, rc) : "out of memory");
     sqlite3_close(db_);
     db_ = nullptr;
     return false;
@@ -96,40 +93,35 @@ bool Database::Open(const std::string& path, Mode mode, std::string* err) {
   return Exec("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", err);
 }
 
-bool Database::CheckWritable(std::string* err) {
+bool Database::CheckWritable(Error* err) {
   // SQLite opens a file this user may not write read-only without a word, and in WAL mode
   // BEGIN IMMEDIATE still succeeds on it: only the first write would fail.
-  if (sqlite3_db_readonly(db_, "main") == 1) {
-    *err =
-        "this user cannot write it (the file is read-only, or was opened read-only); make it "
-        "writable, or use another database";
-    return false;
-  }
+  if (sqlite3_db_readonly(db_, "main") == 1)
+    return Fail(err, ErrorKind::kEnvironment,
+                "this user cannot write it (the file is read-only, or was opened read-only); "
+                "make it writable, or use another database");
   return Exec("BEGIN IMMEDIATE", err) && Exec("ROLLBACK", err);
 }
 
 Database::~Database() { sqlite3_close_v2(db_); }
 
-bool Database::Exec(std::string_view sql, std::string* err) {
+bool Database::Exec(std::string_view sql, Error* err) {
   char* message = nullptr;
   std::string text(sql);
   int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &message);
   if (rc != SQLITE_OK) {
-    *err = DescribeSqliteFailure(db_, rc);
+    Fail(err, ErrorKind::kEnvironment, DescribeSqliteFailure(db_, rc));
     sqlite3_free(message);
     return false;
   }
   return true;
 }
 
-bool Database::Prepare(std::string_view sql, Statement* out, std::string* err, std::string* rest) {
+bool Database::Prepare(std::string_view sql, Statement* out, Error* err, std::string* rest) {
   sqlite3_stmt* stmt = nullptr;
   const char* tail = nullptr;
   int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, &tail);
-  if (rc != SQLITE_OK) {
-    *err = DescribeSqliteFailure(db_, rc);
-    return false;
-  }
+  if (rc != SQLITE_OK) return Fail(err, ErrorKind::kEnvironment, DescribeSqliteFailure(db_, rc));
   if (rest) *rest = tail ? std::string(tail, sql.data() + sql.size() - tail) : "";
   *out = Statement();
   out->stmt_ = stmt;
@@ -156,18 +148,20 @@ void Statement::Bind(int index, std::string_view value) {
 }
 void Statement::BindNull(int index) { sqlite3_bind_null(stmt_, index); }
 
-bool Statement::Step(std::string* err) {
+bool Statement::Step(Error* err) {
   int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
-  if (rc != SQLITE_DONE) *err = DescribeSqliteFailure(sqlite3_db_handle(stmt_), rc);
+  if (rc != SQLITE_DONE)
+    Fail(err, ErrorKind::kEnvironment, DescribeSqliteFailure(sqlite3_db_handle(stmt_), rc));
   return false;
 }
 
-bool Statement::Run(std::string* err) {
-  err->clear();
-  while (Step(err)) {
+bool Statement::Run(Error* err) {
+  Error step;
+  while (Step(&step)) {
   }
-  bool ok = err->empty();
+  bool ok = step.message.empty();
+  if (!ok && err) *err = std::move(step);
   Reset();
   return ok;
 }
@@ -194,12 +188,12 @@ std::optional<double> Statement::OptionalDouble(int column) const {
   return Double(column);
 }
 
-bool Transaction::Begin(std::string* err) {
+bool Transaction::Begin(Error* err) {
   open_ = db_->Exec("BEGIN IMMEDIATE", err);
   return open_;
 }
 
-bool Transaction::Commit(std::string* err) {
+bool Transaction::Commit(Error* err) {
   if (!db_->Exec("COMMIT", err)) return false;
   open_ = false;
   return true;
@@ -207,8 +201,7 @@ bool Transaction::Commit(std::string* err) {
 
 Transaction::~Transaction() {
   if (open_) {
-    std::string ignored;
-    db_->Exec("ROLLBACK", &ignored);
+    (void)db_->Exec("ROLLBACK", nullptr);  // a destructor has no one to tell
   }
 }
 

@@ -1,6 +1,7 @@
 // A thin RAII layer over SQLite: one connection, prepared statements, transactions. Errors are
-// returned as text: SQLite's own message, explained where the user can do something about it (a
-// full disk, a lock held, a read-only file: store/database_failure.h); nothing here prints.
+// returned as an Error of kind kEnvironment (the database file cannot be used as asked) carrying
+// SQLite's own message, explained where the user can do something about it (a full disk, a lock
+// held, a read-only file: store/database_failure.h); nothing here prints.
 #ifndef RPROF_STORE_DATABASE_H_
 #define RPROF_STORE_DATABASE_H_
 
@@ -11,6 +12,9 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
+
+#include "core/error.h"
 
 namespace rprof {
 
@@ -32,26 +36,28 @@ class Database {
   // Connections get a busy timeout (store/database_failure.h) so parallel rprof processes wait
   // for each other instead of failing. Opening writes nothing to the file. Returns false with
   // *err naming the path and SQLite's reason.
-  bool Open(const std::string& path, Mode mode, std::string* err);
+  [[nodiscard]] bool Open(const std::string& path, Mode mode, Error* err);
 
   // Whether a write could start now: takes the write lock (waiting up to the busy timeout for
   // another writer) and gives it back, writing nothing. Fails as the write itself would: a
   // read-only file or directory, a lock held past the busy timeout.
-  bool CheckWritable(std::string* err);
+  [[nodiscard]] bool CheckWritable(Error* err);
 
   // Runs one or more statements without results.
-  bool Exec(std::string_view sql, std::string* err);
+  [[nodiscard]] bool Exec(std::string_view sql, Error* err);
   // Prepares the first statement of sql; false with *err on a syntax error. *rest, when given,
   // gets the text after that statement.
-  bool Prepare(std::string_view sql, Statement* out, std::string* err, std::string* rest = nullptr);
+  [[nodiscard]] bool Prepare(std::string_view sql, Statement* out, Error* err,
+                             std::string* rest = nullptr);
   // Prepares the first statement of sql and runs it once with `values` (see Statement::Run).
   template <typename... Values>
-  bool Run(std::string_view sql, std::string* err, const Values&... values);
+  [[nodiscard]] bool Run(std::string_view sql, Error* err, const Values&... values);
   // Prepares the first statement of sql, binds `values` as Statement::Run does and calls
   // row(statement) on each result row, in order. False with *err on an error; a query without
   // rows is not one.
   template <typename Row, typename... Values>
-  bool ForEachRow(std::string_view sql, std::string* err, Row&& row, const Values&... values);
+  [[nodiscard]] bool ForEachRow(std::string_view sql, Error* err, Row&& row,
+                                const Values&... values);
 
   int64_t LastInsertId() const;
   sqlite3* handle() const { return db_; }
@@ -89,15 +95,16 @@ class Statement {
   void BindNull(int index);
 
   // Advances: true while a row is available. *err is set (and false returned) on an error;
-  // false with *err empty means done.
-  bool Step(std::string* err);
+  // false with *err left as it was means done (a caller that must tell the two apart passes an
+  // Error whose message is empty and looks at it after).
+  [[nodiscard]] bool Step(Error* err);
   // Runs a statement without results to completion.
-  bool Run(std::string* err);
+  [[nodiscard]] bool Run(Error* err);
   // Binds `values` to parameters 1, 2, … in order (each as Bind would), then runs: one row of an
   // INSERT prepared once for many. False with *err, running nothing, when the number of values
   // is not the statement's number of parameters.
   template <typename... Values>
-  bool Run(std::string* err, const Values&... values) {
+  [[nodiscard]] bool Run(Error* err, const Values&... values) {
     return BindAll(err, values...) && Run(err);
   }
   void Reset();
@@ -115,39 +122,39 @@ class Statement {
  private:
   friend class Database;
   template <typename... Values>
-  bool BindAll(std::string* err, const Values&... values);
+  [[nodiscard]] bool BindAll(Error* err, const Values&... values);
   sqlite3_stmt* stmt_ = nullptr;
 };
 
 // Values in SQL order, not by index: a miscounted list is refused here rather than leaving a
 // parameter NULL or dropping a value.
 template <typename... Values>
-bool Statement::BindAll(std::string* err, const Values&... values) {
+bool Statement::BindAll(Error* err, const Values&... values) {
   int expected = sqlite3_bind_parameter_count(stmt_);
-  if (expected != static_cast<int>(sizeof...(values))) {
-    *err = "statement has " + std::to_string(expected) + " parameters, " +
-           std::to_string(sizeof...(values)) + " values given: " + sqlite3_sql(stmt_);
-    return false;
-  }
+  if (expected != static_cast<int>(sizeof...(values)))
+    return Fail(err, ErrorKind::kEnvironment,
+                "statement has " + std::to_string(expected) + " parameters, " +
+                    std::to_string(sizeof...(values)) + " values given: " + sqlite3_sql(stmt_));
   int index = 1;
   (Bind(index++, values), ...);
   return true;
 }
 
 template <typename... Values>
-bool Database::Run(std::string_view sql, std::string* err, const Values&... values) {
+bool Database::Run(std::string_view sql, Error* err, const Values&... values) {
   Statement statement;
   return Prepare(sql, &statement, err) && statement.Run(err, values...);
 }
 
 template <typename Row, typename... Values>
-bool Database::ForEachRow(std::string_view sql, std::string* err, Row&& row,
-                          const Values&... values) {
+bool Database::ForEachRow(std::string_view sql, Error* err, Row&& row, const Values&... values) {
   Statement statement;
   if (!Prepare(sql, &statement, err) || !statement.BindAll(err, values...)) return false;
-  err->clear();
-  while (statement.Step(err)) row(static_cast<const Statement&>(statement));
-  return err->empty();
+  Error step;
+  while (statement.Step(&step)) row(static_cast<const Statement&>(statement));
+  if (step.message.empty()) return true;
+  if (err) *err = std::move(step);
+  return false;
 }
 
 // Text stored as NULL when empty (a note, a cwd that was not recorded).
@@ -161,8 +168,8 @@ inline std::optional<std::string_view> NullIfEmpty(std::string_view text) {
 class Transaction {
  public:
   explicit Transaction(Database* db) : db_(db) {}
-  bool Begin(std::string* err);
-  bool Commit(std::string* err);
+  [[nodiscard]] bool Begin(Error* err);
+  [[nodiscard]] bool Commit(Error* err);
   ~Transaction();
 
  private:

@@ -17,19 +17,18 @@ std::string Seconds(int ms) {
 
 }  // namespace
 
-bool BusyTimeoutMs(int* ms, std::string* err) {
+bool BusyTimeoutMs(int* ms, Error* err) {
   *ms = kDefaultBusyTimeoutMs;
   const char* text = std::getenv("RPROF_BUSY_TIMEOUT_MS");
   if (!text || !*text) return true;
   char* end = nullptr;
   long value = std::strtol(text, &end, 10);
-  if (*end != '\0' || value < 0 || value > 24L * 3600 * 1000) {
-    *err = std::string("RPROF_BUSY_TIMEOUT_MS=") + text +
-           ": expected milliseconds, a whole number from 0 to 86400000; unset it for the "
-           "default of " +
-           std::to_string(kDefaultBusyTimeoutMs);
-    return false;
-  }
+  if (*end != '\0' || value < 0 || value > 24L * 3600 * 1000)
+    return Fail(err, ErrorKind::kEnvironment,
+                std::string("RPROF_BUSY_TIMEOUT_MS=") + text +
+                    ": expected milliseconds, a whole number from 0 to 86400000; unset it for the "
+                    "default of " +
+                    std::to_string(kDefaultBusyTimeoutMs));
   *ms = static_cast<int>(value);
   return true;
 }
@@ -39,8 +38,7 @@ std::string DescribeSqliteFailure(sqlite3* db, int code) {
   std::string file = db && sqlite3_db_filename(db, "main") ? sqlite3_db_filename(db, "main") : "";
   if (file.empty()) file = "FILE";
   int timeout_ms = 0;
-  std::string ignored;
-  BusyTimeoutMs(&timeout_ms, &ignored);
+  (void)BusyTimeoutMs(&timeout_ms, nullptr);  // a bad value leaves the default, said at open
   switch (code & 0xff) {  // the primary code; the extended one is named where it helps
     case SQLITE_FULL:
       return "the disk is full, or a file size limit was reached (SQLite: " + sqlite_says +

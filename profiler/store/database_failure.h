@@ -8,12 +8,14 @@
 
 #include <string>
 
+#include "core/error.h"
+
 namespace rprof {
 
 // The busy timeout of every connection, in milliseconds: $RPROF_BUSY_TIMEOUT_MS when it is a
 // whole number (tests set it short, to see a held lock fail at once), else 30000. False with
-// *err when the variable is set to something else.
-bool BusyTimeoutMs(int* ms, std::string* err);
+// *err (kEnvironment) when the variable is set to something else.
+[[nodiscard]] bool BusyTimeoutMs(int* ms, Error* err);
 
 // The text of the failure `code` (an extended result code) of connection db (may be null): for
 // a full disk, an I/O error, a lock held past the busy timeout, a read-only or unopenable file

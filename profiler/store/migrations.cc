@@ -39,7 +39,7 @@ int CurrentSchemaVersion() { return static_cast<int>(BuiltinMigrations().size())
 
 namespace {
 
-bool ReadUserVersion(Database* db, int* version, std::string* err) {
+bool ReadUserVersion(Database* db, int* version, Error* err) {
   Statement stmt;
   if (!db->Prepare("PRAGMA user_version", &stmt, err)) return false;
   if (!stmt.Step(err)) return false;
@@ -52,7 +52,7 @@ bool ReadUserVersion(Database* db, int* version, std::string* err) {
 // never calls the busy handler (sqlite3BtreeSetVersion): ranks of one MPI job that open a new
 // database together would see "database is locked" at once while another holds the write lock
 // for a moment. So the wait is here, up to the same busy timeout.
-bool SetJournalMode(Database* db, const std::string& mode, std::string* err) {
+bool SetJournalMode(Database* db, const std::string& mode, Error* err) {
   std::string current;
   if (!db->ForEachRow("PRAGMA journal_mode", err, [&](const Statement& s) { current = s.Text(0); }))
     return false;
@@ -70,22 +70,20 @@ bool SetJournalMode(Database* db, const std::string& mode, std::string* err) {
 
 }  // namespace
 
-bool SchemaVersionKnown(int version, int newest, std::string* why) {
-  if (version < 0) {
-    // rprof writes versions 1 and up: another program set this one.
-    *why = "schema version " + std::to_string(version) +
-           " is not one rprof writes (another program changed the file); use another database";
-    return false;
-  }
-  if (version > newest) {
-    *why = "schema version " + std::to_string(version) + " is newer than this rprof's " +
-           std::to_string(newest) + "; use a newer rprof, or another database";
-    return false;
-  }
+bool SchemaVersionKnown(int version, int newest, Error* why) {
+  if (version < 0)  // rprof writes versions 1 and up: another program set this one.
+    return Fail(why, ErrorKind::kEnvironment,
+                "schema version " + std::to_string(version) +
+                    " is not one rprof writes (another program changed the file); use another "
+                    "database");
+  if (version > newest)
+    return Fail(why, ErrorKind::kEnvironment,
+                "schema version " + std::to_string(version) + " is newer than this rprof's " +
+                    std::to_string(newest) + "; use a newer rprof, or another database");
   return true;
 }
 
-bool Migrate(Database* db, const std::vector<Migration>& migrations, std::string* err) {
+bool Migrate(Database* db, const std::vector<Migration>& migrations, Error* err) {
   int newest = migrations.empty() ? 0 : migrations.back().version;
   // The version and the tables in one statement, so one snapshot: read apart, a process that
   // migrates in between would make a fresh file look like someone else's (tables, version 0).
@@ -99,15 +97,11 @@ bool Migrate(Database* db, const std::vector<Migration>& migrations, std::string
                       }))
     return false;
   if (!SchemaVersionKnown(version, newest, err)) return false;
-  if (version == 0) {
-    // Version 0 with tables is someone else's database: refuse it rather than add ours to it.
-    if (tables > 0) {
-      *err =
-          "not an rprof database (it has tables but no rprof schema version); choose "
-          "another database";
-      return false;
-    }
-  }
+  // Version 0 with tables is someone else's database: refuse it rather than add ours to it.
+  if (version == 0 && tables > 0)
+    return Fail(err, ErrorKind::kEnvironment,
+                "not an rprof database (it has tables but no rprof schema version); choose "
+                "another database");
   for (const Migration& m : migrations) {
     if (m.version <= version) continue;
     // Another process may have migrated since we looked: re-read inside the write lock.
@@ -117,7 +111,7 @@ bool Migrate(Database* db, const std::vector<Migration>& migrations, std::string
     if (!ReadUserVersion(db, &current, err)) return false;
     if (current >= m.version) continue;
     if (!db->Exec(m.sql, err)) {
-      *err = m.name + ": " + *err;
+      if (err) err->message = m.name + ": " + err->message;
       return false;
     }
     if (!db->Exec("PRAGMA user_version = " + std::to_string(m.version), err)) return false;

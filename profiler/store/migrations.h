@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "store/database.h"
 
 namespace rprof {
@@ -22,14 +23,16 @@ const std::vector<Migration>& BuiltinMigrations();
 // The schema version this binary writes (the highest migration).
 int CurrentSchemaVersion();
 
-// Whether a file's user_version is one an rprof wrote, at most `newest`: false with *why ("schema
-// version 30 is newer than this rprof's 22; use a newer rprof", "schema version -1 is not one
-// rprof writes ...") otherwise. Readers and the migration runner ask the same question here.
-bool SchemaVersionKnown(int version, int newest, std::string* why);
+// Whether a file's user_version is one an rprof wrote, at most `newest`: false with *why
+// (kEnvironment: "schema version 30 is newer than this rprof's 22; use a newer rprof", "schema
+// version -1 is not one rprof writes ...") otherwise. Readers and the migration runner ask the
+// same question here.
+[[nodiscard]] bool SchemaVersionKnown(int version, int newest, Error* why);
 
 // Brings db up to the newest of `migrations`, each in its own transaction. Refuses (false,
-// *err naming both versions) a database whose user_version is newer, and writes nothing then.
-bool Migrate(Database* db, const std::vector<Migration>& migrations, std::string* err);
+// *err naming both versions, kEnvironment as every failure here) a database whose user_version
+// is newer, and writes nothing then.
+[[nodiscard]] bool Migrate(Database* db, const std::vector<Migration>& migrations, Error* err);
 
 }  // namespace rprof
 

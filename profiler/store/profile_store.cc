@@ -45,7 +45,7 @@ void ReadProfileRow(const Statement& s, StoredProfile* out) {
     out->profile.noisy_reasons.push_back("marked noisy in the database, without a reason");
 }
 
-bool LoadCeilings(Database* db, StoredProfile* out, std::string* why) {
+bool LoadCeilings(Database* db, StoredProfile* out, Error* why) {
   auto add_ceiling = [&](const Statement& s) {
     Ceiling c;
     c.kind = s.Text(0);
@@ -72,7 +72,7 @@ bool LoadCeilings(Database* db, StoredProfile* out, std::string* why) {
       why, add_ceiling, out->id);
 }
 
-bool LoadPoints(Database* db, StoredProfile* out, std::string* why) {
+bool LoadPoints(Database* db, StoredProfile* out, Error* why) {
   MachineProfile& p = out->profile;
   auto add_latency = [&](const Statement& s) {
     p.latency.push_back({static_cast<uint64_t>(s.Int(0)), s.Double(1), s.Double(2)});
@@ -108,7 +108,7 @@ bool LoadPoints(Database* db, StoredProfile* out, std::string* why) {
 // selects, with its ceilings and points. *found is false, and *out untouched, when there is none.
 template <typename Key>
 bool LoadWhole(Database* db, std::string_view where, const Key& key, StoredProfile* out,
-               bool* found, std::string* why) {
+               bool* found, Error* why) {
   *found = false;
   auto read = [&](const Statement& s) {
     *out = StoredProfile();
@@ -139,11 +139,12 @@ std::optional<double> TrafficValue(const Ceiling& c) {
 bool InsertProfile(RunStore* store, const MachineRecord& machine, const MachineProfile& profile,
                    int64_t* id, Error* err) {
   Database* db = store->db();
-  std::string why;
+  Error why;
   Transaction txn(db);
-  if (!txn.Begin(&why)) return store->DbFail(why, err);
+  if (!txn.Begin(&why)) return store->DbFail(why.message, err);
   int64_t machine_id = 0;
-  if (!store->FindOrInsertMachine(machine, &machine_id, &why)) return store->DbFail(why, err);
+  if (!store->FindOrInsertMachine(machine, &machine_id, &why))
+    return store->DbFail(why.message, err);
 
   if (!db->Run("INSERT INTO machine_profiles (machine_id, mode, threads, isa, nominal_ghz,"
                " clock_ghz_scalar, clock_ghz_vector, load_average_before, seconds, warnings,"
@@ -156,7 +157,7 @@ bool InsertProfile(RunStore* store, const MachineRecord& machine, const MachineP
                profile.noisy() ? 1 : 0,
                profile.noisy() ? std::optional<std::string>(Join(profile.noisy_reasons, "\n"))
                                : std::nullopt))
-    return store->DbFail(why, err);
+    return store->DbFail(why.message, err);
   int64_t profile_id = db->LastInsertId();
 
   // Each table's statement is prepared once and run per row.
@@ -166,35 +167,35 @@ bool InsertProfile(RunStore* store, const MachineRecord& machine, const MachineP
                    " bytes_per_element, traffic_bytes_per_element, traffic_value)"
                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    &c, &why))
-    return store->DbFail(why, err);
+    return store->DbFail(why.message, err);
   for (const Ceiling& x : profile.ceilings)
     if (!c.Run(&why, profile_id, x.kind, x.name, x.level, x.isa, x.precision, x.pattern, x.threads,
                x.working_set_bytes, x.value, x.unit, x.spread_pct, x.repetitions,
                NonZeroInt(x.bytes_per_element), NonZeroInt(x.traffic_bytes_per_element),
                TrafficValue(x)))
-      return store->DbFail(x.name + ": " + why, err);
+      return store->DbFail(x.name + ": " + why.message, err);
   Statement l;
   if (!db->Prepare("INSERT INTO latency_points (profile_id, working_set_bytes, ns, spread_pct)"
                    " VALUES (?, ?, ?, ?)",
                    &l, &why))
-    return store->DbFail(why, err);
+    return store->DbFail(why.message, err);
   for (const LatencyPoint& x : profile.latency)
     if (!l.Run(&why, profile_id, x.working_set_bytes, x.ns, x.spread_pct))
-      return store->DbFail(why, err);
+      return store->DbFail(why.message, err);
   Statement b;
   if (!db->Prepare("INSERT INTO bandwidth_points (profile_id, pattern, threads, working_set_bytes,"
                    " gbs, spread_pct) VALUES (?, ?, ?, ?, ?, ?)",
                    &b, &why))
-    return store->DbFail(why, err);
+    return store->DbFail(why.message, err);
   for (const BandwidthPoint& x : profile.bandwidth)
     if (!b.Run(&why, profile_id, x.pattern, x.threads, x.working_set_bytes, x.gbs, x.spread_pct))
-      return store->DbFail(why, err);
+      return store->DbFail(why.message, err);
   Statement v;
   if (!db->Prepare("INSERT INTO memory_levels (profile_id, level, reported_size, effective_size,"
                    " latency_ns, bandwidth_gbs, size_agreement, note, size_bytes, size_rule,"
                    " size_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    &v, &why))
-    return store->DbFail(why, err);
+    return store->DbFail(why.message, err);
   for (const LevelSummary& x : profile.levels)
     if (!v.Run(&why, profile_id, x.level, x.reported_size, x.effective_size, NonZero(x.latency_ns),
                NonZero(x.bandwidth_gbs),
@@ -203,26 +204,26 @@ bool InsertProfile(RunStore* store, const MachineRecord& machine, const MachineP
                x.size_rule.empty() ? std::nullopt : std::optional<uint64_t>(x.size_bytes),
                x.size_rule.empty() ? std::nullopt : std::optional<std::string>(x.size_rule),
                x.size_reason.empty() ? std::nullopt : std::optional<std::string>(x.size_reason)))
-      return store->DbFail(why, err);
-  if (!txn.Commit(&why)) return store->DbFail(why, err);
+      return store->DbFail(why.message, err);
+  if (!txn.Commit(&why)) return store->DbFail(why.message, err);
   *id = profile_id;
   return true;
 }
 
 bool LoadNewestProfile(RunStore* store, const std::string& fingerprint, StoredProfile* out,
                        bool* found, Error* err) {
-  std::string why;
+  Error why;
   if (!LoadWhole(store->db(), " WHERE m.fingerprint = ? ORDER BY p.id DESC LIMIT 1", fingerprint,
                  out, found, &why))
-    return store->DbFail(why, err);
+    return store->DbFail(why.message, err);
   return true;
 }
 
 bool LoadProfile(RunStore* store, int64_t id, StoredProfile* out, Error* err) {
-  std::string why;
+  Error why;
   bool found = false;
   if (!LoadWhole(store->db(), " WHERE p.id = ?", id, out, &found, &why))
-    return store->DbFail(why, err);
+    return store->DbFail(why.message, err);
   if (!found)
     return Fail(err, ErrorKind::kUsage,
                 "machine profile " + std::to_string(id) +
@@ -231,7 +232,7 @@ bool LoadProfile(RunStore* store, int64_t id, StoredProfile* out, Error* err) {
 }
 
 bool ListProfiles(RunStore* store, std::vector<StoredProfile>* out, Error* err) {
-  std::string why;
+  Error why;
   out->clear();
   auto add_profile = [&](const Statement& s) {
     StoredProfile p;
@@ -240,9 +241,9 @@ bool ListProfiles(RunStore* store, std::vector<StoredProfile>* out, Error* err) 
   };
   if (!store->db()->ForEachRow(std::string("SELECT ") + kProfileColumns + " ORDER BY p.id DESC",
                                &why, add_profile))
-    return store->DbFail(why, err);
+    return store->DbFail(why.message, err);
   for (StoredProfile& p : *out)
-    if (!LoadCeilings(store->db(), &p, &why)) return store->DbFail(why, err);
+    if (!LoadCeilings(store->db(), &p, &why)) return store->DbFail(why.message, err);
   return true;
 }
 

@@ -34,25 +34,19 @@ std::string RecoveryDirectory() {
   return state_home + "/rprof/recovered";
 }
 
-bool WriteRecoveryFile(const RunRecord& run, std::string_view json, std::string* path,
-                       std::string* err) {
+bool WriteRecoveryFile(const RunRecord& run, std::string_view json, std::string* path, Error* err) {
   std::string dir = RecoveryDirectory();
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec) {
-    *err = "cannot create " + dir + ": " + ec.message();
-    return false;
-  }
+  if (ec) return Fail(err, ErrorKind::kEnvironment, "cannot create " + dir + ": " + ec.message());
   std::string uid = run.uid.empty() ? NewRunUid() : run.uid;
   *path = dir + "/run-" + FileNamePart(run.started_at) + "-" + FileNamePart(uid) + ".json";
   std::string text = std::string(json);
   if (text.empty() || text.back() != '\n') text += '\n';
   // After a crash the file is whole or absent, never empty (process/replace_file.h).
   Error why;
-  if (!ReplaceFile(*path, text, &why)) {
-    *err = "cannot write " + *path + ": " + why.message;
-    return false;
-  }
+  if (!ReplaceFile(*path, text, &why))
+    return Fail(err, ErrorKind::kEnvironment, "cannot write " + *path + ": " + why.message);
   return true;
 }
 

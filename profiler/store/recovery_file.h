@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/error.h"
 #include "core/run.h"
 
 namespace rprof {
@@ -19,10 +20,10 @@ std::string RecoveryDirectory();
 // Writes json (the whole run) to a new file in the recovery directory, creating it, named by the
 // run's start time and uid ("run-2026-11-29T23-40-00.123Z-<uid>.json") so that runs never share
 // one; *path gets the name. The text goes to a temporary name first and is renamed when whole, so
-// a file there is never half a run. False with *err ("cannot write PATH: No space left on
-// device") when it cannot be written.
-bool WriteRecoveryFile(const RunRecord& run, std::string_view json, std::string* path,
-                       std::string* err);
+// a file there is never half a run. False with *err (kEnvironment: "cannot write PATH: No space
+// left on device") when it cannot be written.
+[[nodiscard]] bool WriteRecoveryFile(const RunRecord& run, std::string_view json, std::string* path,
+                                     Error* err);
 
 // Whether path names a file in the recovery directory.
 bool InRecoveryDirectory(const std::string& path);

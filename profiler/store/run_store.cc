@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include "core/json.h"
 #include "core/run_bounds.h"
@@ -31,14 +32,13 @@ std::vector<std::string> Split(const std::string& text, char sep) {
   return out;
 }
 
-bool MakeDirs(const std::string& dir, std::string* err) {
+bool MakeDirs(const std::string& dir, Error* err) {
   for (size_t pos = 1; pos <= dir.size(); ++pos) {
     if (pos != dir.size() && dir[pos] != '/') continue;
     std::string prefix = dir.substr(0, pos);
-    if (mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST) {
-      *err = "cannot create " + prefix + ": " + std::strerror(errno);
-      return false;
-    }
+    if (mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST)
+      return Fail(err, ErrorKind::kEnvironment,
+                  "cannot create " + prefix + ": " + std::strerror(errno));
   }
   return true;
 }
@@ -50,17 +50,15 @@ std::string DirName(const std::string& path) {
 }
 
 // Explains why a database file cannot be used, before SQLite gives a vaguer answer.
-bool CheckDirectory(const std::string& path, std::string* err) {
+bool CheckDirectory(const std::string& path, Error* err) {
   std::string dir = DirName(path);
   struct stat st;
-  if (stat(dir.c_str(), &st) != 0) {
-    *err = "directory " + dir + " does not exist; create it or choose another database";
-    return false;
-  }
-  if (access(path.c_str(), F_OK) != 0 && access(dir.c_str(), W_OK) != 0) {
-    *err = "directory " + dir + " is not writable; choose another database";
-    return false;
-  }
+  if (stat(dir.c_str(), &st) != 0)
+    return Fail(err, ErrorKind::kEnvironment,
+                "directory " + dir + " does not exist; create it or choose another database");
+  if (access(path.c_str(), F_OK) != 0 && access(dir.c_str(), W_OK) != 0)
+    return Fail(err, ErrorKind::kEnvironment,
+                "directory " + dir + " is not writable; choose another database");
   return true;
 }
 
@@ -79,18 +77,18 @@ DatabasePath ResolveDatabasePath(const std::string& flag_value) {
 
 bool RunStore::Open(const DatabasePath& path, Error* err) {
   path_ = path.path;
-  std::string why;
+  Error why;
   if ((path.is_default && !MakeDirs(DirName(path.path), &why)) ||
       !CheckDirectory(path.path, &why) || !db_.Open(path.path, Database::Mode::kReadWrite, &why) ||
       !Migrate(&db_, BuiltinMigrations(), &why) ||
       !CheckSchemaUnlessVerified(&db_, /*record=*/true, &why) || !SyncClosedLists(&db_, &why)) {
-    DbFail(why, err);
+    DbFail(why.message, err);
     if (err) err->remedy = Remedy::kOtherDatabase;
     return false;
   }
   // Last, as it may wait out the busy timeout: a file that cannot take the run now fails here,
   // before the measurement, not at the insert after it. Its message says what to do.
-  if (!db_.CheckWritable(&why)) return DbFail(why, err);
+  if (!db_.CheckWritable(&why)) return DbFail(why.message, err);
   return true;
 }
 
@@ -107,12 +105,13 @@ bool RunStore::OpenForReading(const DatabasePath& path, Database::Mode mode, int
                 "no database at " + path.path + ": " + why + "; check the path",
                 Remedy::kOtherDatabase);
   }
-  std::string why;
-  if (!db_.Open(path.path, mode, &why)) return DbFail(why, err);
+  Error why;
+  if (!db_.Open(path.path, mode, &why)) return DbFail(why.message, err);
   Statement stmt;
-  if (!db_.Prepare("PRAGMA user_version", &stmt, &why) || !stmt.Step(&why)) return DbFail(why, err);
+  if (!db_.Prepare("PRAGMA user_version", &stmt, &why) || !stmt.Step(&why))
+    return DbFail(why.message, err);
   *version = static_cast<int>(stmt.Int(0));
-  if (!SchemaVersionKnown(*version, CurrentSchemaVersion(), &why)) return DbFail(why, err);
+  if (!SchemaVersionKnown(*version, CurrentSchemaVersion(), &why)) return DbFail(why.message, err);
   return true;
 }
 
@@ -121,18 +120,18 @@ bool RunStore::OpenExisting(const DatabasePath& path, Error* err) {
   // connection would leave its -wal and -shm files behind, as it may not remove them.
   int version = 0;
   if (!OpenForReading(path, Database::Mode::kReadWriteExisting, &version, err)) return false;
-  std::string why;
+  Error why;
   // The readers expect the current schema: an older file is brought up to date, as the next
   // run would, and only such a file is ever written by a reader.
   if (version < CurrentSchemaVersion() &&
       (!Migrate(&db_, BuiltinMigrations(), &why) || !SyncClosedLists(&db_, &why)))
     return DbFail("schema version " + std::to_string(version) + " is older than this rprof's " +
                       std::to_string(CurrentSchemaVersion()) +
-                      " and could not be brought up to date: " + why,
+                      " and could not be brought up to date: " + why.message,
                   err);
   if (!CheckSchemaUnlessVerified(&db_, /*record=*/false, &why) ||
       !db_.Exec("PRAGMA query_only = ON", &why))
-    return DbFail(why, err);
+    return DbFail(why.message, err);
   return true;
 }
 
@@ -145,15 +144,19 @@ bool RunStore::DbFail(const std::string& why, Error* err) const {
   return Fail(err, ErrorKind::kEnvironment, "database " + path_ + ": " + why);
 }
 
-bool RunStore::FindOrInsertMachine(const MachineRecord& m, int64_t* id, std::string* err) {
+bool RunStore::FindOrInsertMachine(const MachineRecord& m, int64_t* id, Error* err) {
   Statement find;
   if (!db_.Prepare("SELECT id FROM machines WHERE fingerprint = ?", &find, err)) return false;
   find.Bind(1, m.fingerprint);
-  if (find.Step(err)) {
+  Error step;
+  if (find.Step(&step)) {
     *id = find.Int(0);
     return true;
   }
-  if (!err->empty()) return false;
+  if (!step.message.empty()) {
+    if (err) *err = std::move(step);
+    return false;
+  }
   if (!db_.Run("INSERT INTO machines (fingerprint, cpu_model, cores, caches, kernel, hostname,"
                " first_seen) VALUES (?, ?, ?, ?, ?, ?, ?)",
                err, m.fingerprint, m.cpu_model, m.cores, m.caches, m.kernel, m.hostname, UtcNow()))
@@ -164,16 +167,16 @@ bool RunStore::FindOrInsertMachine(const MachineRecord& m, int64_t* id, std::str
 
 bool RunStore::Insert(RunRecord* run, Error* err) {
   if (run->uid.empty()) run->uid = NewRunUid();
-  std::string why;
+  Error why;
   Transaction txn(&db_);
   if (!txn.Begin(&why) || !InsertRows(run, &why) || !txn.Commit(&why)) {
     run->id = 0;
-    return DbFail(why, err);
+    return DbFail(why.message, err);
   }
   return true;
 }
 
-bool RunStore::FindStored(const RunRecord& run, int64_t* id, std::string* err) {
+bool RunStore::FindStored(const RunRecord& run, int64_t* id, Error* err) {
   *id = 0;
   auto found = [&](const Statement& s) { *id = s.Int(0); };
   if (!run.uid.empty())
@@ -185,25 +188,23 @@ bool RunStore::FindStored(const RunRecord& run, int64_t* id, std::string* err) {
 }
 
 bool RunStore::Import(std::vector<RunRecord>* runs, std::vector<Imported>* results, Error* err) {
-  std::string why;
+  Error why;
   Transaction txn(&db_);
   if (!txn.Begin(&why) || !ImportRows(runs, results, &why) || !txn.Commit(&why))
-    return DbFail(why, err);
+    return DbFail(why.message, err);
   return true;
 }
 
 bool RunStore::ImportRows(std::vector<RunRecord>* runs, std::vector<Imported>* results,
-                          std::string* err) {
-  std::string& why = *err;
+                          Error* err) {
   results->clear();
   for (RunRecord& run : *runs) {
     // Whole or not at all: a run beyond what the store holds any run to is refused, named.
-    if (std::string beyond = RunBoundsViolation(run); !beyond.empty()) {
-      why = "run " + (run.uid.empty() ? run.target : run.uid) + ": " + beyond;
-      return false;
-    }
+    if (std::string beyond = RunBoundsViolation(run); !beyond.empty())
+      return Fail(err, ErrorKind::kEnvironment,
+                  "run " + (run.uid.empty() ? run.target : run.uid) + ": " + beyond);
     Imported result;
-    if (!FindStored(run, &result.run_id, &why)) return false;
+    if (!FindStored(run, &result.run_id, err)) return false;
     if (result.run_id != 0) {
       result.already_stored = true;
       run.id = result.run_id;
@@ -215,7 +216,7 @@ bool RunStore::ImportRows(std::vector<RunRecord>* runs, std::vector<Imported>* r
       if (!db_.ForEachRow(
               "SELECT 1 FROM machine_profiles p JOIN machines m ON m.id = p.machine_id"
               " WHERE p.id = ? AND m.fingerprint = ?",
-              &why, [&](const Statement&) { known = true; }, run.placement->profile_id,
+              err, [&](const Statement&) { known = true; }, run.placement->profile_id,
               run.machine.fingerprint))
         return false;
       if (!known) {
@@ -224,14 +225,14 @@ bool RunStore::ImportRows(std::vector<RunRecord>* runs, std::vector<Imported>* r
       }
     }
     if (run.uid.empty()) run.uid = NewRunUid();
-    if (!InsertRows(&run, &why)) return false;
+    if (!InsertRows(&run, err)) return false;
     result.run_id = run.id;
     results->push_back(result);
   }
   return true;
 }
 
-bool RunStore::InsertRows(RunRecord* run, std::string* err) {
+bool RunStore::InsertRows(RunRecord* run, Error* err) {
   int64_t machine_id = 0;
   if (!FindOrInsertMachine(run->machine, &machine_id, err)) return false;
 
@@ -390,7 +391,7 @@ void ReadRunRow(const Statement& s, RunRecord* run) {
 
 }  // namespace
 
-bool RunStore::LoadDetails(RunRecord* run, std::string* err, bool run_metrics_only) {
+bool RunStore::LoadDetails(RunRecord* run, Error* err, bool run_metrics_only) {
   auto add_sample = [&](const Statement& s) { run->samples.push_back(s.Double(0)); };
   auto add_metric = [&](const Statement& s) {
     Metric m;
@@ -422,20 +423,20 @@ bool RunStore::LoadDetails(RunRecord* run, std::string* err, bool run_metrics_on
 }
 
 bool RunStore::Load(int64_t id, RunRecord* out, Error* err) {
-  std::string why;
+  Error why;
   Statement stmt;
   if (!db_.Prepare(std::string("SELECT ") + kRunColumns + " WHERE r.id = ?", &stmt, &why))
-    return DbFail(why, err);
+    return DbFail(why.message, err);
   stmt.Bind(1, id);
   if (!stmt.Step(&why)) {
-    if (!why.empty()) return DbFail(why, err);
+    if (!why.message.empty()) return DbFail(why.message, err);
     return Fail(err, ErrorKind::kUsage,
                 "run " + std::to_string(id) + ": no such run in " + path_ +
                     "; `rprof history` lists the stored runs");
   }
   *out = RunRecord();
   ReadRunRow(stmt, out);
-  if (!LoadDetails(out, &why)) return DbFail(why, err);
+  if (!LoadDetails(out, &why)) return DbFail(why.message, err);
   return true;
 }
 
@@ -467,9 +468,9 @@ bool RunStore::List(const RunFilter& filter, std::vector<RunRecord>* out, Error*
   sql += " ORDER BY r.id DESC";
   if (filter.limit > 0) sql += " LIMIT " + std::to_string(filter.limit);
 
-  std::string why;
+  Error why;
   Statement stmt;
-  if (!db_.Prepare(sql, &stmt, &why)) return DbFail(why, err);
+  if (!db_.Prepare(sql, &stmt, &why)) return DbFail(why.message, err);
   // Named parameters are numbered in order of appearance, so bind them in the same order.
   int index = 1;
   if (!filter.target.empty()) {
@@ -490,9 +491,9 @@ bool RunStore::List(const RunFilter& filter, std::vector<RunRecord>* out, Error*
     ReadRunRow(stmt, &run);
     out->push_back(std::move(run));
   }
-  if (!why.empty()) return DbFail(why, err);
+  if (!why.message.empty()) return DbFail(why.message, err);
   for (RunRecord& run : *out)
-    if (!LoadDetails(&run, &why, filter.run_metrics_only)) return DbFail(why, err);
+    if (!LoadDetails(&run, &why, filter.run_metrics_only)) return DbFail(why.message, err);
   return true;
 }
 

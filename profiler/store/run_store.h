@@ -51,24 +51,24 @@ class RunStore {
   // the reason and what to do: missing or unwritable directory, not an SQLite file, schema
   // newer than this binary (the file is left untouched), a table missing, a read-only file, a
   // lock held by another process, a full disk.
-  bool Open(const DatabasePath& path, Error* err);
+  [[nodiscard]] bool Open(const DatabasePath& path, Error* err);
   // For the commands that only read (history, show, compare, plot, machine show and list,
   // calibrate --show): opens an existing database, never creating one; a missing file fails
   // with kEnvironment ("no database at PATH: nothing is stored there yet"). A file of an older
   // schema is brought up to date first, as the readers expect the current one; any other file
   // is read through a query-only connection and left as it is. Its schema is checked as Open
   // checks it.
-  bool OpenExisting(const DatabasePath& path, Error* err);
+  [[nodiscard]] bool OpenExisting(const DatabasePath& path, Error* err);
   // Opens an existing database without writing to it, or checking its schema (rprof query and
   // doctor: the user's own SQL on whatever the file holds).
-  bool OpenReadOnly(const DatabasePath& path, Error* err);
+  [[nodiscard]] bool OpenReadOnly(const DatabasePath& path, Error* err);
 
   // Stores the run with its machine, samples, metrics and tags in one transaction; sets run->id.
   // A run without a uid gets one first, kept even when storing fails, so the run can be saved
   // elsewhere under the identity it will have. Fails with kEnvironment and the cause alone
   // ("database PATH: the disk is full ...; free space ..."): the caller says what becomes of the
   // run.
-  bool Insert(RunRecord* run, Error* err);
+  [[nodiscard]] bool Insert(RunRecord* run, Error* err);
 
   // What Import did with one run.
   struct Imported {
@@ -82,19 +82,21 @@ class RunStore {
   // target and start and end times. A stored placement is kept only when this database has its
   // profile, for the run's machine (the profile ids of another database mean nothing here):
   // `rprof show` places the run against this database's profiles in any case.
-  bool Import(std::vector<RunRecord>* runs, std::vector<Imported>* results, Error* err);
+  [[nodiscard]] bool Import(std::vector<RunRecord>* runs, std::vector<Imported>* results,
+                            Error* err);
   // Import's work inside the caller's transaction (rprof merge: a source database's profiles,
-  // calibrations and runs in one), failing with the cause alone in *err.
-  bool ImportRows(std::vector<RunRecord>* runs, std::vector<Imported>* results, std::string* err);
+  // calibrations and runs in one), failing with the cause alone in *err (kEnvironment).
+  [[nodiscard]] bool ImportRows(std::vector<RunRecord>* runs, std::vector<Imported>* results,
+                                Error* err);
 
   // Reads one run back, whole. A missing id fails with kUsage.
-  bool Load(int64_t id, RunRecord* out, Error* err);
+  [[nodiscard]] bool Load(int64_t id, RunRecord* out, Error* err);
   // Runs matching the filter, newest first, whole.
-  bool List(const RunFilter& filter, std::vector<RunRecord>* out, Error* err);
+  [[nodiscard]] bool List(const RunFilter& filter, std::vector<RunRecord>* out, Error* err);
 
   // The machines row of `machine` (by fingerprint), inserted when new. Call inside a
-  // transaction when the id is about to be referenced.
-  bool FindOrInsertMachine(const MachineRecord& machine, int64_t* id, std::string* err);
+  // transaction when the id is about to be referenced. Fails as the database does.
+  [[nodiscard]] bool FindOrInsertMachine(const MachineRecord& machine, int64_t* id, Error* err);
 
   // Fails *err as every database error does: kEnvironment, "database <path>: <why>". For the
   // stores built on this one (profiles, calibrations), so all name the file the same way.
@@ -104,14 +106,15 @@ class RunStore {
   const std::string& path() const { return path_; }
 
  private:
-  bool LoadDetails(RunRecord* run, std::string* err, bool run_metrics_only = false);
+  [[nodiscard]] bool LoadDetails(RunRecord* run, Error* err, bool run_metrics_only = false);
   // The rows of one run, inside the caller's transaction.
-  bool InsertRows(RunRecord* run, std::string* err);
+  [[nodiscard]] bool InsertRows(RunRecord* run, Error* err);
   // The id of the run stored as `run` (see Import), or 0.
-  bool FindStored(const RunRecord& run, int64_t* id, std::string* err);
+  [[nodiscard]] bool FindStored(const RunRecord& run, int64_t* id, Error* err);
   // Opens an existing file in `mode` and reads its schema version, refusing a missing file or a
   // newer schema.
-  bool OpenForReading(const DatabasePath& path, Database::Mode mode, int* version, Error* err);
+  [[nodiscard]] bool OpenForReading(const DatabasePath& path, Database::Mode mode, int* version,
+                                    Error* err);
   Database db_;
   std::string path_;
 };

@@ -21,7 +21,7 @@ struct SchemaObject {
   std::vector<std::string> columns;  // tables only
 };
 
-bool ReadSchema(Database* db, std::vector<SchemaObject>* out, std::string* err) {
+bool ReadSchema(Database* db, std::vector<SchemaObject>* out, Error* err) {
   out->clear();
   // SQLite's own objects (sqlite_autoindex_…, sqlite_sequence) follow from the tables.
   if (!db->ForEachRow("SELECT type, name FROM sqlite_master WHERE substr(name, 1, 7) != 'sqlite_'"
@@ -84,7 +84,7 @@ const std::string& ExpectedFingerprint() {
 
 }  // namespace
 
-bool CheckSchemaUnlessVerified(Database* db, bool record, std::string* err) {
+bool CheckSchemaUnlessVerified(Database* db, bool record, Error* err) {
   int64_t cookie = -1;
   bool verified = false;
   // One statement, one snapshot: the cookie and the row as they were together.
@@ -100,7 +100,6 @@ bool CheckSchemaUnlessVerified(Database* db, bool record, std::string* err) {
           ExpectedFingerprint())) {
     // A file without the table is not current (the migrations add it): the whole check says
     // what is missing.
-    err->clear();
     return CheckSchema(db, err);
   }
   if (verified) return true;
@@ -109,16 +108,15 @@ bool CheckSchemaUnlessVerified(Database* db, bool record, std::string* err) {
   // Writing a row moves no schema cookie: the next open finds this one. A file that cannot
   // take it now (read-only, locked) costs the next open its check, nothing else: the writer's
   // own check for writability comes later and says what is wrong.
-  std::string ignored;
-  db->Run(
+  (void)db->Run(
       "INSERT INTO schema_verified (id, expected, schema_cookie) VALUES (1, ?, ?)"
       " ON CONFLICT(id) DO UPDATE SET expected = excluded.expected,"
       " schema_cookie = excluded.schema_cookie",
-      &ignored, ExpectedFingerprint(), cookie);
+      nullptr, ExpectedFingerprint(), cookie);
   return true;
 }
 
-bool CheckSchema(Database* db, std::string* err) {
+bool CheckSchema(Database* db, Error* err) {
   const std::vector<SchemaObject>& expected = ExpectedSchema();
   std::vector<SchemaObject> actual;
   if (!ReadSchema(db, &actual, err)) return false;
@@ -128,19 +126,16 @@ bool CheckSchema(Database* db, std::string* err) {
   for (const SchemaObject& want : expected) {
     auto have = std::find_if(actual.begin(), actual.end(),
                              [&](const SchemaObject& o) { return o.name == want.name; });
-    if (have == actual.end()) {
-      *err = want.type + " " + want.name + " is missing" + changed;
-      return false;
-    }
-    if (have->type != want.type) {
-      *err = want.name + " is a " + have->type + ", not a " + want.type + changed;
-      return false;
-    }
+    if (have == actual.end())
+      return Fail(err, ErrorKind::kEnvironment,
+                  want.type + " " + want.name + " is missing" + changed);
+    if (have->type != want.type)
+      return Fail(err, ErrorKind::kEnvironment,
+                  want.name + " is a " + have->type + ", not a " + want.type + changed);
     for (const std::string& column : want.columns) {
-      if (std::find(have->columns.begin(), have->columns.end(), column) == have->columns.end()) {
-        *err = "table " + want.name + " has no column " + column + changed;
-        return false;
-      }
+      if (std::find(have->columns.begin(), have->columns.end(), column) == have->columns.end())
+        return Fail(err, ErrorKind::kEnvironment,
+                    "table " + want.name + " has no column " + column + changed);
     }
   }
   return true;

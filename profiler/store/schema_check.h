@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "core/error.h"
 #include "store/database.h"
 
 namespace rprof {
@@ -15,15 +16,16 @@ namespace rprof {
 // is not a hand-kept list: it is what the same migrations make of an empty database, taken at
 // build time (store/schema_snapshot.py), so checking costs one read of the file's own schema.
 // Objects of the user's own (an index, a view) are allowed. False with *err naming the first
-// missing object: "table metrics is missing: the file was changed outside rprof; ...".
-bool CheckSchema(Database* db, std::string* err);
+// missing object (kEnvironment): "table metrics is missing: the file was changed outside rprof;
+// ...".
+[[nodiscard]] bool CheckSchema(Database* db, Error* err);
 
 // CheckSchema, skipped when the file says (table schema_verified) that this build's expected
 // schema was found whole at the schema cookie it has now: nobody changed its schema since, and
 // this rprof expects what was checked. `record`: a writer's open, which notes a check that
 // passed so that the next open skips it (a reader's open writes nothing). Most opens then read
 // one row instead of every table's columns.
-bool CheckSchemaUnlessVerified(Database* db, bool record, std::string* err);
+[[nodiscard]] bool CheckSchemaUnlessVerified(Database* db, bool record, Error* err);
 
 }  // namespace rprof
 

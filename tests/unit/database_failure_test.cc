@@ -50,7 +50,7 @@ TEST(DescribeSqliteFailure, SaysWhyAndWhatToDoKeepingSqlitesWords) {
 
 TEST(BusyTimeoutMs, FromTheEnvironmentOrThirtySeconds) {
   int ms = 0;
-  std::string err;
+  Error err;
   {
     ScopedEnv unset("RPROF_BUSY_TIMEOUT_MS", nullptr);
     ASSERT_TRUE(BusyTimeoutMs(&ms, &err));
@@ -65,7 +65,8 @@ TEST(BusyTimeoutMs, FromTheEnvironmentOrThirtySeconds) {
   for (const char* bad : {"abc", "-1", "1.5", "10s", "999999999999"}) {
     ScopedEnv set("RPROF_BUSY_TIMEOUT_MS", bad);
     EXPECT_FALSE(BusyTimeoutMs(&ms, &err)) << bad;
-    EXPECT_TRUE(Contains(err, std::string("RPROF_BUSY_TIMEOUT_MS=") + bad)) << err;
+    EXPECT_TRUE(Contains(err.message, std::string("RPROF_BUSY_TIMEOUT_MS=") + bad)) << err.message;
+    EXPECT_EQ(err.kind, ErrorKind::kEnvironment) << bad;
     Database db;
     EXPECT_FALSE(db.Open(":memory:", Database::Mode::kReadWrite, &err)) << "opened with " << bad;
   }
@@ -76,10 +77,10 @@ TEST(CheckWritable, FailsWithinTheBusyTimeoutWhileAnotherConnectionWrites) {
   TempDir dir;
   std::string path = dir.File("runs.db");
   Database db;
-  std::string err;
-  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
-  ASSERT_TRUE(db.Exec("PRAGMA journal_mode = WAL; CREATE TABLE t (x)", &err)) << err;
-  EXPECT_TRUE(db.CheckWritable(&err)) << err;
+  Error err;
+  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err.message;
+  ASSERT_TRUE(db.Exec("PRAGMA journal_mode = WAL; CREATE TABLE t (x)", &err)) << err.message;
+  EXPECT_TRUE(db.CheckWritable(&err)) << err.message;
 
   sqlite3* holder = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &holder), SQLITE_OK);
@@ -87,37 +88,37 @@ TEST(CheckWritable, FailsWithinTheBusyTimeoutWhileAnotherConnectionWrites) {
   auto start = std::chrono::steady_clock::now();
   EXPECT_FALSE(db.CheckWritable(&err));
   double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_TRUE(Contains(err, "locked by another process")) << err;
+  EXPECT_TRUE(Contains(err.message, "locked by another process")) << err.message;
   EXPECT_GE(waited, 0.09);
   EXPECT_LT(waited, 10);
   sqlite3_exec(holder, "ROLLBACK", nullptr, nullptr, nullptr);
   sqlite3_close(holder);
-  EXPECT_TRUE(db.CheckWritable(&err)) << err;
+  EXPECT_TRUE(db.CheckWritable(&err)) << err.message;
   // It wrote nothing, and left no transaction open.
-  EXPECT_TRUE(db.Exec("INSERT INTO t VALUES (1)", &err)) << err;
+  EXPECT_TRUE(db.Exec("INSERT INTO t VALUES (1)", &err)) << err.message;
 }
 
 TEST(CheckWritable, FailsOnAReadOnlyConnection) {
   TempDir dir;
   std::string path = dir.File("runs.db");
-  std::string err;
+  Error err;
   {
     Database db;
-    ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
-    ASSERT_TRUE(db.Exec("CREATE TABLE t (x)", &err)) << err;
+    ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err.message;
+    ASSERT_TRUE(db.Exec("CREATE TABLE t (x)", &err)) << err.message;
   }
   Database reader;
-  ASSERT_TRUE(reader.Open(path, Database::Mode::kReadOnly, &err)) << err;
+  ASSERT_TRUE(reader.Open(path, Database::Mode::kReadOnly, &err)) << err.message;
   EXPECT_FALSE(reader.CheckWritable(&err));
-  EXPECT_TRUE(Contains(err, "this user cannot write it")) << err;
+  EXPECT_TRUE(Contains(err.message, "this user cannot write it")) << err.message;
 }
 
 TEST(DatabaseOpen, ReadWriteExistingNeverCreates) {
   TempDir dir;
-  std::string err;
+  Error err;
   Database db;
   EXPECT_FALSE(db.Open(dir.File("absent.db"), Database::Mode::kReadWriteExisting, &err));
-  EXPECT_TRUE(Contains(err, "cannot be opened")) << err;
+  EXPECT_TRUE(Contains(err.message, "cannot be opened")) << err.message;
   EXPECT_FALSE(std::filesystem::exists(dir.File("absent.db")));
 }
 

@@ -34,18 +34,18 @@ using testing_support::RawExec;
 std::vector<std::string> RawStrings(Database* db, const std::string& sql) {
   std::vector<std::string> out;
   Statement stmt;
-  std::string err;
-  EXPECT_TRUE(db->Prepare(sql, &stmt, &err)) << err;
+  Error err;
+  EXPECT_TRUE(db->Prepare(sql, &stmt, &err)) << err.message;
   while (stmt.Step(&err)) out.push_back(stmt.Text(0));
-  EXPECT_EQ(err, "");
+  EXPECT_EQ(err.message, "");
   return out;
 }
 
 int UserVersion(Database* db) {
   Statement stmt;
-  std::string err;
-  EXPECT_TRUE(db->Prepare("PRAGMA user_version", &stmt, &err)) << err;
-  EXPECT_TRUE(stmt.Step(&err)) << err;
+  Error err;
+  EXPECT_TRUE(db->Prepare("PRAGMA user_version", &stmt, &err)) << err.message;
+  EXPECT_TRUE(stmt.Step(&err)) << err.message;
   return static_cast<int>(stmt.Int(0));
 }
 
@@ -58,10 +58,10 @@ testing::AssertionResult MigrateToJustBefore(const std::string& path, const std:
   });
   if (at == all.end()) return testing::AssertionFailure() << "no migration " << name;
   Database db;
-  std::string err;
+  Error err;
   if (!db.Open(path, Database::Mode::kReadWrite, &err) ||
       !Migrate(&db, std::vector<Migration>(all.begin(), at), &err))
-    return testing::AssertionFailure() << err;
+    return testing::AssertionFailure() << err.message;
   return testing::AssertionSuccess();
 }
 
@@ -84,9 +84,9 @@ TEST(Migrate, FreshDatabaseGetsCurrentSchema) {
   TempDir dir;
   ASSERT_FALSE(dir.path().empty());
   Database db;
-  std::string err;
-  ASSERT_TRUE(db.Open(dir.File("fresh.db"), Database::Mode::kReadWrite, &err)) << err;
-  ASSERT_TRUE(Migrate(&db, BuiltinMigrations(), &err)) << err;
+  Error err;
+  ASSERT_TRUE(db.Open(dir.File("fresh.db"), Database::Mode::kReadWrite, &err)) << err.message;
+  ASSERT_TRUE(Migrate(&db, BuiltinMigrations(), &err)) << err.message;
   EXPECT_EQ(UserVersion(&db), CurrentSchemaVersion());
   std::vector<std::string> tables =
       RawStrings(&db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
@@ -99,17 +99,17 @@ TEST(Migrate, FreshDatabaseGetsCurrentSchema) {
 TEST(Migrate, SecondTimeIsANoOp) {
   TempDir dir;
   std::string path = dir.File("twice.db");
-  std::string err;
+  Error err;
   std::vector<std::string> schema_before;
   {
     Database db;
-    ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
-    ASSERT_TRUE(Migrate(&db, BuiltinMigrations(), &err)) << err;
+    ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err.message;
+    ASSERT_TRUE(Migrate(&db, BuiltinMigrations(), &err)) << err.message;
     schema_before = RawStrings(&db, "SELECT sql FROM sqlite_master ORDER BY name");
   }
   Database db;
-  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
-  ASSERT_TRUE(Migrate(&db, BuiltinMigrations(), &err)) << err;
+  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err.message;
+  ASSERT_TRUE(Migrate(&db, BuiltinMigrations(), &err)) << err.message;
   EXPECT_EQ(UserVersion(&db), CurrentSchemaVersion());
   EXPECT_EQ(RawStrings(&db, "SELECT sql FROM sqlite_master ORDER BY name"), schema_before);
 }
@@ -121,11 +121,11 @@ TEST(Migrate, SecondTimeIsANoOp) {
 TEST(Migrate, SwitchingToWalWaitsForAnotherWriterAsAWriteWould) {
   TempDir dir;
   std::string path = dir.File("shared.db");
-  std::string err;
+  Error err;
   {
     Database db;
-    ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
-    ASSERT_TRUE(Migrate(&db, BuiltinMigrations(), &err)) << err;
+    ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err.message;
+    ASSERT_TRUE(Migrate(&db, BuiltinMigrations(), &err)) << err.message;
   }
   RawExec(path, "PRAGMA journal_mode = DELETE");  // as a fresh file is before its first switch
   sqlite3* writer = nullptr;
@@ -136,13 +136,13 @@ TEST(Migrate, SwitchingToWalWaitsForAnotherWriterAsAWriteWould) {
     sqlite3_exec(writer, "ROLLBACK", nullptr, nullptr, nullptr);
   });
   Database db;
-  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
+  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err.message;
   auto start = std::chrono::steady_clock::now();
   bool migrated = Migrate(&db, BuiltinMigrations(), &err);
   double waited_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   release.join();
   sqlite3_close(writer);
-  ASSERT_TRUE(migrated) << err;
+  ASSERT_TRUE(migrated) << err.message;
   EXPECT_GE(waited_s, 0.2);  // it waited for the writer
   EXPECT_EQ(RawStrings(&db, "PRAGMA journal_mode"), (std::vector<std::string>{"wal"}));
 }
@@ -154,12 +154,12 @@ TEST(Migrate, AppliesOnlyMigrationsNotYetApplied) {
   std::vector<Migration> first = {{1, "001_a.sql", "CREATE TABLE a (x);"}};
   std::vector<Migration> both = {first[0], {2, "002_b.sql", "CREATE TABLE b (y);"}};
   Database db;
-  std::string err;
-  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
-  ASSERT_TRUE(Migrate(&db, first, &err)) << err;
+  Error err;
+  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err.message;
+  ASSERT_TRUE(Migrate(&db, first, &err)) << err.message;
   EXPECT_EQ(UserVersion(&db), 1);
-  ASSERT_TRUE(Migrate(&db, first, &err)) << err;
-  ASSERT_TRUE(Migrate(&db, both, &err)) << err;
+  ASSERT_TRUE(Migrate(&db, first, &err)) << err.message;
+  ASSERT_TRUE(Migrate(&db, both, &err)) << err.message;
   EXPECT_EQ(UserVersion(&db), 2);
   EXPECT_EQ(RawStrings(&db, "SELECT name FROM sqlite_master ORDER BY name"),
             (std::vector<std::string>{"a", "b"}));
@@ -178,9 +178,9 @@ TEST(Migrate, PlacementsStoredBeforeTheBoundColumnGetTheirKind) {
           " (2, 1, 'fp64_avx2_fma', 67, 'compute (fp64_avx2_fma)', 'v'),"
           " (3, 1, 'fp64_avx2_fma', 67, NULL, 'not placed: no FLOP count')");
   Database db;
-  std::string err;
-  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
-  ASSERT_TRUE(Migrate(&db, all, &err)) << err;
+  Error err;
+  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err.message;
+  ASSERT_TRUE(Migrate(&db, all, &err)) << err.message;
   EXPECT_EQ(RawStrings(&db, "SELECT coalesce(bound, 'NULL') FROM placements ORDER BY run_id"),
             (std::vector<std::string>{"dram bandwidth", "compute", "NULL"}));
 }
@@ -204,9 +204,9 @@ TEST(Migrate, CeilingsStoredBeforeTheConventionsGetBoth) {
       " (1, 'bandwidth', 'l2_load', 'l2', 'avx2', 'fp64', 'load', 1, 1, 80, 'GB/s', 1, 5),"
       " (1, 'compute', 'fp64_avx2_fma', '', 'avx2', 'fp64', 'fma', 1, 0, 50, 'GFLOP/s', 1, 5)");
   Database db;
-  std::string err;
-  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
-  ASSERT_TRUE(Migrate(&db, all, &err)) << err;
+  Error err;
+  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err.message;
+  ASSERT_TRUE(Migrate(&db, all, &err)) << err.message;
   EXPECT_EQ(RawStrings(&db,
                        "SELECT name || ' ' || coalesce(bytes_per_element, 'NULL') || ' ' ||"
                        " coalesce(traffic_bytes_per_element, 'NULL') || ' ' ||"
@@ -223,10 +223,10 @@ TEST(Migrate, FailingMigrationIsRolledBackAndNamed) {
       {1, "001_a.sql", "CREATE TABLE a (x);"},
       {2, "002_broken.sql", "CREATE TABLE b (y); THIS IS NOT SQL;"}};
   Database db;
-  std::string err;
-  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
+  Error err;
+  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err.message;
   EXPECT_FALSE(Migrate(&db, migrations, &err));
-  EXPECT_NE(err.find("002_broken.sql"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("002_broken.sql"), std::string::npos) << err.message;
   EXPECT_EQ(UserVersion(&db), 1);
   EXPECT_EQ(RawStrings(&db, "SELECT name FROM sqlite_master ORDER BY name"),
             (std::vector<std::string>{"a"}))
@@ -243,13 +243,13 @@ TEST(Migrate, ForeignDatabaseThatCannotBeMigratedIsLeftUntouched) {
           "CREATE TABLE runs (lap INTEGER, seconds REAL);"
           "INSERT INTO runs VALUES (1, 62.5);");
   std::string bytes = ReadBytes(path);
-  std::string err;
+  Error err;
   {
     Database db;
-    ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
+    ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err.message;
     EXPECT_FALSE(Migrate(&db, BuiltinMigrations(), &err));
   }
-  EXPECT_NE(err.find("not an rprof database"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("not an rprof database"), std::string::npos) << err.message;
   EXPECT_EQ(RawInt(path, "PRAGMA user_version"), 0);
   EXPECT_EQ(RawInt(path, "SELECT count(*) FROM runs"), 1);
   EXPECT_TRUE(ReadBytes(path) == bytes)
@@ -279,15 +279,17 @@ class NewerDatabaseTest : public testing::Test {
 };
 
 TEST_F(NewerDatabaseTest, MigrateRefusesNamingBothVersions) {
-  std::string err;
+  Error err;
   {
     Database db;
-    ASSERT_TRUE(db.Open(path_, Database::Mode::kReadWrite, &err)) << err;
+    ASSERT_TRUE(db.Open(path_, Database::Mode::kReadWrite, &err)) << err.message;
     EXPECT_FALSE(Migrate(&db, BuiltinMigrations(), &err));
   }
-  EXPECT_NE(err.find("schema version " + std::to_string(newer_)), std::string::npos) << err;
-  EXPECT_NE(err.find("this rprof's " + std::to_string(CurrentSchemaVersion())), std::string::npos)
-      << err;
+  EXPECT_NE(err.message.find("schema version " + std::to_string(newer_)), std::string::npos)
+      << err.message;
+  EXPECT_NE(err.message.find("this rprof's " + std::to_string(CurrentSchemaVersion())),
+            std::string::npos)
+      << err.message;
   EXPECT_TRUE(ReadBytes(path_) == bytes_)
       << "a refused database must be left untouched: " << FirstDifference(ReadBytes(path_), bytes_);
   EXPECT_EQ(RawInt(path_, "PRAGMA user_version"), newer_);
@@ -347,9 +349,9 @@ TEST(Migrate, ProfilesStoredBeforeTheNoisyMarkAreMarkedByTheirSpreads) {
           "INSERT INTO run_trust (run_id, kind, detail) VALUES (1, 'uncalibrated', 'x'),"
           " (1, 'hypervisor', 'y')");
   Database db;
-  std::string err;
-  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err;
-  ASSERT_TRUE(Migrate(&db, all, &err)) << err;
+  Error err;
+  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &err)) << err.message;
+  ASSERT_TRUE(Migrate(&db, all, &err)) << err.message;
   EXPECT_EQ(RawStrings(&db,
                        "SELECT noisy || ': ' || coalesce(noisy_reasons, 'NULL') FROM"
                        " machine_profiles ORDER BY id"),
@@ -389,14 +391,14 @@ TEST(Migrate, TrustNotesStoredBeforeTheKindsTableKeepTheirKinds) {
             static_cast<int64_t>(kTrustKinds.size()));
   // rprof's own connections enforce the reference.
   Database db;
-  std::string why;
-  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &why)) << why;
-  ASSERT_TRUE(db.Exec("PRAGMA foreign_keys = ON", &why)) << why;
+  Error why;
+  ASSERT_TRUE(db.Open(path, Database::Mode::kReadWrite, &why)) << why.message;
+  ASSERT_TRUE(db.Exec("PRAGMA foreign_keys = ON", &why)) << why.message;
   EXPECT_FALSE(
       db.Exec("INSERT INTO run_trust (run_id, kind, detail) VALUES (1, 'nonsense', 'x')", &why));
   EXPECT_TRUE(
       db.Exec("INSERT INTO run_trust (run_id, kind, detail) VALUES (1, 'uncore', 'u')", &why))
-      << why;
+      << why.message;
 }
 
 TEST(Migrate, RunsStoredBeforeUidsGetOneEach) {

@@ -39,10 +39,11 @@ TEST(RecoveryDirectory, XdgStateHomeThenHome) {
 TEST(WriteRecoveryFile, OneWholeFilePerRunInADirectoryMadeForIt) {
   TempDir dir;
   ScopedEnv xdg("XDG_STATE_HOME", dir.File("state").c_str());
-  std::string path, err;
+  std::string path;
+  Error err;
   ASSERT_TRUE(WriteRecoveryFile(RunWithUid("0123456789abcdef0123456789abcdef"), "{\"run_id\":null}",
                                 &path, &err))
-      << err;
+      << err.message;
   EXPECT_EQ(path, dir.File("state") +
                       "/rprof/recovered/run-2026-11-29T23-40-00.123Z-"
                       "0123456789abcdef0123456789abcdef.json");
@@ -53,7 +54,7 @@ TEST(WriteRecoveryFile, OneWholeFilePerRunInADirectoryMadeForIt) {
   std::string second;
   ASSERT_TRUE(
       WriteRecoveryFile(RunWithUid("ffffffffffffffffffffffffffffffff"), "{}", &second, &err))
-      << err;
+      << err.message;
   EXPECT_NE(second, path);
   // Nothing else is left there: no half-written temporary.
   int files = 0;
@@ -68,11 +69,14 @@ TEST(WriteRecoveryFile, APlaceThatCannotBeWrittenIsNamed) {
   TempDir dir;
   std::ofstream(dir.File("not-a-directory")) << "x";
   ScopedEnv xdg("XDG_STATE_HOME", dir.File("not-a-directory").c_str());
-  std::string path, err;
+  std::string path;
+  Error err;
   EXPECT_FALSE(
       WriteRecoveryFile(RunWithUid("0123456789abcdef0123456789abcdef"), "{}", &path, &err));
-  EXPECT_EQ(err.rfind("cannot create " + dir.File("not-a-directory") + "/rprof/recovered: ", 0), 0u)
-      << err;
+  EXPECT_EQ(
+      err.message.rfind("cannot create " + dir.File("not-a-directory") + "/rprof/recovered: ", 0),
+      0u)
+      << err.message;
 }
 
 }  // namespace

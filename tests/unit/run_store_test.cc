@@ -167,24 +167,24 @@ TEST_F(RunStoreTest, EmptyCwdAndNoSignalAreNull) {
 // Values are bound in SQL order, so a list one short or one long must fail, not shift columns.
 TEST_F(RunStoreTest, StatementRunRefusesAMiscountedValueList) {
   Database* db = store_.db();
-  std::string why;
+  Error why;
   EXPECT_FALSE(
       db->Run("INSERT INTO machines (fingerprint, cpu_model, cores, caches, kernel,"
               " hostname, first_seen) VALUES (?, ?, ?, ?, ?, ?, ?)",
               &why, "fp", "cpu", 4, "", "", ""));
-  EXPECT_TRUE(Contains(why, "statement has 7 parameters, 6 values given")) << why;
+  EXPECT_TRUE(Contains(why.message, "statement has 7 parameters, 6 values given")) << why.message;
   EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM machines"), 0);
   EXPECT_TRUE(
       db->Run("INSERT INTO machines (fingerprint, cpu_model, cores, caches, kernel,"
               " hostname, first_seen) VALUES (?, ?, ?, ?, ?, ?, ?)",
               &why, "fp", "cpu", 4, "", "", "", "2026-01-01T00:00:00.000Z"))
-      << why;
+      << why.message;
   EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM machines WHERE cores = 4"), 1);
 }
 
 TEST_F(RunStoreTest, ForEachRowVisitsRowsInOrderAndReportsErrors) {
   Database* db = store_.db();
-  std::string why;
+  Error why;
   std::vector<int64_t> seen;
   auto add = [&](const Statement& s) { seen.push_back(s.Int(0)); };
   EXPECT_TRUE(
@@ -193,10 +193,10 @@ TEST_F(RunStoreTest, ForEachRowVisitsRowsInOrderAndReportsErrors) {
                      &why, add, 2));
   EXPECT_EQ(seen, (std::vector<int64_t>{2, 3}));
   seen.clear();
-  EXPECT_TRUE(db->ForEachRow("SELECT id FROM runs", &why, add)) << why;
+  EXPECT_TRUE(db->ForEachRow("SELECT id FROM runs", &why, add)) << why.message;
   EXPECT_TRUE(seen.empty());
   EXPECT_FALSE(db->ForEachRow("SELECT x FROM no_such_table", &why, add));
-  EXPECT_TRUE(Contains(why, "no_such_table")) << why;
+  EXPECT_TRUE(Contains(why.message, "no_such_table")) << why.message;
 }
 
 // run_summary's preferred source comes from the sources table, which the store keeps equal to
@@ -472,9 +472,9 @@ TEST(RunStoreOpen, ReadOnlyConnectionCannotWrite) {
   }
   RunStore reader;
   ASSERT_TRUE(reader.OpenReadOnly({path, false}, &err)) << err.message;
-  std::string why;
+  Error why;
   EXPECT_FALSE(reader.db()->Exec("DELETE FROM runs", &why));
-  EXPECT_FALSE(why.empty());
+  EXPECT_FALSE(why.message.empty());
   RunRecord loaded;
   EXPECT_TRUE(reader.Load(1, &loaded, &err)) << err.message;
   EXPECT_EQ(RawInt(path, "SELECT count(*) FROM runs"), 1);
@@ -674,7 +674,7 @@ TEST(RunStoreOpen, OpenExistingNeverCreatesAndNeverWrites) {
   {
     RunStore reader;
     ASSERT_TRUE(reader.OpenExisting({path, false}, &err)) << err.message;
-    std::string why;
+    Error why;
     EXPECT_FALSE(reader.db()->Exec("DELETE FROM runs", &why)) << "a reader's connection wrote";
     RunRecord loaded;
     EXPECT_TRUE(reader.Load(1, &loaded, &err)) << err.message;

@@ -19,17 +19,17 @@ class SchemaCheckTest : public testing::Test {
  protected:
   void SetUp() override {
     ASSERT_FALSE(dir_.path().empty());
-    std::string err;
-    ASSERT_TRUE(db_.Open(dir_.File("runs.db"), Database::Mode::kReadWrite, &err)) << err;
-    ASSERT_TRUE(Migrate(&db_, BuiltinMigrations(), &err)) << err;
+    Error err;
+    ASSERT_TRUE(db_.Open(dir_.File("runs.db"), Database::Mode::kReadWrite, &err)) << err.message;
+    ASSERT_TRUE(Migrate(&db_, BuiltinMigrations(), &err)) << err.message;
   }
   // The check's message after sql changed the file ("" when it passes).
   std::string AfterChange(const std::string& sql) {
-    std::string err;
-    EXPECT_TRUE(db_.Exec(sql, &err)) << err;
-    err.clear();
+    Error err;
+    EXPECT_TRUE(db_.Exec(sql, &err)) << err.message;
+    err = Error();
     if (CheckSchema(&db_, &err)) return "";
-    return err;
+    return err.message;
   }
 
   TempDir dir_;
@@ -81,26 +81,26 @@ TEST_F(SchemaCheckTest, ATableReplacedByAViewIsNamed) {
 // Whether the check read the file's schema: a table it expects is hidden behind a changed name
 // without moving the schema cookie (writable_schema), which only a real check notices.
 std::string CheckedWithTableSecretlyRenamed(Database* db, bool record_first) {
-  std::string err;
+  Error err;
   if (record_first) {
-    EXPECT_TRUE(CheckSchemaUnlessVerified(db, /*record=*/true, &err)) << err;
+    EXPECT_TRUE(CheckSchemaUnlessVerified(db, /*record=*/true, &err)) << err.message;
   }
   int64_t cookie_before = 0, cookie_after = 0;
   auto cookie = [&](int64_t* out) {
     EXPECT_TRUE(db->ForEachRow("PRAGMA schema_version", &err, [&](const Statement& s) {
       *out = s.Int(0);
-    })) << err;
+    })) << err.message;
   };
   cookie(&cookie_before);
   EXPECT_TRUE(
       db->Exec("PRAGMA writable_schema = ON; UPDATE sqlite_master SET name = 'tags_gone'"
                " WHERE name = 'tags'; PRAGMA writable_schema = OFF",
                &err))
-      << err;
+      << err.message;
   cookie(&cookie_after);
   EXPECT_EQ(cookie_before, cookie_after) << "writable_schema moved the cookie";
-  err.clear();
-  return CheckSchemaUnlessVerified(db, /*record=*/false, &err) ? "" : err;
+  err = Error();
+  return CheckSchemaUnlessVerified(db, /*record=*/false, &err) ? "" : err.message;
 }
 
 TEST_F(SchemaCheckTest, AVerifiedSchemaIsNotReadAgainWhileItsCookieStands) {
@@ -115,20 +115,20 @@ TEST_F(SchemaCheckTest, WithoutARecordTheSchemaIsRead) {
 }
 
 TEST_F(SchemaCheckTest, AChangedSchemaIsReadAgainAfterARecord) {
-  std::string err;
-  ASSERT_TRUE(CheckSchemaUnlessVerified(&db_, /*record=*/true, &err)) << err;
-  ASSERT_TRUE(db_.Exec("DROP VIEW run_summary", &err)) << err;  // moves the cookie
+  Error err;
+  ASSERT_TRUE(CheckSchemaUnlessVerified(&db_, /*record=*/true, &err)) << err.message;
+  ASSERT_TRUE(db_.Exec("DROP VIEW run_summary", &err)) << err.message;  // moves the cookie
   EXPECT_FALSE(CheckSchemaUnlessVerified(&db_, /*record=*/true, &err));
-  EXPECT_EQ(err.rfind("view run_summary is missing", 0), 0u) << err;
+  EXPECT_EQ(err.message.rfind("view run_summary is missing", 0), 0u) << err.message;
 }
 
 TEST_F(SchemaCheckTest, AReaderDoesNotRecordItsCheck) {
-  std::string err;
-  ASSERT_TRUE(CheckSchemaUnlessVerified(&db_, /*record=*/false, &err)) << err;
+  Error err;
+  ASSERT_TRUE(CheckSchemaUnlessVerified(&db_, /*record=*/false, &err)) << err.message;
   int64_t rows = -1;
   ASSERT_TRUE(db_.ForEachRow("SELECT count(*) FROM schema_verified", &err, [&](const Statement& s) {
     rows = s.Int(0);
-  })) << err;
+  })) << err.message;
   EXPECT_EQ(rows, 0);
 }
 
