@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <set>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -131,6 +132,9 @@ struct FunctionSampler::Impl {
   // CPU samples for `rprof run /bin/true`). Kept over executions: a function rarely sampled in
   // each of several repetitions may still be hot over all of them.
   std::map<std::pair<std::string, std::string>, std::map<uint64_t, uint64_t>> unlined;
+  // The functions whose lines were looked up: their later samples get theirs too, whatever
+  // share a later execution gives them, so that their lines' shares stay whole.
+  std::set<std::pair<std::string, std::string>> lined;
 
   void StartDrainer() {
     stop = false;
@@ -350,12 +354,13 @@ void FunctionSampler::AddLinesOfFunctionsThatMayBeHot() {
   for (auto it = impl_->unlined.begin(); it != impl_->unlined.end();) {
     const auto& [path, name] = it->first;
     const uint64_t own = samples_.by_module_function[{std::string(BaseName(path)), name}];
-    if (!HasShareOfItsOwn(own, samples_.total)) {
+    if (!impl_->lined.count(it->first) && !HasShareOfItsOwn(own, samples_.total)) {
       samples_.line_why_not[name] = std::to_string(own) + " samples: too few for its lines' shares";
       ++it;
       continue;
     }
     samples_.line_why_not.erase(name);
+    impl_->lined.insert(it->first);
     for (const auto& [link, count] : it->second) {
       if (std::optional<CodeLine> where = lines.Find(path, link)) {
         samples_.by_line[{name, std::move(where->file), where->line}] += count;
