@@ -1,6 +1,8 @@
 #include "process/replace_file.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -42,6 +44,28 @@ bool FailWithErrno(Error* why, int error) {
   return Fail(why, ErrorKind::kEnvironment, std::strerror(error));
 }
 
+// Removes the temporary files of `target` that writers killed midway left (".NAME.rprof-PID"
+// whose PID no longer runs): nothing can remove its own after SIGKILL, and each would stay
+// beside the file for good. A live PID's is kept: it may be another rprof writing now.
+void SweepStaleReplacements(const std::string& target) {
+  size_t slash = target.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : target.substr(0, slash + 1);
+  const std::string prefix =
+      "." + (slash == std::string::npos ? target : target.substr(slash + 1)) + ".rprof-";
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return;
+  while (const dirent* entry = readdir(d)) {
+    const std::string name = entry->d_name;
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string digits = name.substr(prefix.size());
+    if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) continue;
+    const pid_t pid = static_cast<pid_t>(std::stol(digits));
+    if (pid > 0 && kill(pid, 0) != 0 && errno == ESRCH)
+      unlink((slash == std::string::npos ? name : dir + name).c_str());
+  }
+  closedir(d);
+}
+
 }  // namespace
 
 std::string ReplacementPath(const std::string& path) {
@@ -53,7 +77,11 @@ std::string ReplacementPath(const std::string& path) {
 }
 
 bool CommitReplacement(const std::string& temporary, const std::string& path, Error* why) {
-  if (std::rename(temporary.c_str(), Target(path).c_str()) == 0) return true;
+  const std::string target = Target(path);
+  if (std::rename(temporary.c_str(), target.c_str()) == 0) {
+    SweepStaleReplacements(target);
+    return true;
+  }
   int error = errno;
   unlink(temporary.c_str());
   return FailWithErrno(why, error);

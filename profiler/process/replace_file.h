@@ -19,7 +19,9 @@ namespace rprof {
 
 // The temporary name ReplaceFile writes `path` to before the rename, for a tool that writes
 // the file itself (rsvg-convert -o): ".NAME.rprof-PID" in the same folder, so the rename never
-// crosses file systems. Then CommitReplacement renames it, or DropReplacement removes it.
+// crosses file systems. Then CommitReplacement renames it (and removes what writers of the
+// same file killed midway left: ".NAME.rprof-PID" of a PID that no longer runs), or
+// DropReplacement removes it.
 std::string ReplacementPath(const std::string& path);
 [[nodiscard]] bool CommitReplacement(const std::string& temporary, const std::string& path,
                                      Error* why);

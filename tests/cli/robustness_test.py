@@ -444,6 +444,10 @@ class OutputTest(RobustnessTestCase):
                 r = self.rprof(*args, "-o", out)
                 self.assertEqual(r.returncode, 0, r)
                 self.assertGreater(os.path.getsize(out), limit)
+                # The killed write's temporary file (".NAME.rprof-PID") is gone with it.
+                left = [f for f in os.listdir(os.path.dirname(out))
+                        if f.startswith(f".{name}.rprof-")]
+                self.assertEqual(left, [])
 
 
 class InputTest(RobustnessTestCase):
