@@ -42,17 +42,20 @@ struct TargetKindInfo {
   bool name_carries_params;
   // Compiled by rprof's own build, so the ISA its code was built for is known (avx2).
   bool built_by_rprof;
+  // `target` is the program's path: its realpath, or in runs stored before that (7428b0f) as
+  // typed, "./app" relative to the run's cwd, which an absolute --kernel still finds.
+  bool target_is_path;
 };
 
 inline constexpr std::array<TargetKindInfo, 4> kTargetKinds = {{
     {TargetKind::kBuiltin, "builtin", "a kernel built into rprof", WorkDeclarer::kKernelModel,
-     false, false, false, true},
+     false, false, false, true, false},
     {TargetKind::kPlugin, "plugin", "a kernel from a plugin (.so)", WorkDeclarer::kKernelModel,
-     false, true, false, false},
+     false, true, false, false, false},
     {TargetKind::kExecutable, "executable", "a whole program", WorkDeclarer::kCommandFlags, true,
-     false, false, false},
+     false, false, false, true},
     {TargetKind::kBenchmark, "benchmark", "one instance of a Google Benchmark binary",
-     WorkDeclarer::kBenchmarkCounters, false, true, true, false},
+     WorkDeclarer::kBenchmarkCounters, false, true, true, false, false},
 }};
 
 inline std::string_view TargetKindName(TargetKind kind) {

@@ -10,6 +10,7 @@
 
 #include "core/json.h"
 #include "core/run_bounds.h"
+#include "core/target_kind.h"
 #include "core/text.h"
 #include "store/closed_list_sync.h"
 #include "store/migrations.h"
@@ -440,6 +441,19 @@ bool RunStore::Load(int64_t id, RunRecord* out, Error* err) {
   return true;
 }
 
+namespace {
+
+// The target kinds whose target is a path the user typed (TargetKindInfo::target_is_path), as
+// an SQL list of their stored names.
+std::string PathTargetKindsSql() {
+  std::string list;
+  for (const TargetKindInfo& k : kTargetKinds)
+    if (k.target_is_path) list += (list.empty() ? "'" : ", '") + std::string(k.name) + "'";
+  return list;
+}
+
+}  // namespace
+
 bool RunStore::List(const RunFilter& filter, std::vector<RunRecord>* out, Error* err) {
   std::string sql = std::string("SELECT ") + kRunColumns + " WHERE 1";
   if (!filter.target.empty()) {
@@ -447,11 +461,11 @@ bool RunStore::List(const RunFilter& filter, std::vector<RunRecord>* out, Error*
     for (size_t i = 0; i < filter.also_targets.size(); ++i)
       sql += " OR r.target = :also" + std::to_string(i);
     // A second :target is the same parameter: nothing more to bind.
-    sql +=
-        " OR (substr(:target, 1, 1) = '/' AND r.target_kind = 'executable'"
-        " AND substr(r.target, 1, 1) <> '/' AND instr(r.target, '/') > 0"
-        " AND r.cwd || '/' || (CASE WHEN substr(r.target, 1, 2) = './'"
-        " THEN substr(r.target, 3) ELSE r.target END) = :target))";
+    sql += " OR (substr(:target, 1, 1) = '/' AND r.target_kind IN (" + PathTargetKindsSql() +
+           ")"
+           " AND substr(r.target, 1, 1) <> '/' AND instr(r.target, '/') > 0"
+           " AND r.cwd || '/' || (CASE WHEN substr(r.target, 1, 2) = './'"
+           " THEN substr(r.target, 3) ELSE r.target END) = :target))";
   }
   if (!filter.job_id.empty()) sql += " AND r.job_id = :job";
   if (!filter.status.empty()) sql += " AND r.status = :status";
