@@ -3,6 +3,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/source.h"
 #include "counters/sim_cache_sizes.h"
 #include "machine/topology.h"
 #include "store/profile_store.h"
@@ -44,9 +45,9 @@ bool LoadSimTimeFit(RunStore* store, const std::string& fingerprint, const std::
       "SELECT r.target, mm.value, mc.value FROM runs r"
       " JOIN machines ma ON ma.id = r.machine_id"
       " JOIN metrics mc ON mc.run_id = r.id AND mc.region = '' AND mc.name = ?3"
-      "  AND mc.source = 'clock'"
+      "  AND mc.source = ?5"
       " JOIN metrics mm ON mm.run_id = r.id AND mm.region = '' AND mm.name = ?3"
-      "  AND mm.source = 'model'"
+      "  AND mm.source = ?6"
       " WHERE ma.fingerprint = ?1 AND substr(mc.note, 1, length(?2) + 1) = ?2 || ':'"
       "  AND mc.value IS NOT NULL AND mm.value IS NOT NULL"
       " ORDER BY r.started_at DESC, r.id DESC LIMIT ?4",
@@ -54,7 +55,8 @@ bool LoadSimTimeFit(RunStore* store, const std::string& fingerprint, const std::
       [&](const Statement& s) {
         replays.push_back({s.Text(0), s.Double(1), s.Double(2)});
       },
-      fingerprint, simulator, std::string(kSimReplayMetric), kReplaysRead);
+      fingerprint, simulator, std::string(kSimReplayMetric), kReplaysRead,
+      std::string(SourceName(Source::kClock)), std::string(SourceName(Source::kModel)));
   if (!read) return store->DbFail(why.message, err);
   *out = SimTimeFit(simulator, std::move(replays));
   return true;
