@@ -63,10 +63,10 @@ bool FindPmuGroups(const std::vector<std::string>& wanted, PmuGroups* out, Error
   std::vector<std::string> names = wanted.empty() ? library.ListGroups(out->pmu) : wanted;
   for (const std::string& name : names) {
     MetricGroup group;
-    std::string why;
+    Error why;
     if (!library.LoadGroup(out->pmu, name, &group, &why))
       return Fail(err, wanted.empty() ? ErrorKind::kEnvironment : ErrorKind::kUsage,
-                  "--group " + name + " (" + out->pmu + "): " + why);
+                  "--group " + name + " (" + out->pmu + "): " + why.message);
     for (const GroupMetric& m : group.metrics) out->group_of.emplace(m.name, group.name);
   }
   return true;

@@ -239,15 +239,16 @@ Check PmuCheck(const PmuDiagnosis& pmu) {
 
 Check CorePmuCheck(const PmuDiagnosis& pmu) {
   Check c{"core_pmu", Status::kOk, "", ""};
-  std::string err;
+  Error err;
   if (!InitPfm(&err)) {
     c.status = Status::kMissing;
-    c.detail = err;
+    c.detail = err.message;
     c.remedy = "install libpfm4 (apt-get install libpfm4-dev) and rebuild rprof";
     return c;
   }
   // (PfmVersion() is libpfm4's ABI version, "4.0" on every 4.x release: not shown.)
-  std::string cpuid = CpuidCorePmuName(), why;
+  std::string cpuid = CpuidCorePmuName();
+  Error why;
   std::string host = HostCorePmuName(&why);
   if (!host.empty()) {
     c.detail = "libpfm4 reads the CPU as " + host + " (CPUID) and the kernel exposes its PMU";
@@ -255,7 +256,7 @@ Check CorePmuCheck(const PmuDiagnosis& pmu) {
   }
   c.status = Status::kMissing;
   if (cpuid.empty()) {
-    c.detail = why;
+    c.detail = why.message;
     c.remedy =
         "a newer libpfm4 (and PAPI built with it) that knows this CPU; until then the "
         "generic groups on PAPI presets apply";

@@ -157,9 +157,9 @@ class RowList {
 // libpfm4 does not know.
 bool AddPmuEvents(const std::string& pmu, bool software_only, RowList* rows, Error* err) {
   std::vector<PfmEvent> events;
-  std::string why;
+  Error why;
   if (!ListPmuEvents(pmu, &events, &why))
-    return Fail(err, ErrorKind::kUsage, "--pmu " + pmu + ": " + why);
+    return Fail(err, ErrorKind::kUsage, "--pmu " + pmu + ": " + why.message);
   std::set<std::string> seen_software;  // perf lists each software event under several aliases
   for (const PfmEvent& e : events) {
     bool software = pmu == "perf" && IsSoftwarePerfEvent(e);
@@ -187,9 +187,10 @@ bool AddGroupEvents(const GroupLibrary& library, const std::string& pmu, RowList
                     Error* err) {
   for (const std::string& name : library.ListGroups(pmu)) {
     MetricGroup group;
-    std::string why;
+    Error why;
     if (!library.LoadGroup(pmu, name, &group, &why))
-      return Fail(err, ErrorKind::kEnvironment, "metric group " + pmu + "/" + name + ": " + why);
+      return Fail(err, ErrorKind::kEnvironment,
+                  "metric group " + pmu + "/" + name + ": " + why.message);
     for (const GroupEvent& ge : group.events) {
       std::string pmu_of = PmuOf(ge.event);
       Kind kind = pmu_of.empty() ? Kind::kPreset : Kind::kNative;
@@ -221,12 +222,12 @@ bool EventsCommand(CommandContext&, const std::vector<std::string>& args, Error*
   if (cl.help_shown()) return true;
   bool all = cl.Has("all");
 
-  std::string pfm_why;
+  Error pfm_why;
   if (!InitPfm(&pfm_why) && !pmu_name.empty())
-    return Fail(err, ErrorKind::kEnvironment, "--pmu " + pmu_name + ": " + pfm_why);
+    return Fail(err, ErrorKind::kEnvironment, "--pmu " + pmu_name + ": " + pfm_why.message);
 
   Prober prober;
-  std::string host_why;
+  Error host_why;
   std::string host_pmu = HostCorePmuName(&host_why);
   GroupLibrary library(GroupsDataDir());
   std::string group_pmu = library.ResolvePmu(host_pmu);
@@ -269,14 +270,15 @@ bool EventsCommand(CommandContext&, const std::vector<std::string>& args, Error*
   const std::vector<EventRow>& list = rows.rows();
   Report report;
   report.AddField("host_pmu", Cell::Text(host_pmu));
-  report.AddField("host_pmu_note", Cell::Text(host_why));
+  report.AddField("host_pmu_note", Cell::Text(host_why.message));
   report.AddField("cpuid_pmu", Cell::Text(prober.cpuid_pmu()));
   report.AddField("group_set", Cell::Text(group_pmu));
   report.AddField("hardware_counters", Cell::Bool(DiagnosePmu().hardware_counters));
   if (!host_pmu.empty())
     report.AddText("core PMU: " + host_pmu + " (libpfm4 " + PfmVersion() + ")\n");
   else
-    report.AddText("core PMU: none usable: " + (host_why.empty() ? pfm_why : host_why) + "\n");
+    report.AddText("core PMU: none usable: " +
+                   (host_why.message.empty() ? pfm_why.message : host_why.message) + "\n");
   report.AddText("metric groups: " + group_pmu + " (" + library.data_dir() + ")\n\n");
   // groups stands twice: CSV and JSON have always ordered it differently.
   Table& table =

@@ -59,7 +59,7 @@ std::string EventForName(const std::string& name) {
 
 bool CheckEventName(const std::string& name, Error* err) {
   if (name.find(":::") != std::string::npos) return true;
-  std::string why;
+  Error why;
   // Every PAPI preset, defined on this CPU or not: one missing from the list is no preset.
   std::vector<PapiPreset> presets;
   // Without PAPI or libpfm4 nothing can be checked: every name passes, so no reason is kept.
@@ -75,7 +75,7 @@ bool CheckEventName(const std::string& name, Error* err) {
                 name + ": PAPI has no such preset" + DidYouMean(name, known) + listed);
   if (name.find("::") != std::string::npos) {
     if (EventExistsInTable(name, &why)) return true;
-    return Fail(err, ErrorKind::kUsage, name + ": " + why + listed);
+    return Fail(err, ErrorKind::kUsage, name + ": " + why.message + listed);
   }
   if (LibpfmFindsEvent(name)) return true;
   for (const PerfEventName& n : PerfEventNames()) known.push_back(n.perf);

@@ -28,13 +28,13 @@ bool LoadGroupPlan(const std::vector<std::string>& names, GroupPlan* plan, Error
   plan->pmu = library.ResolvePmu(HostCorePmuName());
   for (const std::string& name : names) {
     MetricGroup group;
-    std::string why;
+    Error why;
     if (!library.LoadGroup(plan->pmu, name, &group, &why))
       // A group that does not exist is a mistake in the request; a broken file, the machine's.
       return Fail(
           err,
           library.FindGroup(plan->pmu, name).empty() ? ErrorKind::kUsage : ErrorKind::kEnvironment,
-          "group " + name + " (" + plan->pmu + "): " + why);
+          "group " + name + " (" + plan->pmu + "): " + why.message);
     for (const GroupEvent& e : group.events) {
       bool seen = false;
       for (const auto& known : plan->events) seen = seen || known == e.event;
@@ -50,10 +50,10 @@ void ListGroupsHere(std::string* pmu, std::vector<GroupSummary>* groups) {
   *pmu = library.ResolvePmu(HostCorePmuName());
   for (const std::string& name : library.ListGroups(*pmu)) {
     MetricGroup group;
-    std::string why;
+    Error why;
     groups->push_back({name, library.LoadGroup(*pmu, name, &group, &why)
                                  ? group.description
-                                 : "cannot be loaded: " + why});
+                                 : "cannot be loaded: " + why.message});
   }
 }
 

@@ -204,11 +204,11 @@ class PreparedSim : public PreparedSource {
     std::string fits;
     if (!chosen_ && expected.seconds > budget_s_ && kernel)
       fits = KernelSizeThatFits(target, work.native_s, budget_s_, fit_);
-    std::string why;
+    Error why;
     if (!ShouldRunSim(chosen_ ? SimMode::kAlways : SimMode::kAuto, expected.seconds, budget_s_,
                       fits, &why)) {
-      if (chosen_) return Fail(err, ErrorKind::kEnvironment, "sim: " + why);
-      *note = why;
+      if (chosen_) return Fail(err, ErrorKind::kEnvironment, "sim: " + why.message);
+      *note = why.message;
       return true;
     }
     double wall_s = 0;

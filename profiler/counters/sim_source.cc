@@ -96,28 +96,25 @@ std::string SimBackend(bool* simtool) {
 std::string SimulatorName() { return SimtoolPath(nullptr).empty() ? "callgrind" : "rprofsim"; }
 
 bool ShouldRunSim(SimMode mode, double expected_s, double budget_s, const std::string& what_fits,
-                  std::string* why) {
+                  Error* err) {
   if (mode == SimMode::kNever) return false;
-  if (Availability sim = SimAvailability(); !sim.available) {
-    *why = sim.Text();
-    return false;
-  }
+  if (Availability sim = SimAvailability(); !sim.available)
+    return Fail(err, ErrorKind::kEnvironment, sim.Text());
   if (mode == SimMode::kAlways) return true;
-  if (DiagnosePmu().hardware_counters) {
-    *why = "this machine counts in hardware (pmu); --counters sim adds the simulation";
-    return false;
-  }
+  if (DiagnosePmu().hardware_counters)
+    return Fail(err, ErrorKind::kEnvironment,
+                "this machine counts in hardware (pmu); --counters sim adds the simulation");
   if (expected_s > budget_s) {
     auto seconds = [](double s) {
       char text[32];
       std::snprintf(text, sizeof text, s < 1 ? "%.2g" : s < 10 ? "%.1f" : "%.0f", s);
       return std::string(text);
     };
-    *why = "sim skipped: about " + seconds(expected_s) +
-           " s expected under valgrind, over --sim-budget " + seconds(budget_s) + " s; ";
-    *why += what_fits.empty() ? "--counters sim runs it anyway, or use a smaller size"
-                              : what_fits + " (--counters sim runs it anyway)";
-    return false;
+    return Fail(err, ErrorKind::kEnvironment,
+                "sim skipped: about " + seconds(expected_s) +
+                    " s expected under valgrind, over --sim-budget " + seconds(budget_s) + " s; " +
+                    (what_fits.empty() ? "--counters sim runs it anyway, or use a smaller size"
+                                       : what_fits + " (--counters sim runs it anyway)"));
   }
   return true;
 }
@@ -127,9 +124,9 @@ namespace {
 // `analyzer` keeps what it decoded: a run's parts (whole run, regions, threads' shares) decode
 // each instruction once.
 bool Analyze(SimAnalyzer* analyzer, const std::vector<std::string>& files, SimCounts* counts,
-             std::string* why) {
+             Error* err) {
   CallgrindOutput output;
-  return ReadCallgrindOutputFiles(files, &output, why) && analyzer->Analyze(output, counts, why);
+  return ReadCallgrindOutputFiles(files, &output, err) && analyzer->Analyze(output, counts, err);
 }
 
 constexpr std::string_view kRegionTrigger = "Client Request: rprof-region:";
@@ -142,8 +139,7 @@ constexpr std::string_view kRegionTrigger = "Client Request: rprof-region:";
 // `region` ("" for the whole run).
 bool AddFunctionMetrics(SimAnalyzer* analyzer, const CallgrindOutput& output, int top,
                         const FunctionSamples* samples, double native_time_s,
-                        const std::string& region_of_output, std::vector<Metric>* out,
-                        std::string* why) {
+                        const std::string& region_of_output, std::vector<Metric>* out, Error* err) {
   bool sampled = samples != nullptr && samples->total > 0 && native_time_s > 0;
   auto samples_of = [&](const FunctionSlice& slice) {
     return SamplesOf(*samples, slice.object, slice.name);
@@ -152,7 +148,7 @@ bool AddFunctionMetrics(SimAnalyzer* analyzer, const CallgrindOutput& output, in
   std::vector<SimCounts> counts(slices.size());
   std::vector<FunctionCandidate> candidates(slices.size());
   for (size_t i = 0; i < slices.size(); ++i) {
-    if (!analyzer->Analyze(slices[i].output, &counts[i], why)) return false;
+    if (!analyzer->Analyze(slices[i].output, &counts[i], err)) return false;
     candidates[i] = {slices[i].name, static_cast<double>(counts[i].instructions),
                      static_cast<double>(counts[i].flops()), std::nullopt};
     if (sampled)
@@ -192,7 +188,7 @@ bool AddFunctionMetrics(SimAnalyzer* analyzer, const CallgrindOutput& output, in
                       region, slice.file});
     }
     if (!AddHotLineMetrics(analyzer, output, slice, name, slice.name, sampled ? samples : nullptr,
-                           out, why))
+                           out, err))
       return false;
   }
   return true;
@@ -225,7 +221,7 @@ std::string Percent(double fraction) {
 // its note, and on `flops` the share of threads that never entered the region.
 bool AddThreadShares(SimAnalyzer* analyzer, const std::string& region,
                      const std::vector<std::string>& files, const SimCounts& whole,
-                     std::vector<Metric>* out, std::string* why) {
+                     std::vector<Metric>* out, Error* err) {
   struct Share {
     std::string thread;
     bool entered = true;
@@ -235,8 +231,8 @@ bool AddThreadShares(SimAnalyzer* analyzer, const std::string& region,
   for (const std::string& file : files) {
     CallgrindOutput output;
     Share share;
-    if (!ReadCallgrindOutputFiles({file}, &output, why) ||
-        !analyzer->Analyze(output, &share.counts, why))
+    if (!ReadCallgrindOutputFiles({file}, &output, err) ||
+        !analyzer->Analyze(output, &share.counts, err))
       return false;
     if (output.region_threads.size() != 1) return true;  // not rprofsim's per-thread files
     const std::string& text = output.region_threads.front();
@@ -353,15 +349,13 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
   options.timeout_s = request.timeout_s;
   options.discard_output = request.discard_output;
   CallgrindRun run;
-  std::string why;
+  Error why;
   bool ran = RunUnderCallgrind(request.argv, options, &run, &why);
-  auto cleanup = [&] {
-    std::string ignored;
-    RemoveCallgrindRun(run, &ignored);
-  };
+  // What is left behind when a file cannot be removed changes nothing of the run's outcome.
+  auto cleanup = [&] { (void)RemoveCallgrindRun(run, nullptr); };
   if (!ran) {
     cleanup();
-    return Fail(err, ErrorKind::kEnvironment, "sim: " + why);
+    return Fail(err, ErrorKind::kEnvironment, "sim: " + why.message);
   }
   result->wall_s = run.wall_s;
   result->exit_code = run.exited ? run.exit_code : 128 + run.term_signal;
@@ -381,7 +375,7 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
   if (!ReadCallgrindOutputFiles(run.output_files, &whole, &why) ||
       !analyzer.Analyze(whole, &counts, &why)) {
     cleanup();
-    return Fail(err, ErrorKind::kEnvironment, "sim: valgrind output: " + why);
+    return Fail(err, ErrorKind::kEnvironment, "sim: valgrind output: " + why.message);
   }
   result->fp_mix = DescribeFpMix(counts);
   AddSimMetrics(counts, "", /*split=*/true, &result->metrics);
@@ -389,7 +383,7 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
       !AddFunctionMetrics(&analyzer, whole, request.functions, request.samples,
                           request.native_time_s, "", &result->metrics, &why)) {
     cleanup();
-    return Fail(err, ErrorKind::kEnvironment, "sim: valgrind output, by function: " + why);
+    return Fail(err, ErrorKind::kEnvironment, "sim: valgrind output, by function: " + why.message);
   }
 
   if (request.per_region && (!options.simtool.empty() || run.output_files.size() > 1)) {
@@ -415,7 +409,7 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
       if (!Analyze(&analyzer, files, &region_counts, &why)) {
         cleanup();
         return Fail(err, ErrorKind::kEnvironment,
-                    "sim: callgrind output of region " + name + ": " + why);
+                    "sim: callgrind output of region " + name + ": " + why.message);
       }
       AddSimMetrics(region_counts, name, /*split=*/true, &result->metrics);
       // The hot functions of this region alone (a benchmark's timed loop): its own output split
@@ -427,7 +421,7 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
                                 request.native_time_s, name, &result->metrics, &why)) {
           cleanup();
           return Fail(err, ErrorKind::kEnvironment,
-                      "sim: valgrind output of region " + name + ", by function: " + why);
+                      "sim: valgrind output of region " + name + ", by function: " + why.message);
         }
       }
       if (options.simtool.empty())
@@ -441,7 +435,7 @@ bool RunSim(const SimRequest& request, SimResult* result, Error* err) {
           !AddThreadShares(&analyzer, name, files, region_counts, &result->metrics, &why)) {
         cleanup();
         return Fail(err, ErrorKind::kEnvironment,
-                    "sim: rprofsim output of region " + name + ": " + why);
+                    "sim: rprofsim output of region " + name + ": " + why.message);
       }
     }
   }

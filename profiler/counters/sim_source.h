@@ -123,10 +123,10 @@ double SimWorkSeconds(const SimWork& work);
 
 // Whether to run sim: kAlways yes (when available), kNever no; kAuto when this machine cannot
 // count FLOPs in hardware, valgrind is here, and `expected_s` (SimTimeFit::Expect) fits
-// `budget_s`. *why says why not, and how to get sim counts anyway: `what_fits` ("n <= 256
-// would fit"; "" when no smaller size is known to fit) is said when over budget.
-bool ShouldRunSim(SimMode mode, double expected_s, double budget_s, const std::string& what_fits,
-                  std::string* why);
+// `budget_s`. *err (environment) says why not, and how to get sim counts anyway: `what_fits` ("n <=
+// 256 would fit"; "" when no smaller size is known to fit) is said when over budget.
+[[nodiscard]] bool ShouldRunSim(SimMode mode, double expected_s, double budget_s,
+                                const std::string& what_fits, Error* err);
 
 // For a kernel that does not fit `budget_s`: "n <= 250 would fit", its first parameter (its
 // size: n, m, rows, seq) at the largest value whose replay `fit` expects within three quarters

@@ -28,10 +28,9 @@ std::string SimBackend(bool* simtool) {
 
 std::string SimulatorName() { return ""; }
 
-bool ShouldRunSim(SimMode mode, double, double, const std::string&, std::string* why) {
+bool ShouldRunSim(SimMode mode, double, double, const std::string&, Error* err) {
   if (mode == SimMode::kNever) return false;
-  *why = SimAvailability().Text();
-  return false;
+  return Fail(err, ErrorKind::kEnvironment, SimAvailability().Text());
 }
 
 // Without a sim source, sim replays nothing: it has no limit to name.

@@ -25,12 +25,12 @@ namespace {
 
 void Check(std::string_view text) {
   rprof::CallgrindOutput out;
-  std::string err;
+  rprof::Error err;
   if (!rprof::ParseCallgrindOutput(text, &out, &err)) {
-    if (err.rfind("line ", 0) != 0) std::abort();
+    if (err.message.rfind("line ", 0) != 0) std::abort();
     size_t lines = 1;
     for (char c : text) lines += c == '\n';
-    if (std::strtoull(err.c_str() + 5, nullptr, 10) > lines) std::abort();
+    if (std::strtoull(err.message.c_str() + 5, nullptr, 10) > lines) std::abort();
     return;
   }
   size_t stride = out.events.size();
@@ -105,9 +105,10 @@ int main(int argc, char** argv) {
   }
   {
     rprof::CallgrindOutput out;
-    std::string err;
+    rprof::Error err;
     if (!rprof::ParseCallgrindOutput(sample, &out, &err)) {  // mutations must start from valid
-      std::cerr << "callgrind_output_fuzz: the built-in sample does not parse: " << err << "\n";
+      std::cerr << "callgrind_output_fuzz: the built-in sample does not parse: " << err.message
+                << "\n";
       return 1;
     }
   }

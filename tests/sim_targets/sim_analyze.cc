@@ -99,9 +99,9 @@ int main(int argc, char** argv) {
     std::printf("native run             %9.4f s wall (fastest of %d)\n", native_s, native_runs);
   }
   if (run) {
-    std::string err;
+    rprof::Error err;
     if (!rprof::RunUnderCallgrind(rest, rprof::CallgrindOptions(), &cg, &err)) {
-      std::fprintf(stderr, "sim_analyze: error: %s\n", err.c_str());
+      std::fprintf(stderr, "sim_analyze: error: %s\n", err.message.c_str());
       return 1;
     }
     std::printf("callgrind run          %9.3f s wall, exit %d, %zu output file(s)\n", cg.wall_s,
@@ -118,16 +118,16 @@ int main(int argc, char** argv) {
   rprof::CallgrindOutput output;
   size_t decoded = 0;
   for (int r = 0; r < repeat; ++r) {
-    std::string err;
+    rprof::Error err;
     auto t0 = std::chrono::steady_clock::now();
     if (!rprof::ReadCallgrindOutputFiles(files, &output, &err)) {
-      std::fprintf(stderr, "sim_analyze: error: %s\n", err.c_str());
+      std::fprintf(stderr, "sim_analyze: error: %s\n", err.message.c_str());
       return 1;
     }
     auto t1 = std::chrono::steady_clock::now();
     rprof::SimAnalyzer analyzer;
     if (!analyzer.Analyze(output, &counts, &err)) {
-      std::fprintf(stderr, "sim_analyze: error: %s\n", err.c_str());
+      std::fprintf(stderr, "sim_analyze: error: %s\n", err.message.c_str());
       return 1;
     }
     auto t2 = std::chrono::steady_clock::now();
@@ -137,8 +137,7 @@ int main(int argc, char** argv) {
     total_ms.push_back(Ms(t2 - t0));
   }
   if (run) {
-    std::string err;
-    rprof::RemoveCallgrindRun(cg, &err);
+    (void)rprof::RemoveCallgrindRun(cg, nullptr);
   }
 
   std::printf("instructions (Ir)      %" PRIu64 "\n", counts.instructions);

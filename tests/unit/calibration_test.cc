@@ -331,8 +331,8 @@ TEST(CalibrationStoreTest, SimVerdictsArePerSimulator) {
 
 MetricGroup Group(const std::string& text, const std::string& name) {
   MetricGroup g;
-  std::string err;
-  EXPECT_TRUE(ParseMetricGroup(text, name, name, &g, &err)) << err;
+  Error err;
+  EXPECT_TRUE(ParseMetricGroup(text, name, name, &g, &err)) << err.message;
   return g;
 }
 

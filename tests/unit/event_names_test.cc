@@ -43,9 +43,10 @@ class CheckEventNameTest : public testing::Test {
   void SetUp() override {
     std::vector<PapiPreset> presets;
     Error papi_why;
-    std::string why;
+    Error why;
     if (!ListPapiPresets(&presets, &papi_why) || !InitPfm(&why))
-      GTEST_SKIP() << "without PAPI and libpfm4 every name passes: " << papi_why.message << why;
+      GTEST_SKIP() << "without PAPI and libpfm4 every name passes: " << papi_why.message
+                   << why.message;
   }
   std::string Refused(const std::string& name) {
     Error err;

@@ -23,9 +23,9 @@ class FakeProbe : public EventSetProbe {
   std::set<std::string> refused_components;  // NewSet fails for these
   std::vector<std::string> set_components;   // per opened set
 
-  std::optional<int> NewSet(const std::string& component, std::string* why) override {
+  std::optional<int> NewSet(const std::string& component, Error* err) override {
     if (refused_components.count(component)) {
-      *why = component + ": permission denied";
+      Fail(err, ErrorKind::kEnvironment, component + ": permission denied");
       return std::nullopt;
     }
     set_components.push_back(component);

@@ -248,8 +248,8 @@ TEST_F(FunctionNamesTest, SimSplitTakesTheDebugFilesName) {
       app + "\nfl=(1) ???\nfn=(1) ???\n" + Hex(hidden_.start) + " 0 10\n" +
       Hex(hidden_.start + hidden_.size - 1) + " 0 20\ntotals: 30\n";
   CallgrindOutput out;
-  std::string err;
-  ASSERT_TRUE(ParseCallgrindOutput(text, &out, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseCallgrindOutput(text, &out, &err)) << err.message;
   // SplitByFunction splits only outputs that name functions: fn=??? is a name.
   std::vector<FunctionSlice> slices = SplitByFunction(out);
   ASSERT_EQ(slices.size(), 1u);

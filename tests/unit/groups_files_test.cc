@@ -89,8 +89,8 @@ MetricGroup LoadShipped(const std::string& pmu, const std::string& name) {
   // An empty user dir that does not exist, so a developer's own overrides do not leak in.
   GroupLibrary library(GroupsDir(), "/nonexistent/rprof-test-user-groups");
   MetricGroup group;
-  std::string err;
-  EXPECT_TRUE(library.LoadGroup(pmu, name, &group, &err)) << err;
+  Error err;
+  EXPECT_TRUE(library.LoadGroup(pmu, name, &group, &err)) << err.message;
   return group;
 }
 
@@ -126,8 +126,8 @@ TEST(GroupsFiles, EveryShippedFileParses) {
   ASSERT_GE(files.size(), (kModelPmus.size() + 1) * kGroups.size());
   for (const auto& file : files) {
     MetricGroup group;
-    std::string err;
-    EXPECT_TRUE(LoadMetricGroupFile(file.path, &group, &err)) << err;
+    Error err;
+    EXPECT_TRUE(LoadMetricGroupFile(file.path, &group, &err)) << err.message;
     EXPECT_EQ(group.pmu, file.pmu) << file.path << ": PMU line differs from its directory";
     EXPECT_FALSE(group.description.empty()) << file.path;
   }
@@ -147,17 +147,18 @@ TEST(GroupsFiles, EveryPmuHasEveryGroup) {
 }
 
 TEST(GroupsFiles, EveryEventExistsInLibpfm4Table) {
-  std::string err;
-  ASSERT_TRUE(InitPfm(&err)) << err;
+  Error pfm_err;
+  ASSERT_TRUE(InitPfm(&pfm_err)) << pfm_err.message;
   ASSERT_TRUE(kEncodeInactive);
   for (const auto& file : AllShippedFiles()) {
     if (file.pmu == "generic") continue;
     MetricGroup group;
-    ASSERT_TRUE(LoadMetricGroupFile(file.path, &group, &err)) << err;
+    Error err;
+    ASSERT_TRUE(LoadMetricGroupFile(file.path, &group, &err)) << err.message;
     for (const auto& event : group.events) {
-      std::string why;
+      Error why;
       EXPECT_TRUE(EventExistsInTable(event.event, &why))
-          << file.path << ":" << event.line << ": " << why;
+          << file.path << ":" << event.line << ": " << why.message;
       // The full encoder also rejects unit masks that may not be combined.
       pfm_pmu_encode_arg_t arg;
       std::memset(&arg, 0, sizeof(arg));
@@ -181,8 +182,8 @@ TEST(GroupsFiles, GenericGroupsUseOnlyPapiPresets) {
   for (const auto& file : AllShippedFiles()) {
     if (file.pmu != "generic") continue;
     MetricGroup group;
-    std::string err;
-    ASSERT_TRUE(LoadMetricGroupFile(file.path, &group, &err)) << err;
+    Error err;
+    ASSERT_TRUE(LoadMetricGroupFile(file.path, &group, &err)) << err.message;
     for (const auto& event : group.events) {
       EXPECT_TRUE(kPresets.count(event.event)) << file.path << ": " << event.event;
 #if defined(RPROF_TEST_WITH_PAPI)
@@ -530,8 +531,8 @@ TEST(GroupsMemChannels, CheckCatchesAMissingChannel) {
   ASSERT_NE(line, std::string::npos);
   edited.erase(line, edited.find('\n', line) - line + 1);
   MetricGroup group;
-  std::string err;
-  ASSERT_TRUE(ParseMetricGroup(edited, "MEM", "edited skx/MEM.txt", &group, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseMetricGroup(edited, "MEM", "edited skx/MEM.txt", &group, &err)) << err.message;
   auto missing = ChannelsNotSummed(group, ImcPmus("skx"));
   ASSERT_EQ(missing.size(), 1u);
   EXPECT_EQ(missing[0], "skx_unc_imc4::UNC_M_CAS_COUNT:WR");

@@ -45,7 +45,7 @@ Free text: # not a comment here.
 
 )";
 
-bool Parse(const std::string& text, MetricGroup* group, std::string* err) {
+bool Parse(const std::string& text, MetricGroup* group, Error* err) {
   return ParseMetricGroup(text, "TEST", "t/TEST.txt", group, err);
 }
 
@@ -61,15 +61,15 @@ std::string ErrorWith(int line, const std::string& replacement) {
     text.replace(start, end - start, replacement);
   }
   MetricGroup group;
-  std::string err;
+  Error err;
   EXPECT_FALSE(Parse(text, &group, &err)) << "accepted:\n" << text;
-  return err;
+  return err.message;
 }
 
 TEST(MetricGroupParse, ValidFile) {
   MetricGroup group;
-  std::string err;
-  ASSERT_TRUE(Parse(kValid, &group, &err)) << err;
+  Error err;
+  ASSERT_TRUE(Parse(kValid, &group, &err)) << err.message;
   EXPECT_EQ(group.name, "TEST");
   EXPECT_EQ(group.pmu, "icx");
   EXPECT_EQ(group.description, "Double-precision FLOPs");
@@ -147,22 +147,23 @@ TEST(MetricGroupParse, ErrorsNameFileAndLine) {
 
 TEST(MetricGroupParse, WholeFileProblems) {
   MetricGroup group;
-  std::string err;
+  Error err;
   EXPECT_FALSE(
       Parse("FORMAT 1\nPMU icx\nEVENTS\na icx::X\nMETRICS\ncycles [count] = a\n", &group, &err));
-  EXPECT_EQ(err, "t/TEST.txt: no SHORT line (a one-line description)");
+  EXPECT_EQ(err.message, "t/TEST.txt: no SHORT line (a one-line description)");
   EXPECT_FALSE(Parse("FORMAT 1\nSHORT s\nPMU icx\nEVENTS\na icx::X\n", &group, &err));
-  EXPECT_EQ(err, "t/TEST.txt: no METRICS section with at least one metric");
+  EXPECT_EQ(err.message, "t/TEST.txt: no METRICS section with at least one metric");
   EXPECT_FALSE(
       Parse("FORMAT 1\nSHORT s\nPMU icx\nEVENTS\na icx::X\nb icx::Y\nMETRICS\n"
             "cycles [count] = a\n",
             &group, &err));
-  EXPECT_EQ(err, "t/TEST.txt:6: event 'b' (icx::Y) is read by no metric; remove it or use it");
+  EXPECT_EQ(err.message,
+            "t/TEST.txt:6: event 'b' (icx::Y) is read by no metric; remove it or use it");
   EXPECT_FALSE(Parse("FORMAT 1\nSHORT s\nPMU generic\nEVENTS\na icx::X\n", &group, &err));
-  EXPECT_EQ(err,
+  EXPECT_EQ(err.message,
             "t/TEST.txt:5: the generic set uses PAPI presets (PAPI_TOT_INS, ...), got 'icx::X'");
   EXPECT_FALSE(ParseMetricGroup(kValid, "flops", "t/flops.txt", &group, &err));
-  EXPECT_EQ(err,
+  EXPECT_EQ(err.message,
             "t/flops.txt: group name 'flops' must be upper-case letters, digits and '_' (the "
             "file name without .txt)");
   // Uncore PMUs of the group's model are fine; time_s may be read; CRLF line ends are accepted.
@@ -170,15 +171,15 @@ TEST(MetricGroupParse, WholeFileProblems) {
       Parse("FORMAT 1\r\nSHORT s\r\nPMU skx\r\nEVENTS\r\nrd skx_unc_imc0::UNC_M_CAS_COUNT:RD"
             "\r\nMETRICS\r\nbytes_dram [B] = 64 * rd * time_s / time_s\r\n",
             &group, &err))
-      << err;
+      << err.message;
 }
 
 // ----------------------------------------------------------------------------------- evaluation
 
 TEST(GroupEval, AlternativesFirstComputableWinsAndSaysWhy) {
   MetricGroup group;
-  std::string err;
-  ASSERT_TRUE(Parse(kValid, &group, &err)) << err;
+  Error err;
+  ASSERT_TRUE(Parse(kValid, &group, &err)) << err.message;
   // p512 (optional) missing: the first definition cannot be computed, the second can.
   auto results = EvaluateGroup(group, {{"scalar", {10, 1.0}}}, 1.0);
   ASSERT_EQ(results.size(), 3u);
@@ -212,12 +213,12 @@ TEST(GroupEval, AlternativesFirstComputableWinsAndSaysWhy) {
 
 TEST(GroupEval, TimeAndDivisionByZero) {
   MetricGroup group;
-  std::string err;
+  Error err;
   ASSERT_TRUE(
       Parse("FORMAT 1\nSHORT s\nPMU icx\nEVENTS\na icx::X\nb icx::Y optional\nMETRICS\n"
             "cycles [count] = a / time_s\ninstructions [count] = a / b\n",
             &group, &err))
-      << err;
+      << err.message;
   auto results = EvaluateGroup(group, {{"a", {6, 0.5}}, {"b", {0, 1.0}}}, std::nullopt);
   EXPECT_FALSE(results[0].value);
   EXPECT_EQ(results[0].reason, "no count for time_s (the run's wall time)");
@@ -286,52 +287,54 @@ TEST_F(GroupLibraryTest, ListsUnionOfShippedAndUser) {
 TEST_F(GroupLibraryTest, UserFileOverridesByName) {
   auto library = Library();
   MetricGroup group;
-  std::string err;
-  ASSERT_TRUE(library.LoadGroup("icx", "CPI", &group, &err)) << err;
+  Error err;
+  ASSERT_TRUE(library.LoadGroup("icx", "CPI", &group, &err)) << err.message;
   EXPECT_EQ(group.description, "user");
   EXPECT_EQ(group.origin, (root_ / "user/icx/CPI.txt").string());
-  ASSERT_TRUE(library.LoadGroup("icx", "FLOPS_DP", &group, &err)) << err;
+  ASSERT_TRUE(library.LoadGroup("icx", "FLOPS_DP", &group, &err)) << err.message;
   EXPECT_EQ(group.origin, (root_ / "data/icx/FLOPS_DP.txt").string());
-  ASSERT_TRUE(library.LoadGroup("icx", "MY_GROUP", &group, &err)) << err;
+  ASSERT_TRUE(library.LoadGroup("icx", "MY_GROUP", &group, &err)) << err.message;
   EXPECT_EQ(group.description, "mine");
   // Case-insensitive when unambiguous.
-  ASSERT_TRUE(library.LoadGroup("icx", "flops_dp", &group, &err)) << err;
+  ASSERT_TRUE(library.LoadGroup("icx", "flops_dp", &group, &err)) << err.message;
   EXPECT_EQ(group.name, "FLOPS_DP");
 }
 
 TEST_F(GroupLibraryTest, UnknownGroupSaysDidYouMean) {
   auto library = Library();
   MetricGroup group;
-  std::string err;
+  Error err;
   EXPECT_FALSE(library.LoadGroup("icx", "FLOPS_PD", &group, &err));
-  EXPECT_EQ(err,
+  EXPECT_EQ(err.message,
             "unknown metric group 'FLOPS_PD' for icx (groups: CPI, FLOPS_DP, MY_GROUP); did you "
             "mean 'FLOPS_DP'?");
   EXPECT_FALSE(library.LoadGroup("icx", "flops_pd", &group, &err));
-  EXPECT_NE(err.find("; did you mean 'FLOPS_DP'?"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("; did you mean 'FLOPS_DP'?"), std::string::npos) << err.message;
   EXPECT_FALSE(library.LoadGroup("icx", "ZZZZZZZZ", &group, &err));
-  EXPECT_EQ(err, "unknown metric group 'ZZZZZZZZ' for icx (groups: CPI, FLOPS_DP, MY_GROUP)");
+  EXPECT_EQ(err.message,
+            "unknown metric group 'ZZZZZZZZ' for icx (groups: CPI, FLOPS_DP, MY_GROUP)");
   EXPECT_FALSE(library.LoadGroup("icz", "CPI", &group, &err));
-  EXPECT_NE(err.find("no metric groups for PMU 'icz'"), std::string::npos) << err;
-  EXPECT_NE(err.find("; did you mean 'icx'?"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("no metric groups for PMU 'icz'"), std::string::npos) << err.message;
+  EXPECT_NE(err.message.find("; did you mean 'icx'?"), std::string::npos) << err.message;
 }
 
 TEST_F(GroupLibraryTest, BrokenUserFileIsAnErrorNotASilentFallback) {
   Write("user/icx/CPI.txt", "FORMAT 1\nSHORT x\nPMU icx\nEVENTS\ni icx::A\nMETRICS\ncpi [x] = i\n");
   MetricGroup group;
-  std::string err;
+  Error err;
   EXPECT_FALSE(Library().LoadGroup("icx", "CPI", &group, &err));
-  EXPECT_EQ(err,
+  EXPECT_EQ(err.message,
             (root_ / "user/icx/CPI.txt").string() + ":7: 'cpi' is not a canonical metric name");
 }
 
 TEST_F(GroupLibraryTest, PmuLineMustMatchDirectory) {
   Write("user/icx/CPI.txt", Cpi("skx", "wrong dir"));
   MetricGroup group;
-  std::string err;
+  Error err;
   EXPECT_FALSE(Library().LoadGroup("icx", "CPI", &group, &err));
-  EXPECT_NE(err.find("the file says PMU skx but lives in the directory of icx"), std::string::npos)
-      << err;
+  EXPECT_NE(err.message.find("the file says PMU skx but lives in the directory of icx"),
+            std::string::npos)
+      << err.message;
 }
 
 TEST_F(GroupLibraryTest, ResolvePmuFallsBackToGeneric) {
@@ -361,33 +364,34 @@ TEST(GroupLibraryDefaults, UserDirFollowsXdg) {
 // -------------------------------------------------------------------------------------- libpfm4
 
 // Without libpfm4 (the stub) these have nothing to check.
-#define SKIP_WITHOUT_LIBPFM4()                       \
-  do {                                               \
-    std::string pfm_err;                             \
-    if (!InitPfm(&pfm_err)) GTEST_SKIP() << pfm_err; \
+#define SKIP_WITHOUT_LIBPFM4()                               \
+  do {                                                       \
+    Error pfm_err;                                           \
+    if (!InitPfm(&pfm_err)) GTEST_SKIP() << pfm_err.message; \
   } while (0)
 
 TEST(PfmEvents, TablesOfAbsentPmus) {
   SKIP_WITHOUT_LIBPFM4();
   EXPECT_EQ(PfmVersion().rfind("4.", 0), 0u) << PfmVersion();
-  std::string why;
-  EXPECT_TRUE(EventExistsInTable("icx::FP_ARITH_INST_RETIRED:SCALAR_DOUBLE", &why)) << why;
-  EXPECT_TRUE(EventExistsInTable("skx_unc_imc5::UNC_M_CAS_COUNT:WR", &why)) << why;
-  EXPECT_TRUE(EventExistsInTable("icx::INSTRUCTION_RETIRED", &why)) << why;
-  EXPECT_TRUE(EventExistsInTable("amd64_fam19h_zen3::RETIRED_SSE_AVX_FLOPS:ANY:u", &why)) << why;
-  EXPECT_TRUE(EventExistsInTable("icx::L1D:REPLACEMENT:c=1", &why)) << why;
+  Error why;
+  EXPECT_TRUE(EventExistsInTable("icx::FP_ARITH_INST_RETIRED:SCALAR_DOUBLE", &why)) << why.message;
+  EXPECT_TRUE(EventExistsInTable("skx_unc_imc5::UNC_M_CAS_COUNT:WR", &why)) << why.message;
+  EXPECT_TRUE(EventExistsInTable("icx::INSTRUCTION_RETIRED", &why)) << why.message;
+  EXPECT_TRUE(EventExistsInTable("amd64_fam19h_zen3::RETIRED_SSE_AVX_FLOPS:ANY:u", &why))
+      << why.message;
+  EXPECT_TRUE(EventExistsInTable("icx::L1D:REPLACEMENT:c=1", &why)) << why.message;
 
   EXPECT_FALSE(EventExistsInTable("icx::FP_ARITH_INST_RETIRED:SCALAR_DUBLE", &why));
-  EXPECT_EQ(why,
+  EXPECT_EQ(why.message,
             "icx::FP_ARITH_INST_RETIRED has no unit mask or modifier 'SCALAR_DUBLE'; did you "
             "mean 'SCALAR_DOUBLE'?");
   EXPECT_FALSE(EventExistsInTable("icx::FP_ARITH_INST_RETIRE:SCALAR_DOUBLE", &why));
-  EXPECT_EQ(why, "icx has no event 'FP_ARITH_INST_RETIRE' in libpfm4 " + PfmVersion() +
-                     "; did you mean 'FP_ARITH_INST_RETIRED'?");
+  EXPECT_EQ(why.message, "icx has no event 'FP_ARITH_INST_RETIRE' in libpfm4 " + PfmVersion() +
+                             "; did you mean 'FP_ARITH_INST_RETIRED'?");
   EXPECT_FALSE(EventExistsInTable("icy::L1D:REPLACEMENT", &why));
-  EXPECT_NE(why.find("has no PMU 'icy'"), std::string::npos) << why;
+  EXPECT_NE(why.message.find("has no PMU 'icy'"), std::string::npos) << why.message;
   EXPECT_FALSE(EventExistsInTable("L1D:REPLACEMENT", &why));
-  EXPECT_NE(why.find("not qualified"), std::string::npos) << why;
+  EXPECT_NE(why.message.find("not qualified"), std::string::npos) << why.message;
   // libpfm4 4.13 has no Ice Lake-SP memory-controller PMU (see icx/MEM.txt).
   if (PfmVersion() == "4.13") {
     EXPECT_FALSE(EventExistsInTable("icx_unc_imc0::UNC_M_CAS_COUNT:RD", &why));
@@ -405,8 +409,8 @@ TEST(PfmEvents, ListsPmusAndEvents) {
   EXPECT_TRUE(saw_icx);
   EXPECT_TRUE(saw_imc);
   std::vector<PfmEvent> events;
-  std::string err;
-  ASSERT_TRUE(ListPmuEvents("spr", &events, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ListPmuEvents("spr", &events, &err)) << err.message;
   bool found = false;
   for (const auto& e : events) {
     if (e.name != "FP_ARITH_INST_RETIRED") continue;
@@ -414,19 +418,19 @@ TEST(PfmEvents, ListsPmusAndEvents) {
   }
   EXPECT_TRUE(found);
   EXPECT_FALSE(ListPmuEvents("sprr", &events, &err));
-  EXPECT_NE(err.find("; did you mean 'spr'?"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("; did you mean 'spr'?"), std::string::npos) << err.message;
 }
 
 TEST(PfmEvents, HostCorePmuNeedsTheKernelPmu) {
   SKIP_WITHOUT_LIBPFM4();
-  std::string why;
+  Error why;
   std::string host = HostCorePmuName(&why);
   bool kernel_pmu = fs::exists("/sys/bus/event_source/devices/cpu") ||
                     fs::exists("/sys/bus/event_source/devices/cpu_core");
   if (!kernel_pmu) {
     // A VM without vPMU (like the development machine): no PMU, and the reason says why.
     EXPECT_EQ(host, "");
-    EXPECT_NE(why.find("the kernel exposes no CPU PMU"), std::string::npos) << why;
+    EXPECT_NE(why.message.find("the kernel exposes no CPU PMU"), std::string::npos) << why.message;
   } else {
     EXPECT_EQ(host, CpuidCorePmuName());
   }

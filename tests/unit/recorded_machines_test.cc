@@ -72,7 +72,7 @@ std::vector<std::string> ComputeRoofs(const IsaFlags& isa) {
 // The metric-group set rprof would choose on the recorded machine: the kernel's PMUs come from
 // the recording, the CPU model from `cpuid_pmu`, the name libpfm4 gives that CPU ("" where the
 // libpfm4 at hand does not know it: 4.13 has neither amd64_fam1ah_zen5 nor adl_glc).
-std::string GroupSetFor(const std::string& root, const std::string& cpuid_pmu, std::string* why) {
+std::string GroupSetFor(const std::string& root, const std::string& cpuid_pmu, Error* why) {
   return GroupLibrary(RPROF_GROUPS_DIR).ResolvePmu(CorePmuNameFrom(root, cpuid_pmu, why));
 }
 
@@ -131,11 +131,11 @@ TEST(RecordedMachinesTest, IntelXeonKvmAvx512) {
 
   if (!HavePfm()) GTEST_SKIP() << "built without libpfm4: no metric-group choice to check";
   // libpfm4 reads this CPU as icl (its README); the guest has no vPMU, so no icl groups.
-  std::string why;
+  Error why;
   EXPECT_EQ(CorePmuNameFrom(root, "icl", &why), "");
-  EXPECT_NE(why.find("no CPU PMU"), std::string::npos) << why;
+  EXPECT_NE(why.message.find("no CPU PMU"), std::string::npos) << why.message;
   for (const char* pmu : {"breakpoint", "msr", "software", "tracepoint", "uprobe"})
-    EXPECT_NE(why.find(pmu), std::string::npos) << why;
+    EXPECT_NE(why.message.find(pmu), std::string::npos) << why.message;
   EXPECT_EQ(GroupSetFor(root, "icl", &why), "generic");
   EXPECT_EQ(GroupLibrary(RPROF_GROUPS_DIR).ResolvePmu("icl"), "icl");  // with a vPMU
 }
@@ -176,9 +176,9 @@ TEST(RecordedMachinesTest, AmdZen3Kvm) {
 
   if (!HavePfm()) GTEST_SKIP() << "built without libpfm4: no metric-group choice to check";
   // Zen 3 groups ship, but a KVM guest without a vPMU exposes no cpu PMU: generic groups.
-  std::string why;
+  Error why;
   EXPECT_EQ(CorePmuNameFrom(root, "amd64_fam19h_zen3", &why), "");
-  EXPECT_NE(why.find("no CPU PMU"), std::string::npos) << why;
+  EXPECT_NE(why.message.find("no CPU PMU"), std::string::npos) << why.message;
   EXPECT_EQ(GroupSetFor(root, "amd64_fam19h_zen3", &why), "generic");
   EXPECT_EQ(GroupLibrary(RPROF_GROUPS_DIR).ResolvePmu("amd64_fam19h_zen3"), "amd64_fam19h_zen3");
 }
@@ -228,12 +228,12 @@ TEST(RecordedMachinesTest, AmdZen5Avx512) {
 
   if (!HavePfm()) GTEST_SKIP() << "built without libpfm4: no metric-group choice to check";
   // Bare metal: the kernel has its cpu PMU, so libpfm4's model is used; no Zen 5 groups ship.
-  std::string why;
-  EXPECT_EQ(CorePmuNameFrom(root, "amd64_fam1ah_zen5", &why), "amd64_fam1ah_zen5") << why;
+  Error why;
+  EXPECT_EQ(CorePmuNameFrom(root, "amd64_fam1ah_zen5", &why), "amd64_fam1ah_zen5") << why.message;
   EXPECT_EQ(GroupSetFor(root, "amd64_fam1ah_zen5", &why), "generic");
   // A libpfm4 without Zen 5 in its tables: the PMU is there, its model unknown.
   EXPECT_EQ(CorePmuNameFrom(root, "", &why), "");
-  EXPECT_NE(why.find("does not recognise"), std::string::npos) << why;
+  EXPECT_NE(why.message.find("does not recognise"), std::string::npos) << why.message;
   EXPECT_EQ(GroupSetFor(root, "", &why), "generic");
 }
 
@@ -286,11 +286,11 @@ TEST(RecordedMachinesTest, IntelHybridPcoreEcore) {
   if (!HavePfm()) GTEST_SKIP() << "built without libpfm4: no metric-group choice to check";
   // cpu_core and cpu_atom, no "cpu": the kernel's hybrid PMUs count as a CPU PMU; libpfm4 names
   // the P cores adl_glc, for which no groups ship.
-  std::string why;
-  EXPECT_EQ(CorePmuNameFrom(root, "adl_glc", &why), "adl_glc") << why;
+  Error why;
+  EXPECT_EQ(CorePmuNameFrom(root, "adl_glc", &why), "adl_glc") << why.message;
   EXPECT_EQ(GroupSetFor(root, "adl_glc", &why), "generic");
   EXPECT_EQ(CorePmuNameFrom(root, "", &why), "");  // a libpfm4 without Alder Lake's tables
-  EXPECT_NE(why.find("does not recognise"), std::string::npos) << why;
+  EXPECT_NE(why.message.find("does not recognise"), std::string::npos) << why.message;
 }
 
 TEST(RecordedMachinesTest, FourMachinesFourFingerprints) {

@@ -25,16 +25,16 @@ int64_t CostAt(const CallgrindOutput& out, const std::string& object, uint64_t a
 
 CallgrindOutput MustParse(const std::string& text) {
   CallgrindOutput out;
-  std::string err;
-  EXPECT_TRUE(ParseCallgrindOutput(text, &out, &err)) << err;
+  Error err;
+  EXPECT_TRUE(ParseCallgrindOutput(text, &out, &err)) << err.message;
   return out;
 }
 
 std::string ParseError(const std::string& text) {
   CallgrindOutput out;
-  std::string err;
+  Error err;
   EXPECT_FALSE(ParseCallgrindOutput(text, &out, &err)) << "parsed:\n" << text;
-  return err;
+  return err.message;
 }
 
 // The header callgrind 3.19 writes, with a 9-event cache simulation.
@@ -362,8 +362,8 @@ TEST(CallgrindOutput, ReadsAndMergesFiles) {
   std::ofstream(b) << "pid: 2\npositions: instr\nevents: Ir Dr\nob=(1) /y\n0x10 4 4\n"
                       "ob=(2) /x\n0x10 1\n";
   CallgrindOutput out;
-  std::string err;
-  ASSERT_TRUE(ReadCallgrindOutputFiles({a, b}, &out, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ReadCallgrindOutputFiles({a, b}, &out, &err)) << err.message;
   EXPECT_EQ(out.pids.size(), 2u);
   EXPECT_EQ(CostAt(out, "/x", 0x10, "Ir"), 4);
   EXPECT_EQ(CostAt(out, "/y", 0x10, "Dr"), 4);
@@ -371,10 +371,10 @@ TEST(CallgrindOutput, ReadsAndMergesFiles) {
 
   std::ofstream(b) << "positions: instr\nevents: Ir\n0x10 zz\n";
   EXPECT_FALSE(ReadCallgrindOutputFiles({a, b}, &out, &err));
-  EXPECT_EQ(err, b + ":3: bad cost 'zz'");
+  EXPECT_EQ(err.message, b + ":3: bad cost 'zz'");
 
   EXPECT_FALSE(ReadCallgrindOutputFiles({dir + "/missing"}, &out, &err));
-  EXPECT_EQ(err, dir + "/missing: cannot open: No such file or directory");
+  EXPECT_EQ(err.message, dir + "/missing: cannot open: No such file or directory");
 
   unlink(a.c_str());
   unlink(b.c_str());

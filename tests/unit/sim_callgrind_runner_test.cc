@@ -98,8 +98,8 @@ TEST_F(CallgrindRunnerTest, RunsValgrindWithTheSimOptions) {
   opts_.extra_valgrind_args = {"--D1=32768,8,64"};
   opts_.env.push_back({"FAKE_EXIT", "3"});
   CallgrindRun run;
-  std::string err;
-  ASSERT_TRUE(RunUnderCallgrind({"true", "a b", "c"}, opts_, &run, &err)) << err;
+  Error err;
+  ASSERT_TRUE(RunUnderCallgrind({"true", "a b", "c"}, opts_, &run, &err)) << err.message;
   EXPECT_TRUE(run.exited);
   EXPECT_EQ(run.exit_code, 3);  // the program's status, passed on
   EXPECT_EQ(run.term_signal, 0);
@@ -128,7 +128,7 @@ TEST_F(CallgrindRunnerTest, RunsValgrindWithTheSimOptions) {
   ASSERT_FALSE(run.command.empty());
   EXPECT_EQ(run.command[0], fake_);
 
-  EXPECT_TRUE(RemoveCallgrindRun(run, &err)) << err;
+  EXPECT_TRUE(RemoveCallgrindRun(run, &err)) << err.message;
   struct stat st;
   EXPECT_NE(stat((dir_ + "/out").c_str(), &st), 0);  // the emptied directory is gone
 }
@@ -139,27 +139,27 @@ TEST_F(CallgrindRunnerTest, MakesItsOwnDirectoryWhenNoneIsGiven) {
   mkdir(tmpdir.c_str(), 0700);
   setenv("TMPDIR", tmpdir.c_str(), 1);
   CallgrindRun run;
-  std::string err;
+  Error err;
   bool ok = RunUnderCallgrind({"true"}, opts_, &run, &err);
   unsetenv("TMPDIR");
-  ASSERT_TRUE(ok) << err;
+  ASSERT_TRUE(ok) << err.message;
   // Inside this process's scratch directory, rprof-<pid>.XXXXXX (process/scratch_dir.h).
   EXPECT_EQ(run.output_dir.rfind(tmpdir + "/rprof-" + std::to_string(getpid()) + ".", 0), 0u)
       << run.output_dir;
-  EXPECT_TRUE(RemoveCallgrindRun(run, &err)) << err;
+  EXPECT_TRUE(RemoveCallgrindRun(run, &err)) << err.message;
 }
 
 TEST_F(CallgrindRunnerTest, ExplainsAvx512) {
   SetMode("avx512");
   CallgrindRun run;
-  std::string err;
+  Error err;
   EXPECT_FALSE(RunUnderCallgrind({"true"}, opts_, &run, &err));
   EXPECT_FALSE(run.exited);
   EXPECT_EQ(run.term_signal, SIGILL);
-  EXPECT_NE(err.find("at 0x10908A: main (in /tmp/a512)"), std::string::npos) << err;
-  EXPECT_NE(err.find("bytes 62 f1 fd 48 58 c0"), std::string::npos) << err;
-  EXPECT_NE(err.find("AVX-512"), std::string::npos) << err;
-  EXPECT_NE(err.find("need the AVX2 build"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("at 0x10908A: main (in /tmp/a512)"), std::string::npos) << err.message;
+  EXPECT_NE(err.message.find("bytes 62 f1 fd 48 58 c0"), std::string::npos) << err.message;
+  EXPECT_NE(err.message.find("AVX-512"), std::string::npos) << err.message;
+  EXPECT_NE(err.message.find("need the AVX2 build"), std::string::npos) << err.message;
 }
 
 // kmovq k1, rax: AVX-512BW's, VEX-encoded (no EVEX prefix). PolyBench's -march=native builds
@@ -167,64 +167,65 @@ TEST_F(CallgrindRunnerTest, ExplainsAvx512) {
 TEST_F(CallgrindRunnerTest, ExplainsAvx512MaskInstructions) {
   SetMode("kmovq");
   CallgrindRun run;
-  std::string err;
+  Error err;
   EXPECT_FALSE(RunUnderCallgrind({"true"}, opts_, &run, &err));
-  EXPECT_NE(err.find("bytes c4 e1 fb 92 c8"), std::string::npos) << err;
-  EXPECT_NE(err.find("it is AVX-512"), std::string::npos) << err;
-  EXPECT_NE(err.find("need the AVX2 build"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("bytes c4 e1 fb 92 c8"), std::string::npos) << err.message;
+  EXPECT_NE(err.message.find("it is AVX-512"), std::string::npos) << err.message;
+  EXPECT_NE(err.message.find("need the AVX2 build"), std::string::npos) << err.message;
 }
 
 TEST_F(CallgrindRunnerTest, ExplainsOtherUnhandledInstructions) {
   SetMode("other_insn");
   CallgrindRun run;
-  std::string err;
+  Error err;
   EXPECT_FALSE(RunUnderCallgrind({"true"}, opts_, &run, &err));
-  EXPECT_NE(err.find("valgrind cannot execute the instruction (bytes 8f e9 78 c2)"),
+  EXPECT_NE(err.message.find("valgrind cannot execute the instruction (bytes 8f e9 78 c2)"),
             std::string::npos)
-      << err;
-  EXPECT_EQ(err.find("AVX-512"), std::string::npos) << err;
+      << err.message;
+  EXPECT_EQ(err.message.find("AVX-512"), std::string::npos) << err.message;
 }
 
 TEST_F(CallgrindRunnerTest, EmptyOutputMeansTheProgramExeced) {
   SetMode("empty");
   CallgrindRun run;
-  std::string err;
+  Error err;
   EXPECT_FALSE(RunUnderCallgrind({"true"}, opts_, &run, &err));
-  EXPECT_NE(err.find("callgrind output is empty"), std::string::npos) << err;
-  EXPECT_NE(err.find("exec"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("callgrind output is empty"), std::string::npos) << err.message;
+  EXPECT_NE(err.message.find("exec"), std::string::npos) << err.message;
 }
 
 TEST_F(CallgrindRunnerTest, NoOutputShowsTheLog) {
   SetMode("none");
   CallgrindRun run;
-  std::string err;
+  Error err;
   EXPECT_FALSE(RunUnderCallgrind({"true"}, opts_, &run, &err));
   EXPECT_TRUE(run.exited);
   EXPECT_EQ(run.exit_code, 1);
-  EXPECT_NE(err.find("valgrind wrote no callgrind output (exit status 1)"), std::string::npos)
-      << err;
-  EXPECT_NE(err.find("Bad option: --foo"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("valgrind wrote no callgrind output (exit status 1)"),
+            std::string::npos)
+      << err.message;
+  EXPECT_NE(err.message.find("Bad option: --foo"), std::string::npos) << err.message;
 }
 
 TEST_F(CallgrindRunnerTest, TimesOut) {
   SetMode("hang");
   opts_.timeout_s = 0.3;
   CallgrindRun run;
-  std::string err;
+  Error err;
   EXPECT_FALSE(RunUnderCallgrind({"true"}, opts_, &run, &err));
   EXPECT_TRUE(run.timed_out);
   EXPECT_EQ(run.term_signal, SIGTERM);  // asked first; killed only if it ignores that
   EXPECT_LT(run.wall_s, 10.0);
-  EXPECT_NE(err.find("took longer than"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("took longer than"), std::string::npos) << err.message;
 }
 
 TEST(CallgrindRunner, MissingValgrindNamesThePackage) {
   CallgrindOptions opts;
   opts.valgrind = "/nonexistent/valgrind";
   CallgrindRun run;
-  std::string err;
+  Error err;
   EXPECT_FALSE(RunUnderCallgrind({"true"}, opts, &run, &err));
-  EXPECT_EQ(err,
+  EXPECT_EQ(err.message,
             "valgrind not found at /nonexistent/valgrind: install the Debian package valgrind "
             "(apt-get install valgrind)");
 
@@ -236,7 +237,7 @@ TEST(CallgrindRunner, MissingValgrindNamesThePackage) {
   bool ok = RunUnderCallgrind({"/bin/true"}, opts, &run, &err);
   setenv("PATH", saved.c_str(), 1);
   EXPECT_FALSE(ok);
-  EXPECT_EQ(err,
+  EXPECT_EQ(err.message,
             "valgrind not found: install the Debian package valgrind (apt-get install "
             "valgrind)");
 }
@@ -245,13 +246,13 @@ TEST(CallgrindRunner, MissingProgram) {
   CallgrindOptions opts;
   opts.valgrind = "/bin/true";  // never reached
   CallgrindRun run;
-  std::string err;
+  Error err;
   EXPECT_FALSE(RunUnderCallgrind({"no-such-program-rprof"}, opts, &run, &err));
-  EXPECT_EQ(err, "no-such-program-rprof: not found or not executable (looked on PATH)");
+  EXPECT_EQ(err.message, "no-such-program-rprof: not found or not executable (looked on PATH)");
   EXPECT_FALSE(RunUnderCallgrind({"/nonexistent/prog"}, opts, &run, &err));
-  EXPECT_EQ(err, "/nonexistent/prog: not found or not executable");
+  EXPECT_EQ(err.message, "/nonexistent/prog: not found or not executable");
   EXPECT_FALSE(RunUnderCallgrind({}, opts, &run, &err));
-  EXPECT_EQ(err, "no program to run under callgrind");
+  EXPECT_EQ(err.message, "no program to run under callgrind");
 }
 
 TEST(CallgrindRunner, FindExecutable) {

@@ -67,8 +67,8 @@ class SimCountsTest : public ::testing::Test {
 
   CallgrindOutput Parse(const std::string& text) {
     CallgrindOutput out;
-    std::string err;
-    EXPECT_TRUE(ParseCallgrindOutput(text, &out, &err)) << err;
+    Error err;
+    EXPECT_TRUE(ParseCallgrindOutput(text, &out, &err)) << err.message;
     return out;
   }
 
@@ -114,9 +114,9 @@ bool HasNote(const SimCounts& c, const std::string& part) {
 TEST_F(SimCountsTest, SumsEveryExecutedInstruction) {
   CallgrindOutput out = Parse(Output());
   SimCounts c;
-  std::string err;
+  Error err;
   SimAnalyzer analyzer;
-  ASSERT_TRUE(analyzer.Analyze(out, &c, &err)) << err;
+  ASSERT_TRUE(analyzer.Analyze(out, &c, &err)) << err.message;
 
   EXPECT_EQ(c.instructions, 415u);
   EXPECT_EQ(c.flops_dp, 100u * 8 + 10 * 1 + 3 * 8);
@@ -177,7 +177,7 @@ TEST_F(SimCountsTest, SumsEveryExecutedInstruction) {
   // Decoded once: a second analysis reuses the cached instructions.
   EXPECT_EQ(analyzer.decoded_instructions(), kCode.size());
   SimCounts again;
-  ASSERT_TRUE(analyzer.Analyze(out, &again, &err)) << err;
+  ASSERT_TRUE(analyzer.Analyze(out, &again, &err)) << err.message;
   EXPECT_EQ(analyzer.decoded_instructions(), kCode.size());
   EXPECT_EQ(again.flops_dp, c.flops_dp);
   EXPECT_EQ(again.bytes_l1(), c.bytes_l1());
@@ -187,8 +187,8 @@ TEST_F(SimCountsTest, WithoutCacheSimulationTheMissesAreAbsent) {
   CallgrindOutput out =
       Parse("positions: instr\nevents: Ir\nob=" + elf_ + "\n0x401004 1000\n0x40100d 10\n");
   SimCounts c;
-  std::string err;
-  ASSERT_TRUE(ComputeSimCounts(out, &c, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ComputeSimCounts(out, &c, &err)) << err.message;
   EXPECT_EQ(c.flops_dp, 8010u);
   EXPECT_FALSE(c.l1d_misses);
   EXPECT_FALSE(c.llc_misses);
@@ -208,8 +208,8 @@ TEST_F(SimCountsTest, WriteBackEventsAddToDramBytes) {
       "ob=" +
       elf_ + "\n0x401009 100 0 100 0 0 10 0 0 10 0 0 5\n");
   SimCounts c;
-  std::string err;
-  ASSERT_TRUE(ComputeSimCounts(out, &c, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ComputeSimCounts(out, &c, &err)) << err.message;
   ASSERT_TRUE(c.llc_writebacks);
   EXPECT_EQ(*c.llc_writebacks, 5u);
   EXPECT_EQ(*c.bytes_dram, (10u + 5u) * 64);
@@ -220,17 +220,17 @@ TEST_F(SimCountsTest, WriteBackEventsAddToDramBytes) {
 
 TEST_F(SimCountsTest, OutputsThatCannotGiveCounts) {
   SimCounts c;
-  std::string err;
+  Error err;
   CallgrindOutput lines_only = Parse("events: Ir\nfn=main\n15 90\n");
   EXPECT_FALSE(ComputeSimCounts(lines_only, &c, &err));
-  EXPECT_NE(err.find("--dump-instr=yes"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("--dump-instr=yes"), std::string::npos) << err.message;
 
   CallgrindOutput no_ir = Parse("positions: instr\nevents: Dr\nob=/x\n0x10 3\n");
   EXPECT_FALSE(ComputeSimCounts(no_ir, &c, &err));
-  EXPECT_NE(err.find("no Ir event"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("no Ir event"), std::string::npos) << err.message;
 
   CallgrindOutput empty = Parse("positions: instr\nevents: Ir\n");
-  ASSERT_TRUE(ComputeSimCounts(empty, &c, &err)) << err;
+  ASSERT_TRUE(ComputeSimCounts(empty, &c, &err)) << err.message;
   EXPECT_EQ(c.instructions, 0u);
 }
 

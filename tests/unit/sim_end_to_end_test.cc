@@ -33,16 +33,15 @@ struct SimResult {
   std::string program = g_targets + "/sim_" + name;
   CallgrindOptions opts;
   opts.valgrind = g_valgrind;
-  std::string err;
+  Error err;
   if (!RunUnderCallgrind({program, n}, opts, &result->run, &err)) {
-    return ::testing::AssertionFailure() << "run " << program << ": " << err;
+    return ::testing::AssertionFailure() << "run " << program << ": " << err.message;
   }
   CallgrindOutput output;
   bool ok = ReadCallgrindOutputFiles(result->run.output_files, &output, &err) &&
             ComputeSimCounts(output, &result->counts, &err);
-  std::string cleanup_err;
-  RemoveCallgrindRun(result->run, &cleanup_err);
-  if (!ok) return ::testing::AssertionFailure() << program << ": " << err;
+  (void)RemoveCallgrindRun(result->run, nullptr);
+  if (!ok) return ::testing::AssertionFailure() << program << ": " << err.message;
   if (!result->run.exited || result->run.exit_code != 0) {
     return ::testing::AssertionFailure() << program << " did not exit 0";
   }
@@ -133,14 +132,13 @@ TEST(SimEndToEnd, Avx512StopsWithAnExplanation) {
   CallgrindOptions opts;
   opts.valgrind = g_valgrind;
   CallgrindRun run;
-  std::string err;
+  Error err;
   EXPECT_FALSE(RunUnderCallgrind({g_targets + "/sim_avx512_probe"}, opts, &run, &err));
-  EXPECT_NE(err.find("AVX-512"), std::string::npos) << err;
-  EXPECT_NE(err.find("AVX2 build"), std::string::npos) << err;
-  EXPECT_NE(err.find("bytes 62 "), std::string::npos) << err;
+  EXPECT_NE(err.message.find("AVX-512"), std::string::npos) << err.message;
+  EXPECT_NE(err.message.find("AVX2 build"), std::string::npos) << err.message;
+  EXPECT_NE(err.message.find("bytes 62 "), std::string::npos) << err.message;
   EXPECT_FALSE(run.exited);
-  std::string cleanup_err;
-  RemoveCallgrindRun(run, &cleanup_err);
+  (void)RemoveCallgrindRun(run, nullptr);
 }
 
 TEST(SimEndToEnd, ExitStatusAndEnvironmentPassThrough) {
@@ -148,17 +146,18 @@ TEST(SimEndToEnd, ExitStatusAndEnvironmentPassThrough) {
   opts.valgrind = g_valgrind;
   opts.env = {{"RPROF_SIM_TEST_STATUS", "7"}};
   CallgrindRun run;
-  std::string err;
+  Error err;
   // A usage error of the program is the program's business: the run itself succeeds.
-  ASSERT_TRUE(RunUnderCallgrind({g_targets + "/sim_triad_avx2", "-5"}, opts, &run, &err)) << err;
+  ASSERT_TRUE(RunUnderCallgrind({g_targets + "/sim_triad_avx2", "-5"}, opts, &run, &err))
+      << err.message;
   EXPECT_TRUE(run.exited);
   EXPECT_EQ(run.exit_code, 2);
-  RemoveCallgrindRun(run, &err);
+  (void)RemoveCallgrindRun(run, nullptr);
 
   ASSERT_TRUE(RunUnderCallgrind({"sh", "-c", "exit $RPROF_SIM_TEST_STATUS"}, opts, &run, &err))
-      << err;
+      << err.message;
   EXPECT_EQ(run.exit_code, 7);
-  RemoveCallgrindRun(run, &err);
+  (void)RemoveCallgrindRun(run, nullptr);
 }
 
 }  // namespace

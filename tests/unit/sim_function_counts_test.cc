@@ -31,8 +31,8 @@ constexpr const char* kTwoFunctions =
 
 TEST(CallgrindOutput, KeepsEachSitesFunctionFileAndLine) {
   CallgrindOutput out;
-  std::string err;
-  ASSERT_TRUE(ParseCallgrindOutput(kTwoFunctions, &out, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseCallgrindOutput(kTwoFunctions, &out, &err)) << err.message;
   ASSERT_EQ(out.sites.size(), 5u);
   ASSERT_EQ(out.site_sources.size(), 5u);
   auto function = [&](size_t i) { return out.functions[out.site_sources[i].function]; };
@@ -51,8 +51,8 @@ TEST(CallgrindOutput, KeepsEachSitesFunctionFileAndLine) {
 
 TEST(SplitByFunction, EachFunctionItsOwnCostsSourceAndName) {
   CallgrindOutput out;
-  std::string err;
-  ASSERT_TRUE(ParseCallgrindOutput(kTwoFunctions, &out, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseCallgrindOutput(kTwoFunctions, &out, &err)) << err.message;
   std::vector<FunctionSlice> slices = SplitByFunction(out);
   ASSERT_EQ(slices.size(), 3u);
   const FunctionSlice& triad = slices[0];
@@ -77,9 +77,9 @@ TEST(SplitByFunction, EachFunctionItsOwnCostsSourceAndName) {
 
 TEST(SplitByFunction, NothingWithoutFunctionNames) {
   CallgrindOutput out;
-  std::string err;
+  Error err;
   ASSERT_TRUE(ParseCallgrindOutput("events: Ir\npositions: instr\nob=(1) /x\n0x10 5\n", &out, &err))
-      << err;
+      << err.message;
   EXPECT_TRUE(SplitByFunction(out).empty());
 }
 

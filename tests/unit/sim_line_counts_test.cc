@@ -95,8 +95,8 @@ constexpr const char* kLoopFunction =
 
 TEST(SplitByLine, ALoopsLinesAreOneEntryAndOtherLinesAlone) {
   CallgrindOutput out;
-  std::string err;
-  ASSERT_TRUE(ParseCallgrindOutput(kLoopFunction, &out, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseCallgrindOutput(kLoopFunction, &out, &err)) << err.message;
   std::vector<FunctionSlice> slices = SplitByFunction(out);
   ASSERT_EQ(slices.size(), 1u);
   const std::vector<LoopRange> loops = {{0x1010, 0x1030}};
@@ -136,13 +136,13 @@ TEST(SplitByLine, ALoopsLinesAreOneEntryAndOtherLinesAlone) {
 TEST(SplitByLine, TwoLoopsAtOneLineAreOneEntry) {
   // A vector loop and its remainder loop, both of line 10.
   CallgrindOutput out;
-  std::string err;
+  Error err;
   ASSERT_TRUE(
       ParseCallgrindOutput("version: 1\npositions: instr line\nevents: Ir\n"
                            "ob=(1) /nonexistent/app\nfl=(1) /src/app.c\nfn=(1) k\n"
                            "0x1000 10 40\n0x1010 10 3\n0x1020 11 1\n",
                            &out, &err))
-      << err;
+      << err.message;
   std::vector<FunctionSlice> slices = SplitByFunction(out);
   ASSERT_EQ(slices.size(), 1u);
   uint64_t unlined = 0;
@@ -159,13 +159,13 @@ TEST(SplitByLine, ALoopOverManyLinesLeavesThemAlone) {
   // An interpreter's dispatch: one backward jump from far below, lines 100 to 100 +
   // kMostLoopLines apart; the loop of lines 10..11 within stays one.
   CallgrindOutput out;
-  std::string err;
+  Error err;
   std::string text =
       "version: 1\npositions: instr line\nevents: Ir\n"
       "ob=(1) /nonexistent/app\nfl=(1) /src/app.c\nfn=(1) k\n"
       "0x1000 100 10\n0x1010 10 20\n0x1014 11 20\n0x1020 " +
       std::to_string(100 + kMostLoopLines) + " 10\n";
-  ASSERT_TRUE(ParseCallgrindOutput(text, &out, &err)) << err;
+  ASSERT_TRUE(ParseCallgrindOutput(text, &out, &err)) << err.message;
   std::vector<FunctionSlice> slices = SplitByFunction(out);
   ASSERT_EQ(slices.size(), 1u);
   uint64_t unlined = 0;
@@ -183,7 +183,7 @@ TEST(SplitByLine, ALoopOverManyLinesLeavesThemAlone) {
       "ob=(1) /nonexistent/app\nfl=(1) /src/app.c\nfn=(1) k\n"
       "0x1000 100 10\n0x1020 " +
       std::to_string(99 + kMostLoopLines) + " 10\n";
-  ASSERT_TRUE(ParseCallgrindOutput(text, &out, &err)) << err;
+  ASSERT_TRUE(ParseCallgrindOutput(text, &out, &err)) << err.message;
   slices = SplitByFunction(out);
   lines = SplitByLine(out, slices[0], nullptr, {{0x1000, 0x1030}}, &unlined);
   ASSERT_EQ(lines.size(), 1u);

@@ -49,9 +49,9 @@ struct Counts {
   opts.valgrind = g_valgrind;
   if (simtool) opts.simtool = g_simtool;
   opts.extra_valgrind_args = args;
-  std::string err;
+  Error err;
   if (!RunUnderCallgrind(argv, opts, &out->run, &err))
-    return ::testing::AssertionFailure() << argv[0] << ": " << err;
+    return ::testing::AssertionFailure() << argv[0] << ": " << err.message;
   CallgrindOutput output;
   bool ok = ReadCallgrindOutputFiles(out->run.output_files, &output, &err) &&
             ComputeSimCounts(output, &out->total, &err);
@@ -65,9 +65,8 @@ struct Counts {
                               part.region_threads.empty() ? "" : part.region_threads[0], counts});
     }
   }
-  std::string cleanup;
-  RemoveCallgrindRun(out->run, &cleanup);
-  if (!ok) return ::testing::AssertionFailure() << argv[0] << ": " << err;
+  (void)RemoveCallgrindRun(out->run, nullptr);
+  if (!ok) return ::testing::AssertionFailure() << argv[0] << ": " << err.message;
   if (!out->run.exited || out->run.exit_code != 0)
     return ::testing::AssertionFailure() << argv[0] << " did not exit 0:" << out->run.log_tail;
   return ::testing::AssertionSuccess();

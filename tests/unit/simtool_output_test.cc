@@ -35,8 +35,8 @@ constexpr char kThreeLevels[] =
 
 TEST(SimtoolOutput, ReadsTheHierarchyAndTheTrafficAtEveryBoundary) {
   CallgrindOutput out;
-  std::string err;
-  ASSERT_TRUE(ParseCallgrindOutput(kThreeLevels, &out, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseCallgrindOutput(kThreeLevels, &out, &err)) << err.message;
   ASSERT_EQ(out.cache.levels.size(), 3u);
   EXPECT_EQ(out.cache.levels[1].size_bytes, 2097152u);
   EXPECT_EQ(out.cache.levels[2].associativity, 16u);
@@ -45,7 +45,7 @@ TEST(SimtoolOutput, ReadsTheHierarchyAndTheTrafficAtEveryBoundary) {
   EXPECT_EQ(out.cache.prefetch, "none");
 
   SimCounts c;
-  ASSERT_TRUE(ComputeSimCounts(out, &c, &err)) << err;
+  ASSERT_TRUE(ComputeSimCounts(out, &c, &err)) << err.message;
   EXPECT_EQ(c.l1d_misses, 150u);
   EXPECT_EQ(c.l2_misses, 90u);
   EXPECT_EQ(c.llc_misses, 75u);
@@ -68,10 +68,10 @@ TEST(SimtoolOutput, TwoLevelsHaveNoL3AndSayWhy) {
       "positions: instr\nevents: Ir Dr Dw D1mr D1mw D1out D1pf D2mr D2mw D2out D2pf NTb\n"
       "ob=(1) /nonexistent/object\n0x10 1 1 0 1 0 0 0 1 0 1 0 0\n";
   CallgrindOutput out;
-  std::string err;
-  ASSERT_TRUE(ParseCallgrindOutput(two, &out, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseCallgrindOutput(two, &out, &err)) << err.message;
   SimCounts c;
-  ASSERT_TRUE(ComputeSimCounts(out, &c, &err)) << err;
+  ASSERT_TRUE(ComputeSimCounts(out, &c, &err)) << err.message;
   EXPECT_EQ(c.bytes_l2, 64u);
   EXPECT_EQ(c.bytes_dram, 128u);
   EXPECT_FALSE(c.bytes_l3.has_value());
@@ -89,12 +89,12 @@ TEST(SimtoolOutput, CallgrindsD1IsNoHierarchy) {
       "positions: instr\nevents: Ir Dr Dw D1mr D1mw DLmr DLmw\n"
       "ob=(1) /nonexistent/object\n0x10 1 1 0 1 0 1 0\n";
   CallgrindOutput out;
-  std::string err;
-  ASSERT_TRUE(ParseCallgrindOutput(cg, &out, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseCallgrindOutput(cg, &out, &err)) << err.message;
   EXPECT_TRUE(out.cache.levels.empty());
   ASSERT_TRUE(out.cache.d1.has_value());
   SimCounts c;
-  ASSERT_TRUE(ComputeSimCounts(out, &c, &err)) << err;
+  ASSERT_TRUE(ComputeSimCounts(out, &c, &err)) << err.message;
   EXPECT_EQ(c.bytes_l2, 64u);  // callgrind's D1 refills
   EXPECT_FALSE(c.bytes_l3.has_value());
 }

@@ -39,8 +39,7 @@ bool InitPapi(std::string* err) {
 // libpfm4 knows the tables of every PMU model it supports, present or not: an event it finds
 // is real but not countable here; one it does not find is most likely a typo.
 bool KnownToLibpfm(const std::string& name) {
-  std::string why;
-  return InitPfm(&why) && pfm_find_event(name.c_str()) >= 0;
+  return InitPfm(nullptr) && pfm_find_event(name.c_str()) >= 0;
 }
 
 bool IsSoftwareEvent(const std::string& name) { return name.rfind("perf::", 0) == 0; }
@@ -87,16 +86,17 @@ class PapiEventSets : public EventSetProbe {
     }
   }
 
-  std::optional<int> NewSet(const std::string& component, std::string* why) override {
+  std::optional<int> NewSet(const std::string& component, Error* err) override {
     int set = PAPI_NULL;
     int code = PAPI_create_eventset(&set);
     if (code != PAPI_OK) {
-      *why = std::string("PAPI cannot create an event set: ") + PAPI_strerror(code);
+      Fail(err, ErrorKind::kEnvironment,
+           std::string("PAPI cannot create an event set: ") + PAPI_strerror(code));
       return std::nullopt;
     }
     sets_.push_back(set);
     if (IsSocketWide(component)) {
-      if (!CountSocket(set, component, why)) return std::nullopt;
+      if (!CountSocket(set, component, err)) return std::nullopt;
       socket_wide_sets_.push_back(set);
     }
     return set;
@@ -138,13 +138,14 @@ class PapiEventSets : public EventSetProbe {
   // perf_event_uncore wants the set bound to the component, attached to a CPU of the socket,
   // with system-wide granularity and every privilege domain, all before its first event. The
   // CPU is the one this thread runs on now: its socket is the run's while the thread stays there.
-  static bool CountSocket(int set, const std::string& component, std::string* why) {
+  static bool CountSocket(int set, const std::string& component, Error* err) {
     int cidx = PAPI_get_component_index(component.c_str());
     int cpu = sched_getcpu();
     auto failed = [&](const char* step, int code) {
       if (code == PAPI_OK) return false;
-      *why = "PAPI " + component + ": " + step + ": " + PAPI_strerror(code) +
-             (code == PAPI_EPERM ? "; " + std::string(kSocketWidePrivilege) : "");
+      Fail(err, ErrorKind::kEnvironment,
+           "PAPI " + component + ": " + step + ": " + PAPI_strerror(code) +
+               (code == PAPI_EPERM ? "; " + std::string(kSocketWidePrivilege) : ""));
       return true;
     };
     if (failed("binding an event set to it", PAPI_assign_eventset_component(set, cidx)))

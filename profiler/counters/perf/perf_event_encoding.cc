@@ -18,15 +18,11 @@ namespace {
 
 // A PAPI preset defined as one native event becomes that event's libpfm4 name; one PAPI does
 // not define here, its generic stand-in (papi/papi_presets.h), with *note saying so.
-bool PresetToNative(const std::string& name, std::string* native, std::string* note,
-                    std::string* why) {
+bool PresetToNative(const std::string& name, std::string* native, std::string* note, Error* err) {
   // Every preset is a hardware event: without hardware counters, say so without paying for
   // PAPI's start-up (tens of milliseconds, more than a short program takes).
   const PmuDiagnosis& pmu = DiagnosePmu();
-  if (!pmu.hardware_counters) {
-    *why = WhyNoHardwareEvent(pmu);
-    return false;
-  }
+  if (!pmu.hardware_counters) return Fail(err, ErrorKind::kEnvironment, WhyNoHardwareEvent(pmu));
   if (PAPI_is_initialized() == PAPI_NOT_INITED) PAPI_library_init(PAPI_VER_CURRENT);
   int code = 0;
   PAPI_event_info_t info;
@@ -35,15 +31,12 @@ bool PresetToNative(const std::string& name, std::string* native, std::string* n
     return true;
   }
   if (PAPI_event_name_to_code(name.c_str(), &code) != PAPI_OK ||
-      PAPI_get_event_info(code, &info) != PAPI_OK || info.count == 0) {
-    *why = "PAPI has no definition of this preset for this CPU";
-    return false;
-  }
-  if (info.count != 1) {
-    *why = std::string("PAPI derives this preset from ") + std::to_string(info.count) +
-           " events (" + info.derived + "); name the native events instead";
-    return false;
-  }
+      PAPI_get_event_info(code, &info) != PAPI_OK || info.count == 0)
+    return Fail(err, ErrorKind::kEnvironment, "PAPI has no definition of this preset for this CPU");
+  if (info.count != 1)
+    return Fail(err, ErrorKind::kEnvironment,
+                std::string("PAPI derives this preset from ") + std::to_string(info.count) +
+                    " events (" + info.derived + "); name the native events instead");
   *native = info.name[0];
   return true;
 }
@@ -75,13 +68,12 @@ bool SoftwareEvent(const std::string& name, perf_event_attr* attr) {
 }  // namespace
 
 bool EncodePerfEvent(const std::string& name, perf_event_attr* attr, std::string* note,
-                     std::string* why) {
+                     Error* err) {
   std::string native = name;
-  if (name.rfind("PAPI_", 0) == 0 && !PresetToNative(name, &native, note, why)) return false;
+  if (name.rfind("PAPI_", 0) == 0 && !PresetToNative(name, &native, note, err)) return false;
   if (SoftwareEvent(native, attr)) return true;
-  std::string init_why;
   int code = PFM_ERR_NOINIT;
-  if (InitPfm(&init_why)) {
+  if (InitPfm(nullptr)) {
     pfm_perf_encode_arg_t arg;
     std::memset(&arg, 0, sizeof arg);
     arg.attr = attr;
@@ -89,21 +81,20 @@ bool EncodePerfEvent(const std::string& name, perf_event_attr* attr, std::string
     code = pfm_get_os_event_encoding(native.c_str(), PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
   }
   if (code == PFM_SUCCESS) return true;
-  if (code != PFM_ERR_NOTFOUND) {
-    *why = std::string("libpfm4 cannot encode it here: ") + pfm_strerror(code);
-  } else {
-    // Not in the tables of the PMUs libpfm4 finds here: a typo, or the event of a PMU this
-    // machine lacks or this libpfm4 does not know.
-    *why = "no such event for libpfm4 on this machine; `rprof events` lists the events";
-    if (!DiagnosePmu().hardware_counters) *why += " (" + DiagnosePmu().cause + ")";
-  }
-  return false;
+  if (code != PFM_ERR_NOTFOUND)
+    return Fail(err, ErrorKind::kEnvironment,
+                std::string("libpfm4 cannot encode it here: ") + pfm_strerror(code));
+  // Not in the tables of the PMUs libpfm4 finds here: a typo, or the event of a PMU this
+  // machine lacks or this libpfm4 does not know.
+  std::string why = "no such event for libpfm4 on this machine; `rprof events` lists the events";
+  if (!DiagnosePmu().hardware_counters) why += " (" + DiagnosePmu().cause + ")";
+  return Fail(err, ErrorKind::kEnvironment, why);
 }
 
 int OpenPerfEvent(const std::string& name, pid_t pid, PerfTarget target, perf_event_attr* attr,
-                  std::string* note, std::string* why) {
+                  std::string* note, Error* err) {
   std::memset(attr, 0, sizeof *attr);
-  if (!EncodePerfEvent(name, attr, note, why)) return -1;
+  if (!EncodePerfEvent(name, attr, note, err)) return -1;
   attr->size = sizeof *attr;
   attr->disabled = 1;
   attr->exclude_kernel = 1;
@@ -114,7 +105,7 @@ int OpenPerfEvent(const std::string& name, pid_t pid, PerfTarget target, perf_ev
     attr->inherit = 1;
   }
   long fd = syscall(SYS_perf_event_open, attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-  if (fd < 0) *why = WhyNotOpened(*attr, errno);
+  if (fd < 0) Fail(err, ErrorKind::kEnvironment, WhyNotOpened(*attr, errno));
   return static_cast<int>(fd);
 }
 

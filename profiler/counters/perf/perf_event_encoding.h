@@ -10,14 +10,16 @@
 
 #include <string>
 
+#include "core/error.h"
+
 namespace rprof {
 
 // Fills the type and config of *attr (the rest is the caller's). *note says how the event is
 // counted when not as named (a preset PAPI lacks here, counted by its generic stand-in:
-// papi/papi_presets.h), else stays as it was. False with *why when the name cannot be encoded
-// here (unknown, a preset PAPI derives from several events, no PMU).
-bool EncodePerfEvent(const std::string& name, perf_event_attr* attr, std::string* note,
-                     std::string* why);
+// papi/papi_presets.h), else stays as it was. False with *err (environment) when the name cannot be
+// encoded here (unknown, a preset PAPI derives from several events, no PMU).
+[[nodiscard]] bool EncodePerfEvent(const std::string& name, perf_event_attr* attr,
+                                   std::string* note, Error* err);
 
 // Why perf_event_open failed for `attr` with `errno_value`: no PMU, or the system's reason.
 std::string WhyNotOpened(const perf_event_attr& attr, int errno_value);
@@ -27,10 +29,10 @@ std::string WhyNotOpened(const perf_event_attr& attr, int errno_value);
 enum class PerfTarget { kThread, kProcessFromExec };
 
 // `name` encoded and opened on `pid` (0: the calling thread) as `target` says, user space only,
-// with the times enabled and running for multiplexed counts. The fd, or -1 with *why; *attr is
-// what was opened (to open it again elsewhere); *note as EncodePerfEvent's.
-int OpenPerfEvent(const std::string& name, pid_t pid, PerfTarget target, perf_event_attr* attr,
-                  std::string* note, std::string* why);
+// with the times enabled and running for multiplexed counts. The fd, or -1 with *err (environment);
+// *attr is what was opened (to open it again elsewhere); *note as EncodePerfEvent's.
+[[nodiscard]] int OpenPerfEvent(const std::string& name, pid_t pid, PerfTarget target,
+                                perf_event_attr* attr, std::string* note, Error* err);
 
 }  // namespace rprof
 

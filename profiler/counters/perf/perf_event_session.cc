@@ -32,8 +32,9 @@ class PerfEventSession : public CounterSession {
     for (const std::string& name : names) {
       Event event;
       event.name = name;
-      event.fd =
-          OpenPerfEvent(name, 0, PerfTarget::kThread, &event.attr, &event.note, &event.reason);
+      Error open_err;
+      event.fd = OpenPerfEvent(name, 0, PerfTarget::kThread, &event.attr, &event.note, &open_err);
+      event.reason = open_err.message;
       if (event.fd < 0 && !allow_missing)
         return Fail(err, ErrorKind::kEnvironment, "cannot open event " + name + ": " + event.reason,
                     Remedy::kAllowMissingEvents);

@@ -20,8 +20,10 @@ std::unique_ptr<ProcessCounters> ProcessCounters::Open(pid_t pid,
   for (const std::string& name : events) {
     Event event{name, -1, "", ""};
     perf_event_attr attr;
+    Error open_err;
     event.fd =
-        OpenPerfEvent(name, pid, PerfTarget::kProcessFromExec, &attr, &event.note, &event.reason);
+        OpenPerfEvent(name, pid, PerfTarget::kProcessFromExec, &attr, &event.note, &open_err);
+    event.reason = open_err.message;
     if (event.fd < 0 && !allow_missing) {
       Fail(err, ErrorKind::kEnvironment, "cannot open event " + name + ": " + event.reason,
            Remedy::kAllowMissingEvents);

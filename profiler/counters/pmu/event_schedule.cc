@@ -37,11 +37,11 @@ std::string Place(size_t index, const EventToSchedule& event, ComponentState* st
            " counter left: the socket-wide events requested before it take them all; request "
            "fewer of them";
   if (!state->spare) {
-    std::string why;
+    Error why;
     state->spare = probe->NewSet(event.component, &why);
     if (!state->spare) {
-      state->unavailable = why;
-      return why;
+      state->unavailable = why.message;
+      return why.message;
     }
   }
   AddResult added = probe->TryAdd(*state->spare, event.name);

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
+
 namespace rprof {
 
 // What adding one event to an event set did.
@@ -33,10 +35,10 @@ struct AddResult {
 class EventSetProbe {
  public:
   virtual ~EventSetProbe() = default;
-  // A new, empty event set for `component`, as a handle for TryAdd; nullopt with *why when the
-  // component cannot have one (e.g. socket-wide counting without the privilege). The probe owns
-  // every set it opens, used by the schedule or not.
-  virtual std::optional<int> NewSet(const std::string& component, std::string* why) = 0;
+  // A new, empty event set for `component`, as a handle for TryAdd; nullopt with *err
+  // (environment) when the component cannot have one (e.g. socket-wide counting without the
+  // privilege). The probe owns every set it opens, used by the schedule or not.
+  [[nodiscard]] virtual std::optional<int> NewSet(const std::string& component, Error* err) = 0;
   // Adds `event` to `set`. A failed add leaves the set as it was.
   virtual AddResult TryAdd(int set, const std::string& event) = 0;
 };

@@ -103,13 +103,13 @@ std::string GroupLibrary::FindGroup(const std::string& pmu, const std::string& n
 }
 
 bool GroupLibrary::LoadGroup(const std::string& pmu, const std::string& name, MetricGroup* group,
-                             std::string* err) const {
+                             Error* err) const {
   std::vector<std::string> groups = ListGroups(pmu);
   if (groups.empty()) {
     std::vector<std::string> pmus = ListPmus();
-    *err = "no metric groups for PMU '" + pmu + "' in " + data_dir_ +
-           (user_dir_.empty() ? "" : " or " + user_dir_) + DidYouMean(pmu, pmus);
-    return false;
+    return Fail(err, ErrorKind::kEnvironment,
+                "no metric groups for PMU '" + pmu + "' in " + data_dir_ +
+                    (user_dir_.empty() ? "" : " or " + user_dir_) + DidYouMean(pmu, pmus));
   }
   std::string match = FindGroup(pmu, name);
   if (match.empty()) {
@@ -118,16 +118,16 @@ bool GroupLibrary::LoadGroup(const std::string& pmu, const std::string& name, Me
     // Group names are upper case; compare the user's spelling the same way.
     std::string upper = name;
     for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    *err = "unknown metric group '" + name + "' for " + pmu + " (groups: " + list + ")" +
-           DidYouMean(upper, groups);
-    return false;
+    return Fail(err, ErrorKind::kUsage,
+                "unknown metric group '" + name + "' for " + pmu + " (groups: " + list + ")" +
+                    DidYouMean(upper, groups));
   }
   std::string path = PathOf(pmu, match);
   if (!LoadMetricGroupFile(path, group, err)) return false;
   if (group->pmu != pmu) {
-    *err = path + ": the file says PMU " + group->pmu + " but lives in the directory of " + pmu +
-           "; its events would not match this machine";
-    return false;
+    return Fail(err, ErrorKind::kEnvironment,
+                path + ": the file says PMU " + group->pmu + " but lives in the directory of " +
+                    pmu + "; its events would not match this machine");
   }
   return true;
 }

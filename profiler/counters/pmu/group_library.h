@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "counters/pmu/metric_group.h"
 
 namespace rprof {
@@ -41,11 +42,11 @@ class GroupLibrary {
   std::string FindGroup(const std::string& pmu, const std::string& name) const;
 
   // Loads and validates group name of pmu. name matches exactly, or case-insensitively when that
-  // is unambiguous ("flops_dp" finds FLOPS_DP). On failure *err says why: an unknown group names
-  // the groups that exist with a "did you mean", a broken file gives its path and line, a file
-  // whose PMU line differs from its directory is refused.
-  bool LoadGroup(const std::string& pmu, const std::string& name, MetricGroup* group,
-                 std::string* err) const;
+  // is unambiguous ("flops_dp" finds FLOPS_DP). On failure *err says why: an unknown group (usage)
+  // names the groups that exist with a "did you mean", a broken file gives its path and line, a
+  // file whose PMU line differs from its directory is refused.
+  [[nodiscard]] bool LoadGroup(const std::string& pmu, const std::string& name, MetricGroup* group,
+                               Error* err) const;
 
   const std::string& data_dir() const { return data_dir_; }
   const std::string& user_dir() const { return user_dir_; }

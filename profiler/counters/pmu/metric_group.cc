@@ -56,7 +56,7 @@ enum class Section { kHeader, kEvents, kMetrics, kAbsent, kLong };
 
 class GroupParser {
  public:
-  GroupParser(std::string_view origin, MetricGroup* group, std::string* err)
+  GroupParser(std::string_view origin, MetricGroup* group, Error* err)
       : origin_(origin), group_(group), err_(err) {}
 
   bool Parse(std::string_view text) {
@@ -98,8 +98,7 @@ class GroupParser {
       where += ':';
       where += std::to_string(line);
     }
-    *err_ = where + ": " + what;
-    return false;
+    return rprof::Fail(err_, ErrorKind::kEnvironment, where + ": " + what);
   }
 
   bool ParseLine(std::string_view line, int line_no) {
@@ -344,7 +343,7 @@ class GroupParser {
 
   std::string_view origin_;
   MetricGroup* group_;
-  std::string* err_;
+  Error* err_;
   Section section_ = Section::kHeader;
   std::set<Section> seen_sections_;
   int format_line_ = 0;
@@ -400,31 +399,24 @@ bool IsValidGroupName(std::string_view text) {
 }
 
 bool ParseMetricGroup(std::string_view text, std::string_view name, std::string_view origin,
-                      MetricGroup* group, std::string* err) {
+                      MetricGroup* group, Error* err) {
   *group = MetricGroup{};
-  if (!IsValidGroupName(name)) {
-    *err = std::string(origin) + ": group name '" + std::string(name) +
-           "' must be upper-case letters, digits and '_' (the file name without .txt)";
-    return false;
-  }
+  if (!IsValidGroupName(name))
+    return Fail(err, ErrorKind::kEnvironment,
+                std::string(origin) + ": group name '" + std::string(name) +
+                    "' must be upper-case letters, digits and '_' (the file name without .txt)");
   group->name = std::string(name);
   group->origin = std::string(origin);
   GroupParser parser(origin, group, err);
   return parser.Parse(text);
 }
 
-bool LoadMetricGroupFile(const std::string& path, MetricGroup* group, std::string* err) {
+bool LoadMetricGroupFile(const std::string& path, MetricGroup* group, Error* err) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *err = path + ": cannot open the group file";
-    return false;
-  }
+  if (!in) return Fail(err, ErrorKind::kEnvironment, path + ": cannot open the group file");
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) {
-    *err = path + ": cannot read the group file";
-    return false;
-  }
+  if (in.bad()) return Fail(err, ErrorKind::kEnvironment, path + ": cannot read the group file");
   std::string stem = std::filesystem::path(path).stem().string();
   return ParseMetricGroup(text.str(), stem, path, group, err);
 }

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/error.h"
 #include "core/formula.h"
 
 namespace rprof {
@@ -80,17 +81,17 @@ struct MetricGroup {
 };
 
 // Parses and validates group-file text. name is the group name (the file stem), origin is what
-// errors start with (usually the path). On failure returns false and sets *err to
+// errors start with (usually the path). On failure returns false and sets *err (environment) to
 // "<origin>:<line>: <cause>" (line omitted for whole-file problems); *group is then unspecified.
 // Validation: FORMAT, SHORT and PMU present; aliases unique and well formed; event names
 // qualified with the group's PMU or one of its uncore PMUs (PAPI presets for "generic"); metric
 // names canonical with their canonical unit; formulas parse and read only declared aliases and
 // time_s; every event read by some formula; absent metrics canonical and not also defined.
-bool ParseMetricGroup(std::string_view text, std::string_view name, std::string_view origin,
-                      MetricGroup* group, std::string* err);
+[[nodiscard]] bool ParseMetricGroup(std::string_view text, std::string_view name,
+                                    std::string_view origin, MetricGroup* group, Error* err);
 
 // Reads and parses a group file; the group name is the file name without ".txt".
-bool LoadMetricGroupFile(const std::string& path, MetricGroup* group, std::string* err);
+[[nodiscard]] bool LoadMetricGroupFile(const std::string& path, MetricGroup* group, Error* err);
 
 // Whether text is a well-formed group name: upper-case letters, digits and '_'.
 bool IsValidGroupName(std::string_view text);

@@ -116,10 +116,10 @@ bool KernelHasCpuPmu(const std::string& root, std::string* seen) {
 
 }  // namespace
 
-bool InitPfm(std::string* err) {
+bool InitPfm(Error* err) {
   const PfmState& state = State();
-  if (!state.ok && err) *err = state.err;
-  return state.ok;
+  if (!state.ok) return Fail(err, ErrorKind::kEnvironment, state.err);
+  return true;
 }
 
 std::string PfmVersion() {
@@ -146,25 +146,23 @@ std::vector<PfmPmu> ListPmus() {
   return pmus;
 }
 
-bool ListPmuEvents(const std::string& pmu, std::vector<PfmEvent>* events, std::string* err) {
+bool ListPmuEvents(const std::string& pmu, std::vector<PfmEvent>* events, Error* err) {
   if (!InitPfm(err)) return false;
   pfm_pmu_info_t info;
   if (!FindPmu(pmu, &info)) {
-    *err = "libpfm4 " + PfmVersion() + " has no PMU '" + pmu + "'" + DidYouMean(pmu, PmuNames());
-    return false;
+    return Fail(
+        err, ErrorKind::kUsage,
+        "libpfm4 " + PfmVersion() + " has no PMU '" + pmu + "'" + DidYouMean(pmu, PmuNames()));
   }
   return ListEventsOf(info, events);
 }
 
-bool EventExistsInTable(const std::string& qualified_name, std::string* why) {
-  std::string ignored;
-  if (!why) why = &ignored;
-  if (!InitPfm(why)) return false;
+bool EventExistsInTable(const std::string& qualified_name, Error* err) {
+  if (!InitPfm(err)) return false;
   size_t sep = qualified_name.find("::");
-  if (sep == std::string::npos) {
-    *why = "'" + qualified_name + "' is not qualified with a PMU (pmu::EVENT)";
-    return false;
-  }
+  if (sep == std::string::npos)
+    return Fail(err, ErrorKind::kUsage,
+                "'" + qualified_name + "' is not qualified with a PMU (pmu::EVENT)");
   std::string pmu = qualified_name.substr(0, sep);
   std::string rest = qualified_name.substr(sep + 2);
   std::vector<std::string> parts;
@@ -176,10 +174,10 @@ bool EventExistsInTable(const std::string& qualified_name, std::string* why) {
     start = colon + 1;
   }
   pfm_pmu_info_t info;
-  if (!FindPmu(pmu, &info)) {
-    *why = "libpfm4 " + PfmVersion() + " has no PMU '" + pmu + "'" + DidYouMean(pmu, PmuNames());
-    return false;
-  }
+  if (!FindPmu(pmu, &info))
+    return Fail(
+        err, ErrorKind::kUsage,
+        "libpfm4 " + PfmVersion() + " has no PMU '" + pmu + "'" + DidYouMean(pmu, PmuNames()));
   std::vector<PfmEvent> events;
   ListEventsOf(info, &events);
   const PfmEvent* found = nullptr;
@@ -188,11 +186,10 @@ bool EventExistsInTable(const std::string& qualified_name, std::string* why) {
     if (event.name == parts[0]) found = &event;
     event_names.push_back(event.name);
   }
-  if (!found) {
-    *why = pmu + " has no event '" + parts[0] + "' in libpfm4 " + PfmVersion() +
-           DidYouMean(parts[0], event_names);
-    return false;
-  }
+  if (!found)
+    return Fail(err, ErrorKind::kUsage,
+                pmu + " has no event '" + parts[0] + "' in libpfm4 " + PfmVersion() +
+                    DidYouMean(parts[0], event_names));
   std::vector<std::string> attrs;
   for (const auto& u : found->umasks) attrs.push_back(u.name);
   for (const auto& m : found->modifiers) attrs.push_back(m);
@@ -202,11 +199,10 @@ bool EventExistsInTable(const std::string& qualified_name, std::string* why) {
     for (const auto& u : found->umasks) known = known || u.name == attr;
     // A modifier takes a value ("c=2"); a bare boolean modifier ("u") is accepted as libpfm4 does.
     for (const auto& m : found->modifiers) known = known || m == attr;
-    if (!known) {
-      *why = pmu + "::" + found->name + " has no unit mask or modifier '" + attr + "'" +
-             DidYouMean(attr, attrs);
-      return false;
-    }
+    if (!known)
+      return Fail(err, ErrorKind::kUsage,
+                  pmu + "::" + found->name + " has no unit mask or modifier '" + attr + "'" +
+                      DidYouMean(attr, attrs));
   }
   return true;
 }
@@ -224,31 +220,25 @@ std::string CpuidCorePmuName() {
   return "";
 }
 
-std::string HostCorePmuName(std::string* why) {
-  std::string err;
-  if (!InitPfm(&err)) {
-    if (why) *why = err;
-    return "";
-  }
-  return CorePmuNameFrom("", CpuidCorePmuName(), why);
+std::string HostCorePmuName(Error* err) {
+  if (!InitPfm(err)) return "";
+  return CorePmuNameFrom("", CpuidCorePmuName(), err);
 }
 
-std::string CorePmuNameFrom(const std::string& root, const std::string& cpuid_model,
-                            std::string* why) {
+std::string CorePmuNameFrom(const std::string& root, const std::string& cpuid_model, Error* err) {
   // The kernel's PMU first: without it no hardware event opens, whatever libpfm4 knows.
   std::string seen;
   if (!KernelHasCpuPmu(root, &seen)) {
-    if (why) {
-      *why = "the kernel exposes no CPU PMU (/sys/bus/event_source/devices has " +
+    Fail(err, ErrorKind::kEnvironment,
+         "the kernel exposes no CPU PMU (/sys/bus/event_source/devices has " +
              (seen.empty() ? std::string("nothing") : seen) +
              "): hardware events cannot be opened, as in a virtual machine without a vPMU; " +
              (cpuid_model.empty() ? std::string("this libpfm4 does not know this CPU either")
-                                  : "libpfm4 reads the CPU as " + cpuid_model + " from CPUID");
-    }
+                                  : "libpfm4 reads the CPU as " + cpuid_model + " from CPUID"));
     return "";
   }
   if (cpuid_model.empty()) {
-    if (why) *why = "this libpfm4 does not recognise this CPU's PMU model";
+    Fail(err, ErrorKind::kEnvironment, "this libpfm4 does not recognise this CPU's PMU model");
     return "";
   }
   return cpuid_model;

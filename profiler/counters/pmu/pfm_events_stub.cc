@@ -7,33 +7,28 @@ constexpr const char* kNoPfm =
     "rprof was built without libpfm4; install libpfm4-dev and reconfigure with -Dpapi=enabled";
 }  // namespace
 
-bool InitPfm(std::string* err) {
-  if (err) *err = kNoPfm;
-  return false;
-}
+bool InitPfm(Error* err) { return Fail(err, ErrorKind::kEnvironment, kNoPfm); }
 
 std::string PfmVersion() { return ""; }
 
 std::vector<PfmPmu> ListPmus() { return {}; }
 
-bool ListPmuEvents(const std::string&, std::vector<PfmEvent>* events, std::string* err) {
+bool ListPmuEvents(const std::string&, std::vector<PfmEvent>* events, Error* err) {
   events->clear();
-  if (err) *err = kNoPfm;
-  return false;
+  return Fail(err, ErrorKind::kEnvironment, kNoPfm);
 }
 
-bool EventExistsInTable(const std::string&, std::string* why) {
-  if (why) *why = kNoPfm;
-  return false;
+bool EventExistsInTable(const std::string&, Error* err) {
+  return Fail(err, ErrorKind::kEnvironment, kNoPfm);
 }
 
-std::string HostCorePmuName(std::string* why) {
-  if (why) *why = kNoPfm;
+std::string HostCorePmuName(Error* err) {
+  Fail(err, ErrorKind::kEnvironment, kNoPfm);
   return "";
 }
 
-std::string CorePmuNameFrom(const std::string&, const std::string&, std::string* why) {
-  if (why) *why = kNoPfm;
+std::string CorePmuNameFrom(const std::string&, const std::string&, Error* err) {
+  Fail(err, ErrorKind::kEnvironment, kNoPfm);
   return "";
 }
 

@@ -717,12 +717,10 @@ class FileText {
   ~FileText() {
     if (map_ != nullptr) munmap(map_, size_);
   }
-  bool Open(const std::string& path, std::string* err) {
+  bool Open(const std::string& path, Error* err) {
     int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-      *err = path + ": cannot open: " + std::strerror(errno);
-      return false;
-    }
+    if (fd < 0)
+      return Fail(err, ErrorKind::kEnvironment, path + ": cannot open: " + std::strerror(errno));
     struct stat st;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
       size_ = static_cast<size_t>(st.st_size);
@@ -739,9 +737,10 @@ class FileText {
       ssize_t n = read(fd, buf, sizeof buf);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) {
-        *err = path + ": cannot read: " + std::strerror(errno);
+        int read_errno = errno;
         close(fd);
-        return false;
+        return Fail(err, ErrorKind::kEnvironment,
+                    path + ": cannot read: " + std::strerror(read_errno));
       }
       if (n == 0) break;
       copy_.append(buf, static_cast<size_t>(n));
@@ -832,28 +831,26 @@ int CallgrindOutput::EventIndex(std::string_view name) const {
   return -1;
 }
 
-bool ParseCallgrindOutput(std::string_view text, CallgrindOutput* out, std::string* err) {
+bool ParseCallgrindOutput(std::string_view text, CallgrindOutput* out, Error* err) {
   Reader reader(out);
   ParseError error;
-  if (!reader.ParseFile(text, &error)) {
-    *err = "line " + std::to_string(error.line) + ": " + error.message;
-    return false;
-  }
+  if (!reader.ParseFile(text, &error))
+    return Fail(err, ErrorKind::kEnvironment,
+                "line " + std::to_string(error.line) + ": " + error.message);
   reader.Finish();
   return true;
 }
 
 bool ReadCallgrindOutputFiles(const std::vector<std::string>& paths, CallgrindOutput* out,
-                              std::string* err) {
+                              Error* err) {
   Reader reader(out);
   for (const std::string& path : paths) {
     FileText file;
     if (!file.Open(path, err)) return false;
     ParseError error;
-    if (!reader.ParseFile(file.text(), &error)) {
-      *err = path + ":" + std::to_string(error.line) + ": " + error.message;
-      return false;
-    }
+    if (!reader.ParseFile(file.text(), &error))
+      return Fail(err, ErrorKind::kEnvironment,
+                  path + ":" + std::to_string(error.line) + ": " + error.message);
   }
   reader.Finish();
   return true;

@@ -30,6 +30,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/error.h"
+
 namespace rprof {
 
 // One simulated cache as callgrind describes it, e.g.
@@ -131,14 +133,14 @@ struct CallgrindOutput {
 };
 
 // Parses one callgrind output text into *out (replacing its content). On malformed input returns
-// false and sets *err to "line N: <what is wrong>"; *out is then unspecified.
-bool ParseCallgrindOutput(std::string_view text, CallgrindOutput* out, std::string* err);
+// false and sets *err (environment) to "line N: <what is wrong>"; *out is then unspecified.
+[[nodiscard]] bool ParseCallgrindOutput(std::string_view text, CallgrindOutput* out, Error* err);
 
 // Reads and parses the files (a run may leave several: one per dump and per forked process) and
 // merges them into *out as if they were parts of one file. Errors name the path and line:
 // "<path>:N: <what is wrong>", or "<path>: <errno text>" when it cannot be read.
-bool ReadCallgrindOutputFiles(const std::vector<std::string>& paths, CallgrindOutput* out,
-                              std::string* err);
+[[nodiscard]] bool ReadCallgrindOutputFiles(const std::vector<std::string>& paths,
+                                            CallgrindOutput* out, Error* err);
 
 }  // namespace rprof
 

@@ -173,41 +173,33 @@ std::string FindExecutable(const std::string& name) {
 }
 
 bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOptions& opts,
-                       CallgrindRun* out, std::string* err) {
+                       CallgrindRun* out, Error* err) {
   *out = CallgrindRun();
-  if (argv.empty() || argv[0].empty()) {
-    *err = "no program to run under callgrind";
-    return false;
-  }
+  if (argv.empty() || argv[0].empty())
+    return Fail(err, ErrorKind::kEnvironment, "no program to run under callgrind");
   std::string valgrind =
       opts.valgrind.empty() ? FindExecutable("valgrind") : FindExecutable(opts.valgrind);
-  if (valgrind.empty()) {
-    *err = opts.valgrind.empty()
-               ? "valgrind not found: install the Debian package valgrind (apt-get install "
-                 "valgrind)"
-               : "valgrind not found at " + opts.valgrind +
-                     ": install the Debian package valgrind (apt-get install valgrind)";
-    return false;
-  }
+  if (valgrind.empty())
+    return Fail(err, ErrorKind::kEnvironment,
+                opts.valgrind.empty()
+                    ? "valgrind not found: install the Debian package valgrind (apt-get install "
+                      "valgrind)"
+                    : "valgrind not found at " + opts.valgrind +
+                          ": install the Debian package valgrind (apt-get install valgrind)");
   std::string program = FindExecutable(argv[0]);
-  if (program.empty()) {
-    *err = argv[0] + ": not found or not executable" +
-           (argv[0].find('/') == std::string::npos ? " (looked on PATH)" : "");
-    return false;
-  }
+  if (program.empty())
+    return Fail(err, ErrorKind::kEnvironment,
+                argv[0] + ": not found or not executable" +
+                    (argv[0].find('/') == std::string::npos ? " (looked on PATH)" : ""));
 
   std::string dir = opts.output_dir;
   if (dir.empty()) {
     Error scratch_err;
-    if (!ScratchPath(std::string(SourceName(Source::kSim)), &dir, &scratch_err)) {
-      *err = scratch_err.message;
-      return false;
-    }
+    if (!ScratchPath(std::string(SourceName(Source::kSim)), &dir, &scratch_err))
+      return Fail(err, ErrorKind::kEnvironment, scratch_err.message);
   }
-  if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
-    *err = "cannot create " + dir + ": " + std::strerror(errno);
-    return false;
-  }
+  if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+    return Fail(err, ErrorKind::kEnvironment, "cannot create " + dir + ": " + std::strerror(errno));
   out->output_dir = dir;
 
   // %p: each process valgrind follows (forked children) writes its own file instead of
@@ -220,10 +212,8 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
   if (simtool) {
     std::string lib = dir + "/vglib";
     Error lib_err;
-    if (!PrepareSimtoolLib(opts.simtool, lib, &lib_err)) {
-      *err = lib_err.message;
-      return false;
-    }
+    if (!PrepareSimtoolLib(opts.simtool, lib, &lib_err))
+      return Fail(err, ErrorKind::kEnvironment, lib_err.message);
     out->simtool_lib = lib;
     env.push_back({"VALGRIND_LIB", lib});
     // --vgdb=no: no gdbserver, so no vgdb-pipe-* FIFOs in $TMPDIR for a killed replay to leave.
@@ -265,16 +255,14 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
   child_env.push_back(nullptr);
 
   int exec_pipe[2];
-  if (pipe2(exec_pipe, O_CLOEXEC) != 0) {
-    *err = std::string("pipe: ") + std::strerror(errno);
-    return false;
-  }
+  if (pipe2(exec_pipe, O_CLOEXEC) != 0)
+    return Fail(err, ErrorKind::kEnvironment, std::string("pipe: ") + std::strerror(errno));
   // The program's standard error, passed through (unless discarded), its end kept to say why a
   // replay failed.
   OutputTail stderr_tail(kOutputTailBytes, /*pass_through=*/!opts.discard_output);
   Error tail_err;
   if (!stderr_tail.Open(&tail_err)) {
-    *err = tail_err.message;
+    Fail(err, ErrorKind::kEnvironment, tail_err.message);
     close(exec_pipe[0]);
     close(exec_pipe[1]);
     return false;
@@ -285,7 +273,7 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
   double start = Now();
   pid_t pid = fork();
   if (pid < 0) {
-    *err = std::string("fork: ") + std::strerror(errno);
+    Fail(err, ErrorKind::kEnvironment, std::string("fork: ") + std::strerror(errno));
     close(exec_pipe[0]);
     close(exec_pipe[1]);
     if (null_out >= 0) close(null_out);
@@ -327,10 +315,9 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
     out->term_signal = WTERMSIG(status);
   }
 
-  if (n == static_cast<ssize_t>(sizeof exec_errno)) {
-    *err = "cannot execute " + valgrind + ": " + std::strerror(exec_errno);
-    return false;
-  }
+  if (n == static_cast<ssize_t>(sizeof exec_errno))
+    return Fail(err, ErrorKind::kEnvironment,
+                "cannot execute " + valgrind + ": " + std::strerror(exec_errno));
 
   // Collect what valgrind wrote. valgrind runs the program in the process we forked, so its
   // files carry our child's pid: callgrind.out.<pid>, .<pid>.<dump>, .<pid>-<thread>;
@@ -366,20 +353,15 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
   out->valgrind_error = ValgrindError(out->log_files);
   for (const std::string& log : out->log_files) {
     std::string unhandled = DescribeUnhandledInstruction(log);
-    if (!unhandled.empty()) {
-      *err = unhandled;
-      return false;
-    }
+    if (!unhandled.empty()) return Fail(err, ErrorKind::kEnvironment, unhandled);
   }
-  if (out->interrupted) {
-    *err = "the " + tool_name + " run was stopped: rprof was interrupted";
-    return false;
-  }
-  if (out->timed_out) {
-    *err = "the " + tool_name + " run took longer than " + std::to_string(opts.timeout_s) +
-           " s and was stopped";
-    return false;
-  }
+  if (out->interrupted)
+    return Fail(err, ErrorKind::kEnvironment,
+                "the " + tool_name + " run was stopped: rprof was interrupted");
+  if (out->timed_out)
+    return Fail(err, ErrorKind::kEnvironment,
+                "the " + tool_name + " run took longer than " + std::to_string(opts.timeout_s) +
+                    " s and was stopped");
   bool any_output = false;
   for (const std::string& f : out->output_files) {
     struct stat st;
@@ -388,25 +370,26 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
   if (!any_output) {
     std::string status_text = out->exited ? "exit status " + std::to_string(out->exit_code)
                                           : "signal " + std::to_string(out->term_signal);
-    *err = out->output_files.empty()
-               ? "valgrind wrote no " + tool_name + " output (" + status_text + ")" +
-                     (out->log_files.empty() ? std::string(": it did not start; check its "
-                                                           "options")
-                                             : ("; its log ends:" + LogTail(out->log_files, 8)))
-               : "valgrind's " + tool_name + " output is empty (" + status_text +
-                     "): the program probably replaced itself with exec (a shell script or a "
-                     "wrapper?), which valgrind does not follow; run the real executable";
-    return false;
+    return Fail(
+        err, ErrorKind::kEnvironment,
+        out->output_files.empty()
+            ? "valgrind wrote no " + tool_name + " output (" + status_text + ")" +
+                  (out->log_files.empty() ? std::string(": it did not start; check its "
+                                                        "options")
+                                          : ("; its log ends:" + LogTail(out->log_files, 8)))
+            : "valgrind's " + tool_name + " output is empty (" + status_text +
+                  "): the program probably replaced itself with exec (a shell script or a "
+                  "wrapper?), which valgrind does not follow; run the real executable");
   }
   return true;
 }
 
-bool RemoveCallgrindRun(const CallgrindRun& run, std::string* err) {
+bool RemoveCallgrindRun(const CallgrindRun& run, Error* err) {
   bool ok = true;
   auto remove_file = [&](const std::string& path) {
     if (unlink(path.c_str()) != 0 && errno != ENOENT && ok) {
-      *err = "cannot remove " + path + ": " + std::strerror(errno);
-      ok = false;
+      ok =
+          Fail(err, ErrorKind::kEnvironment, "cannot remove " + path + ": " + std::strerror(errno));
     }
   };
   for (const std::string& f : run.output_files) remove_file(f);

@@ -23,6 +23,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/error.h"
+
 namespace rprof {
 
 struct CallgrindOptions {
@@ -95,8 +97,8 @@ struct CallgrindRun {
 //   example because the program
 //     exec'd another program, which valgrind does not follow without --trace-children=yes).
 // *out is filled as far as the run got in every case (paths, status, wall time).
-bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOptions& opts,
-                       CallgrindRun* out, std::string* err);
+[[nodiscard]] bool RunUnderCallgrind(const std::vector<std::string>& argv,
+                                     const CallgrindOptions& opts, CallgrindRun* out, Error* err);
 
 // The path of the first executable `name` on $PATH (or `name` itself when it contains a '/' and
 // is executable); empty when there is none.
@@ -104,7 +106,7 @@ std::string FindExecutable(const std::string& name);
 
 // Deletes the files a run wrote and its output directory (when empty afterwards). Returns false
 // with *err naming the first file it could not remove.
-bool RemoveCallgrindRun(const CallgrindRun& run, std::string* err);
+[[nodiscard]] bool RemoveCallgrindRun(const CallgrindRun& run, Error* err);
 
 }  // namespace rprof
 

@@ -192,7 +192,7 @@ std::vector<LineSlice> SplitByLine(const CallgrindOutput& whole, const FunctionS
 bool AddHotLineMetrics(SimAnalyzer* analyzer, const CallgrindOutput& whole,
                        const FunctionSlice& slice, const std::string& function,
                        const std::string& sampled_name, const FunctionSamples* samples,
-                       std::vector<Metric>* out, std::string* why) {
+                       std::vector<Metric>* out, Error* err) {
   const std::string function_region = FunctionRegion(function);
   uint64_t unlined = 0;
   // The function's loops, from its executed code (the same object file SimAnalyzer decodes).
@@ -215,7 +215,7 @@ bool AddHotLineMetrics(SimAnalyzer* analyzer, const CallgrindOutput& whole,
   std::vector<SimCounts> counts(lines.size());
   uint64_t function_instructions = 0;
   for (size_t i = 0; i < lines.size(); ++i) {
-    if (!analyzer->Analyze(lines[i].output, &counts[i], why)) return false;
+    if (!analyzer->Analyze(lines[i].output, &counts[i], err)) return false;
     function_instructions += counts[i].instructions;
   }
   function_instructions += unlined;

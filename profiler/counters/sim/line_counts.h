@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/error.h"
 #include "core/metric.h"
 #include "counters/sim/callgrind_output.h"
 #include "counters/sim/function_counts.h"
@@ -86,12 +87,13 @@ std::vector<LineSlice> SplitByLine(const CallgrindOutput& whole, const FunctionS
 // the file in its note) and, when `samples` is given (the native run was sampled), its
 // time_share (clock: the samples on any of its lines) under LineRegion(function, file, line);
 // on the function, `hot_lines` (sim): how many, or absent with the reason (no line
-// information). `sampled_name`: the function's name in `samples`. False with *why only when
-// SimAnalyzer cannot analyse a line.
-bool AddHotLineMetrics(SimAnalyzer* analyzer, const CallgrindOutput& whole,
-                       const FunctionSlice& slice, const std::string& function,
-                       const std::string& sampled_name, const FunctionSamples* samples,
-                       std::vector<Metric>* out, std::string* why);
+// information). `sampled_name`: the function's name in `samples`. False with *err (environment)
+// only when SimAnalyzer cannot analyse a line.
+[[nodiscard]] bool AddHotLineMetrics(SimAnalyzer* analyzer, const CallgrindOutput& whole,
+                                     const FunctionSlice& slice, const std::string& function,
+                                     const std::string& sampled_name,
+                                     const FunctionSamples* samples, std::vector<Metric>* out,
+                                     Error* err);
 
 }  // namespace rprof
 

@@ -128,22 +128,18 @@ SimAnalyzer::Object* SimAnalyzer::FindObject(const std::string& path) {
   return raw;
 }
 
-bool SimAnalyzer::Analyze(const CallgrindOutput& output, SimCounts* counts, std::string* err) {
+bool SimAnalyzer::Analyze(const CallgrindOutput& output, SimCounts* counts, Error* err) {
   *counts = SimCounts();
   SimCounts& c = *counts;
   int ir = output.EventIndex("Ir");
-  if (ir < 0) {
-    *err =
-        "the callgrind output has no Ir event: it was not written by callgrind's default "
-        "event set";
-    return false;
-  }
-  if (!output.sites.empty() && !output.has_instr_positions) {
-    *err =
-        "the callgrind output has no instruction addresses: run callgrind with "
-        "--dump-instr=yes";
-    return false;
-  }
+  if (ir < 0)
+    return Fail(err, ErrorKind::kEnvironment,
+                "the callgrind output has no Ir event: it was not written by callgrind's default "
+                "event set");
+  if (!output.sites.empty() && !output.has_instr_positions)
+    return Fail(err, ErrorKind::kEnvironment,
+                "the callgrind output has no instruction addresses: run callgrind with "
+                "--dump-instr=yes");
 
   c.instructions = output.self_totals[static_cast<size_t>(ir)];
   c.cache = output.cache;
@@ -465,7 +461,7 @@ std::string DescribeFpMix(const SimCounts& counts) {
   return mix;
 }
 
-bool ComputeSimCounts(const CallgrindOutput& output, SimCounts* counts, std::string* err) {
+bool ComputeSimCounts(const CallgrindOutput& output, SimCounts* counts, Error* err) {
   SimAnalyzer analyzer;
   return analyzer.Analyze(output, counts, err);
 }

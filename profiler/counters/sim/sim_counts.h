@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/error.h"
 #include "core/metric.h"
 #include "counters/sim/callgrind_output.h"
 #include "counters/sim/instruction_class.h"
@@ -103,11 +104,11 @@ class SimAnalyzer {
   SimAnalyzer(const SimAnalyzer&) = delete;
   SimAnalyzer& operator=(const SimAnalyzer&) = delete;
 
-  // Fills *counts from `output`. Returns false with *err only when the output cannot give counts
-  // at all: no Ir event, or costs without instruction addresses (the run lacked
+  // Fills *counts from `output`. Returns false with *err (environment) only when the output cannot
+  // give counts at all: no Ir event, or costs without instruction addresses (the run lacked
   // --dump-instr=yes). Objects that cannot be read and addresses that cannot be mapped or decoded
   // are not errors: their executions are reported in counts->undecoded and a note.
-  bool Analyze(const CallgrindOutput& output, SimCounts* counts, std::string* err);
+  [[nodiscard]] bool Analyze(const CallgrindOutput& output, SimCounts* counts, Error* err);
 
   // Instructions decoded so far (distinct object/address pairs).
   size_t decoded_instructions() const { return decoded_; }
@@ -121,7 +122,7 @@ class SimAnalyzer {
 };
 
 // Convenience: a one-shot SimAnalyzer.
-bool ComputeSimCounts(const CallgrindOutput& output, SimCounts* counts, std::string* err);
+[[nodiscard]] bool ComputeSimCounts(const CallgrindOutput& output, SimCounts* counts, Error* err);
 
 }  // namespace rprof
 
