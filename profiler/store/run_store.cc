@@ -443,8 +443,8 @@ bool RunStore::Load(int64_t id, RunRecord* out, Error* err) {
 
 namespace {
 
-// The target kinds whose target is a path the user typed (TargetKindInfo::target_is_path), as
-// an SQL list of their stored names.
+// The target kinds whose target is a program's path (TargetKindInfo::target_is_path), as an
+// SQL list of their stored names.
 std::string PathTargetKindsSql() {
   std::string list;
   for (const TargetKindInfo& k : kTargetKinds)
