@@ -24,8 +24,9 @@ struct FunctionCandidate {
   std::optional<double> time_share;  // its share of the run's time, 0..1 (sampling)
 };
 
-// --functions N: the N heaviest by time and the N heaviest by FLOPs, and every function above
-// `min_share` of the time. top 0: none (--functions off).
+// --functions N: the N heaviest by time and the N heaviest by FLOPs, every function above
+// `min_share` of the time, and, where time was sampled, those of the N heaviest by executed
+// instructions above `min_share` of them. top 0: none (--functions off).
 struct HotFunctionRule {
   int top = 10;
   double min_share = 0.01;

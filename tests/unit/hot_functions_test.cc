@@ -44,7 +44,30 @@ TEST(SelectHotFunctions, SampledTimeRanksWhereAnyCandidateHasIt) {
   EXPECT_EQ(Names(c, SelectHotFunctions(c, rule)),
             (std::vector<std::string>{"stalls", "busy_loop", "rest"}));  // all above 1 %
   rule.min_share = 0.5;
+  // busy_loop: 10 % of the time, but 89 % of the executed instructions, the replay's top 1.
+  EXPECT_EQ(Names(c, SelectHotFunctions(c, rule)),
+            (std::vector<std::string>{"stalls", "busy_loop"}));
+  rule.min_share = 0.9;
   EXPECT_EQ(Names(c, SelectHotFunctions(c, rule)), (std::vector<std::string>{"stalls"}));
+}
+
+TEST(SelectHotFunctions, HeavyReplayWorkWithoutASampleIsChosen) {
+  // An Intel guest's sort-and-copy program: memcpy's rep movsb drew none of the native run's 16
+  // samples, and valgrind counted one instruction per byte moved, 49 % of the replay's.
+  std::vector<FunctionCandidate> c = {
+      {"msort_with_tmp", 20.7e6, 0, 0.5625},
+      {"cmp", 9.6e6, 0, 0.1875},
+      {"handle_intel", 504, 0, 0.0625},
+      {"__memcpy_avx_unaligned_erms", 30.0e6, 0, 0.0},
+      {"main", 0.8e6, 0, 0.0},
+  };
+  HotFunctionRule rule;
+  // Time's three (every sampled one), then memcpy by its instructions; main's 1.3 % of them is
+  // above 1 % too, but it is not among the top 2 by instructions.
+  rule.top = 2;
+  EXPECT_EQ(Names(c, SelectHotFunctions(c, rule)),
+            (std::vector<std::string>{"msort_with_tmp", "cmp", "handle_intel",
+                                      "__memcpy_avx_unaligned_erms"}));
 }
 
 TEST(SelectHotFunctions, OffChoosesNoneAndTiesAreBrokenByName) {
