@@ -42,18 +42,21 @@ FAKE_NOTE = "librprof-fake-pmu.so answers hardware events"
 
 
 def papi_cpu_component():
-    """(active, core PMU names) of PAPI's perf_event component here, from papi_component_avail;
-    None when the tool is missing."""
+    """(active, core PMU names, presets defined) of PAPI's perf_event component here, from
+    papi_component_avail; None when the tool is missing. PAPI defines presets for the CPUs its
+    papi_events.csv knows: none for a guest that libpfm4 reads as a core it has no table for
+    (the Intel Xeon guest, model 0xa7, read as icl: 'Preset: 0')."""
     tool = shutil.which("papi_component_avail")
     if not tool:
         return None
     out = subprocess.run([tool], capture_output=True, text=True, timeout=60).stdout
     active = out.split("Active components:", 1)[1] if "Active components:" in out else ""
-    match = re.search(r"Name:\s+perf_event\s.*?PMUs supported:\s*([^\n]*)", active, re.S)
+    match = re.search(r"Name:\s+perf_event\s.*?Preset:\s*(\d+).*?PMUs supported:\s*([^\n]*)",
+                      active, re.S)
     if not match:
-        return (False, [])
-    pmus = [p.strip() for p in match.group(1).split(",")]
-    return (True, [p for p in pmus if p and p not in ("perf", "perf_raw")])
+        return (False, [], 0)
+    pmus = [p.strip() for p in match.group(2).split(",")]
+    return (True, [p for p in pmus if p and p not in ("perf", "perf_raw")], int(match.group(1)))
 
 
 PAPI_HERE = papi_cpu_component()
@@ -193,7 +196,8 @@ class MatrixCase(RprofTestCase):
 
     def test_kernel_named_presets(self):
         """-e PAPI_TOT_INS,PAPI_TOT_CYC: both counted where the PMU has them (through their
-        generic stand-ins where PAPI defines no preset), else the run fails naming the first."""
+        generic stand-ins where PAPI defines no preset: no-presets, and this-papi on a CPU PAPI
+        has no table for), else the run fails naming the first."""
         result, run = self.run_stored(*KERNEL, "--counters", "pmu",
                                       "-e", "PAPI_TOT_INS,PAPI_TOT_CYC")
         if self.machine.pmu in ("no-pmu", "pmu-without-cycles", "no-attach"):
@@ -205,7 +209,7 @@ class MatrixCase(RprofTestCase):
                                 ("PAPI_TOT_CYC", "perf::CYCLES")):
             self.assertGreater(pmu[preset]["value"], 0, pmu)
             stand_in = f"its stand-in {generic} (PAPI defines no {preset}"
-            if self.machine.papi == "this-papi":
+            if self.machine.papi == "this-papi" and PAPI_HERE[2] > 0:
                 self.assertNotIn(stand_in, pmu[preset].get("note") or "", pmu)
             else:
                 self.assertIn(stand_in, pmu[preset]["note"], pmu)
