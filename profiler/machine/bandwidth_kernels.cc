@@ -2,8 +2,9 @@
 
 #include <immintrin.h>
 
-// Intrinsics are enough here: the loops are memory-bound, GCC keeps FP additions in the order
-// written (no -ffast-math), and aligned loads/stores map one to one. The kernels are written once,
+// Intrinsics are enough for copy and triad: the loops are memory-bound, GCC keeps FP additions
+// in the order written (no -ffast-math), and aligned loads/stores map one to one. The load
+// kernel's loads are asm (Touch), as nothing uses what they load. The kernels are written once,
 // in bandwidth_kernels_body.inc, against the operations below; each ISA includes that body in a
 // namespace of its own with its target attribute, so every copy is compiled for its ISA. A step
 // moves, as the separate kernels of each ISA this replaced did, eight vectors for load and copy
@@ -11,19 +12,23 @@
 // (512 bytes) is a whole number of steps.
 
 // The operations of one ISA whose intrinsics are P##_load_pd, P##_add_pd, ...: V, kLanes and
-// kCopyVectors, Zero, Set1, Load, Store, Stream, Add and Mul, and Leave, which runs LEAVE before
-// a kernel returns. Sum (the lanes of a V added up) is each ISA's own.
-#define RPROF_VECTOR_OPS(TARGET, VEC, P, LEAVE)                           \
-  using V = VEC;                                                          \
-  constexpr int kLanes = sizeof(V) / sizeof(double);                      \
-  constexpr int kCopyVectors = sizeof(V) * 8 > 256 ? 256 / sizeof(V) : 8; \
-  TARGET inline V Zero() { return P##_setzero_pd(); }                     \
-  TARGET inline V Set1(double x) { return P##_set1_pd(x); }               \
-  TARGET inline V Load(const double* p) { return P##_load_pd(p); }        \
-  TARGET inline void Store(double* p, V v) { P##_store_pd(p, v); }        \
-  TARGET inline void Stream(double* p, V v) { P##_stream_pd(p, v); }      \
-  TARGET inline V Add(V a, V b) { return P##_add_pd(a, b); }              \
-  TARGET inline V Mul(V a, V b) { return P##_mul_pd(a, b); }              \
+// kCopyVectors, Set1, Load, Store, Stream, Add and Mul, Touch (a load into a register and
+// nothing else: MOVAPD, the ISA's aligned load instruction, in asm, since a value never used is
+// one the compiler drops), and Leave, which runs LEAVE before a kernel returns.
+#define RPROF_VECTOR_OPS(TARGET, VEC, P, MOVAPD, LEAVE)                             \
+  using V = VEC;                                                                    \
+  constexpr int kLanes = sizeof(V) / sizeof(double);                                \
+  constexpr int kCopyVectors = sizeof(V) * 8 > 256 ? 256 / sizeof(V) : 8;           \
+  TARGET inline V Set1(double x) { return P##_set1_pd(x); }                         \
+  TARGET inline V Load(const double* p) { return P##_load_pd(p); }                  \
+  TARGET inline void Store(double* p, V v) { P##_store_pd(p, v); }                  \
+  TARGET inline void Stream(double* p, V v) { P##_stream_pd(p, v); }                \
+  TARGET inline V Add(V a, V b) { return P##_add_pd(a, b); }                        \
+  TARGET inline V Mul(V a, V b) { return P##_mul_pd(a, b); }                        \
+  TARGET inline void Touch(const double* p) {                                       \
+    V r;                                                                            \
+    asm volatile(MOVAPD " %1, %0" : "=x"(r) : "m"(*reinterpret_cast<const V*>(p))); \
+  }                                                                                 \
   TARGET inline void Leave() { LEAVE; }
 
 namespace rprof {
@@ -32,8 +37,7 @@ namespace {
 // ---- SSE2 (x86-64 baseline), 16-byte vectors.
 namespace sse {
 #define RPROF_TARGET
-RPROF_VECTOR_OPS(RPROF_TARGET, __m128d, _mm, (void)0)
-inline double Sum(V s) { return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s))); }
+RPROF_VECTOR_OPS(RPROF_TARGET, __m128d, _mm, "movapd", (void)0)
 #include "machine/bandwidth_kernels_body.inc"
 #undef RPROF_TARGET
 }  // namespace sse
@@ -41,11 +45,7 @@ inline double Sum(V s) { return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s
 // ---- AVX2, 32-byte vectors.
 namespace avx2 {
 #define RPROF_TARGET __attribute__((target("avx2")))
-RPROF_VECTOR_OPS(RPROF_TARGET, __m256d, _mm256, _mm256_zeroupper())
-RPROF_TARGET inline double Sum(V s) {
-  __m128d h = _mm_add_pd(_mm256_castpd256_pd128(s), _mm256_extractf128_pd(s, 1));
-  return _mm_cvtsd_f64(_mm_add_sd(h, _mm_unpackhi_pd(h, h)));
-}
+RPROF_VECTOR_OPS(RPROF_TARGET, __m256d, _mm256, "vmovapd", _mm256_zeroupper())
 #include "machine/bandwidth_kernels_body.inc"
 #undef RPROF_TARGET
 }  // namespace avx2
@@ -53,14 +53,7 @@ RPROF_TARGET inline double Sum(V s) {
 // ---- AVX-512, 64-byte vectors.
 namespace avx512 {
 #define RPROF_TARGET __attribute__((target("avx512f")))
-RPROF_VECTOR_OPS(RPROF_TARGET, __m512d, _mm512, _mm256_zeroupper())
-RPROF_TARGET inline double Sum(V s) {
-  alignas(64) double lanes[kLanes];
-  _mm512_store_pd(lanes, s);
-  double r = 0;
-  for (double v : lanes) r += v;
-  return r;
-}
+RPROF_VECTOR_OPS(RPROF_TARGET, __m512d, _mm512, "vmovapd", _mm256_zeroupper())
 #include "machine/bandwidth_kernels_body.inc"
 #undef RPROF_TARGET
 }  // namespace avx512
