@@ -84,9 +84,11 @@ bool HugeBuffer::Ensure(uint64_t bytes, Error* err) {
 void HugeBuffer::Touch() {
   // A different value in every page: pages of identical content (all zeros) can be merged behind
   // our back (KSM in the host of a VM), and then reads come from one cached page and writes take
-  // copy-on-write faults.
+  // copy-on-write faults. A double, as the bandwidth kernels read it: the page number as an
+  // integer is a subnormal double, and the triad kernel's multiply of one took a microcode assist
+  // each pass on an Intel Xeon (its L1 ceiling 282 GB/s, against 455 with normal numbers).
   for (uint64_t off = touched_; off < size_; off += kPage) {
-    *reinterpret_cast<volatile uint64_t*>(data_ + off) = off / kPage + 1;
+    *reinterpret_cast<volatile double*>(data_ + off) = static_cast<double>(off / kPage + 1);
   }
   touched_ = std::max(touched_, size_);
 }
