@@ -2,7 +2,10 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/sched.h>  // clone_args, CLONE_INTO_CGROUP
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,6 +21,10 @@ namespace {
 
 // cgroup.procs of the run's cgroup, open before any fork: a child writes "0" to it (itself).
 std::atomic<int> g_procs_fd{-1};
+// The run's cgroup folder, open, for clone3's CLONE_INTO_CGROUP.
+std::atomic<int> g_dir_fd{-1};
+// This process started in the cgroup (ForkIntoRunCgroup's child): nothing left to join.
+bool g_born_inside = false;
 
 // Where cgroup v2 is mounted (/sys/fs/cgroup, or /sys/fs/cgroup/unified on a hybrid system):
 // /proc/self/mountinfo's line whose file system type, after " - ", is cgroup2.
@@ -90,6 +97,7 @@ std::string OpenRunCgroup() {
       return std::string();
     }
     g_procs_fd.store(fd);
+    g_dir_fd.store(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     return dir;
   }();
   std::memcpy(g_folder, folder.c_str(), folder.size() + 1);  // it fits: checked above
@@ -97,9 +105,24 @@ std::string OpenRunCgroup() {
   return g_folder;
 }
 
+pid_t ForkIntoRunCgroup() {
+  if (int dir = g_dir_fd.load(); dir >= 0) {
+    clone_args args{};
+    args.flags = CLONE_INTO_CGROUP;
+    args.exit_signal = SIGCHLD;
+    args.cgroup = static_cast<uint64_t>(dir);
+    long pid = syscall(SYS_clone3, &args, sizeof args);
+    if (pid == 0) g_born_inside = true;
+    if (pid >= 0) return static_cast<pid_t>(pid);
+    // ENOSYS (no clone3 before Linux 5.3), E2BIG or EINVAL (no CLONE_INTO_CGROUP before 5.7):
+    // fork, and the child joins.
+  }
+  return fork();
+}
+
 void JoinRunCgroup() {
   int fd = g_procs_fd.load();
-  if (fd < 0) return;
+  if (fd < 0 || g_born_inside) return;
   ssize_t ignored = write(fd, "0", 1);  // "0": the writer itself
   (void)ignored;
 }

@@ -13,6 +13,7 @@
 #include "core/untrusted_file.h"
 #include "counters/time_adaptive.h"
 #include "process/child_process.h"
+#include "process/run_cgroup.h"
 #include "process/scratch_dir.h"
 #include "process/worker_pipe.h"
 
@@ -35,7 +36,7 @@ int RunCaptured(const std::string& path, const std::vector<std::string>& args, s
   for (std::string& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
   ChildLaunch launch = PrepareChildLaunch();
-  pid_t pid = fork();
+  pid_t pid = ForkIntoRunCgroup();  // the child only execs
   if (pid < 0) {
     Fail(err, ErrorKind::kEnvironment, std::string("fork: ") + std::strerror(errno));
     return -1;

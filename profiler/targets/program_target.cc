@@ -22,6 +22,7 @@
 #include "marker/marker_backend_path.h"  // issue 15: the static marker library's backend
 #include "process/child_process.h"
 #include "process/interruption.h"
+#include "process/run_cgroup.h"
 #include "process/scratch_dir.h"
 #include "targets/marker_results.h"
 #include "targets/target_path.h"
@@ -77,7 +78,7 @@ bool ExecuteOnce(const CountedTarget& program, double timeout_s,
     return Fail(err, ErrorKind::kEnvironment, std::string("pipe: ") + std::strerror(errno));
   }
   ChildLaunch launch = PrepareChildLaunch();
-  pid_t pid = fork();
+  pid_t pid = ForkIntoRunCgroup();  // the child only execs
   if (pid < 0) {
     return Fail(err, ErrorKind::kEnvironment, std::string("fork: ") + std::strerror(errno));
   }

@@ -20,6 +20,7 @@
 #include "counters/sim/simtool_location.h"
 #include "process/child_process.h"
 #include "process/output_tail.h"
+#include "process/run_cgroup.h"
 #include "process/scratch_dir.h"
 #include "process/watchdog.h"
 
@@ -271,7 +272,7 @@ bool RunUnderCallgrind(const std::vector<std::string>& argv, const CallgrindOpti
   int null_out = opts.discard_output ? open("/dev/null", O_WRONLY | O_CLOEXEC) : -1;
   ChildLaunch launch = PrepareChildLaunch();
   double start = Now();
-  pid_t pid = fork();
+  pid_t pid = ForkIntoRunCgroup();  // the child only execs
   if (pid < 0) {
     Fail(err, ErrorKind::kEnvironment, std::string("fork: ") + std::strerror(errno));
     close(exec_pipe[0]);
