@@ -30,7 +30,7 @@ bool ParseSize(const std::string& text, std::string* param, double* bytes_per_un
 }  // namespace
 
 bool ParseCalibrationPlan(std::string_view text, std::string_view origin,
-                          std::vector<CalibrationCheck>* plan, std::string* err) {
+                          std::vector<CalibrationCheck>* plan, Error* err) {
   std::istringstream in{std::string(text)};
   std::string line;
   int number = 0;
@@ -42,8 +42,8 @@ bool ParseCalibrationPlan(std::string_view text, std::string_view origin,
     for (std::string w; fields >> w;) f.push_back(w);
     if (f.empty()) continue;
     auto fail = [&](const std::string& why) {
-      *err = std::string(origin) + ":" + std::to_string(number) + ": " + why;
-      return false;
+      return Fail(err, ErrorKind::kEnvironment,
+                  std::string(origin) + ":" + std::to_string(number) + ": " + why);
     };
     if (f.size() < 5) return fail("expected: kernel size metric expected levels...");
     std::string size_param;
@@ -62,20 +62,16 @@ bool ParseCalibrationPlan(std::string_view text, std::string_view origin,
         f[0], size_param, bytes_per_unit, f[2], std::move(*expected), std::move(levels), number};
     plan->push_back(std::move(check));
   }
-  if (plan->empty()) {
-    *err = std::string(origin) + ": no checks";
-    return false;
-  }
+  if (plan->empty()) return Fail(err, ErrorKind::kEnvironment, std::string(origin) + ": no checks");
   return true;
 }
 
-bool LoadCalibrationPlan(std::vector<CalibrationCheck>* plan, std::string* err) {
+bool LoadCalibrationPlan(std::vector<CalibrationCheck>* plan, Error* err) {
   std::string path = DataPath("calibration_plan.txt", "profiler/calibrate/calibration_plan.txt");
   std::ifstream in(path);
-  if (!in) {
-    *err = path + ": cannot read the calibration plan; reinstall rprof";
-    return false;
-  }
+  if (!in)
+    return Fail(err, ErrorKind::kEnvironment,
+                path + ": cannot read the calibration plan; reinstall rprof");
   std::stringstream text;
   text << in.rdbuf();
   return ParseCalibrationPlan(text.str(), path, plan, err);

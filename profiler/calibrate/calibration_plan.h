@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/error.h"
 #include "core/formula.h"
 
 namespace rprof {
@@ -21,15 +22,16 @@ struct CalibrationCheck {
   int line = 0;                     // in the plan file, for messages
 };
 
-// Parses plan text. False with *err = "<origin>:<line>: <cause>" on a malformed line: wrong
+// Parses plan text. False with *err (kEnvironment: the plan ships with rprof) =
+// "<origin>:<line>: <cause>" on a malformed line: wrong
 // column count, a size that is not PARAM=ws/BYTES, a formula that does not parse, a level that
 // is not l1, l2, l3 or dram.
-bool ParseCalibrationPlan(std::string_view text, std::string_view origin,
-                          std::vector<CalibrationCheck>* plan, std::string* err);
+[[nodiscard]] bool ParseCalibrationPlan(std::string_view text, std::string_view origin,
+                                        std::vector<CalibrationCheck>* plan, Error* err);
 
 // Reads the plan installed beside the metric groups (or the source tree's copy when rprof runs
-// from its build directory).
-bool LoadCalibrationPlan(std::vector<CalibrationCheck>* plan, std::string* err);
+// from its build directory). kEnvironment when it cannot be read or is malformed.
+[[nodiscard]] bool LoadCalibrationPlan(std::vector<CalibrationCheck>* plan, Error* err);
 
 }  // namespace rprof
 

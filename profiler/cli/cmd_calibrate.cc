@@ -241,8 +241,7 @@ bool CalibrateCommand(CommandContext& context, const std::vector<std::string>& a
   RunStore& store = *opened;
 
   std::vector<CalibrationCheck> plan;
-  std::string why;
-  if (!LoadCalibrationPlan(&plan, &why)) return Fail(err, ErrorKind::kEnvironment, why);
+  if (!LoadCalibrationPlan(&plan, err)) return false;
 
   CalibrationRequest request;
   request.levels = levels;

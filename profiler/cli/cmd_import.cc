@@ -49,10 +49,10 @@ bool ReadRunFile(const std::string& path, RunFile* out, Error* err) {
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (!in.good() && !in.eof())
     return Fail(err, ErrorKind::kUsage, path + ": cannot read it: " + std::strerror(errno));
-  std::string why;
+  Error why;
   if (!RunsFromJsonText(text, &out->runs, &why))
     return Fail(err, ErrorKind::kUsage,
-                path + ": not a run JSON (" + why + "); " + kWhatImportTakes);
+                path + ": not a run JSON (" + why.message + "); " + kWhatImportTakes);
   return true;
 }
 

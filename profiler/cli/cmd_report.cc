@@ -81,9 +81,9 @@ bool ReportCommand(CommandContext& context, const std::vector<std::string>& args
       for (const RunRecord& r : input.runs)
         if (r.id == compare[i]) compared[i] = &r;
     SceneArrow arrow;
-    std::string why;
+    Error why;
     if (!SpeedupArrow(*compared[0], *compared[1], &arrow, &why))
-      return Fail(err, ErrorKind::kUsage, "report: --compare: " + why);
+      return Fail(err, ErrorKind::kUsage, "report: --compare: " + why.message);
     input.arrows.push_back(arrow);
   }
   for (const RunRecord& r : input.runs) input.placements.push_back(PlaceStoredRun(&store, r));

@@ -323,8 +323,7 @@ bool RunCommand(CommandContext& context, const std::vector<std::string>& args, E
   request.groups = plan;
   request.replay_budget_s = sim_budget;
   request.wait_progress = StartElapsedProgress;  // valgrind's wait, on a terminal
-  if (std::string why; !ParseFunctionsOption(functions, &request.functions, &why))
-    return Fail(err, ErrorKind::kUsage, why);
+  if (!ParseFunctionsOption(functions, &request.functions, err)) return false;
 
   // --isa: the switches in rprof's own environment from here to the end, so that the timed
   // runs, the replay and all they start run the same library code (targets/isa_environment.h).

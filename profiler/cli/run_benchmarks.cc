@@ -22,8 +22,8 @@ bool RunBenchmarks(const RunSession& session, const BenchmarkRunPlan& plan,
   // The user's --benchmark_min_time in either syntax, said the way this library takes it.
   for (std::string& a : benchmark_args)
     if (a.rfind("--benchmark_min_time=", 0) == 0) {
-      std::string value, why;
-      if (!MinTimeFor(binary, a.substr(21), &value, &why)) return Fail(err, ErrorKind::kUsage, why);
+      std::string value;
+      if (!MinTimeFor(binary, a.substr(21), &value, err)) return false;
       a = "--benchmark_min_time=" + value;
     }
   const std::string shim = GbenchShimPath();

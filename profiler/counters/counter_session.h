@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "core/metric.h"
 
 namespace rprof {
@@ -17,10 +18,10 @@ class CounterSession {
  public:
   virtual ~CounterSession() = default;
   virtual Source source() const = 0;
-  // Starts counting. False with *err when the counters cannot run.
-  virtual bool Start(std::string* err) = 0;
-  // Stops counting and adds what was counted to the totals.
-  virtual bool Stop(std::string* err) = 0;
+  // Starts counting. False with *err (kEnvironment) when the counters cannot run.
+  [[nodiscard]] virtual bool Start(Error* err) = 0;
+  // Stops counting and adds what was counted to the totals. False with *err (kEnvironment).
+  [[nodiscard]] virtual bool Stop(Error* err) = 0;
   // The totals divided by `calls` (the target calls made while counting), one metric per event;
   // events that could not be counted are present with no value and the reason.
   virtual std::vector<Metric> Results(double calls) const = 0;
@@ -28,8 +29,8 @@ class CounterSession {
   // events take turns on the counters (one pass per repetition).
   virtual int MinRepetitions() const { return 1; }
   // Counts process `pid` (a measuring worker rprof forked, targets/kernel_worker.h) instead of
-  // the calling thread, from the next Start on. False with *err when it cannot.
-  virtual bool Attach(pid_t pid, std::string* err) {
+  // the calling thread, from the next Start on. False with *err (kEnvironment) when it cannot.
+  [[nodiscard]] virtual bool Attach(pid_t pid, Error* err) {
     (void)pid;
     (void)err;
     return true;

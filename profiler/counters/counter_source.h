@@ -129,7 +129,7 @@ class ProcessCounting {
   virtual ~ProcessCounting() = default;
   // Opens the counters on `pid`, a child that has not exec'd yet. False with *err when an event
   // the user insisted on cannot be counted: the program is then not run.
-  virtual bool Attach(pid_t pid, Error* err) = 0;
+  [[nodiscard]] virtual bool Attach(pid_t pid, Error* err) = 0;
   // The events that opened on the last Attach, as the marker library should count them.
   virtual std::vector<std::string> Counted() const = 0;
   // After the execution ended: reads and keeps its counts.

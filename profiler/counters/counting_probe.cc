@@ -111,11 +111,11 @@ void ProbeKernel(CountingProbe* probe) {
     probe->kernel_detail = "fork failed";
     return;
   }
-  std::string why;
+  Error why;
   bool counting = session->Attach(child.pid(), &why) && session->Start(&why);
   if (counting) child.Work();
   if (!counting || !session->Stop(&why)) {
-    probe->kernel_detail = why;
+    probe->kernel_detail = why.message;
     return;
   }
   probe->kernel = Judge(session->Results(1), "a forked worker's work", &probe->kernel_detail);

@@ -66,14 +66,14 @@ class SessionThatMayFail : public CounterSession {
   explicit SessionThatMayFail(std::unique_ptr<CounterSession> session)
       : session_(std::move(session)) {}
   Source source() const override { return session_->source(); }
-  bool Attach(pid_t pid, std::string*) override {
-    return Try([&](std::string* why) { return session_->Attach(pid, why); });
+  bool Attach(pid_t pid, Error*) override {
+    return Try([&](Error* why) { return session_->Attach(pid, why); });
   }
-  bool Start(std::string*) override {
-    return Try([&](std::string* why) { return session_->Start(why); });
+  bool Start(Error*) override {
+    return Try([&](Error* why) { return session_->Start(why); });
   }
-  bool Stop(std::string*) override {
-    return Try([&](std::string* why) { return session_->Stop(why); });
+  bool Stop(Error*) override {
+    return Try([&](Error* why) { return session_->Stop(why); });
   }
   int MinRepetitions() const override { return session_->MinRepetitions(); }
   std::vector<Metric> Results(double calls) const override {
@@ -93,8 +93,8 @@ class SessionThatMayFail : public CounterSession {
   template <typename Step>
   bool Try(Step step) {
     if (!failure_.empty()) return true;
-    std::string why;
-    if (!step(&why)) failure_ = "not counted: " + why;
+    Error why;
+    if (!step(&why)) failure_ = "not counted: " + why.message;
     return true;
   }
 

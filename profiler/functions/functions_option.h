@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "core/error.h"
+
 namespace rprof {
 
 inline constexpr int kDefaultHotFunctions = 10;
@@ -13,8 +15,8 @@ inline constexpr const char* kFunctionsHelp =
     "each function's FLOPs and bytes, without it their sampled time alone); off: none, not "
     "sampled";
 
-// "off" -> 0, a whole number 1..1000 -> itself. False with *why otherwise.
-bool ParseFunctionsOption(const std::string& text, int* top, std::string* why);
+// "off" -> 0, a whole number 1..1000 -> itself. False with *err (kUsage) otherwise.
+[[nodiscard]] bool ParseFunctionsOption(const std::string& text, int* top, Error* err);
 
 }  // namespace rprof
 

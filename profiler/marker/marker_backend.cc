@@ -711,12 +711,15 @@ __attribute__((noinline, cold)) int InitOnce() {
   return mode;
 }
 
-// This thread's counters, or null with *why. Never throws: the marker API is called from C.
-std::unique_ptr<ThreadCounters> StartCounters(std::string* why) {
+// This thread's counters, or null with *err. Never throws: the marker API is called from C.
+std::unique_ptr<ThreadCounters> StartCounters(Error* err) {
   try {
-    return g->backend->StartThread(why);
+    return g->backend->StartThread(err);
   } catch (...) {
-    *why = "out of memory";
+    try {
+      Fail(err, ErrorKind::kEnvironment, "out of memory");
+    } catch (...) {
+    }
     return nullptr;
   }
 }
@@ -744,11 +747,11 @@ __attribute__((noinline, cold)) ThreadState* EnterThread() {
   ts->counted = g->counted;
   ts->has_cpu_clock = pthread_getcpuclockid(pthread_self(), &ts->cpu_clock) == 0;
   std::unique_ptr<ThreadCounters> counters;
-  std::string why;
+  Error why;
   if (ts->counted > 0) counters = StartCounters(&why);
   {
     Lock lock(&g->mu);
-    KeepCounters(ts, std::move(counters), why);
+    KeepCounters(ts, std::move(counters), why.message);
     ts->next = g->threads;
     g->threads = ts;
     if (g->have_key) pthread_setspecific(g->thread_key, ts);
@@ -765,10 +768,10 @@ __attribute__((noinline, cold)) ThreadCounters* RestartCounters(ThreadState* ts)
     ts->inherited_counters->Abandon();
     ts->inherited_counters.reset();
   }
-  std::string why;
+  Error why;
   std::unique_ptr<ThreadCounters> counters = StartCounters(&why);
   Lock lock(&g->mu);
-  KeepCounters(ts, std::move(counters), why);
+  KeepCounters(ts, std::move(counters), why.message);
   return ts->counters.get();
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "rprof/marker.h"
 
 namespace rprof::marker {
@@ -45,8 +46,9 @@ class CounterBackend {
   // status per name, in order; at most kMaxEvents are ok. Never fails as a whole: when the
   // backend cannot start, every event is missing with the reason.
   virtual std::vector<EventStatus> Open(const std::vector<std::string>& names) = 0;
-  // Starts the ok events in the calling thread. nullptr with *why when they cannot run here.
-  virtual std::unique_ptr<ThreadCounters> StartThread(std::string* why) = 0;
+  // Starts the ok events in the calling thread. nullptr with *err (kEnvironment) when they
+  // cannot run here.
+  [[nodiscard]] virtual std::unique_ptr<ThreadCounters> StartThread(Error* err) = 0;
 };
 
 // The backend this library was built with.

@@ -16,8 +16,8 @@ class NoCounters : public CounterBackend {
     return out;
   }
 
-  std::unique_ptr<ThreadCounters> StartThread(std::string* why) override {
-    *why = "no counters in this build";
+  std::unique_ptr<ThreadCounters> StartThread(Error* err) override {
+    Fail(err, ErrorKind::kEnvironment, "no counters in this build");
     return nullptr;
   }
 };

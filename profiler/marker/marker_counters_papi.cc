@@ -98,25 +98,27 @@ class PapiBackend : public CounterBackend {
     return out;
   }
 
-  std::unique_ptr<ThreadCounters> StartThread(std::string* why) override {
+  std::unique_ptr<ThreadCounters> StartThread(Error* err) override {
     PAPI_register_thread();
     int set = PAPI_NULL;
     int code = PAPI_create_eventset(&set);
     if (code != PAPI_OK) {
-      *why = PapiReason("PAPI cannot create an event set in this thread: ", code);
+      Fail(err, ErrorKind::kEnvironment,
+           PapiReason("PAPI cannot create an event set in this thread: ", code));
       return nullptr;
     }
     for (const std::string& name : counted_) {
       code = PAPI_add_named_event(set, name.c_str());
       if (code != PAPI_OK) {
-        *why = PapiReason(("cannot add " + name + " in this thread: ").c_str(), code);
+        Fail(err, ErrorKind::kEnvironment,
+             PapiReason(("cannot add " + name + " in this thread: ").c_str(), code));
         break;
       }
     }
     if (code == PAPI_OK) {
       code = PAPI_start(set);
       if (code == PAPI_OK) return std::make_unique<PapiThreadCounters>(set);
-      *why = PapiReason("PAPI_start in this thread: ", code);
+      Fail(err, ErrorKind::kEnvironment, PapiReason("PAPI_start in this thread: ", code));
     }
     PAPI_cleanup_eventset(set);
     PAPI_destroy_eventset(&set);

@@ -99,19 +99,20 @@ class PerfEventBackend : public CounterBackend {
     return out;
   }
 
-  std::unique_ptr<ThreadCounters> StartThread(std::string* why) override {
+  std::unique_ptr<ThreadCounters> StartThread(Error* err) override {
     std::vector<int> fds;
     for (const perf_event_attr& attr : attrs_) {
       long fd = OpenEvent(attr, fds.empty() ? -1 : fds.front());
       if (fd < 0) {
-        *why = std::string("perf_event_open in this thread: ") + std::strerror(errno);
+        Fail(err, ErrorKind::kEnvironment,
+             std::string("perf_event_open in this thread: ") + std::strerror(errno));
         for (int open_fd : fds) close(open_fd);
         return nullptr;
       }
       fds.push_back(static_cast<int>(fd));
     }
     if (fds.empty()) {
-      *why = "no event to count";
+      Fail(err, ErrorKind::kEnvironment, "no event to count");
       return nullptr;
     }
     return std::make_unique<PerfThreadCounters>(std::move(fds));

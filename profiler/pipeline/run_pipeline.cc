@@ -53,7 +53,7 @@ std::vector<TrustNote> TrustNotesOf(const RunPipeline& pipeline, const RunPlacem
                  std::string("calibration not read, its trust notes absent: ") +
                  calibration_err.message;
   std::vector<CalibrationCheck> plan;
-  std::string plan_error;
+  Error plan_error;
   if (LoadCalibrationPlan(&plan, &plan_error))
     for (const CalibrationCheck& c : plan) trust.checked.push_back(c.metric);
   return RunTrustNotes(*run, trust);

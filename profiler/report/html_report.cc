@@ -333,15 +333,13 @@ std::string JsonForScriptElement(const std::string& json) {
   return out;
 }
 
-bool SpeedupArrow(const RunRecord& before, const RunRecord& after, SceneArrow* arrow,
-                  std::string* why) {
+bool SpeedupArrow(const RunRecord& before, const RunRecord& after, SceneArrow* arrow, Error* err) {
   const Metric* a = FindMetric(before.metrics, "time_s", Source::kClock);
   const Metric* b = FindMetric(after.metrics, "time_s", Source::kClock);
   for (const auto& [run, m] : {std::pair{&before, a}, std::pair{&after, b}})
-    if (!m || !m->value || *m->value <= 0) {
-      *why = "run " + std::to_string(run->id) + " has no wall time (time_s) to compare";
-      return false;
-    }
+    if (!m || !m->value || *m->value <= 0)
+      return Fail(err, ErrorKind::kUsage,
+                  "run " + std::to_string(run->id) + " has no wall time (time_s) to compare");
   arrow->from_run = before.id;
   arrow->to_run = after.id;
   arrow->label = "\xc3\x97";  // ×, appended: see RunRef
@@ -366,8 +364,7 @@ std::vector<SceneArrow> BeforeAfterArrows(const std::vector<RunRecord>& runs) {
     auto a = after.find(name);
     if (!b || a == after.end() || !a->second) continue;
     SceneArrow arrow;
-    std::string why;
-    if (SpeedupArrow(*b, *a->second, &arrow, &why)) arrows.push_back(arrow);
+    if (SpeedupArrow(*b, *a->second, &arrow, nullptr)) arrows.push_back(arrow);
   }
   return arrows;
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "core/run.h"
 #include "machine/machine_profile.h"
 #include "report/roofline_scene.h"
@@ -44,9 +45,9 @@ std::string JsonForScriptElement(const std::string& json);
 std::vector<SceneArrow> BeforeAfterArrows(const std::vector<RunRecord>& runs);
 
 // The arrow from run `before` to run `after` (both in `runs`), labelled with the speed-up;
-// false (with why in *why) when either has no wall time.
-bool SpeedupArrow(const RunRecord& before, const RunRecord& after, SceneArrow* arrow,
-                  std::string* why);
+// false (with why in *err, kUsage) when either has no wall time.
+[[nodiscard]] bool SpeedupArrow(const RunRecord& before, const RunRecord& after, SceneArrow* arrow,
+                                Error* err);
 
 }  // namespace rprof
 

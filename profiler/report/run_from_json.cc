@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 #include <optional>
+#include <utility>
 
 #include "core/run_bounds.h"
 #include "core/target_kind.h"
@@ -25,18 +26,17 @@ std::string Where(const std::string& path, std::string_view key) {
   return path.empty() ? std::string(key) : path + "." + std::string(key);
 }
 
-bool Wrong(const std::string& where, const char* expected, const JsonValue* found,
-           std::string* err) {
-  *err = where + ": expected " + expected +
-         (found ? std::string(", found ") + JsonValue::TypeName(found->type())
-                : std::string(", but it is missing"));
-  return false;
+bool Wrong(const std::string& where, const char* expected, const JsonValue* found, Error* err) {
+  return Fail(err, ErrorKind::kUsage,
+              where + ": expected " + expected +
+                  (found ? std::string(", found ") + JsonValue::TypeName(found->type())
+                         : std::string(", but it is missing")));
 }
 
 // *out: the member `key` of object when it has `type`; nullptr when it is absent or null and
 // `need` allows that. False with *err naming the key otherwise.
 bool Member(const JsonValue& object, const std::string& path, std::string_view key, Type type,
-            Need need, const JsonValue** out, std::string* err) {
+            Need need, const JsonValue** out, Error* err) {
   const JsonValue* value = object.Find(key);
   *out = nullptr;
   if ((!value || value->is_null()) && need == Need::kNullable) return true;
@@ -47,7 +47,7 @@ bool Member(const JsonValue& object, const std::string& path, std::string_view k
 }
 
 bool ReadString(const JsonValue& object, const std::string& path, std::string_view key, Need need,
-                std::string* out, std::string* err) {
+                std::string* out, Error* err) {
   const JsonValue* value = nullptr;
   if (!Member(object, path, key, Type::kString, need, &value, err)) return false;
   *out = value ? value->string() : "";
@@ -63,7 +63,7 @@ bool Integer(const JsonValue& value, int64_t* out) {
 }
 
 bool ReadInt(const JsonValue& object, const std::string& path, std::string_view key, Need need,
-             std::optional<int64_t>* out, std::string* err) {
+             std::optional<int64_t>* out, Error* err) {
   const JsonValue* value = nullptr;
   if (!Member(object, path, key, Type::kNumber, need, &value, err)) return false;
   out->reset();
@@ -76,21 +76,21 @@ bool ReadInt(const JsonValue& object, const std::string& path, std::string_view 
 
 // An integer that must fit an int (exit codes, signals, cores).
 bool ReadSmallInt(const JsonValue& object, const std::string& path, std::string_view key, Need need,
-                  std::optional<int>* out, std::string* err) {
+                  std::optional<int>* out, Error* err) {
   std::optional<int64_t> wide;
   if (!ReadInt(object, path, key, need, &wide, err)) return false;
   out->reset();
   if (!wide) return true;
   if (*wide < std::numeric_limits<int>::min() || *wide > std::numeric_limits<int>::max()) {
-    *err = Where(path, key) + ": " + std::to_string(*wide) + " is out of range";
-    return false;
+    return Fail(err, ErrorKind::kUsage,
+                Where(path, key) + ": " + std::to_string(*wide) + " is out of range");
   }
   *out = static_cast<int>(*wide);
   return true;
 }
 
 bool ReadNumber(const JsonValue& object, const std::string& path, std::string_view key, Need need,
-                std::optional<double>* out, std::string* err) {
+                std::optional<double>* out, Error* err) {
   const JsonValue* value = nullptr;
   if (!Member(object, path, key, Type::kNumber, need, &value, err)) return false;
   out->reset();
@@ -99,7 +99,7 @@ bool ReadNumber(const JsonValue& object, const std::string& path, std::string_vi
 }
 
 bool ReadStringArray(const JsonValue& object, const std::string& path, std::string_view key,
-                     Need need, std::vector<std::string>* out, std::string* err) {
+                     Need need, std::vector<std::string>* out, Error* err) {
   const JsonValue* array = nullptr;
   if (!Member(object, path, key, Type::kArray, need, &array, err)) return false;
   out->clear();
@@ -115,7 +115,7 @@ bool ReadStringArray(const JsonValue& object, const std::string& path, std::stri
 
 // "job": the run's rank in a parallel job; absent or null for a run of no job (and in the JSON
 // of an rprof older than jobs).
-bool ReadJob(const JsonValue& run, std::optional<JobRank>* out, std::string* err) {
+bool ReadJob(const JsonValue& run, std::optional<JobRank>* out, Error* err) {
   const JsonValue* j = nullptr;
   out->reset();
   if (!Member(run, "", "job", Type::kObject, Need::kNullable, &j, err)) return false;
@@ -135,9 +135,9 @@ bool ReadJob(const JsonValue& run, std::optional<JobRank>* out, std::string* err
       !ReadString(*j, "job", "scheduler_step_id", Need::kNullable, &job.scheduler_step_id, err))
     return false;
   if (job.job_id.empty() || *rank < 0 || *size < 1 || *rank >= *size) {
-    *err = "job: rank " + std::to_string(*rank) + " of " + std::to_string(*size) + " in job '" +
-           job.job_id + "' is not a rank (0 <= rank < size, a job id)";
-    return false;
+    return Fail(err, ErrorKind::kUsage,
+                "job: rank " + std::to_string(*rank) + " of " + std::to_string(*size) +
+                    " in job '" + job.job_id + "' is not a rank (0 <= rank < size, a job id)");
   }
   job.rank = *rank;
   job.size = *size;
@@ -145,7 +145,7 @@ bool ReadJob(const JsonValue& run, std::optional<JobRank>* out, std::string* err
   return true;
 }
 
-bool ReadMachine(const JsonValue& run, MachineRecord* machine, std::string* err) {
+bool ReadMachine(const JsonValue& run, MachineRecord* machine, Error* err) {
   const JsonValue* m = nullptr;
   if (!Member(run, "", "machine", Type::kObject, Need::kRequired, &m, err)) return false;
   std::optional<int> cores;
@@ -162,7 +162,7 @@ bool ReadMachine(const JsonValue& run, MachineRecord* machine, std::string* err)
 }
 
 // Parameters as the store keeps them, values as text: numbers as written, strings as they are.
-bool ReadParams(const JsonValue& run, KeyValues* params, std::string* err) {
+bool ReadParams(const JsonValue& run, KeyValues* params, Error* err) {
   const JsonValue* object = nullptr;
   if (!Member(run, "", "params", Type::kObject, Need::kRequired, &object, err)) return false;
   for (const auto& [key, value] : object->members()) {
@@ -176,7 +176,7 @@ bool ReadParams(const JsonValue& run, KeyValues* params, std::string* err) {
   return true;
 }
 
-bool ReadTags(const JsonValue& run, KeyValues* tags, std::string* err) {
+bool ReadTags(const JsonValue& run, KeyValues* tags, Error* err) {
   const JsonValue* object = nullptr;
   if (!Member(run, "", "tags", Type::kObject, Need::kRequired, &object, err)) return false;
   for (const auto& [key, value] : object->members()) {
@@ -188,14 +188,14 @@ bool ReadTags(const JsonValue& run, KeyValues* tags, std::string* err) {
 
 // {NAME: {SOURCE: {"value", "unit", "note", "coverage", "spread_pct"}}} of one region.
 bool ReadMetric(const std::string& where, const std::string& name, const JsonValue& by_source,
-                const std::string& region, std::vector<Metric>* metrics, std::string* err) {
+                const std::string& region, std::vector<Metric>* metrics, Error* err) {
   if (!by_source.is_object()) return Wrong(where, "an object of sources", &by_source, err);
   for (const auto& [source_name, fields] : by_source.members()) {
     std::string at = Where(where, source_name);
     std::optional<Source> source = ParseSource(source_name);
     if (!source) {
-      *err = at + ": no source " + source_name + " (clock, pmu, sim, model)";
-      return false;
+      return Fail(err, ErrorKind::kUsage,
+                  at + ": no source " + source_name + " (clock, pmu, sim, model)");
     }
     if (!fields.is_object()) return Wrong(at, "an object", &fields, err);
     Metric m;
@@ -214,7 +214,7 @@ bool ReadMetric(const std::string& where, const std::string& name, const JsonVal
   return true;
 }
 
-bool ReadMetrics(const JsonValue& run, std::vector<Metric>* metrics, std::string* err) {
+bool ReadMetrics(const JsonValue& run, std::vector<Metric>* metrics, Error* err) {
   const JsonValue* whole = nullptr;
   if (!Member(run, "", "metrics", Type::kObject, Need::kRequired, &whole, err)) return false;
   for (const auto& [name, by_source] : whole->members())
@@ -225,8 +225,7 @@ bool ReadMetrics(const JsonValue& run, std::vector<Metric>* metrics, std::string
   for (const auto& [region, members] : regions->members()) {
     std::string at = Where("regions", region);
     if (region.empty()) {
-      *err = at + ": a region needs a name";
-      return false;
+      return Fail(err, ErrorKind::kUsage, at + ": a region needs a name");
     }
     if (!members.is_object()) return Wrong(at, "an object", &members, err);
     for (const auto& [name, by_source] : members.members()) {
@@ -242,7 +241,7 @@ bool ReadMetrics(const JsonValue& run, std::vector<Metric>* metrics, std::string
 // "last_line" and "bytes_per_flop" are written from its metrics (line_last, the bytes and FLOPs),
 // so they come back with them.
 bool ReadFunctionLine(const std::string& at, const std::string& function, const JsonValue& line,
-                      std::vector<Metric>* metrics, std::string* err) {
+                      std::vector<Metric>* metrics, Error* err) {
   if (!line.is_object()) return Wrong(at, "an object", &line, err);
   std::string file;
   std::optional<int64_t> number;
@@ -263,15 +262,14 @@ bool ReadFunctionLine(const std::string& at, const std::string& function, const 
 // its hot lines' under theirs. "source", "lines_reason" and its placement are written from its
 // metrics and the run, so they come back with them. Import dropped them all: a recovery file
 // came back with 8 of 11 metrics (issue 41).
-bool ReadFunctions(const JsonValue& run, std::vector<Metric>* metrics, std::string* err) {
+bool ReadFunctions(const JsonValue& run, std::vector<Metric>* metrics, Error* err) {
   const JsonValue* functions = nullptr;
   if (!Member(run, "", "functions", Type::kObject, Need::kNullable, &functions, err)) return false;
   if (!functions) return true;
   for (const auto& [name, members] : functions->members()) {
     const std::string at = Where("functions", name);
     if (name.empty()) {
-      *err = at + ": a function needs a name";
-      return false;
+      return Fail(err, ErrorKind::kUsage, at + ": a function needs a name");
     }
     if (!members.is_object()) return Wrong(at, "an object", &members, err);
     const std::string region = FunctionRegion(name);
@@ -293,7 +291,7 @@ bool ReadFunctions(const JsonValue& run, std::vector<Metric>* metrics, std::stri
   return true;
 }
 
-bool ReadTrust(const JsonValue& run, std::vector<TrustNote>* trust, std::string* err) {
+bool ReadTrust(const JsonValue& run, std::vector<TrustNote>* trust, Error* err) {
   const JsonValue* array = nullptr;
   if (!Member(run, "", "trust", Type::kArray, Need::kNullable, &array, err)) return false;
   if (!array) return true;
@@ -310,7 +308,7 @@ bool ReadTrust(const JsonValue& run, std::vector<TrustNote>* trust, std::string*
   return true;
 }
 
-bool ReadSamples(const JsonValue& run, std::vector<double>* samples, std::string* err) {
+bool ReadSamples(const JsonValue& run, std::vector<double>* samples, Error* err) {
   const JsonValue* array = nullptr;
   if (!Member(run, "", "samples_s", Type::kArray, Need::kRequired, &array, err)) return false;
   for (size_t i = 0; i < array->items().size(); ++i) {
@@ -323,15 +321,14 @@ bool ReadSamples(const JsonValue& run, std::vector<double>* samples, std::string
   std::optional<int64_t> repetitions;
   if (!ReadInt(run, "", "repetitions", Need::kNullable, &repetitions, err)) return false;
   if (repetitions && *repetitions != static_cast<int64_t>(samples->size())) {
-    *err = "repetitions is " + std::to_string(*repetitions) + " but samples_s holds " +
-           std::to_string(samples->size()) + " times";
-    return false;
+    return Fail(err, ErrorKind::kUsage,
+                "repetitions is " + std::to_string(*repetitions) + " but samples_s holds " +
+                    std::to_string(samples->size()) + " times");
   }
   return true;
 }
 
-bool ReadStoredPlacement(const JsonValue& run, std::optional<PlacementRecord>* out,
-                         std::string* err) {
+bool ReadStoredPlacement(const JsonValue& run, std::optional<PlacementRecord>* out, Error* err) {
   const JsonValue* p = nullptr;
   if (!Member(run, "", "stored_placement", Type::kObject, Need::kNullable, &p, err)) return false;
   out->reset();
@@ -386,7 +383,7 @@ bool IsUtcTimestamp(const std::string& text) {
 
 }  // namespace
 
-bool RunFromJson(const JsonValue& json, RunRecord* run, std::string* err) {
+bool RunFromJson(const JsonValue& json, RunRecord* run, Error* err) {
   *run = RunRecord();
   if (!json.is_object()) return Wrong("the run", "an object", &json, err);
   std::string status;
@@ -417,54 +414,51 @@ bool RunFromJson(const JsonValue& json, RunRecord* run, std::string* err) {
     return false;
   // The values the schema's CHECKs hold to, refused here with the key named.
   if (!run->uid.empty() && !IsRunUid(run->uid)) {
-    *err = "uid: expected 32 lowercase hex digits, found \"" + run->uid.substr(0, 40) + "\"";
-    return false;
+    return Fail(err, ErrorKind::kUsage,
+                "uid: expected 32 lowercase hex digits, found \"" + run->uid.substr(0, 40) + "\"");
   }
   if (!ParseTargetKind(run->target_kind)) {
-    *err = "target_kind: expected " + TargetKindChoices();
-    return false;
+    return Fail(err, ErrorKind::kUsage, "target_kind: expected " + TargetKindChoices());
   }
   std::optional<RunStatus> parsed = ParseRunStatus(status);
   if (!parsed) {
-    *err = "status: expected " + RunStatusChoices();
-    return false;
+    return Fail(err, ErrorKind::kUsage, "status: expected " + RunStatusChoices());
   }
   if (*calls < 1) {
-    *err = "calls_per_repetition: expected 1 or more";
-    return false;
+    return Fail(err, ErrorKind::kUsage, "calls_per_repetition: expected 1 or more");
   }
   // What a process can end with: an exit status is a byte, a signal 1 to 64.
   if (exit_code && (*exit_code < 0 || *exit_code > 255)) {
-    *err = "exit_code: expected 0 to 255, found " + std::to_string(*exit_code);
-    return false;
+    return Fail(err, ErrorKind::kUsage,
+                "exit_code: expected 0 to 255, found " + std::to_string(*exit_code));
   }
   if (signal && (*signal < 1 || *signal > 64)) {
-    *err = "signal: expected a signal number from 1 to 64, found " + std::to_string(*signal);
-    return false;
+    return Fail(err, ErrorKind::kUsage,
+                "signal: expected a signal number from 1 to 64, found " + std::to_string(*signal));
   }
   for (auto [key, value] :
        {std::pair{"started_at", &run->started_at}, std::pair{"ended_at", &run->ended_at}})
     if (!IsUtcTimestamp(*value)) {
-      *err = std::string(key) + ": expected a UTC time as rprof writes it " +
-             "(2026-11-29T14:00:00.000Z), found \"" + value->substr(0, 40) + "\"";
-      return false;
+      return Fail(err, ErrorKind::kUsage,
+                  std::string(key) + ": expected a UTC time as rprof writes it " +
+                      "(2026-11-29T14:00:00.000Z), found \"" + value->substr(0, 40) + "\"");
     }
   run->status = *parsed;
   run->exit_code = exit_code;
   run->signal = signal;
   run->calls_per_rep = *calls;
   // What the store holds every run to (core/run_bounds.h), said with the key.
-  *err = RunBoundsViolation(*run);
-  return err->empty();
+  if (std::string violation = RunBoundsViolation(*run); !violation.empty())
+    return Fail(err, ErrorKind::kUsage, std::move(violation));
+  return true;
 }
 
-bool RunsFromJsonText(std::string_view text, std::vector<RunRecord>* runs, std::string* err) {
+bool RunsFromJsonText(std::string_view text, std::vector<RunRecord>* runs, Error* err) {
   runs->clear();
   JsonValue json;
   Error json_err;
   if (!ParseJson(text, &json, &json_err)) {
-    *err = "not JSON: " + json_err.message;
-    return false;
+    return Fail(err, ErrorKind::kUsage, "not JSON: " + json_err.message);
   }
   // One run (rprof show, a recovery file), or many (rprof history).
   if (!json.is_array()) {
@@ -472,16 +466,15 @@ bool RunsFromJsonText(std::string_view text, std::vector<RunRecord>* runs, std::
     return RunFromJson(json, &runs->back(), err);
   }
   if (json.items().empty()) {
-    *err = "an empty array: no run to import";
-    return false;
+    return Fail(err, ErrorKind::kUsage, "an empty array: no run to import");
   }
   for (size_t i = 0; i < json.items().size(); ++i) {
     runs->emplace_back();
-    if (!RunFromJson(json.items()[i], &runs->back(), err)) {
-      *err = "run " + std::to_string(i + 1) + " of " + std::to_string(json.items().size()) + ": " +
-             *err;
-      return false;
-    }
+    Error run_err;
+    if (!RunFromJson(json.items()[i], &runs->back(), &run_err))
+      return Fail(err, run_err.kind,
+                  "run " + std::to_string(i + 1) + " of " + std::to_string(json.items().size()) +
+                      ": " + run_err.message);
   }
   return true;
 }

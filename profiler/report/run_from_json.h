@@ -9,19 +9,21 @@
 #include <string_view>
 #include <vector>
 
+#include "core/error.h"
 #include "core/json_reader.h"
 #include "core/run.h"
 
 namespace rprof {
 
-// One run object. False with *err naming the key and what is wrong with it
+// One run object. False with *err (kUsage) naming the key and what is wrong with it
 // ("metrics.flops.model.unit: expected a string, found null"). The run's id is left 0: the
 // database it goes into gives it one.
-bool RunFromJson(const JsonValue& json, RunRecord* run, std::string* err);
+[[nodiscard]] bool RunFromJson(const JsonValue& json, RunRecord* run, Error* err);
 
 // A document holding one run object, or an array of them; strict JSON (core/json_reader.h).
-// False with *err saying why the text is not that.
-bool RunsFromJsonText(std::string_view text, std::vector<RunRecord>* runs, std::string* err);
+// False with *err (kUsage) saying why the text is not that.
+[[nodiscard]] bool RunsFromJsonText(std::string_view text, std::vector<RunRecord>* runs,
+                                    Error* err);
 
 }  // namespace rprof
 

@@ -158,28 +158,24 @@ std::string ExactFilter(const std::string& instance) {
 }
 
 bool MinTimeFor(const BenchmarkBinary& binary, const std::string& text, std::string* value,
-                std::string* why) {
-  if (text.empty()) {
-    *why = "an empty --benchmark_min_time";
-    return false;
-  }
+                Error* err) {
+  if (text.empty()) return Fail(err, ErrorKind::kUsage, "an empty --benchmark_min_time");
   char last = text.back();
   std::string number = (last == 's' || last == 'x') ? text.substr(0, text.size() - 1) : text;
   char* end = nullptr;
   double v = std::strtod(number.c_str(), &end);
-  if (number.empty() || *end != '\0' || !(v > 0)) {
-    *why = "--benchmark_min_time=" + text + ": expected seconds (0.5 or 0.5s) or iterations (10x)";
-    return false;
-  }
+  if (number.empty() || *end != '\0' || !(v > 0))
+    return Fail(
+        err, ErrorKind::kUsage,
+        "--benchmark_min_time=" + text + ": expected seconds (0.5 or 0.5s) or iterations (10x)");
   if (binary.min_time_takes_suffix) {
     *value = last == 'x' || last == 's' ? text : text + "s";
     return true;
   }
-  if (last == 'x') {
-    *why = "--benchmark_min_time=" + text + ": " + binary.path +
-           "'s Google Benchmark (before 1.8.0) takes seconds only; give seconds (0.5)";
-    return false;
-  }
+  if (last == 'x')
+    return Fail(err, ErrorKind::kUsage,
+                "--benchmark_min_time=" + text + ": " + binary.path +
+                    "'s Google Benchmark (before 1.8.0) takes seconds only; give seconds (0.5)");
   *value = number;
   return true;
 }

@@ -38,9 +38,10 @@ bool ListBenchmarks(const std::string& path, const std::vector<std::string>& ben
 std::string ExactFilter(const std::string& instance);
 
 // The value for --benchmark_min_time meaning `text` ("0.5", "0.5s" or "10x"), in the syntax
-// this binary's library takes. False with *why when it cannot say it ("10x" to 1.7.1).
-bool MinTimeFor(const BenchmarkBinary& binary, const std::string& text, std::string* value,
-                std::string* why);
+// this binary's library takes. False with *err (kUsage) when it cannot say it ("10x" to
+// 1.7.1).
+[[nodiscard]] bool MinTimeFor(const BenchmarkBinary& binary, const std::string& text,
+                              std::string* value, Error* err);
 
 // The fewest iterations the binary allows, for the sim replay: "1x" (1.8.0+), else the
 // shortest time, so that the first trial, one iteration, is enough.

@@ -96,17 +96,16 @@ bool IsRowField(const std::string& key) {
 
 }  // namespace
 
-bool ParseBenchmarkJson(const std::string& text, BenchmarkReport* out, std::string* err) {
+bool ParseBenchmarkJson(const std::string& text, BenchmarkReport* out, Error* err) {
   JsonValue root;
   Error json_err;
   if (!ParseJson(NonFiniteTokensAsNull(text), &root, &json_err)) {
-    *err = json_err.message;
-    return false;
+    return Fail(err, ErrorKind::kTargetFailed, json_err.message);
   }
   const JsonValue* benchmarks = root.Find("benchmarks");
   if (!root.is_object() || !benchmarks || !benchmarks->is_array()) {
-    *err = "no \"benchmarks\" array: not Google Benchmark's JSON output";
-    return false;
+    return Fail(err, ErrorKind::kTargetFailed,
+                "no \"benchmarks\" array: not Google Benchmark's JSON output");
   }
   if (const JsonValue* c = root.Find("context"); c && c->is_object()) {
     out->context.host_name = Text(c->Find("host_name"));
@@ -120,8 +119,9 @@ bool ParseBenchmarkJson(const std::string& text, BenchmarkReport* out, std::stri
     BenchmarkRow row;
     row.name = Text(b.Find("name"));
     if (!b.is_object() || row.name.empty()) {
-      *err = "benchmarks[" + std::to_string(i) + "]: no name: not Google Benchmark's JSON output";
-      return false;
+      return Fail(
+          err, ErrorKind::kTargetFailed,
+          "benchmarks[" + std::to_string(i) + "]: no name: not Google Benchmark's JSON output");
     }
     row.run_name = Text(b.Find("run_name"));
     if (row.run_name.empty()) row.run_name = row.name;
@@ -139,8 +139,9 @@ bool ParseBenchmarkJson(const std::string& text, BenchmarkReport* out, std::stri
           std::tuple{"iterations", &row.iterations, int64_t{0}, int64_t{0}}}) {
       std::optional<int64_t> n = Integer(b.Find(field), otherwise, least);
       if (!n) {
-        *err = where(field) + "is not a whole number from " + std::to_string(least) + " to 2^53";
-        return false;
+        return Fail(
+            err, ErrorKind::kTargetFailed,
+            where(field) + "is not a whole number from " + std::to_string(least) + " to 2^53");
       }
       *value = *n;
     }
@@ -155,8 +156,7 @@ bool ParseBenchmarkJson(const std::string& text, BenchmarkReport* out, std::stri
          {std::pair{"real_time", &row.real_time_s}, std::pair{"cpu_time", &row.cpu_time_s}}) {
       std::optional<double> t = Number(b.Find(field));
       if (t && *t < 0) {
-        *err = where(field) + "is negative";
-        return false;
+        return Fail(err, ErrorKind::kTargetFailed, where(field) + "is negative");
       }
       if (t && scale) *value = *t * *scale;
     }

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/error.h"
+
 namespace rprof {
 
 struct BenchmarkRow {
@@ -50,9 +52,9 @@ struct BenchmarkReport {
 // reader (core/json_reader.h) takes the rest.
 std::string NonFiniteTokensAsNull(const std::string& text);
 
-// Parses the whole file's text. False with *err ("line 3, column 5: ...", or "benchmarks[2]:
-// no name") when it is not Google Benchmark's JSON.
-bool ParseBenchmarkJson(const std::string& text, BenchmarkReport* out, std::string* err);
+// Parses the whole file's text. False with *err (kTargetFailed: the benchmark wrote it; "line 3,
+// column 5: ...", or "benchmarks[2]: no name") when it is not Google Benchmark's JSON.
+[[nodiscard]] bool ParseBenchmarkJson(const std::string& text, BenchmarkReport* out, Error* err);
 
 // The per-iteration value of a counter reported as a rate over the timed loop (Google
 // Benchmark's kIsRate and kIsIterationInvariantRate, which it divides by the loop's CPU time):

@@ -150,7 +150,7 @@ bool BenchmarkTarget::Execute(const LiveCounters& counters, Execution* out, Erro
         "the shared library)";
 
   BenchmarkReport report;
-  std::string why;
+  Error why;
   // The benchmark wrote it (--benchmark_out) and may have made it anything: untrusted input.
   std::string text;
   Error refused;
@@ -161,7 +161,7 @@ bool BenchmarkTarget::Execute(const LiveCounters& counters, Execution* out, Erro
     AddNote(&out->note, read == UntrustedRead::kRefused
                             ? "Google Benchmark's JSON refused: the file " + refused.message
                         : text.empty() ? "Google Benchmark wrote no JSON (--benchmark_out)"
-                                       : "Google Benchmark's JSON unreadable: " + why);
+                                       : "Google Benchmark's JSON unreadable: " + why.message);
     return true;
   }
   std::vector<const BenchmarkRow*> reps;

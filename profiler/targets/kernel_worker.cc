@@ -78,23 +78,22 @@ class CountersInRprof : public CounterSession {
   CountersInRprof(int to_rprof, int from_rprof, int min_repetitions)
       : to_(to_rprof), from_(from_rprof), min_repetitions_(min_repetitions) {}
   Source source() const override { return Source::kPmu; }
-  bool Start(std::string* err) override { return Ask(kStart, err); }
-  bool Stop(std::string* err) override { return Ask(kStop, err); }
+  bool Start(Error* err) override { return Ask(kStart, err); }
+  bool Stop(Error* err) override { return Ask(kStop, err); }
   std::vector<Metric> Results(double) const override { return {}; }
   int MinRepetitions() const override { return min_repetitions_; }
 
  private:
-  bool Ask(char what, std::string* err) {
+  // rprof's answer carries the message only: the kind it fails with is rprof's to choose
+  // (RunKernelInWorker: a counter that failed is kEnvironment).
+  bool Ask(char what, Error* err) {
     char kind = 0;
     std::string answer;
     if (!WriteMessage(to_, what, "") ||
-        ReadMessage(from_, 0, kMaxMessage, nullptr, &kind, &answer) != ReadOutcome::kMessage) {
-      *err = "rprof stopped answering the measuring worker";
-      return false;
-    }
+        ReadMessage(from_, 0, kMaxMessage, nullptr, &kind, &answer) != ReadOutcome::kMessage)
+      return Fail(err, ErrorKind::kEnvironment, "rprof stopped answering the measuring worker");
     if (kind == kOk) return true;
-    *err = answer;
-    return false;
+    return Fail(err, ErrorKind::kEnvironment, answer);
   }
   int to_, from_, min_repetitions_;
 };
@@ -117,10 +116,10 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
   const rprof_kernel* kernel = entry.kernel;
   if (entry.origin != "builtin") {
     phase(WorkerPhase::kLoading);
-    std::string why;
+    Error why;
     kernel = LoadPluginKernelHere(entry.origin, entry.index, entry.kernel->name, &why);
     if (!kernel) {
-      WriteMessage(to_rprof, kCannot, why);
+      WriteMessage(to_rprof, kCannot, why.message);
       _exit(0);
     }
   }
@@ -153,10 +152,10 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
   std::vector<CounterSession*> sessions;
   if (min_repetitions > 0) sessions.push_back(&counters);
   MeasureResult measured;
-  std::string why;
+  Error counting;
   void (*run)(void*) = kernel->run;
-  if (!MeasureRepeated([&] { run(state); }, sessions, options, &measured, &why)) {
-    WriteMessage(to_rprof, kCounterFailed, why);
+  if (!MeasureRepeated([&] { run(state); }, sessions, options, &measured, &counting)) {
+    WriteMessage(to_rprof, kCounterFailed, counting.message);
     _exit(0);
   }
   // The repetitions are rprof's already (on_repetition): a check that hangs cannot lose them.
@@ -244,9 +243,11 @@ bool RunKernelInWorker(const CatalogEntry& entry, const rprof_args& args,
   // The deadline counts from the worker's start: loading the plugin and setup are within it.
   double deadline = timeout_s > 0 && std::isfinite(timeout_s) ? Now() + timeout_s : INFINITY;
 
-  std::string counter_error;
+  // A counter that cannot attach fails the worker's first start (kRefused, its message).
+  Error attach_error;
   for (CounterSession* c : counters)
-    if (!c->Attach(pid, &counter_error)) break;
+    if (!c->Attach(pid, &attach_error)) break;
+  const std::string& counter_error = attach_error.message;
   WriteMessage(down[1], kOk, "");  // the worker may start: its counters are on it (or failed)
   // Once the worker was asked to stop (a signal, its deadline), it is killed at this time:
   // nothing the worker says can make rprof wait longer.
@@ -317,12 +318,12 @@ bool RunKernelInWorker(const CatalogEntry& entry, const rprof_args& args,
         break;
       case kStart:
       case kStop: {
-        std::string why = counter_error;
+        Error why{ErrorKind::kEnvironment, counter_error};
         for (CounterSession* c : counters) {
-          if (!why.empty()) break;
+          if (!why.message.empty()) break;
           if (!(kind == kStart ? c->Start(&why) : c->Stop(&why))) break;
         }
-        WriteMessage(down[1], why.empty() ? kOk : kRefused, why);
+        WriteMessage(down[1], why.message.empty() ? kOk : kRefused, why.message);
         break;
       }
       case kSetupSeconds: {

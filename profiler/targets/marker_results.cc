@@ -421,10 +421,11 @@ void Merge(const std::vector<Block>& blocks, MarkerResults* out) {
 
 }  // namespace
 
-bool ParseMarkerResults(const std::string& text, MarkerResults* out, std::string* err) {
+bool ParseMarkerResults(const std::string& text, MarkerResults* out, Error* err) {
   std::vector<Block> blocks;
   Parser parser;
-  if (!parser.Parse(text, &blocks, err)) return false;
+  std::string why;
+  if (!parser.Parse(text, &blocks, &why)) return Fail(err, ErrorKind::kTargetFailed, why);
   *out = MarkerResults();
   Merge(blocks, out);
   return true;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "core/metric.h"
 
 namespace rprof {
@@ -54,9 +55,10 @@ struct MarkerResults {
 };
 
 // Parses the whole file (empty text: no process reported; true with empty results) and merges
-// its blocks into *out. False with *err = "line N: <what is wrong>" on malformed or unknown input,
-// including a format version other than 1 to 4.
-bool ParseMarkerResults(const std::string& text, MarkerResults* out, std::string* err);
+// its blocks into *out. False with *err "line N: <what is wrong>" (target failed: the profiled
+// program wrote the file) on malformed or unknown input, including a format version other than
+// 1 to 4.
+[[nodiscard]] bool ParseMarkerResults(const std::string& text, MarkerResults* out, Error* err);
 
 // Per region (Metric::region = its name): time_s (the region's wall time, thread_max_seconds;
 // `seconds` when that is unknown, with a note), thread_time_s (`seconds`), threads when known

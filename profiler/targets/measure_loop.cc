@@ -22,7 +22,7 @@ constexpr double kWarmupSeconds = 0.02;
 
 bool MeasureRepeated(const std::function<void()>& call,
                      const std::vector<CounterSession*>& counters, const MeasureOptions& options,
-                     MeasureResult* result, std::string* err) {
+                     MeasureResult* result, Error* err) {
   *result = MeasureResult();
   auto stopped = [&] { return options.interrupted && options.interrupted->load(); };
   auto enter = [&](Phase phase) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "counters/counter_session.h"
 #include "process/interruption.h"
 
@@ -42,10 +43,11 @@ struct MeasureResult {
 
 // Measures `call`. Counters are started right before and stopped right after each repetition's
 // timed region, so setup, warm-up and the counters' own start/stop are never counted or timed.
-// False with *err when a counter fails to start or stop.
-bool MeasureRepeated(const std::function<void()>& call,
-                     const std::vector<CounterSession*>& counters, const MeasureOptions& options,
-                     MeasureResult* result, std::string* err);
+// False with *err (the counter's own, kEnvironment) when a counter fails to start or stop.
+[[nodiscard]] bool MeasureRepeated(const std::function<void()>& call,
+                                   const std::vector<CounterSession*>& counters,
+                                   const MeasureOptions& options, MeasureResult* result,
+                                   Error* err);
 
 }  // namespace rprof
 

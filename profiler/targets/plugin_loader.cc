@@ -143,19 +143,21 @@ bool LoadPlugin(const std::string& path, KernelCatalog* catalog, Error* err) {
 }
 
 const rprof_kernel* LoadPluginKernelHere(const std::string& path, uint32_t index,
-                                         const std::string& name, std::string* why) {
+                                         const std::string& name, Error* err) {
   void* handle = dlopen(FileToOpen(path).c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char* reason = dlerror();
-    *why = path + ": cannot load: " + (reason ? reason : "unknown reason");
+    Fail(err, ErrorKind::kEnvironment,
+         path + ": cannot load: " + (reason ? reason : "unknown reason"));
     return nullptr;
   }
   auto entry = reinterpret_cast<rprof_kernels_fn>(dlsym(handle, RPROF_KERNELS_SYMBOL));
   const rprof_kernel_set* set = entry ? entry() : nullptr;
   if (!set || set->abi_version != RPROF_KERNEL_ABI_VERSION || !set->kernels ||
       index >= set->kernel_count || !set->kernels[index].name || name != set->kernels[index].name) {
-    *why = path + ": its kernel table changed since it was listed (kernel " + name +
-           " is no longer number " + std::to_string(index + 1) + ")";
+    Fail(err, ErrorKind::kEnvironment,
+         path + ": its kernel table changed since it was listed (kernel " + name +
+             " is no longer number " + std::to_string(index + 1) + ")");
     return nullptr;
   }
   return &set->kernels[index];

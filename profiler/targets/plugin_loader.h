@@ -21,9 +21,10 @@ namespace rprof {
 bool LoadPlugin(const std::string& path, KernelCatalog* catalog, Error* err);
 
 // In a worker process (never rprof itself): loads the plugin and returns its kernel number
-// `index`, which must be called `name`. nullptr with *why otherwise.
-const rprof_kernel* LoadPluginKernelHere(const std::string& path, uint32_t index,
-                                         const std::string& name, std::string* why);
+// `index`, which must be called `name`. nullptr with *err otherwise (environment: the worker
+// passes its message on to rprof as text).
+[[nodiscard]] const rprof_kernel* LoadPluginKernelHere(const std::string& path, uint32_t index,
+                                                       const std::string& name, Error* err);
 
 }  // namespace rprof
 

@@ -147,12 +147,12 @@ bool ExecuteOnce(const CountedTarget& program, double timeout_s,
     out->problems.push_back("marker results refused: the file " + refused.message);
   } else if (!text.empty()) {
     MarkerResults results;
-    std::string why;
+    Error why;
     if (ParseMarkerResults(text, &results, &why)) {
       out->regions = MarkerMetrics(results);
       out->problems = results.problems;
     } else {
-      out->problems.push_back("marker results unreadable: " + why);
+      out->problems.push_back("marker results unreadable: " + why.message);
     }
   }
   return true;

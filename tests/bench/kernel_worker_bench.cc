@@ -36,9 +36,9 @@ double InProcess(const rprof_kernel& k, const rprof_args& args,
   rprof_error error{};
   void* state = k.setup(&args, &error);
   rprof::MeasureResult result;
-  std::string why;
+  rprof::Error why;
   if (!state || !rprof::MeasureRepeated([&] { k.run(state); }, counters, options, &result, &why)) {
-    std::fprintf(stderr, "in process: %s%s\n", error.message, why.c_str());
+    std::fprintf(stderr, "in process: %s%s\n", error.message, why.message.c_str());
     std::exit(1);
   }
   k.check(state, &error);

@@ -16,10 +16,12 @@ void BM_PapiStartReadStop(benchmark::State& state) {
     state.SkipWithError(err.message.c_str());
     return;
   }
-  std::string why;
+  rprof::Error why;
   for (auto _ : state) {
-    session->Start(&why);
-    session->Stop(&why);
+    if (!session->Start(&why) || !session->Stop(&why)) {
+      state.SkipWithError(why.message.c_str());
+      break;
+    }
   }
 }
 BENCHMARK(BM_PapiStartReadStop);

@@ -18,9 +18,9 @@ namespace {
 
 void Check(const std::string& text) {
   rprof::BenchmarkReport report;
-  std::string err;
+  rprof::Error err;
   if (!rprof::ParseBenchmarkJson(text, &report, &err)) {
-    if (err.empty()) std::abort();
+    if (err.message.empty()) std::abort();
     return;
   }
   for (const rprof::BenchmarkRow& row : report.rows) {

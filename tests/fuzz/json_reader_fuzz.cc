@@ -45,9 +45,9 @@ void Check(std::string_view text) {
   }
   // What import does with the same bytes: runs, or a reason.
   std::vector<rprof::RunRecord> runs;
-  std::string why;
+  rprof::Error why;
   bool read = rprof::RunsFromJsonText(text, &runs, &why);
-  if (!read && why.empty()) std::abort();
+  if (!read && why.message.empty()) std::abort();
 }
 
 }  // namespace

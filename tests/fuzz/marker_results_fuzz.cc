@@ -33,8 +33,8 @@ void CheckError(const std::string& text, const std::string& err) {
 
 void Check(const std::string& text) {
   rprof::MarkerResults results;
-  std::string err;
-  if (!rprof::ParseMarkerResults(text, &results, &err)) return CheckError(text, err);
+  rprof::Error err;
+  if (!rprof::ParseMarkerResults(text, &results, &err)) return CheckError(text, err.message);
   std::set<std::string> events;
   for (const rprof::MarkerEvent& event : results.events)
     if (event.name.empty() || !events.insert(event.name).second) std::abort();

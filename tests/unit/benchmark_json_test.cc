@@ -33,8 +33,8 @@ const char* kReport = R"({
 
 TEST(BenchmarkJson, ReadsRowsUnitsAggregatesAndNonFiniteValues) {
   BenchmarkReport report;
-  std::string err;
-  ASSERT_TRUE(ParseBenchmarkJson(kReport, &report, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseBenchmarkJson(kReport, &report, &err)) << err.message;
   EXPECT_EQ(report.context.host_name, "h");
   EXPECT_EQ(report.context.num_cpus, 2);
   ASSERT_EQ(report.rows.size(), 4u);
@@ -64,11 +64,12 @@ TEST(BenchmarkJson, NonFiniteTokensOnlyOutsideStrings) {
 
 TEST(BenchmarkJson, RefusesWhatIsNotGoogleBenchmarksOutput) {
   BenchmarkReport report;
-  std::string err;
+  Error err;
   EXPECT_FALSE(ParseBenchmarkJson(R"({"runs": []})", &report, &err));
-  EXPECT_NE(err.find("not Google Benchmark's JSON"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("not Google Benchmark's JSON"), std::string::npos) << err.message;
+  EXPECT_EQ(err.kind, ErrorKind::kTargetFailed);
   EXPECT_FALSE(ParseBenchmarkJson("{\"benchmarks\": [", &report, &err));
-  EXPECT_NE(err.find("line"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("line"), std::string::npos) << err.message;
   EXPECT_FALSE(ParseBenchmarkJson(R"({"benchmarks": [{"iterations": 1}]})", &report, &err));
 }
 
@@ -83,11 +84,13 @@ TEST(BenchmarkBinary, MinTimeInTheSyntaxTheLibraryTakes) {
   BenchmarkBinary old_library, new_library;
   old_library.path = "b";
   new_library.min_time_takes_suffix = true;
-  std::string value, why;
+  std::string value;
+  Error why;
   EXPECT_TRUE(MinTimeFor(old_library, "0.5s", &value, &why));
   EXPECT_EQ(value, "0.5");
   EXPECT_FALSE(MinTimeFor(old_library, "10x", &value, &why));
-  EXPECT_NE(why.find("seconds only"), std::string::npos) << why;
+  EXPECT_NE(why.message.find("seconds only"), std::string::npos) << why.message;
+  EXPECT_EQ(why.kind, ErrorKind::kUsage);
   EXPECT_TRUE(MinTimeFor(new_library, "0.5", &value, &why));
   EXPECT_EQ(value, "0.5s");
   EXPECT_TRUE(MinTimeFor(new_library, "10x", &value, &why));

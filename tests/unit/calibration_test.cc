@@ -25,16 +25,17 @@ constexpr uint64_t kKiB = 1024, kMiB = 1024 * 1024;
 
 std::vector<CalibrationCheck> Plan(const std::string& text) {
   std::vector<CalibrationCheck> plan;
-  std::string err;
-  EXPECT_TRUE(ParseCalibrationPlan(text, "test", &plan, &err)) << err;
+  Error err;
+  EXPECT_TRUE(ParseCalibrationPlan(text, "test", &plan, &err)) << err.message;
   return plan;
 }
 
 std::string PlanError(const std::string& text) {
   std::vector<CalibrationCheck> plan;
-  std::string err;
+  Error err;
   EXPECT_FALSE(ParseCalibrationPlan(text, "test", &plan, &err));
-  return err;
+  EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
+  return err.message;
 }
 
 TEST(CalibrationPlanTest, ParsesColumnsAndComments) {
@@ -65,8 +66,8 @@ TEST(CalibrationPlanTest, MalformedLinesNameTheLineAndCause) {
 
 TEST(CalibrationPlanTest, TheShippedPlanLoadsAndNamesBuiltinKernels) {
   std::vector<CalibrationCheck> plan;
-  std::string err;
-  ASSERT_TRUE(LoadCalibrationPlan(&plan, &err)) << err;
+  Error err;
+  ASSERT_TRUE(LoadCalibrationPlan(&plan, &err)) << err.message;
   Error e;
   for (const CalibrationCheck& c : plan)
     EXPECT_NE(BuiltinCatalog().Resolve(c.kernel, &e), nullptr) << c.kernel << ": " << e.message;

@@ -93,8 +93,9 @@ TEST_F(ClosedListRowsTest, EveryTargetKindWithEverySourceThroughStoreAndJson) {
           << level.inclusion << ", " << level.size_origin;
 
     std::vector<RunRecord> read;
-    std::string why;
-    ASSERT_TRUE(RunsFromJsonText(FormatRun(stored, OutputFormat::kJson), &read, &why)) << why;
+    Error why;
+    ASSERT_TRUE(RunsFromJsonText(FormatRun(stored, OutputFormat::kJson), &read, &why))
+        << why.message;
     ASSERT_EQ(read.size(), 1u);
     EXPECT_EQ(read[0].target_kind, kind.name);
     for (const SourceInfo& source : kSources) {

@@ -138,13 +138,14 @@ TEST(FunctionRegion, PrefixRoundTrips) {
 
 TEST(ParseFunctionsOption, CountOrOff) {
   int top = -1;
-  std::string why;
+  Error why;
   EXPECT_TRUE(ParseFunctionsOption("off", &top, &why));
   EXPECT_EQ(top, 0);
   EXPECT_TRUE(ParseFunctionsOption("25", &top, &why));
   EXPECT_EQ(top, 25);
   EXPECT_FALSE(ParseFunctionsOption("ten", &top, &why));
-  EXPECT_EQ(why, "--functions ten: use a count from 1 to 1000, or off");
+  EXPECT_EQ(why.message, "--functions ten: use a count from 1 to 1000, or off");
+  EXPECT_EQ(why.kind, ErrorKind::kUsage);
   EXPECT_FALSE(ParseFunctionsOption("-3", &top, &why));
 }
 

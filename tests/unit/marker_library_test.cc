@@ -34,7 +34,7 @@ struct ChildRun {
   bool file_written = false;
   std::string text;       // the results file
   MarkerResults results;  // parsed; empty when not written
-  std::string parse_error;
+  Error parse_error;
 };
 
 // Runs `body` in a forked child with RPROF_MARKER_OUT set (or not) and RPROF_MARKER_EVENTS set
@@ -67,7 +67,7 @@ ChildRun RunChild(bool active, const char* events, const std::function<int()>& b
     text << file.rdbuf();
     run.text = text.str();
     if (!ParseMarkerResults(run.text, &run.results, &run.parse_error))
-      ADD_FAILURE() << run.parse_error << "\n" << run.text;
+      ADD_FAILURE() << run.parse_error.message << "\n" << run.text;
   }
   std::remove(path.c_str());
   rmdir(dir);
@@ -179,7 +179,7 @@ TEST(MarkerLibrary, BlockHeaderCarriesTheFormatVersion) {
   EXPECT_EQ(
       run.text.rfind("rprof-markers\t" + std::to_string(RPROF_MARKER_FORMAT_VERSION) + "\t", 0), 0u)
       << run.text;
-  EXPECT_TRUE(run.parse_error.empty()) << run.parse_error;
+  EXPECT_TRUE(run.parse_error.message.empty()) << run.parse_error.message;
 }
 
 TEST(MarkerLibrary, DeclaredWorkReachesTheMetrics) {
@@ -222,7 +222,7 @@ TEST(MarkerLibrary, DeclaredPrecisionReachesTheMetrics) {
     return 0;
   });
   ASSERT_TRUE(run.file_written);
-  EXPECT_TRUE(run.parse_error.empty()) << run.parse_error;
+  EXPECT_TRUE(run.parse_error.message.empty()) << run.parse_error.message;
   std::vector<Metric> metrics = MarkerMetrics(run.results);
   const Metric* dp = FindMetric(metrics, "flops_dp", Source::kModel, "dgemm");
   const Metric* sp = FindMetric(metrics, "flops_sp", Source::kModel, "sgemm");

@@ -34,8 +34,8 @@ const Metric* Find(const std::vector<Metric>& metrics, const std::string& name,
 
 TEST(MarkerResults, EmptyFileMeansNoProcessReported) {
   MarkerResults results;
-  std::string err;
-  ASSERT_TRUE(ParseMarkerResults("", &results, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseMarkerResults("", &results, &err)) << err.message;
   EXPECT_TRUE(results.pids.empty());
   EXPECT_TRUE(results.regions.empty());
   EXPECT_TRUE(MarkerMetrics(results).empty());
@@ -43,8 +43,8 @@ TEST(MarkerResults, EmptyFileMeansNoProcessReported) {
 
 TEST(MarkerResults, MergesProcessesByRegionName) {
   MarkerResults results;
-  std::string err;
-  ASSERT_TRUE(ParseMarkerResults(kTwoProcesses, &results, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseMarkerResults(kTwoProcesses, &results, &err)) << err.message;
   EXPECT_EQ(results.pids, (std::vector<long>{100, 101}));
   ASSERT_EQ(results.regions.size(), 3u);
   EXPECT_EQ(results.regions[0].name, "init");
@@ -63,8 +63,8 @@ TEST(MarkerResults, MergesProcessesByRegionName) {
 
 TEST(MarkerResults, MissingEventIsAbsentWithItsReasonNeverZero) {
   MarkerResults results;
-  std::string err;
-  ASSERT_TRUE(ParseMarkerResults(kTwoProcesses, &results, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseMarkerResults(kTwoProcesses, &results, &err)) << err.message;
   ASSERT_EQ(results.events.size(), 2u);
   EXPECT_TRUE(results.events[0].counted);
   EXPECT_FALSE(results.events[1].counted);
@@ -81,8 +81,8 @@ TEST(MarkerResults, MissingEventIsAbsentWithItsReasonNeverZero) {
 
 TEST(MarkerResults, MetricsPerRegionWithTheirSources) {
   MarkerResults results;
-  std::string err;
-  ASSERT_TRUE(ParseMarkerResults(kTwoProcesses, &results, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseMarkerResults(kTwoProcesses, &results, &err)) << err.message;
   std::vector<Metric> metrics = MarkerMetrics(results);
 
   const Metric* time = Find(metrics, "time_s", "triad");
@@ -128,8 +128,8 @@ TEST(MarkerResults, ProblemsNameTheRegionAndTheProcess) {
       "ignored\n"
       "problem\t*\ta null region name was passed twice; ignored\n";
   MarkerResults results;
-  std::string err;
-  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err.message;
   ASSERT_EQ(results.problems.size(), 2u);
   EXPECT_EQ(results.problems[0],
             "loop: ended without a matching begin in that thread, once; those ends were ignored "
@@ -145,8 +145,8 @@ TEST(MarkerResults, ConflictingDeclarationsKeepTheFirstAndSaySo) {
       "rprof-markers\t1\t2\n"
       "region\tk\t1\t0.1\t200\t800\n";
   MarkerResults results;
-  std::string err;
-  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err.message;
   ASSERT_EQ(results.regions.size(), 1u);
   EXPECT_DOUBLE_EQ(*results.regions[0].flops_per_call, 100);
   EXPECT_DOUBLE_EQ(*results.regions[0].bytes_per_call, 800);
@@ -167,8 +167,8 @@ TEST(MarkerResults, UncountedCallsOrAnEventMissingInOneProcessMakeTheTotalAbsent
       "region\tb\t1\t0.1\t-\t-\t-\n"
       "region\tc\t1\t0.1\t-\t-\t-\n";
   MarkerResults results;
-  std::string err;
-  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err.message;
   ASSERT_EQ(results.regions.size(), 3u);
   EXPECT_FALSE(results.regions[0].counts[0]);
   EXPECT_NE(results.regions[0].count_notes[0].find("ran without counters"), std::string::npos);
@@ -186,8 +186,8 @@ TEST(MarkerResults, EventNotAskedForInAProcessIsAbsentThere) {
       "region\tr\t1\t0.1\t-\t-\t4\n"
       "region\ts\t1\t0.1\t-\t-\t4\n";
   MarkerResults results;
-  std::string err;
-  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err.message;
   ASSERT_EQ(results.regions.size(), 2u);
   EXPECT_FALSE(results.regions[0].counts[0]);
   EXPECT_EQ(results.regions[0].count_notes[0], "not asked for in process 1");
@@ -200,8 +200,8 @@ TEST(MarkerResults, NamesMayContainSpacesAndNonAscii) {
       "rprof-markers\t1\t3\n"
       "region\tmatmul 64×64 (blocked)\t1\t0.5\t-\t-\n";
   MarkerResults results;
-  std::string err;
-  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err.message;
   ASSERT_EQ(results.regions.size(), 1u);
   EXPECT_EQ(results.regions[0].name, "matmul 64×64 (blocked)");
 }
@@ -217,8 +217,8 @@ TEST(MarkerResults, RegionTimeIsTheMostOneThreadSpentInsideAndRatesUseIt) {
       "rprof-markers\t2\t101\n"
       "region\ttriad\t5\t0.750000000\t0.750000000\t1\t8000000\t96000000\n";
   MarkerResults results;
-  std::string err;
-  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err.message;
   ASSERT_EQ(results.regions.size(), 1u);
   const MarkerRegion& triad = results.regions[0];
   EXPECT_DOUBLE_EQ(triad.seconds, 2.25);
@@ -257,8 +257,8 @@ TEST(MarkerResults, DeclaredPrecisionBecomesTheSplitOfTheDeclaredFlops) {
       "region\tsolve\t4\t1.000000000\t1.000000000\t1\t2e+06\t24000\tfp64\n"
       "region\tplain\t1\t0.100000000\t0.100000000\t1\t100\t-\t-\n";
   MarkerResults results;
-  std::string err;
-  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err.message;
   ASSERT_EQ(results.regions.size(), 2u);
   EXPECT_EQ(results.regions[0].precision, "fp64");
   EXPECT_EQ(results.regions[1].precision, "");
@@ -277,14 +277,14 @@ TEST(MarkerResults, DeclaredPrecisionBecomesTheSplitOfTheDeclaredFlops) {
       "region\tsolve\t1\t1.000000000\t1.000000000\t1\t2\t-\tfp64\n"
       "rprof-markers\t3\t101\n"
       "region\tsolve\t1\t1.000000000\t1.000000000\t1\t2\t-\tfp32\n";
-  ASSERT_TRUE(ParseMarkerResults(two, &results, &err)) << err;
+  ASSERT_TRUE(ParseMarkerResults(two, &results, &err)) << err.message;
   EXPECT_EQ(results.regions[0].precision, "fp64");
   ASSERT_EQ(results.problems.size(), 1u);
   EXPECT_NE(results.problems[0].find("declared precision differs"), std::string::npos);
 
   EXPECT_FALSE(ParseMarkerResults("rprof-markers\t3\t5\nregion\tx\t1\t0.1\t0.1\t1\t-\t-\tfp16\n",
                                   &results, &err));
-  EXPECT_EQ(err, "line 2: declared precision 'fp16' is not fp64, fp32 or '-'");
+  EXPECT_EQ(err.message, "line 2: declared precision 'fp16' is not fp64, fp32 or '-'");
 }
 
 // Version 4: a span record says how much CPU time threads that never entered the region spent
@@ -303,8 +303,8 @@ TEST(MarkerResults, SpanRecordsGiveTheCpuTimeOfThreadsThatNeverEntered) {
       "rprof-markers\t3\t102\n"
       "region\told\t1\t0.010000000\t0.010000000\t1\t-\t-\t-\n";
   MarkerResults results;
-  std::string err;
-  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err.message;
   std::vector<Metric> metrics = MarkerMetrics(results);
   const Metric* team = FindMetric(metrics, "cpu_elsewhere_s", Source::kClock, "team");
   const Metric* each = FindMetric(metrics, "cpu_elsewhere_s", Source::kClock, "each");
@@ -315,12 +315,12 @@ TEST(MarkerResults, SpanRecordsGiveTheCpuTimeOfThreadsThatNeverEntered) {
   EXPECT_EQ(FindMetric(metrics, "cpu_elsewhere_s", Source::kClock, "old"), nullptr);
 
   EXPECT_FALSE(ParseMarkerResults("rprof-markers\t4\t5\nspan\tx\t1\t1\t0\n", &results, &err));
-  EXPECT_EQ(err, "line 2: span of region 'x', which has no region line before it");
+  EXPECT_EQ(err.message, "line 2: span of region 'x', which has no region line before it");
   EXPECT_FALSE(
       ParseMarkerResults("rprof-markers\t3\t5\nregion\tx\t1\t0.1\t0.1\t1\t-\t-\t-\n"
                          "span\tx\t1\t1\t0\n",
                          &results, &err));
-  EXPECT_EQ(err, "line 3: unknown record 'span' (expected event, region, span or problem)");
+  EXPECT_EQ(err.message, "line 3: unknown record 'span' (expected event, region, span or problem)");
 }
 
 // A version-1 block has no per-thread time: the region's time is the sum, and says so.
@@ -331,8 +331,8 @@ TEST(MarkerResults, Version1RegionTimeIsTheSumAndSaysSo) {
       "rprof-markers\t2\t101\n"
       "region\tk\t1\t0.25\t0.25\t1\t-\t-\n";
   MarkerResults results;
-  std::string err;
-  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err.message;
   ASSERT_EQ(results.regions.size(), 1u);
   EXPECT_FALSE(results.regions[0].thread_max_seconds);  // unknown for process 100
   EXPECT_FALSE(results.regions[0].threads);
@@ -350,14 +350,15 @@ TEST(MarkerResults, ReadsTheVersionOfRprofMarkerHAndRefusesTheNext) {
   const std::string version = std::to_string(RPROF_MARKER_FORMAT_VERSION);
   const std::string next = std::to_string(RPROF_MARKER_FORMAT_VERSION + 1);
   MarkerResults results;
-  std::string err;
-  ASSERT_TRUE(ParseMarkerResults("rprof-markers\t" + version + "\t5\n", &results, &err)) << err;
+  Error err;
+  ASSERT_TRUE(ParseMarkerResults("rprof-markers\t" + version + "\t5\n", &results, &err))
+      << err.message;
   EXPECT_EQ(results.pids, (std::vector<long>{5}));
   EXPECT_FALSE(ParseMarkerResults("rprof-markers\t" + next + "\t5\n", &results, &err));
-  EXPECT_EQ(err, "line 1: marker results format version '" + next + "'; this rprof reads version " +
-                     version +
-                     " (rprof and librprof-marker differ: rebuild the program against this "
-                     "rprof's rprof-marker)");
+  EXPECT_EQ(err.message, "line 1: marker results format version '" + next +
+                             "'; this rprof reads version " + version +
+                             " (rprof and librprof-marker differ: rebuild the program against this "
+                             "rprof's rprof-marker)");
 }
 
 struct Malformed {
@@ -369,9 +370,10 @@ class MarkerResultsMalformed : public testing::TestWithParam<Malformed> {};
 
 TEST_P(MarkerResultsMalformed, ErrorNamesTheLine) {
   MarkerResults results;
-  std::string err;
+  Error err;
   EXPECT_FALSE(ParseMarkerResults(GetParam().text, &results, &err));
-  EXPECT_EQ(err, GetParam().error);
+  EXPECT_EQ(err.message, GetParam().error);
+  EXPECT_EQ(err.kind, ErrorKind::kTargetFailed);
 }
 
 INSTANTIATE_TEST_SUITE_P(

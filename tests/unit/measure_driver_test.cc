@@ -19,11 +19,11 @@ std::vector<std::string> g_log;
 class FakeSession : public CounterSession {
  public:
   Source source() const override { return Source::kPmu; }
-  bool Start(std::string*) override {
+  bool Start(Error*) override {
     ++starts;
     return true;
   }
-  bool Stop(std::string*) override { return true; }
+  bool Stop(Error*) override { return true; }
   std::vector<Metric> Results(double calls) const override {
     return {{"events", starts / calls, "count", Source::kPmu, "", ""}};
   }
@@ -108,10 +108,10 @@ class FakeTarget : public Target {
   }
   bool Execute(const LiveCounters& counters, Execution* out, Error*) override {
     g_log.push_back("execute with " + std::to_string(counters.per_repetition.size()));
-    std::string why;
+    Error why;
     for (int rep = 0; rep < 4; ++rep) {
-      for (CounterSession* s : counters.per_repetition) s->Start(&why);
-      for (CounterSession* s : counters.per_repetition) s->Stop(&why);
+      for (CounterSession* s : counters.per_repetition) EXPECT_TRUE(s->Start(&why));
+      for (CounterSession* s : counters.per_repetition) EXPECT_TRUE(s->Stop(&why));
       out->samples.push_back(0.001 * (rep + 1));
     }
     out->samples_note = "median of 4 repetitions";

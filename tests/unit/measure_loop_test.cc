@@ -26,24 +26,18 @@ void Spin(double seconds) {
 class FakeCounters : public CounterSession {
  public:
   Source source() const override { return Source::kPmu; }
-  bool Start(std::string* err) override {
+  bool Start(Error* err) override {
     ++starts;
     if (running) double_start = true;
-    if (fail_start) {
-      *err = "fake: cannot start";
-      return false;
-    }
+    if (fail_start) return Fail(err, ErrorKind::kEnvironment, "fake: cannot start");
     running = true;
     return true;
   }
-  bool Stop(std::string* err) override {
+  bool Stop(Error* err) override {
     ++stops;
     if (!running) stray_stop = true;
     running = false;
-    if (fail_stop) {
-      *err = "fake: cannot stop";
-      return false;
-    }
+    if (fail_stop) return Fail(err, ErrorKind::kEnvironment, "fake: cannot stop");
     if (interrupt_after_stops > 0 && stops == interrupt_after_stops) interrupt->store(true);
     return true;
   }
@@ -84,8 +78,8 @@ TEST(MeasureRepeated, ExactRepetitionsEachWrappedOnceByCounters) {
   options.repetitions = 5;
   options.target_repetition_s = 1e-3;
   MeasureResult result;
-  std::string err;
-  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {&counters}, options, &result, &err)) << err;
+  Error err;
+  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {&counters}, options, &result, &err)) << err.message;
 
   EXPECT_EQ(result.seconds_per_call.size(), 5u);
   EXPECT_EQ(counters.starts, 5);
@@ -110,8 +104,8 @@ TEST(MeasureRepeated, RepeatCountOverridesMinTime) {
   options.min_time_s = 100;  // would take forever if it were honoured
   options.min_repetitions = 10;
   MeasureResult result;
-  std::string err;
-  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {&counters}, options, &result, &err)) << err;
+  Error err;
+  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {&counters}, options, &result, &err)) << err.message;
   EXPECT_EQ(result.seconds_per_call.size(), 2u);
   EXPECT_EQ(counters.starts, 2);
 }
@@ -124,8 +118,8 @@ TEST(MeasureRepeated, MinTimeIsHonoured) {
   options.min_repetitions = 3;
   options.target_repetition_s = 0.005;
   MeasureResult result;
-  std::string err;
-  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {&counters}, options, &result, &err)) << err;
+  Error err;
+  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {&counters}, options, &result, &err)) << err.message;
   double per_call_sum =
       std::accumulate(result.seconds_per_call.begin(), result.seconds_per_call.end(), 0.0);
   // Seconds per call times calls gives back each repetition's time, give or take rounding.
@@ -143,8 +137,8 @@ TEST(MeasureRepeated, MinRepetitionsWhenTimeIsAlreadyEnough) {
   options.min_repetitions = 4;
   options.target_repetition_s = 1e-3;
   MeasureResult result;
-  std::string err;
-  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {&counters}, options, &result, &err)) << err;
+  Error err;
+  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {&counters}, options, &result, &err)) << err.message;
   EXPECT_EQ(result.seconds_per_call.size(), 4u);
 }
 
@@ -157,8 +151,8 @@ TEST(MeasureRepeated, CountersThatTakeTurnsGetARepetitionPerTurn) {
   options.min_repetitions = 3;
   options.target_repetition_s = 1e-3;
   MeasureResult result;
-  std::string err;
-  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {&counters}, options, &result, &err)) << err;
+  Error err;
+  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {&counters}, options, &result, &err)) << err.message;
   EXPECT_EQ(result.seconds_per_call.size(), 7u);
   // An explicit repetition count is obeyed all the same: the counter then says what it missed.
   FakeCounters exact;
@@ -166,7 +160,7 @@ TEST(MeasureRepeated, CountersThatTakeTurnsGetARepetitionPerTurn) {
   CountingCall exact_call(&exact, 1e-3);
   options.repetitions = 2;
   MeasureResult two;
-  ASSERT_TRUE(MeasureRepeated([&] { exact_call(); }, {&exact}, options, &two, &err)) << err;
+  ASSERT_TRUE(MeasureRepeated([&] { exact_call(); }, {&exact}, options, &two, &err)) << err.message;
   EXPECT_EQ(two.seconds_per_call.size(), 2u);
 }
 
@@ -177,8 +171,8 @@ TEST(MeasureRepeated, ShortCallsAreBatched) {
   options.repetitions = 3;
   options.target_repetition_s = 0.01;
   MeasureResult result;
-  std::string err;
-  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {&counters}, options, &result, &err)) << err;
+  Error err;
+  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {&counters}, options, &result, &err)) << err.message;
   // About 10 ms / 1 µs; a loaded machine makes calls slower, so ask only for real batching.
   EXPECT_GT(result.calls_per_repetition, 10);
   EXPECT_EQ(result.timed_calls, 3 * result.calls_per_repetition);
@@ -196,8 +190,8 @@ TEST(MeasureRepeated, LongCallsAreNotBatched) {
   options.repetitions = 2;
   options.target_repetition_s = 0.001;
   MeasureResult result;
-  std::string err;
-  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {&counters}, options, &result, &err)) << err;
+  Error err;
+  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {&counters}, options, &result, &err)) << err.message;
   EXPECT_EQ(result.calls_per_repetition, 1);
   EXPECT_EQ(result.timed_calls, 2);
 }
@@ -210,8 +204,8 @@ TEST(MeasureRepeated, InterruptedBeforeTheLoopStopsAtOnce) {
   options.repetitions = 50;
   options.interrupted = &interrupted;
   MeasureResult result;
-  std::string err;
-  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {&counters}, options, &result, &err)) << err;
+  Error err;
+  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {&counters}, options, &result, &err)) << err.message;
   EXPECT_TRUE(result.interrupted);
   EXPECT_LE(result.seconds_per_call.size(), 1u);
   EXPECT_EQ(counters.starts, counters.stops);
@@ -230,8 +224,8 @@ TEST(MeasureRepeated, InterruptedDuringTheLoopKeepsWhatWasMeasured) {
   options.target_repetition_s = 1e-3;
   options.interrupted = &interrupted;
   MeasureResult result;
-  std::string err;
-  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {&counters}, options, &result, &err)) << err;
+  Error err;
+  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {&counters}, options, &result, &err)) << err.message;
   EXPECT_TRUE(result.interrupted);
   EXPECT_EQ(result.seconds_per_call.size(), 2u);
   EXPECT_EQ(counters.starts, 2);
@@ -246,9 +240,10 @@ TEST(MeasureRepeated, CounterThatCannotStartFailsWithItsError) {
   MeasureOptions options;
   options.repetitions = 3;
   MeasureResult result;
-  std::string err;
+  Error err;
   EXPECT_FALSE(MeasureRepeated([&] { call(); }, {&counters}, options, &result, &err));
-  EXPECT_EQ(err, "fake: cannot start");
+  EXPECT_EQ(err.message, "fake: cannot start");
+  EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_EQ(counters.starts, 1) << "the loop must stop at the first failure";
   EXPECT_EQ(call.counted_calls, 0);
 }
@@ -260,9 +255,10 @@ TEST(MeasureRepeated, CounterThatCannotStopFailsWithItsError) {
   MeasureOptions options;
   options.repetitions = 3;
   MeasureResult result;
-  std::string err;
+  Error err;
   EXPECT_FALSE(MeasureRepeated([&] { call(); }, {&counters}, options, &result, &err));
-  EXPECT_EQ(err, "fake: cannot stop");
+  EXPECT_EQ(err.message, "fake: cannot stop");
+  EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
   EXPECT_EQ(counters.stops, 1);
 }
 
@@ -272,8 +268,9 @@ TEST(MeasureRepeated, EveryCounterWrapsEveryRepetition) {
   MeasureOptions options;
   options.repetitions = 4;
   MeasureResult result;
-  std::string err;
-  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {&first, &second}, options, &result, &err)) << err;
+  Error err;
+  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {&first, &second}, options, &result, &err))
+      << err.message;
   EXPECT_EQ(first.starts, 4);
   EXPECT_EQ(second.starts, 4);
   EXPECT_EQ(first.stops, 4);
@@ -286,8 +283,8 @@ TEST(MeasureRepeated, NoCountersIsFine) {
   MeasureOptions options;
   options.repetitions = 3;
   MeasureResult result;
-  std::string err;
-  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {}, options, &result, &err)) << err;
+  Error err;
+  ASSERT_TRUE(MeasureRepeated([&] { call(); }, {}, options, &result, &err)) << err.message;
   EXPECT_EQ(result.seconds_per_call.size(), 3u);
 }
 

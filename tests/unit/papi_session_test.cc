@@ -50,10 +50,10 @@ TEST_F(PapiSessionTest, TaskClockCountsTheTimedRegion) {
   auto session = CreatePmuSession({"perf::TASK-CLOCK"}, false, &err);
   ASSERT_NE(session, nullptr) << err.message;
   EXPECT_EQ(session->source(), Source::kPmu);
-  std::string why;
-  ASSERT_TRUE(session->Start(&why)) << why;
+  Error why;
+  ASSERT_TRUE(session->Start(&why)) << why.message;
   SpinFor(std::chrono::milliseconds(20));
-  ASSERT_TRUE(session->Stop(&why)) << why;
+  ASSERT_TRUE(session->Stop(&why)) << why.message;
 
   std::vector<Metric> results = session->Results(1);
   ASSERT_EQ(results.size(), 1u);
@@ -76,11 +76,11 @@ TEST_F(PapiSessionTest, TotalsAddUpOverRepetitions) {
   Error err;
   auto session = CreatePmuSession({"perf::TASK-CLOCK", "perf::CONTEXT-SWITCHES"}, false, &err);
   ASSERT_NE(session, nullptr) << err.message;
-  std::string why;
+  Error why;
   for (int rep = 0; rep < 3; ++rep) {
-    ASSERT_TRUE(session->Start(&why)) << why;
+    ASSERT_TRUE(session->Start(&why)) << why.message;
     SpinFor(std::chrono::milliseconds(10));
-    ASSERT_TRUE(session->Stop(&why)) << why;
+    ASSERT_TRUE(session->Stop(&why)) << why.message;
     SpinFor(std::chrono::milliseconds(30));  // outside the timed region: must not count
   }
   std::vector<Metric> results = session->Results(1);
@@ -102,11 +102,11 @@ TEST_F(PapiSessionTest, SoftwareEventsShareOnePassCountedThroughout) {
       {"perf::TASK-CLOCK", "perf::PAGE-FAULTS", "perf::CONTEXT-SWITCHES"}, false, &err);
   ASSERT_NE(session, nullptr) << err.message;
   EXPECT_EQ(session->MinRepetitions(), 1) << "software events take no hardware counter";
-  std::string why;
+  Error why;
   for (int rep = 0; rep < 2; ++rep) {
-    ASSERT_TRUE(session->Start(&why)) << why;
+    ASSERT_TRUE(session->Start(&why)) << why.message;
     SpinFor(std::chrono::milliseconds(5));
-    ASSERT_TRUE(session->Stop(&why)) << why;
+    ASSERT_TRUE(session->Stop(&why)) << why.message;
   }
   std::vector<Metric> results = session->Results(1);
   ASSERT_EQ(results.size(), 3u);
@@ -153,11 +153,11 @@ TEST_F(PapiSessionTest, MoreHardwareEventsThanCountersTakeTurns) {
   ASSERT_NE(session, nullptr) << err.message;
   int passes = session->MinRepetitions();
   if (passes == 1) GTEST_SKIP() << "every event fits on this PMU's counters at once";
-  std::string why;
+  Error why;
   for (int rep = 0; rep < 2 * passes; ++rep) {
-    ASSERT_TRUE(session->Start(&why)) << why;
+    ASSERT_TRUE(session->Start(&why)) << why.message;
     SpinFor(std::chrono::milliseconds(5));
-    ASSERT_TRUE(session->Stop(&why)) << why;
+    ASSERT_TRUE(session->Stop(&why)) << why.message;
   }
   for (const Metric& m : session->Results(1)) {
     if (!m.value) continue;  // not on this CPU
@@ -182,10 +182,10 @@ TEST_F(PapiSessionTest, PassThatNeverRanSaysWhatItNeeds) {
   ASSERT_NE(session, nullptr) << err.message;
   if (session->MinRepetitions() == 1)
     GTEST_SKIP() << "every event fits on this PMU's counters at once";
-  std::string why;
-  ASSERT_TRUE(session->Start(&why)) << why;
+  Error why;
+  ASSERT_TRUE(session->Start(&why)) << why.message;
   SpinFor(std::chrono::milliseconds(5));
-  ASSERT_TRUE(session->Stop(&why)) << why;
+  ASSERT_TRUE(session->Stop(&why)) << why.message;
   int never_ran = 0;
   for (const Metric& m : session->Results(1))
     if (!m.value && Contains(m.note, "but only 1 repetition ran")) ++never_ran;
@@ -198,10 +198,10 @@ TEST_F(PapiSessionTest, HardwareInstructionsCountedOrRefusedWithTheCause) {
   if (pmu.hardware_counters) {
     auto session = CreatePmuSession({"PAPI_TOT_INS"}, false, &err);
     ASSERT_NE(session, nullptr) << err.message;
-    std::string why;
-    ASSERT_TRUE(session->Start(&why)) << why;
+    Error why;
+    ASSERT_TRUE(session->Start(&why)) << why.message;
     SpinFor(std::chrono::milliseconds(5));
-    ASSERT_TRUE(session->Stop(&why)) << why;
+    ASSERT_TRUE(session->Stop(&why)) << why.message;
     const Metric* ins = Find(session->Results(1), "PAPI_TOT_INS");
     ASSERT_NE(ins, nullptr);
     ASSERT_TRUE(ins->value.has_value()) << ins->note;
@@ -224,10 +224,10 @@ TEST_F(PapiSessionTest, AllowMissingKeepsTheEventAsAbsentWithItsReason) {
   Error err;
   auto session = CreatePmuSession({"perf::TASK-CLOCK", "PAPI_TOT_INS"}, true, &err);
   ASSERT_NE(session, nullptr) << err.message;
-  std::string why;
-  ASSERT_TRUE(session->Start(&why)) << why;
+  Error why;
+  ASSERT_TRUE(session->Start(&why)) << why.message;
   SpinFor(std::chrono::milliseconds(5));
-  ASSERT_TRUE(session->Stop(&why)) << why;
+  ASSERT_TRUE(session->Stop(&why)) << why.message;
   std::vector<Metric> results = session->Results(1);
   ASSERT_EQ(results.size(), 2u);
   const Metric* ins = Find(results, "PAPI_TOT_INS");
@@ -247,9 +247,9 @@ TEST_F(PapiSessionTest, OnlyMissingEventsStillStartAndStop) {
   Error err;
   auto session = CreatePmuSession({"PAPI_TOT_INS"}, true, &err);
   ASSERT_NE(session, nullptr) << err.message;
-  std::string why;
-  EXPECT_TRUE(session->Start(&why)) << why;
-  EXPECT_TRUE(session->Stop(&why)) << why;
+  Error why;
+  EXPECT_TRUE(session->Start(&why)) << why.message;
+  EXPECT_TRUE(session->Stop(&why)) << why.message;
   std::vector<Metric> results = session->Results(1);
   ASSERT_EQ(results.size(), 1u);
   EXPECT_FALSE(results[0].value.has_value());

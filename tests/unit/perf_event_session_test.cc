@@ -44,11 +44,11 @@ TEST_F(PerfEventSessionTest, TaskClockCountsOnlyTheRepetitions) {
   ASSERT_EQ(before.size(), 2u);
   ASSERT_TRUE(before[0].value.has_value());
   EXPECT_EQ(*before[0].value, 0);
-  std::string why;
+  Error why;
   for (int rep = 0; rep < 3; ++rep) {
-    ASSERT_TRUE(session->Start(&why)) << why;
+    ASSERT_TRUE(session->Start(&why)) << why.message;
     SpinFor(10);
-    ASSERT_TRUE(session->Stop(&why)) << why;
+    ASSERT_TRUE(session->Stop(&why)) << why.message;
     SpinFor(30);  // outside the repetitions: not counted
   }
   std::vector<Metric> results = session->Results(1);
@@ -76,10 +76,10 @@ TEST_F(PerfEventSessionTest, HardwareEventCountedOrAbsentWithTheCause) {
   Error err;
   auto session = CreatePerfEventSession({"perf::INSTRUCTIONS"}, true, &err);
   ASSERT_NE(session, nullptr) << err.message;
-  std::string why;
-  ASSERT_TRUE(session->Start(&why)) << why;
+  Error why;
+  ASSERT_TRUE(session->Start(&why)) << why.message;
   SpinFor(5);
-  ASSERT_TRUE(session->Stop(&why)) << why;
+  ASSERT_TRUE(session->Stop(&why)) << why.message;
   const Metric instructions = session->Results(1)[0];
   if (DiagnosePmu().hardware_counters) {
     ASSERT_TRUE(instructions.value.has_value()) << instructions.note;

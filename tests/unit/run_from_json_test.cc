@@ -99,16 +99,17 @@ void ExpectSameRun(const RunRecord& got, const RunRecord& want) {
 
 std::vector<RunRecord> ReadBack(const std::string& json) {
   std::vector<RunRecord> runs;
-  std::string err;
-  EXPECT_TRUE(RunsFromJsonText(json, &runs, &err)) << err << "\n" << json;
+  Error err;
+  EXPECT_TRUE(RunsFromJsonText(json, &runs, &err)) << err.message << "\n" << json;
   return runs;
 }
 
 std::string Refused(const std::string& json) {
   std::vector<RunRecord> runs;
-  std::string err;
+  Error err;
   EXPECT_FALSE(RunsFromJsonText(json, &runs, &err)) << json;
-  return err;
+  EXPECT_EQ(err.kind, ErrorKind::kUsage);
+  return err.message;
 }
 
 // The JSON of SmallRun with one edit: `from` replaced by `to` (which must be there).

@@ -87,8 +87,8 @@ double Bytes(const uint64_t* ev, int k) {
 
 TEST(SimCalibrationPolicy, EveryVendorsL3MeetsThePlansTrafficExpectations) {
   std::vector<CalibrationCheck> plan;
-  std::string err;
-  ASSERT_TRUE(LoadCalibrationPlan(&plan, &err)) << err;
+  Error err;
+  ASSERT_TRUE(LoadCalibrationPlan(&plan, &err)) << err.message;
   const Vendor vendors[] = {{"Intel non-inclusive L3", CS_NINE},
                             {"Intel inclusive L3", CS_INCLUSIVE},
                             {"AMD victim L3", CS_VICTIM}};

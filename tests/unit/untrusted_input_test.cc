@@ -91,9 +91,9 @@ TEST(MarkerResultsTest, ManyRegionsParseInLinearTime) {
   for (int i = 0; i < 100000; ++i)
     text += "region\tr" + std::to_string(i) + "\t1\t0.5\t0.5\t1\t-\t-\n";
   MarkerResults results;
-  std::string err;
+  Error err;
   auto start = std::chrono::steady_clock::now();
-  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err;
+  ASSERT_TRUE(ParseMarkerResults(text, &results, &err)) << err.message;
   std::vector<Metric> metrics = MarkerMetrics(results);
   // Linear: a quadratic merge took minutes. 5 s, not 1: the sanitized build on a busy 2-core
   // machine took 1.2 s (a bound that catches the quadratic case, not a benchmark).
@@ -108,9 +108,9 @@ TEST(MarkerResultsTest, ManyRegionsParseInLinearTime) {
 
 TEST(MarkerResultsTest, QuotesAnExcerptOfABadLine) {
   MarkerResults results;
-  std::string err;
+  Error err;
   EXPECT_FALSE(ParseMarkerResults(std::string(1 << 20, 'y'), &results, &err));
-  EXPECT_LT(err.size(), 500u) << err.substr(0, 600);
+  EXPECT_LT(err.message.size(), 500u) << err.message.substr(0, 600);
 }
 
 TEST(PluginDescriptorTest, BuiltinTableRoundTrips) {
@@ -162,15 +162,15 @@ TEST(PluginDescriptorTest, RefusesMalformedTables) {
 
 TEST(BenchmarkJsonTest, OutOfRangeCountsAndNegativeTimesAreRefused) {
   BenchmarkReport report;
-  std::string err;
+  Error err;
   EXPECT_FALSE(ParseBenchmarkJson(
       R"({"benchmarks": [{"name": "BM_x", "iterations": 1e300, "time_unit": "s"}]})", &report,
       &err));
-  EXPECT_NE(err.find("iterations"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("iterations"), std::string::npos) << err.message;
   EXPECT_FALSE(ParseBenchmarkJson(
       R"({"benchmarks": [{"name": "BM_x", "iterations": 5, "real_time": -1, "time_unit": "s"}]})",
       &report, &err));
-  EXPECT_NE(err.find("real_time"), std::string::npos) << err;
+  EXPECT_NE(err.message.find("real_time"), std::string::npos) << err.message;
   EXPECT_FALSE(
       ParseBenchmarkJson(R"({"benchmarks": [{"name": "BM_x", "threads": 0}]})", &report, &err));
 }

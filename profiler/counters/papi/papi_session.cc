@@ -103,7 +103,7 @@ class PapiEventSets : public EventSetProbe {
   }
 
   // Moves every per-thread set onto `pid`; socket-wide sets count the socket whoever runs.
-  bool AttachAll(pid_t pid, std::string* why) {
+  bool AttachAll(pid_t pid, Error* err) {
     for (int set : sets_) {
       if (std::find(socket_wide_sets_.begin(), socket_wide_sets_.end(), set) !=
           socket_wide_sets_.end())
@@ -113,10 +113,9 @@ class PapiEventSets : public EventSetProbe {
       // the first one's process first.
       if (attached_ != 0) PAPI_detach(set);
       int code = PAPI_attach(set, static_cast<unsigned long>(pid));
-      if (code != PAPI_OK) {
-        *why = std::string("PAPI_attach to the measuring worker: ") + PAPI_strerror(code);
-        return false;
-      }
+      if (code != PAPI_OK)
+        return Fail(err, ErrorKind::kEnvironment,
+                    std::string("PAPI_attach to the measuring worker: ") + PAPI_strerror(code));
     }
     attached_ = pid;
     return true;
@@ -209,29 +208,26 @@ class PapiSession : public CounterSession {
 
   Source source() const override { return Source::kPmu; }
 
-  bool Start(std::string* err) override {
+  bool Start(Error* err) override {
     for (size_t c = 0; c < schedule_.components.size(); ++c) {
       int code = PAPI_start(CurrentPass(c).set);
-      if (code != PAPI_OK) {
-        *err = std::string("PAPI_start: ") + PAPI_strerror(code);
-        return false;
-      }
+      if (code != PAPI_OK)
+        return Fail(err, ErrorKind::kEnvironment,
+                    std::string("PAPI_start: ") + PAPI_strerror(code));
     }
     started_ = std::chrono::steady_clock::now();
     return true;
   }
 
-  bool Stop(std::string* err) override {
+  bool Stop(Error* err) override {
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     std::vector<std::vector<long long>> counts;
     for (size_t c = 0; c < schedule_.components.size(); ++c) {
       std::vector<long long> values(CurrentPass(c).events.size());
       int code = PAPI_stop(CurrentPass(c).set, values.data());
-      if (code != PAPI_OK) {
-        *err = std::string("PAPI_stop: ") + PAPI_strerror(code);
-        return false;
-      }
+      if (code != PAPI_OK)
+        return Fail(err, ErrorKind::kEnvironment, std::string("PAPI_stop: ") + PAPI_strerror(code));
       const std::vector<size_t>& counted = CurrentPass(c).events;
       for (size_t slot = 0; slot < counted.size(); ++slot)
         per_repetition_[counted[slot]].push_back(static_cast<double>(values[slot]));
@@ -261,7 +257,7 @@ class PapiSession : public CounterSession {
 
   int MinRepetitions() const override { return schedule_.PassCount(); }
 
-  bool Attach(pid_t pid, std::string* err) override { return sets_.AttachAll(pid, err); }
+  bool Attach(pid_t pid, Error* err) override { return sets_.AttachAll(pid, err); }
 
  private:
   // Where a counted event is: components[component].passes[pass].events[slot].

@@ -47,14 +47,14 @@ class PerfEventSession : public CounterSession {
 
   // Counters count the thread that opened them: for a measuring worker each event that opened
   // here is opened again on the worker (targets/kernel_worker.h), its totals from zero.
-  bool Attach(pid_t pid, std::string* err) override {
+  bool Attach(pid_t pid, Error* err) override {
     for (Event& e : events_) {
       if (e.fd < 0) continue;
       long fd = syscall(SYS_perf_event_open, &e.attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-      if (fd < 0) {
-        *err = "perf_event " + e.name + " on the measuring worker: " + WhyNotOpened(e.attr, errno);
-        return false;
-      }
+      if (fd < 0)
+        return Fail(
+            err, ErrorKind::kEnvironment,
+            "perf_event " + e.name + " on the measuring worker: " + WhyNotOpened(e.attr, errno));
       close(e.fd);
       e.fd = static_cast<int>(fd);
       std::memset(e.last, 0, sizeof e.last);
@@ -62,25 +62,23 @@ class PerfEventSession : public CounterSession {
     return true;
   }
 
-  bool Start(std::string* err) override {
+  bool Start(Error* err) override {
     for (const Event& e : events_)
-      if (e.fd >= 0 && ioctl(e.fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
-        *err = "perf_event enable " + e.name + ": " + std::strerror(errno);
-        return false;
-      }
+      if (e.fd >= 0 && ioctl(e.fd, PERF_EVENT_IOC_ENABLE, 0) != 0)
+        return Fail(err, ErrorKind::kEnvironment,
+                    "perf_event enable " + e.name + ": " + std::strerror(errno));
     return true;
   }
 
-  bool Stop(std::string* err) override {
+  bool Stop(Error* err) override {
     for (const Event& e : events_)
       if (e.fd >= 0) ioctl(e.fd, PERF_EVENT_IOC_DISABLE, 0);
     for (Event& e : events_) {
       if (e.fd < 0) continue;
       uint64_t now[3] = {};  // value, time enabled, time running: totals since opened
-      if (read(e.fd, now, sizeof now) != static_cast<ssize_t>(sizeof now)) {
-        *err = "perf_event read " + e.name + ": " + std::strerror(errno);
-        return false;
-      }
+      if (read(e.fd, now, sizeof now) != static_cast<ssize_t>(sizeof now))
+        return Fail(err, ErrorKind::kEnvironment,
+                    "perf_event read " + e.name + ": " + std::strerror(errno));
       e.per_repetition.push_back(static_cast<double>(now[0] - e.last[0]));
       std::memcpy(e.last, now, sizeof now);
     }
