@@ -56,7 +56,8 @@ struct MachineMeasureOptions {
 //    last-level cache — a warning says when a cap applies), levels found on it (hierarchy.h), and
 //    per level the load, copy and triad ceilings (the best point on the level's plateau; for
 //    DRAM, the best of its three largest working sets at twice the last-level cache or more),
-//    plus copy_nt for DRAM; all with the widest vector ISA;
+//    plus copy_nt for DRAM; all with the widest vector ISA, and where that is AVX-512, copy and
+//    triad in the caches with AVX2 too at the ceiling's point (the faster kept, with its ISA);
 //  - latency: pointer chase over the same range, levels found on it;
 //  - every compute ceiling, bandwidth ceiling point and latency point whose repetitions spread
 //    more than kLargeSpreadPct is measured once more, and the steadier set kept (a warning

@@ -19,12 +19,14 @@ struct Ceiling {
   std::string kind;  // "compute" | "bandwidth"
   // compute: "<precision>_<isa>_<pattern>", e.g. "fp64_avx2_fma", "fp32_sse_add";
   // bandwidth: "<level>_<pattern>", e.g. "l1_load", "dram_triad", "dram_copy_nt", measured
-  // with the widest vector ISA; the scalar load ceilings (IsScalarBandwidthCeiling) are
+  // with the widest vector ISA (copy and triad through a cache: AVX2 where it beat AVX-512
+  // there); the scalar load ceilings (IsScalarBandwidthCeiling) are
   // "<level>_load_scalar", e.g. "l1_load_scalar". Unique together with `threads`.
   std::string name;
   std::string level;  // "" for compute; "l1", "l2", "l3", ..., "dram" for bandwidth
   // "scalar", "sse", "avx2", "avx512": the kernel's instructions (bandwidth: the widest usable
-  // vector ISA, or "scalar" for the 8-byte load ceilings).
+  // vector ISA, AVX2 for a cache's copy or triad that it streamed faster than AVX-512, or
+  // "scalar" for the 8-byte load ceilings).
   std::string isa;
   std::string precision;  // "fp64", "fp32" (bandwidth kernels stream fp64 arrays)
   // compute: "fma" (2 FLOPs per lane), "mul_add" (independent multiplies and adds, no FMA),

@@ -147,7 +147,15 @@ TEST_F(MachineCeilingsTest, CeilingsArePositiveAndWellFormed) {
         EXPECT_NE(FindCeiling(p, c.level + "_load", c.threads), nullptr);
       } else {
         EXPECT_EQ(c.name, c.level + "_" + c.pattern);
-        EXPECT_EQ(c.isa, IsaName(WidestIsa(p.topology.isa)));
+        // The widest ISA's, or where that is AVX-512, AVX2's copy or triad through a cache,
+        // when the narrower vectors streamed it faster (32-byte ones through an Intel L2).
+        const std::string widest = IsaName(WidestIsa(p.topology.isa));
+        if (c.isa != widest) {
+          EXPECT_EQ(widest, "avx512");
+          EXPECT_EQ(c.isa, "avx2");
+          EXPECT_TRUE(c.pattern == "copy" || c.pattern == "triad") << c.pattern;
+          EXPECT_NE(c.level, "dram");
+        }
       }
     }
   }
