@@ -494,20 +494,24 @@ bool Measurer::BandwidthFor(int threads, Error* err) {
 
   // Results by (pattern, working set as requested).
   std::map<std::pair<BandwidthPattern, uint64_t>, BandwidthResult> results;
+  auto options = [&](BandwidthPattern pattern, uint64_t ws, Isa with) {
+    BandwidthOptions o;
+    o.pattern = pattern;
+    o.isa = with;
+    o.threads = threads;
+    o.working_set_bytes = ws;
+    o.seconds_per_rep = plan_.bw_rep_s;
+    o.repetitions = plan_.bw_reps;
+    return o;
+  };
   auto measure = [&](BandwidthPattern pattern, uint64_t ws, bool again = false) -> bool {
     if (results.count({pattern, ws}) && !again) return true;
     if (Cancelled(err)) return false;
     Progress(Format("bandwidth %s %s, %d thread%s", PatternName(pattern), FormatBytes(ws).c_str(),
                     threads, threads > 1 ? "s" : ""));
-    BandwidthOptions o;
-    o.pattern = pattern;
-    o.isa = isa;
-    o.threads = threads;
-    o.working_set_bytes = ws;
-    o.seconds_per_rep = plan_.bw_rep_s;
-    o.repetitions = plan_.bw_reps;
     BandwidthResult r;
-    if (!MeasureBandwidth(*team_, &buffers, flags, o, &r, err)) return false;
+    if (!MeasureBandwidth(*team_, &buffers, flags, options(pattern, ws, isa), &r, err))
+      return false;
     if (again) {
       // Measured again for its spread: the steadier of the two stands, in the sweep too.
       BandwidthResult& old = results[{pattern, ws}];
@@ -615,14 +619,9 @@ bool Measurer::BandwidthFor(int threads, Error* err) {
       if (isa == Isa::kAvx512 && level.name != "dram" &&
           (p == BandwidthPattern::kCopy || p == BandwidthPattern::kTriad)) {
         if (Cancelled(err)) return false;
-        BandwidthOptions o;
-        o.pattern = p;
-        o.isa = Isa::kAvx2;
-        o.threads = threads;
-        o.working_set_bytes = best_ws;
-        o.seconds_per_rep = plan_.bw_rep_s;
-        o.repetitions = plan_.bw_reps;
-        if (!MeasureBandwidth(*team_, &buffers, flags, o, &narrower, err)) return false;
+        if (!MeasureBandwidth(*team_, &buffers, flags, options(p, best_ws, Isa::kAvx2), &narrower,
+                              err))
+          return false;
         if (narrower.gbs.best > best->gbs.best) best = &narrower, ceiling_isa = Isa::kAvx2;
       }
       Ceiling c;

@@ -27,8 +27,7 @@ namespace rprof {
 namespace {
 
 // Closes every descriptor from 3 up but `keep`: close_range(2), two calls, where the kernel has
-// it (5.9); else one close(2) each up to 1024. The loop's 1020 calls were most of the
-// watchdog's start-up, while rprof's program waited to be started.
+// it (5.9), which also reaches descriptors from 1024 up; else one close(2) each up to 1024.
 void CloseAllBut(int keep) {
   const unsigned k = static_cast<unsigned>(keep);
   if ((k <= 3 || close_range(3, k - 1, 0) == 0) && close_range(k + 1, ~0U, 0) == 0) return;
