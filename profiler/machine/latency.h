@@ -20,6 +20,10 @@ struct LatencyOptions {
   int line_bytes = 64;                   // one pointer per line
   double seconds_per_rep = 0.01;         // the chase length is calibrated to this
   int repetitions = 3;
+  // When no repetition confirms the best (BestConfirmed), the repetitions are taken once more on
+  // the same cycle and the steadier set stands: the cycle is not built again (at 362 MiB the
+  // build takes ten times the chase).
+  bool confirm = true;
   uint64_t seed = 0x9e3779b97f4a7c15ull;  // the permutation is a pure function of the seed
 };
 
@@ -27,6 +31,7 @@ struct LatencyResult {
   RepStats ns;  // ns per dependent load; best = min over repetitions
   uint64_t working_set_bytes = 0;
   uint64_t loads_per_rep = 0;
+  bool repeated = false;  // the repetitions were taken again (LatencyOptions::confirm)
 };
 
 // Measures on worker 0 of the team. `buffer` is the memory to chase through: reused between

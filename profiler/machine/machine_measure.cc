@@ -733,12 +733,7 @@ bool Measurer::Latency(Error* err) {
     o.repetitions = plan_.lat_reps;
     LatencyResult r;
     if (!MeasureLatency(*team_, &buffer, o, &r, err)) return false;
-    if (!BestConfirmed(r.ns)) {
-      LatencyResult again;
-      if (!MeasureLatency(*team_, &buffer, o, &again, err)) return false;
-      if (again.ns.spread_pct < r.ns.spread_pct) r = again;
-      ++remeasured_;
-    }
+    if (r.repeated) ++remeasured_;
     out_->latency.push_back({r.working_set_bytes, r.ns.best, r.ns.spread_pct});
     curve.push_back({r.working_set_bytes, r.ns.best});
     ++done_;
