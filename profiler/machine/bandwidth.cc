@@ -67,6 +67,22 @@ void FlushLines(char* p, uint64_t bytes) {
 bool BandwidthBuffers::Reserve(ThreadTeam& team, int threads, uint64_t bytes_per_thread,
                                Error* err) {
   if (static_cast<int>(buffers_.size()) < team.size()) buffers_.resize(team.size());
+  if (shared_) {
+    // Worker 0 maps and touches the whole buffer; the workers' slices follow one another.
+    slice_bytes_ = (bytes_per_thread + kPage - 1) / kPage * kPage;
+    const uint64_t total = slice_bytes_ * static_cast<uint64_t>(threads);
+    if (buffers_[0].size() >= total) return true;
+    Error e;
+    bool ok = true;
+    team.Run(1, [&](int) {
+      HugeBuffer& b = buffers_[0];
+      if (b.data() == nullptr)
+        ok = b.Allocate(total, std::max(total, growth_limit_), &e) || b.Allocate(total, &e);
+      if (ok) ok = b.Ensure(total, &e);
+    });
+    if (!ok) Fail(err, e.kind, "bandwidth buffers: " + e.message);
+    return ok;
+  }
   bool need = false;
   for (int t = 0; t < threads; ++t) need |= buffers_[t].size() < bytes_per_thread;
   if (!need) return true;

@@ -393,6 +393,9 @@ Topology ReadTopologyFrom(const std::string& root) {
   std::vector<int> online = OnlineCpus(root);
   ReadCores(root, online, &t);
   ReadCaches(root, online, &t);
+  std::vector<int> nodes;
+  if (ParseCpuList(ReadLine(root + "/sys/devices/system/node/has_memory"), &nodes))
+    t.memory_nodes = static_cast<int>(nodes.size());
   struct utsname u;
   if (live && uname(&u) == 0) {
     t.hostname = u.nodename;

@@ -56,6 +56,8 @@ struct Topology {
   int physical_cores = 0;    // distinct (package, die, core) among online CPUs
   int threads_per_core = 0;  // logical_cpus / physical_cores
   int packages = 0;
+  // NUMA nodes with memory (sysfs node/has_memory); 0 when sysfs does not say (no NUMA support).
+  int memory_nodes = 0;
   // CPUs this process may run on (sched_getaffinity), ordered for pinning: the first hardware
   // thread of every core first, then the second ones, and so on. Pinning threads to a prefix of
   // this list puts them on distinct cores for as long as there are cores.
@@ -99,6 +101,7 @@ const Topology& ReadTopology();
 // - cpu_order: live, the CPUs this process may run on (sched_getaffinity). Recorded, every
 //   CPU of the list above: this process's affinity describes the machine it runs on, not the
 //   recorded one, whose users' processes may run anywhere it lets them.
+// - memory_nodes: the tree's sys/devices/system/node/has_memory list.
 // - hostname and kernel_release: uname, live only; empty for a recording (so its Fingerprint
 //   names the recorded hardware only).
 Topology ReadTopologyFrom(const std::string& root);

@@ -447,6 +447,43 @@ TEST(BandwidthTest, CountsExplicitLoadsAndStoresOnly) {
   EXPECT_GT(r.gbs.best, 0);
 }
 
+// One memory node: the workers' slices follow one another in worker 0's buffer, which the
+// 1-thread sweep mapped, and no other worker maps memory of its own.
+TEST(BandwidthTest, SharedBuffersLayTheWorkersSlicesInOneBuffer) {
+  Topology t = ReadTopology();
+  Error err;
+  // Two workers, on two CPUs where there are two.
+  std::vector<int> cpus{t.cpu_order.front(), t.cpu_order.back()};
+  auto team = ThreadTeam::Start(cpus, &err);
+  ASSERT_NE(team, nullptr) << err.message;
+  BandwidthBuffers buffers;
+  buffers.set_shared(true);
+  ASSERT_TRUE(buffers.Reserve(*team, 1, 3 * 4096 + 10, &err)) << err.message;
+  char* first = buffers.data(0);
+  ASSERT_NE(first, nullptr);
+  const uint64_t mapped = buffers.size(0);
+  EXPECT_GE(mapped, 4u * 4096);
+  ASSERT_TRUE(buffers.Reserve(*team, 2, mapped / 2 - 4096, &err)) << err.message;
+  EXPECT_EQ(buffers.data(0), first) << "a slice that fits was mapped again";
+  EXPECT_EQ(buffers.size(0), mapped);
+  EXPECT_EQ(buffers.size(1), 0u) << "worker 1 mapped memory of its own";
+  EXPECT_EQ(buffers.data(1) - buffers.data(0), static_cast<long>(mapped / 2 - 4096));
+  EXPECT_EQ((buffers.data(1) - buffers.data(0)) % 4096, 0);
+  // Both workers stream their slices of it.
+  BandwidthOptions o;
+  o.pattern = BandwidthPattern::kTriad;
+  o.isa = WidestIsa(t.isa);
+  o.threads = 2;
+  o.working_set_bytes = 2 * (48 << 20);
+  o.seconds_per_rep = 0.001;
+  o.repetitions = 2;
+  BandwidthResult r;
+  ASSERT_TRUE(MeasureBandwidth(*team, &buffers, t.isa, o, &r, &err)) << err.message;
+  EXPECT_GT(r.gbs.best, 0);
+  EXPECT_GE(buffers.size(0), BandwidthBytesPerThread(o.pattern, 2, o.working_set_bytes) * 2);
+  EXPECT_EQ(buffers.size(1), 0u);
+}
+
 TEST(BandwidthTest, GeometricSizes) {
   std::vector<uint64_t> s = GeometricSizes(16 * 1024, 128 * 1024, 2);
   // 16 KiB x 2^(i/2), rounded to KiB: 22.6 -> 23, 45.3 -> 45, 90.5 -> 91.

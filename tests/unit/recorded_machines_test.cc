@@ -101,6 +101,7 @@ TEST(RecordedMachinesTest, IntelXeonKvmAvx512) {
   EXPECT_EQ(t.threads_per_core, 1);
   EXPECT_EQ(t.packages, 1);
   EXPECT_EQ(t.cpu_order, (std::vector<int>{0, 1}));
+  EXPECT_EQ(t.memory_nodes, 1);  // one buffer serves every bandwidth worker (bandwidth.h)
 
   ExpectDataCaches(t, {{1, 48 * kKiB, 64, 1}, {2, 2 * kMiB, 64, 1}, {3, 480 * kMiB, 64, 2}});
   EXPECT_EQ(AggregateCacheBytes(t, 1, 1), 48 * kKiB);
@@ -313,6 +314,7 @@ TEST(RecordedMachinesTest, ATreeWithoutFilesLeavesEverythingEmpty) {
   EXPECT_EQ(t.logical_cpus, 0);
   EXPECT_TRUE(t.cpu_order.empty());
   EXPECT_TRUE(t.caches.empty());
+  EXPECT_EQ(t.memory_nodes, 0);
   EXPECT_FALSE(t.isa.sse2);
   EXPECT_EQ(AggregateCacheBytes(t, 1, 1), 0u);
 }
