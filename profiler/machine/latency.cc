@@ -29,6 +29,11 @@ __attribute__((no_sanitize("address"))) void* Chase(void* p, uint64_t loads) {
   return p;
 }
 
+// A random number in [0, n) from a multiply's high half: no division.
+uint64_t RandomBelow(uint64_t n, uint64_t* state) {
+  return static_cast<uint64_t>((static_cast<unsigned __int128>(NextRandom(state)) * n) >> 64);
+}
+
 }  // namespace
 
 void BuildPointerCycle(char* base, uint64_t lines, int line_bytes, uint64_t seed) {
@@ -42,10 +47,7 @@ void BuildPointerCycle(char* base, uint64_t lines, int line_bytes, uint64_t seed
     for (uint64_t i = 0; i < lines; ++i) next[i] = i;
     uint64_t state = seed;
     for (uint64_t i = lines - 1; i > 0; --i) {
-      // A random number in [0, i) by a multiply's high half: no division in the loop.
-      uint64_t j =
-          static_cast<uint64_t>((static_cast<unsigned __int128>(NextRandom(&state)) * i) >> 64);
-      std::swap(next[i], next[j]);
+      std::swap(next[i], next[RandomBelow(i, &state)]);
     }
     const uint64_t step = static_cast<uint64_t>(line_bytes);
     for (uint64_t i = 0; i < lines; ++i)
@@ -60,8 +62,33 @@ void BuildPointerCycle(char* base, uint64_t lines, int line_bytes, uint64_t seed
   }
 }
 
+void PointerCycle::Link(char* base, uint64_t lines, int line_bytes) {
+  const uint64_t step = static_cast<uint64_t>(line_bytes);
+  auto next = [&](uint64_t line) { return reinterpret_cast<char**>(base + line * step); };
+  if (base != base_ || line_bytes != line_bytes_ || lines < lines_ || lines_ < 2) {
+    state_ = seed_;
+    BuildPointerCycle(base, lines, line_bytes, state_);
+    NextRandom(&state_);  // growth continues from another number than the build's first
+  } else {
+    for (uint64_t i = lines_; i < lines; ++i) {
+      uint64_t j = RandomBelow(i, &state_);
+      *next(i) = *next(j);
+      *next(j) = base + i * step;
+    }
+    // In order: every line once, as a build's last pass writes them (the chase needs the set
+    // warm in whatever cache holds it).
+    for (uint64_t i = 0; i < lines; ++i) {
+      char* volatile* p = next(i);
+      *p = *p;
+    }
+  }
+  base_ = base;
+  lines_ = lines;
+  line_bytes_ = line_bytes;
+}
+
 bool MeasureLatency(ThreadTeam& team, HugeBuffer* buffer, const LatencyOptions& opts,
-                    LatencyResult* result, Error* err) {
+                    LatencyResult* result, Error* err, PointerCycle* cycle) {
   const int line = std::max(16, opts.line_bytes);
   const uint64_t lines = std::max<uint64_t>(2, opts.working_set_bytes / line);
   const uint64_t bytes = lines * line;
@@ -72,7 +99,8 @@ bool MeasureLatency(ThreadTeam& team, HugeBuffer* buffer, const LatencyOptions& 
       return;
     }
     char* base = buffer->data();
-    BuildPointerCycle(base, lines, line, opts.seed);
+    PointerCycle own(opts.seed);
+    (cycle != nullptr ? cycle : &own)->Link(base, lines, line);
 
     // Warm up (the build left much of the set in cache; one more partial lap settles it), then
     // calibrate the chase length to the target time.

@@ -728,6 +728,7 @@ bool Measurer::Latency(Error* err) {
   });
   if (!mapped) return false;
   std::vector<CurvePoint> curve;
+  PointerCycle cycle(LatencyOptions().seed);  // grown from each working set to the next
   for (uint64_t ws : sizes) {
     if (Cancelled(err)) return false;
     Progress(Format("latency %s", FormatBytes(ws).c_str()));
@@ -737,7 +738,7 @@ bool Measurer::Latency(Error* err) {
     o.seconds_per_rep = plan_.lat_rep_s;
     o.repetitions = plan_.lat_reps;
     LatencyResult r;
-    if (!MeasureLatency(*team_, &buffer, o, &r, err)) return false;
+    if (!MeasureLatency(*team_, &buffer, o, &r, err, &cycle)) return false;
     if (r.repeated) ++remeasured_;
     out_->latency.push_back({r.working_set_bytes, r.ns.best, r.ns.spread_pct});
     curve.push_back({r.working_set_bytes, r.ns.best});

@@ -508,6 +508,40 @@ TEST(LatencyTest, PointerCycleVisitsEveryLineOnce) {
   }
 }
 
+// Grown line by line from one working set to the next, shrunk or moved built anew: always one
+// cycle through every line.
+TEST(LatencyTest, PointerCycleGrowsIntoOneCycle) {
+  auto expect_one_cycle = [](char* base, uint64_t lines, int line_bytes) {
+    std::set<char*> seen;
+    char* p = base;
+    for (uint64_t i = 0; i < lines; ++i) {
+      ASSERT_TRUE(seen.insert(p).second) << "line visited twice after " << i << " steps";
+      ASSERT_EQ((p - base) % line_bytes, 0);
+      ASSERT_LT(p, base + lines * line_bytes);
+      p = *reinterpret_cast<char**>(p);
+    }
+    EXPECT_EQ(p, base) << "not one cycle through " << lines << " lines";
+  };
+  std::vector<char> mem(5000 * 128);
+  PointerCycle cycle(7);
+  for (uint64_t lines : {2u, 3u, 17u, 1000u, 1000u, 1414u, 5000u, 40u}) {
+    cycle.Link(mem.data(), lines, 64);
+    expect_one_cycle(mem.data(), lines, 64);
+  }
+  cycle.Link(mem.data(), 3000, 128);  // another spacing: built anew
+  expect_one_cycle(mem.data(), 3000, 128);
+  cycle.Link(mem.data() + 64, 2000, 128);  // other memory: built anew
+  expect_one_cycle(mem.data() + 64, 2000, 128);
+  // Grown, the next line of every line is still random: not the line after it in memory.
+  PointerCycle grown(11);
+  grown.Link(mem.data(), 100, 64);
+  grown.Link(mem.data(), 4000, 64);
+  int in_order = 0;
+  for (uint64_t i = 0; i < 4000; ++i)
+    in_order += *reinterpret_cast<char**>(mem.data() + i * 64) == mem.data() + (i + 1) * 64;
+  EXPECT_LT(in_order, 10);
+}
+
 TEST(LatencyTest, MeasuresOnWorkerZero) {
   Topology t = ReadTopology();
   Error err;
