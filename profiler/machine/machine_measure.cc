@@ -62,7 +62,11 @@ Plan PlanFor(const std::string& mode, double scale) {
     // machine the best of 8 short ones is within the spread of the best of 15; on a busy one, the
     // spread re-measurement stands in. Copy and triad are swept at every other load point
     // (BandwidthFor): the load sweep places the levels, the other patterns need their shape.
-    p = {0.002, 50, 0.005, 12, 4, 0.005, 8, true, 0, 3, 4, 0.005, 5, 0};
+    // Repetitions as short as quick's (2 ms, latency 3): with 5 ms ones the Intel Xeon guest took
+    // 29.9 s (its sysfs L3 of 480 MiB sends the sweeps to 2 GiB), with 2 ms ones 15.4 s, the same
+    // ceilings (1 thread: fp64 AVX-512 FMA 104-114 GFLOP/s, L1 load 409-456, DRAM load 15.2-16.1
+    // GB/s, over three profiles each). Full mode is the denser grid and the larger counts.
+    p = {0.002, 50, 0.002, 12, 4, 0.002, 8, true, 0, 3, 4, 0.003, 5, 0};
   } else {
     // Quick: 5 s. Each ceiling is still the best of several 2 ms repetitions, taken in two
     // rounds (compute), and measured again when no other repetition confirms the best.
