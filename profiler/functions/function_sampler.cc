@@ -354,7 +354,7 @@ void FunctionSampler::AddLinesOfFunctionsThatMayBeHot() {
   for (auto it = impl_->unlined.begin(); it != impl_->unlined.end();) {
     const auto& [path, name] = it->first;
     const uint64_t own = samples_.by_module_function[{std::string(BaseName(path)), name}];
-    if (!impl_->lined.count(it->first) && !HasShareOfItsOwn(own, samples_.total)) {
+    if (!impl_->lined.count(it->first) && !HasLineShares(own, samples_.total)) {
       samples_.line_why_not[name] = std::to_string(own) + " samples: too few for its lines' shares";
       ++it;
       continue;

@@ -155,6 +155,10 @@ bool HasShareOfItsOwn(uint64_t own, uint64_t total) {
   return ShareError(own, total) <= kMostRelativeError;
 }
 
+bool HasLineShares(uint64_t own, uint64_t total) {
+  return HasShareOfItsOwn(own, total) && own >= kFewestSamplesForLines;
+}
+
 bool IsSampledFunction(const std::string& name) { return !name.empty() && name.front() != '['; }
 
 uint64_t SamplesOf(const FunctionSamples& samples, std::string_view object,

@@ -32,6 +32,17 @@ inline constexpr double kMostRelativeError = 0.5;
 // is seen, never hot, and has no time or lines of its own.
 bool HasShareOfItsOwn(uint64_t own, uint64_t total);
 
+// Fewer samples of a function than this give its lines no shares: a line with half of them is
+// within kMostRelativeError (1/sqrt(n) <= 0.5) only from 4 on. A function with all of a short
+// run's 1 or 2 samples is a share of its own (the binomial error of p = 1 is 0), not its lines;
+// finding them opened the module's DWARF (libc's debug file: zlib inflating its sections, 30 %
+// of `rprof run /bin/true`'s CPU time).
+inline constexpr uint64_t kFewestSamplesForLines = 4;
+
+// Whether a function with `own` of `total` samples has its lines looked up and shared out: a
+// share of its own (HasShareOfItsOwn) from kFewestSamplesForLines samples on.
+bool HasLineShares(uint64_t own, uint64_t total);
+
 // Fewer samples than this are a share and no time: ±18 % (1/√30) and worse would make any rate,
 // and any percentage of a roof, a guess. The time_s note then starts "N samples: too few for a
 // rate", and the function is not placed (PlaceRegion says the same).

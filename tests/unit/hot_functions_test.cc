@@ -80,6 +80,17 @@ TEST(SelectHotFunctions, OffChoosesNoneAndTiesAreBrokenByName) {
   EXPECT_EQ(Names(c, SelectHotFunctions(c, rule)), (std::vector<std::string>{"y"}));
 }
 
+// A short run's only function has all its samples, a share of its own, and still too few for
+// its lines' shares.
+TEST(HasLineShares, FromFourSamplesOfAShareOfItsOwn) {
+  EXPECT_TRUE(HasShareOfItsOwn(2, 2));
+  EXPECT_FALSE(HasLineShares(1, 1));
+  EXPECT_FALSE(HasLineShares(3, 3));
+  EXPECT_TRUE(HasLineShares(4, 4));
+  EXPECT_TRUE(HasLineShares(40, 100));
+  EXPECT_FALSE(HasLineShares(2, 100));  // no share of its own
+}
+
 TEST(FunctionDisplayName, SymbolElseModuleAndAddress) {
   bool named = false;
   EXPECT_EQ(FunctionDisplayName("triad", "/tmp/app", 0x1139, &named), "triad");
