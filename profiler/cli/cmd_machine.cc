@@ -8,15 +8,15 @@
 #include <iostream>
 #include <optional>
 #include <thread>
+#include <utility>
 
 #include "cli/command.h"
 #include "cli/command_context.h"
 #include "cli/option_ranges.h"
 #include "cli/options.h"
 #include "machine/current_machine.h"
-#include "machine/level_sizes.h"
 #include "machine/machine_measure.h"
-#include "machine/profile_trust.h"
+#include "pipeline/profile_pipeline.h"
 #include "process/interruption.h"
 #include "report/machine_report.h"
 #include "report/progress.h"
@@ -97,25 +97,8 @@ bool Measure(CommandContext& context, const std::vector<std::string>& args, Erro
   if (cl.Has("timings"))
     std::fprintf(stderr, "rprof: measured in %.2f s: %s\n", profile.seconds, phases.c_str());
 
-  // Level sizes consistent with this machine's newest profile: the same size within the
-  // sweeps' resolution is kept, and counted, rather than a new size every time.
-  StoredProfile previous;
-  bool have_previous = false;
-  if (!LoadNewestProfile(&store, CurrentMachine().fingerprint, &previous, &have_previous, err))
-    return false;
-  if (have_previous)
-    ReconcileLevelSizes(
-        previous.profile, previous.id,
-        std::max(SizeResolution(profile.mode), SizeResolution(previous.profile.mode)), &profile);
-  else
-    ReconcileLevelSizes(MachineProfile(), 0, SizeResolution(profile.mode), &profile);
-  // The size each level is given: the reported prior unless a sound, repeated measurement
-  // replaces it (level_sizes.h); what sim simulates by default.
-  DecideLevelSizes(have_previous ? &previous.profile : nullptr, previous.id, &profile);
-
   StoredProfile stored;
-  if (!InsertProfile(&store, CurrentMachine(), profile, &stored.id, err)) return false;
-  if (!LoadProfile(&store, stored.id, &stored, err)) return false;
+  if (!StoreMeasuredProfile(&store, std::move(profile), &stored, err)) return false;
   std::cout << FormatProfile(stored, cl.format(), cl.text_width());
   return true;
 }
