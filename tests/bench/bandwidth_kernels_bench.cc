@@ -1,5 +1,6 @@
-// The machine profile's streaming kernels at an L1-sized working set, in bytes per cycle (issue
-// 42): what `machine measure` can reach for the L1 ceilings, per ISA, held against the load
+// The machine profile's streaming kernels at an L1-sized working set (and an L2-sized one, 256
+// KiB), in bytes per cycle (issue 42): what `machine measure` can reach for the L1 ceilings, per
+// ISA, held against the load
 // ports' limit: two loads a cycle of 64 B with AVX-512 (128 B a cycle), and two (Zen, Intel
 // since Haswell) or three (Intel since Golden Cove) up to 32 B. On the Intel Xeon guest
 // (2026-12-07): load 122.5 B/cycle with AVX-512, 81.3 with AVX2, 44.9 with SSE. Each benchmark
@@ -41,7 +42,7 @@ Setup& Shared() {
   return *setup;
 }
 
-void BM_L1(benchmark::State& state, BandwidthPattern pattern, Isa isa) {
+void BM_Stream(benchmark::State& state, BandwidthPattern pattern, Isa isa, uint64_t bytes) {
   Setup& s = Shared();
   const IsaFlags& flags = ReadTopology().isa;
   if (!s.team || s.clock_ghz <= 0) return state.SkipWithError("no pinned worker or no clock");
@@ -49,7 +50,7 @@ void BM_L1(benchmark::State& state, BandwidthPattern pattern, Isa isa) {
   BandwidthOptions o;
   o.pattern = pattern;
   o.isa = isa;
-  o.working_set_bytes = 16 << 10;  // half or less of every L1D since 2011
+  o.working_set_bytes = bytes;
   o.seconds_per_rep = 0.002;
   o.repetitions = 1;
   double best = 0;
@@ -70,8 +71,13 @@ void Register() {
     for (BandwidthPattern p :
          {BandwidthPattern::kLoad, BandwidthPattern::kCopy, BandwidthPattern::kTriad}) {
       if (isa == Isa::kScalar && p != BandwidthPattern::kLoad) continue;  // load only
-      std::string name = std::string("L1/") + PatternName(p) + "/" + IsaName(isa);
-      benchmark::RegisterBenchmark(name.c_str(), BM_L1, p, isa)->Unit(benchmark::kMillisecond);
+      // 16 KiB: half or less of every L1D since 2011; 256 KiB: within every L2 since then, and
+      // beyond every L1D.
+      for (auto [level, bytes] : {std::pair{"L1/", 16u << 10}, std::pair{"L2/", 256u << 10}}) {
+        std::string name = std::string(level) + PatternName(p) + "/" + IsaName(isa);
+        benchmark::RegisterBenchmark(name.c_str(), BM_Stream, p, isa, uint64_t{bytes})
+            ->Unit(benchmark::kMillisecond);
+      }
     }
   }
 }
