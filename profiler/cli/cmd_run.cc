@@ -414,9 +414,13 @@ bool RunCommand(CommandContext& context, const std::vector<std::string>& args, E
     // The other ranks end about when this one does (MPI_Finalize waits for all); one killed
     // outright stores nothing, and the table then says the job is incomplete.
     constexpr double kRankPatienceS = 10;
-    if (session.job_dir().empty())
-      WaitForRanks(context.database_path(), run.job->job_id, run.job->size, kRankPatienceS);
-    if (!PrintJobTable(context.database_path(), run.job->job_id, session.job_dir(), console, err))
+    // The ranks' runs, read where they are stored; none is read where each rank wrote a file
+    // of its own (a database on a network filesystem). One that cannot be read holds none.
+    Error unreadable;
+    RunStore* ranks = session.job_dir().empty() ? context.StoreView(&unreadable) : nullptr;
+    if (ranks) WaitForRanks(ranks, run.job->job_id, run.job->size, kRankPatienceS);
+    if (!PrintJobTable(ranks, context.database_path(), run.job->job_id, session.job_dir(), console,
+                       err))
       return false;
   }
   if (run.status != RunStatus::kOk)

@@ -45,4 +45,14 @@ RunStore* CommandContext::StoreIfExists(bool* exists, Error* err) {
   return opened_ ? &store_ : nullptr;
 }
 
+RunStore* CommandContext::StoreView(Error* err) {
+  if (view_) return view_.get();
+  // A store whose opening failed is dropped whole (its connection closed), so a later call
+  // opens a fresh one.
+  auto view = std::make_unique<RunStore>();
+  if (!view->OpenExisting(db_, err)) return nullptr;
+  view_ = std::move(view);
+  return view_.get();
+}
+
 }  // namespace rprof

@@ -5,6 +5,7 @@
 #ifndef RPROF_CLI_COMMAND_CONTEXT_H_
 #define RPROF_CLI_COMMAND_CONTEXT_H_
 
+#include <memory>
 #include <string>
 
 #include "cli/command.h"
@@ -44,6 +45,15 @@ class CommandContext {
   // not both: the store stays open the way it was first opened.
   [[nodiscard]] RunStore* StoreIfExists(bool* exists, Error* err);
 
+  // What other processes stored in the runs database (a parallel job's ranks), for a command
+  // whose own writes go through another connection (run: its session's store, and its
+  // launcher, which stores nothing): a connection of its own beside Store()'s, whatever the
+  // row declares, opened as an existing store is (RunStore::OpenExisting: never creating the
+  // file; query-only once its schema is current), on the first call that finds the file, and
+  // the same after. Each read sees what was committed before it. Null with *err (kEnvironment,
+  // naming the path) while the file is missing or cannot be read: a later call tries again.
+  [[nodiscard]] RunStore* StoreView(Error* err);
+
  private:
   GlobalOptions global_;
   DatabasePath db_;
@@ -51,6 +61,7 @@ class CommandContext {
   Needs needs_;
   RunStore store_;
   bool opened_ = false;
+  std::unique_ptr<RunStore> view_;  // StoreView()'s, once opened
 };
 
 }  // namespace rprof

@@ -40,15 +40,19 @@ bool RankReportsItself(const JobConsole& console);
 // started the job (kJobConsoleVariable unset).
 bool RankPrintsJobTable(const JobRank& job);
 
-// Rank 0's wait: until all `size` ranks of the job have a run in `db`, or no new one has come
-// for `patience_s` (a rank killed outright stores nothing), or a signal came.
-void WaitForRanks(const DatabasePath& db, const std::string& job_id, int size, double patience_s);
+// Rank 0's wait: until all `size` ranks of the job have a run in `store` (the job's database,
+// as CommandContext::StoreView reads it), or no new one has come for `patience_s` (a rank
+// killed outright stores nothing), or a signal came.
+void WaitForRanks(RunStore* store, const std::string& job_id, int size, double patience_s);
 
-// The job's table (cli/job_report.h), from `db`, to -o FILE or standard error; with -q the job's
-// id alone. `job_dir`: where the ranks wrote files of their own instead (a database on a
-// network filesystem), and then, in place of the table, how to bring them together.
-bool PrintJobTable(const DatabasePath& db, const std::string& job_id, const std::string& job_dir,
-                   const JobConsole& console, Error* err);
+// The job's table (report/job_report.h), read from `store`, to -o FILE or standard error; with
+// -q the job's id alone. `store`: the job's database `db` as CommandContext::StoreView reads
+// it; null when it cannot be read (no rank stored anything there), and then the table says
+// so. `job_dir`: where the ranks wrote files of their own instead (a database on a network
+// filesystem), and then, in place of the table, how to bring them together; `store` is not
+// read.
+bool PrintJobTable(RunStore* store, const DatabasePath& db, const std::string& job_id,
+                   const std::string& job_dir, const JobConsole& console, Error* err);
 
 }  // namespace rprof
 

@@ -203,7 +203,7 @@ bool SplitLauncherWords(const std::string& launcher, const std::vector<std::stri
   return true;
 }
 
-bool LaunchRanks(const CommandContext& context, const std::string& launcher_path,
+bool LaunchRanks(CommandContext& context, const std::string& launcher_path,
                  const std::string& launcher_typed, const std::vector<std::string>& launcher_args,
                  const std::vector<std::string>& run_options, const JobConsole& console,
                  Error* err) {
@@ -270,7 +270,11 @@ bool LaunchRanks(const CommandContext& context, const std::string& launcher_path
   any_rank.size = 1;
   std::string job_dir =
       ChooseJobDatabase(shared, any_rank, NetworkFilesystemOf(shared.path)).job_dir;
-  if (!PrintJobTable(shared, job_id, job_dir, console, err)) return false;
+  // The ranks' runs, read where they are stored (the launcher stores none itself); a file that
+  // no rank created is not created here either.
+  Error unreadable;
+  RunStore* ranks = job_dir.empty() ? context.StoreView(&unreadable) : nullptr;
+  if (!PrintJobTable(ranks, shared, job_id, job_dir, console, err)) return false;
   int status = end.wait_status;
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
   std::string how = WIFSIGNALED(status)

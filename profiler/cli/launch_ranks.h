@@ -35,7 +35,7 @@ bool SplitLauncherWords(const std::string& launcher, const std::vector<std::stri
 // (`run_options`) passed to every rank, waits for it, then prints the job's table as `console`
 // says (cli/job_console.h; the ranks print none). Fails with kTargetFailed when the launcher
 // does (a rank failed; the ranks' runs are stored), kEnvironment when it cannot start.
-bool LaunchRanks(const CommandContext& context, const std::string& launcher_path,
+bool LaunchRanks(CommandContext& context, const std::string& launcher_path,
                  const std::string& launcher_typed, const std::vector<std::string>& launcher_args,
                  const std::vector<std::string>& run_options, const JobConsole& console,
                  Error* err);

@@ -1,8 +1,9 @@
 // `rprof job ID`'s report, one parallel job read back from its ranks' runs, as likwid-mpirun
 // prints it: a row per rank, the STAT rows over the ranks, the load imbalance, the job on the
 // roofline of its nodes together, and its marker regions aggregated the same way. The launcher's
-// console shows the same table when the job ends (cli/job_console.h).
-#include "cli/job_report.h"
+// console shows the same table when the job ends (`rprof mpirun`, or rank 0 under a plain
+// mpirun). And `rprof job` alone's list of the newest jobs.
+#include "report/job_report.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -92,6 +93,15 @@ bool FindJobId(RunStore* store, const std::string& given, std::string* out, Erro
   for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + id;
   return Fail(err, ErrorKind::kUsage,
               "job " + given + " names several jobs: " + list + "; give the whole id");
+}
+
+int StoredJobRanks(RunStore* store, const std::string& job_id) {
+  int count = 0;
+  if (!store->db()->ForEachRow(
+          "SELECT count(DISTINCT job_rank) FROM runs WHERE job_id = ?", nullptr,
+          [&](const Statement& s) { count = static_cast<int>(s.Int(0)); }, job_id))
+    return 0;
+  return count;
 }
 
 bool BuildJobReport(RunStore* store, const std::string& job_id, Report* out, Error* err) {
@@ -296,6 +306,32 @@ bool BuildJobReport(RunStore* store, const std::string& job_id, Report* out, Err
            s.count && s.mean > 0 ? Cell::Number(s.max / s.mean) : Cell(), Cell::Number(rate)});
     }
   }
+  return true;
+}
+
+bool BuildJobList(RunStore* store, Report* out, Error* err) {
+  Report& report = *out;
+  Table& table = report.AddTable({{"job_id", "job"},
+                                  {"scheduler_job_id", "scheduler job"},
+                                  {"ranks_stored", "ranks", Align::kRight},
+                                  {"size", "size", Align::kRight},
+                                  {"started_at", "started"}},
+                                 kInAll, "jobs");
+  Error why;
+  if (!store->db()->ForEachRow(
+          "SELECT job_id, max(job_scheduler_job_id) || coalesce('.' || max("
+          "job_scheduler_step_id), ''), count(DISTINCT job_rank), max(job_size), "
+          "min(started_at) FROM runs WHERE job_id IS NOT NULL GROUP BY job_id "
+          "ORDER BY max(id) DESC LIMIT 20",
+          &why, [&](const Statement& s) {
+            table.AddRow({Cell::Text(s.Text(0)), Cell::TextOrNull(s.Text(1)), Cell::Int(s.Int(2)),
+                          Cell::Int(s.Int(3)), Cell::Text(s.Text(4))});
+          }))
+    return store->DbFail(why.message, err);
+  if (table.rows().empty())
+    report.AddText("no runs of a parallel job in " + store->path() + "\n");
+  else
+    report.AddText("the newest jobs; rprof job ID shows one\n");
   return true;
 }
 
