@@ -1,5 +1,7 @@
 #include "calibrate/calibration_store.h"
 
+#include <tuple>
+
 #include "core/json.h"
 #include "rprof_config.h"
 
@@ -7,33 +9,26 @@ namespace rprof {
 
 bool StoreCalibration(RunStore* store, const MachineRecord& machine, const std::string& counter_set,
                       const CalibrationResult& result, int64_t* id, Error* err) {
-  Error why;
-  Database* db = store->db();
-  Transaction txn(db);
-  if (!txn.Begin(&why)) return store->DbFail(why.message, err);
-  int64_t machine_id = 0;
-  if (!store->FindOrInsertMachine(machine, &machine_id, &why))
-    return store->DbFail(why.message, err);
-
-  if (!db->Run("INSERT INTO calibrations (machine_id, source, pmu, tolerance_pct, created_at,"
-               " rprof_version) VALUES (?, ?, ?, ?, ?, ?)",
-               &why, machine_id, SourceName(result.source), counter_set, result.tolerance_pct,
-               UtcNow(), std::string_view(RPROF_VERSION)))
-    return store->DbFail(why.message, err);
-  int64_t calibration_id = db->LastInsertId();
-
-  Statement point;
-  if (!db->Prepare("INSERT INTO calibration_points (calibration_id, metric, metric_group, kernel,"
-                   " params, level, working_set_bytes, expected, measured, ratio, note)"
-                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                   &point, &why))
-    return store->DbFail(why.message, err);
-  for (const CalibrationPoint& p : result.points)
-    if (!point.Run(&why, calibration_id, p.metric, p.group, p.kernel, PairsToJsonObject(p.params),
-                   p.level, p.working_set_bytes, p.expected, p.measured, p.ratio,
-                   NullIfEmpty(p.note)))
-      return store->DbFail(why.message, err);
-  if (!txn.Commit(&why)) return store->DbFail(why.message, err);
+  int64_t calibration_id = 0;
+  auto write = [&](Error* why) {
+    return store->InsertMachineRow(machine,
+                                   "INSERT INTO calibrations (machine_id, source, pmu,"
+                                   " tolerance_pct, created_at, rprof_version)"
+                                   " VALUES (?, ?, ?, ?, ?, ?)",
+                                   &calibration_id, why, SourceName(result.source), counter_set,
+                                   result.tolerance_pct, UtcNow(),
+                                   std::string_view(RPROF_VERSION)) &&
+           store->db()->RunForEach(
+               "INSERT INTO calibration_points (calibration_id, metric, metric_group, kernel,"
+               " params, level, working_set_bytes, expected, measured, ratio, note)"
+               " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               result.points, why, [&](const CalibrationPoint& p) {
+                 return std::tuple(calibration_id, p.metric, p.group, p.kernel,
+                                   PairsToJsonObject(p.params), p.level, p.working_set_bytes,
+                                   p.expected, p.measured, p.ratio, NullIfEmpty(p.note));
+               });
+  };
+  if (!store->WriteInTransaction(write, err)) return false;
   *id = calibration_id;
   return true;
 }

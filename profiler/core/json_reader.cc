@@ -279,48 +279,54 @@ class JsonParser {
     return true;
   }
 
-  bool Array(JsonValue* out, int depth) {
-    if (TooDeep(depth)) return false;
-    ++pos_;  // '['
-    out->type_ = JsonValue::Type::kArray;
+  // The elements of an array or the members of an object, after its opening bracket and up to
+  // its `close` bracket: element() reads one, and a ',' stands between two, never after the
+  // last. `element_name` names one in messages ("an array element").
+  template <typename Element>
+  bool Elements(char close, const char* element_name, Element&& element) {
     SkipSpace();
-    if (Peek() == ']') {
+    if (Peek() == close) {
       ++pos_;
       return true;
     }
     while (true) {
       SkipSpace();
-      out->items_.emplace_back();
-      if (!Value(&out->items_.back(), depth)) return false;
+      if (!element()) return false;
       SkipSpace();
       if (Peek() == ',') {
         ++pos_;
         SkipSpace();
-        if (Peek() == ']') return Error("trailing ',' before ']'");
+        if (Peek() == close) return Error("trailing ',' before " + Quoted(close));
         continue;
       }
-      if (Peek() == ']') {
+      if (Peek() == close) {
         ++pos_;
         return true;
       }
-      return Error(AtEnd()
-                       ? "unexpected end of the document: expected ',' or ']'"
-                       : "expected ',' or ']' after an array element, found " + Describe(Peek()));
+      return Error(AtEnd() ? "unexpected end of the document: expected ',' or " + Quoted(close)
+                           : "expected ',' or " + Quoted(close) + " after " + element_name +
+                                 ", found " + Describe(Peek()));
     }
+  }
+
+  static std::string Quoted(char bracket) { return std::string("'") + bracket + "'"; }
+
+  bool Array(JsonValue* out, int depth) {
+    if (TooDeep(depth)) return false;
+    ++pos_;  // '['
+    out->type_ = JsonValue::Type::kArray;
+    return Elements(']', "an array element", [&] {
+      out->items_.emplace_back();
+      return Value(&out->items_.back(), depth);
+    });
   }
 
   bool Object(JsonValue* out, int depth) {
     if (TooDeep(depth)) return false;
     ++pos_;  // '{'
     out->type_ = JsonValue::Type::kObject;
-    SkipSpace();
-    if (Peek() == '}') {
-      ++pos_;
-      return true;
-    }
     std::vector<size_t> key_positions;
-    while (true) {
-      SkipSpace();
+    auto member = [&] {
       if (Peek() != '"')
         return Error(AtEnd() ? "unexpected end of the document: expected an object key"
                              : "expected a quoted object key, found " + Describe(Peek()));
@@ -332,22 +338,9 @@ class JsonParser {
       ++pos_;
       SkipSpace();
       out->members_.emplace_back(std::move(key), JsonValue());
-      if (!Value(&out->members_.back().second, depth)) return false;
-      SkipSpace();
-      if (Peek() == ',') {
-        ++pos_;
-        SkipSpace();
-        if (Peek() == '}') return Error("trailing ',' before '}'");
-        continue;
-      }
-      if (Peek() == '}') {
-        ++pos_;
-        return UniqueKeys(out->members_, key_positions);
-      }
-      return Error(AtEnd()
-                       ? "unexpected end of the document: expected ',' or '}'"
-                       : "expected ',' or '}' after an object member, found " + Describe(Peek()));
-    }
+      return Value(&out->members_.back().second, depth);
+    };
+    return Elements('}', "an object member", member) && UniqueKeys(out->members_, key_positions);
   }
 
   // A key given twice has no one meaning (readers differ on which wins): refused. Sorted, not

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 
 #include "core/json.h"
 #include "machine/hierarchy.h"
+#include "report/json_values.h"
 #include "report/render.h"
 #include "report/table.h"
 
@@ -42,11 +44,7 @@ void WriteProfileJson(const StoredProfile& sp, JsonWriter* w, bool with_points) 
   w->Key("mode").String(p.mode);
   w->Key("threads").Int(p.threads);
   w->Key("isa").String(sp.isa);
-  w->Key("nominal_ghz");
-  if (sp.nominal_ghz > 0)
-    w->Number(sp.nominal_ghz);
-  else
-    w->Null();
+  PositiveOrNull(w->Key("nominal_ghz"), sp.nominal_ghz);
   w->Key("clock_ghz_scalar").Number(p.clock_ghz_scalar);
   w->Key("clock_ghz_vector").Number(p.clock_ghz_vector);
   w->Key("load_average_before").Number(p.load_average_before);
@@ -74,22 +72,16 @@ void WriteProfileJson(const StoredProfile& sp, JsonWriter* w, bool with_points) 
     w->Key("spread_pct").Number(c.spread_pct);
     w->Key("repetitions").Int(c.repetitions);
     // Bandwidth: the same measurement in the other byte convention (null for compute).
-    bool both = c.bytes_per_element > 0 && c.traffic_bytes_per_element > 0;
-    w->Key("bytes_per_element");
-    if (both)
-      w->Int(c.bytes_per_element);
-    else
-      w->Null();
-    w->Key("traffic_bytes_per_element");
-    if (both)
-      w->Int(c.traffic_bytes_per_element);
-    else
-      w->Null();
-    w->Key("traffic_value");
-    if (both)
-      w->Number(CeilingValue(c, ByteConvention::kTraffic));
-    else
-      w->Null();
+    std::optional<long long> per_element, traffic_per_element;
+    std::optional<double> traffic;
+    if (c.bytes_per_element > 0 && c.traffic_bytes_per_element > 0) {
+      per_element = c.bytes_per_element;
+      traffic_per_element = c.traffic_bytes_per_element;
+      traffic = CeilingValue(c, ByteConvention::kTraffic);
+    }
+    IntOrNull(w->Key("bytes_per_element"), per_element);
+    IntOrNull(w->Key("traffic_bytes_per_element"), traffic_per_element);
+    w->Key("traffic_value").OptionalNumber(traffic);
     w->EndObject();
   }
   w->EndArray();
@@ -100,16 +92,8 @@ void WriteProfileJson(const StoredProfile& sp, JsonWriter* w, bool with_points) 
       w->Key("level").String(l.level);
       w->Key("reported_size").Int(static_cast<long long>(l.reported_size));
       w->Key("effective_size").Int(static_cast<long long>(l.effective_size));
-      w->Key("latency_ns");
-      if (l.latency_ns > 0)
-        w->Number(l.latency_ns);
-      else
-        w->Null();
-      w->Key("bandwidth_gbs");
-      if (l.bandwidth_gbs > 0)
-        w->Number(l.bandwidth_gbs);
-      else
-        w->Null();
+      PositiveOrNull(w->Key("latency_ns"), l.latency_ns);
+      PositiveOrNull(w->Key("bandwidth_gbs"), l.bandwidth_gbs);
       w->EndObject();
     }
     w->EndArray();
@@ -120,34 +104,15 @@ void WriteProfileJson(const StoredProfile& sp, JsonWriter* w, bool with_points) 
       w->BeginObject();
       w->Key("level").String(l.level);
       w->Key("effective_size").Int(static_cast<long long>(l.effective_size));
-      w->Key("size_agreement");
-      if (l.size_agreement > 0)
-        w->Int(l.size_agreement);
-      else
-        w->Null();
-      w->Key("note");
-      if (!l.note.empty())
-        w->String(l.note);
-      else
-        w->Null();
+      PositiveOrNull(w->Key("size_agreement"), l.size_agreement);
+      w->Key("note").StringOrNull(l.note);
       // The size the level is given (what sim simulates) and the rule that decided it
       // (level_sizes.h); null in profiles stored before rprof decided sizes.
       w->Key("reported_size").Int(static_cast<long long>(l.reported_size));
-      w->Key("size_bytes");
-      if (!l.size_rule.empty())
-        w->Int(static_cast<long long>(l.size_bytes));
-      else
-        w->Null();
-      w->Key("rule");
-      if (!l.size_rule.empty())
-        w->String(l.size_rule);
-      else
-        w->Null();
-      w->Key("reason");
-      if (!l.size_reason.empty())
-        w->String(l.size_reason);
-      else
-        w->Null();
+      IntOrNull(w->Key("size_bytes"),
+                l.size_rule.empty() ? std::nullopt : std::optional<long long>(l.size_bytes));
+      w->Key("rule").StringOrNull(l.size_rule);
+      w->Key("reason").StringOrNull(l.size_reason);
       w->EndObject();
     }
     w->EndArray();

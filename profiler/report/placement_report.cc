@@ -1,19 +1,15 @@
 #include "report/placement_report.h"
 
-#include <cstdio>
-
+#include "core/text.h"
 #include "functions/hot_functions.h"
+#include "report/json_values.h"
 #include "report/text_table.h"
 
 namespace rprof {
 
 namespace {
 
-std::string Num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
-}
+std::string Num(double v) { return Format("%.3g", v); }
 
 }  // namespace
 
@@ -82,31 +78,21 @@ void WritePlacementJson(const Placement& p, int64_t profile_id, JsonWriter* w) {
   w->Key("bound").StringOrNull(p.bound);
   w->Key("bound_text").StringOrNull(BoundText(p));
   w->Key("binding_level").StringOrNull(p.binding_level);
-  w->Key("binding_source");
-  if (!p.binding_level.empty())
-    w->String(SourceName(p.binding_source));
-  else
-    w->Null();
+  // A binding source only where a memory level binds.
+  w->Key("binding_source")
+      .StringOrNull(p.binding_level.empty() ? "" : SourceName(p.binding_source));
   w->Key("attainable_gflops").Number(p.attainable);
   w->Key("percent_of_roof").OptionalNumber(p.percent_of_roof);
   w->Key("verdict").String(p.verdict);
   w->Key("bytes_compulsory_only").Bool(p.bytes_compulsory_only);
   w->Key("note").StringOrNull(p.note);
   w->Key("isa_roof_ceiling").StringOrNull(p.isa_roof_ceiling);
-  w->Key("isa_roof_gflops");
-  if (p.isa_roof > 0)
-    w->Number(p.isa_roof);
-  else
-    w->Null();
+  PositiveOrNull(w->Key("isa_roof_gflops"), p.isa_roof);
   w->Key("isa_note").StringOrNull(p.isa_note);
   w->Key("isa_measured").Bool(p.isa_measured);
   w->Key("code").StringOrNull(p.code);
   w->Key("widest_roof_ceiling").StringOrNull(p.widest_ceiling);
-  w->Key("widest_roof_gflops");
-  if (p.widest_roof > 0)
-    w->Number(p.widest_roof);
-  else
-    w->Null();
+  PositiveOrNull(w->Key("widest_roof_gflops"), p.widest_roof);
   w->Key("overhead");
   if (p.overhead) {
     w->BeginObject();

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <set>
 
@@ -13,17 +12,9 @@ namespace rprof {
 
 namespace {
 
-std::string Num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
+std::string Num(double v) { return Format("%.6g", v); }
 
-std::string Short(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
-}
+std::string Short(double v) { return Format("%.3g", v); }
 
 // A gnuplot string literal (terminals are set `noenhanced`, so only quotes and backslashes
 // need escaping).

@@ -46,6 +46,29 @@ bool Member(const JsonValue& object, const std::string& path, std::string_view k
   return true;
 }
 
+// An array's item in messages: "trust[2]".
+std::string Item(const std::string& where, size_t index) {
+  return where + "[" + std::to_string(index) + "]";
+}
+
+// Calls read(item, index) on each item of `array` in order; false at the first false.
+template <typename Read>
+bool ForEachItem(const JsonValue& array, Read&& read) {
+  for (size_t i = 0; i < array.items().size(); ++i)
+    if (!read(array.items()[i], i)) return false;
+  return true;
+}
+
+// ForEachItem over the array member `key` of object (see Member): none where it is absent or
+// null and `need` allows that.
+template <typename Read>
+bool ReadArray(const JsonValue& object, const std::string& path, std::string_view key, Need need,
+               Read&& read, Error* err) {
+  const JsonValue* array = nullptr;
+  if (!Member(object, path, key, Type::kArray, need, &array, err)) return false;
+  return !array || ForEachItem(*array, read);
+}
+
 bool ReadString(const JsonValue& object, const std::string& path, std::string_view key, Need need,
                 std::string* out, Error* err) {
   const JsonValue* value = nullptr;
@@ -100,17 +123,13 @@ bool ReadNumber(const JsonValue& object, const std::string& path, std::string_vi
 
 bool ReadStringArray(const JsonValue& object, const std::string& path, std::string_view key,
                      Need need, std::vector<std::string>* out, Error* err) {
-  const JsonValue* array = nullptr;
-  if (!Member(object, path, key, Type::kArray, need, &array, err)) return false;
   out->clear();
-  if (!array) return true;
-  for (size_t i = 0; i < array->items().size(); ++i) {
-    const JsonValue& item = array->items()[i];
-    if (!item.is_string())
-      return Wrong(Where(path, key) + "[" + std::to_string(i) + "]", "a string", &item, err);
+  auto read = [&](const JsonValue& item, size_t i) {
+    if (!item.is_string()) return Wrong(Item(Where(path, key), i), "a string", &item, err);
     out->push_back(item.string());
-  }
-  return true;
+    return true;
+  };
+  return ReadArray(object, path, key, need, read, err);
 }
 
 // "job": the run's rank in a parallel job; absent or null for a run of no job (and in the JSON
@@ -282,41 +301,36 @@ bool ReadFunctions(const JsonValue& run, std::vector<Metric>* metrics, Error* er
       }
       if (value.is_null()) continue;
       if (!value.is_array()) return Wrong(Where(at, key), "an array or null", &value, err);
-      for (size_t i = 0; i < value.items().size(); ++i)
-        if (!ReadFunctionLine(Where(at, key) + "[" + std::to_string(i) + "]", name,
-                              value.items()[i], metrics, err))
-          return false;
+      auto read_line = [&](const JsonValue& line, size_t i) {
+        return ReadFunctionLine(Item(Where(at, key), i), name, line, metrics, err);
+      };
+      if (!ForEachItem(value, read_line)) return false;
     }
   }
   return true;
 }
 
 bool ReadTrust(const JsonValue& run, std::vector<TrustNote>* trust, Error* err) {
-  const JsonValue* array = nullptr;
-  if (!Member(run, "", "trust", Type::kArray, Need::kNullable, &array, err)) return false;
-  if (!array) return true;
-  for (size_t i = 0; i < array->items().size(); ++i) {
-    const JsonValue& item = array->items()[i];
-    std::string at = "trust[" + std::to_string(i) + "]";
+  auto read = [&](const JsonValue& item, size_t i) {
+    const std::string at = Item("trust", i);
     if (!item.is_object()) return Wrong(at, "an object", &item, err);
     TrustNote note;
     if (!ReadString(item, at, "kind", Need::kRequired, &note.kind, err) ||
         !ReadString(item, at, "detail", Need::kRequired, &note.detail, err))
       return false;
     trust->push_back(std::move(note));
-  }
-  return true;
+    return true;
+  };
+  return ReadArray(run, "", "trust", Need::kNullable, read, err);
 }
 
 bool ReadSamples(const JsonValue& run, std::vector<double>* samples, Error* err) {
-  const JsonValue* array = nullptr;
-  if (!Member(run, "", "samples_s", Type::kArray, Need::kRequired, &array, err)) return false;
-  for (size_t i = 0; i < array->items().size(); ++i) {
-    const JsonValue& item = array->items()[i];
-    if (!item.is_number())
-      return Wrong("samples_s[" + std::to_string(i) + "]", "a number", &item, err);
+  auto read = [&](const JsonValue& item, size_t i) {
+    if (!item.is_number()) return Wrong(Item("samples_s", i), "a number", &item, err);
     samples->push_back(item.number());
-  }
+    return true;
+  };
+  if (!ReadArray(run, "", "samples_s", Need::kRequired, read, err)) return false;
   // repetitions is derived (one per sample); a file where they disagree was edited wrongly.
   std::optional<int64_t> repetitions;
   if (!ReadInt(run, "", "repetitions", Need::kNullable, &repetitions, err)) return false;

@@ -12,8 +12,10 @@
 #include "functions/hot_functions.h"
 #include "functions/hot_lines.h"
 #include "report/footnotes.h"
+#include "report/json_values.h"
 #include "report/placement_report.h"
 #include "report/render.h"
+#include "report/run_regions.h"
 #include "report/run_summary.h"
 #include "report/table.h"
 #include "report/text_table.h"
@@ -162,16 +164,8 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
   w->Key("cpu_list").StringOrNull(run.cpu_list);
   w->Key("precision").StringOrNull(run.precision);
   w->Key("status").String(RunStatusName(run.status));
-  w->Key("exit_code");
-  if (run.exit_code)
-    w->Int(*run.exit_code);
-  else
-    w->Null();
-  w->Key("signal");
-  if (run.signal)
-    w->Int(*run.signal);
-  else
-    w->Null();
+  IntOrNull(w->Key("exit_code"), run.exit_code);
+  IntOrNull(w->Key("signal"), run.signal);
   w->Key("note").StringOrNull(run.note);
   w->Key("started_at").String(run.started_at);
   w->Key("ended_at").String(run.ended_at);
@@ -193,16 +187,8 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
     w->Key("job_id").String(job.job_id);
     w->Key("rank").Int(job.rank);
     w->Key("size").Int(job.size);
-    w->Key("local_rank");
-    if (job.local_rank)
-      w->Int(*job.local_rank);
-    else
-      w->Null();
-    w->Key("node");
-    if (job.node)
-      w->Int(*job.node);
-    else
-      w->Null();
+    IntOrNull(w->Key("local_rank"), job.local_rank);
+    IntOrNull(w->Key("node"), job.node);
     w->Key("host").String(job.host);
     w->Key("launcher").String(job.launcher);
     w->Key("scheduler").StringOrNull(job.scheduler);
@@ -232,12 +218,8 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
   w->EndObject();
 
   // metrics: {name: {source: {value, unit, note}}} for the whole run; regions alike.
-  std::map<std::string, std::vector<const Metric*>> by_region;
-  for (const Metric& m : run.metrics) by_region[m.region].push_back(&m);
-  std::map<std::string, const Placement*> region_placements;
-  if (placement)
-    for (const RegionPlacement& rp : placement->regions)
-      region_placements.emplace(rp.region, &rp.placement);
+  RegionMetrics by_region = GroupByRegion(run.metrics);
+  const RegionPlacements region_placements(placement);
   // A placement as the "placement" key: the run's, or a region's (nullptr: the run has none).
   auto write_placement = [&](const Placement* p) {
     w->Key("placement");
@@ -292,10 +274,7 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
         w->EndArray();
       }
     }
-    if (region && placement) {
-      auto found = region_placements.find(*region);
-      write_placement(found == region_placements.end() ? nullptr : found->second);
-    }
+    if (region && placement) write_placement(region_placements.Of(*region));
     w->EndObject();
   };
   w->Key("trust").BeginArray();
@@ -331,11 +310,7 @@ void WriteRunJson(const RunRecord& run, JsonWriter* w, const RunPlacement* place
     w->Key("percent_of_roof").OptionalNumber(p.percent_of_roof);
     w->Key("verdict").String(p.verdict);
     w->Key("bound").StringOrNull(p.bound);
-    w->Key("bytes_compulsory_only");
-    if (p.bytes_compulsory_only)
-      w->Bool(*p.bytes_compulsory_only);
-    else
-      w->Null();
+    BoolOrNull(w->Key("bytes_compulsory_only"), p.bytes_compulsory_only);
     w->Key("note").StringOrNull(p.note);
     w->Key("binding_level").StringOrNull(p.binding_level);
     w->Key("binding_source").StringOrNull(p.binding_source);
@@ -393,8 +368,7 @@ std::string RunHeading(const RunRecord& run) {
 // are, and how many bytes each FLOP moves there. The file by its own name (the JSON has its
 // path), so that the table keeps to 80 columns.
 void AddHotLinesText(const std::string& region, const std::vector<const Metric*>& metrics,
-                     const std::map<std::string, std::vector<const Metric*>>& regions,
-                     Report* report) {
+                     const RegionMetrics& regions, Report* report) {
   std::string function = EscapeForTerminal(std::string(FunctionOfRegion(region)));
   std::vector<FunctionLine> lines = FunctionLines(FunctionOfRegion(region), regions);
   if (lines.empty()) {
@@ -458,10 +432,7 @@ std::string FormatRun(const RunRecord& run, OutputFormat format, const RunPlacem
   report.SetJson([&](JsonWriter* w) { WriteRunJson(run, w, placement); });
   report.AddText(RunHeading(run));
   // People read one table per region; CSV has them all in one, each row naming its region.
-  // Grouped once: a program may mark 10^5 regions, and a scan of every metric per region would
-  // cost rprof minutes.
-  std::map<std::string, std::vector<const Metric*>> regions;
-  for (const Metric& m : run.metrics) regions[m.region].push_back(&m);
+  RegionMetrics regions = GroupByRegion(run.metrics);
   // The spread stands after the unit, as perf stat's "+- x %", where a metric has one.
   bool spreads = false;
   for (const Metric& m : run.metrics) spreads = spreads || SpreadOf(m, run);

@@ -8,6 +8,7 @@
 #include "core/text.h"
 #include "functions/hot_functions.h"
 #include "functions/hot_lines.h"
+#include "report/run_regions.h"
 #include "report/text_table.h"
 
 namespace rprof {
@@ -102,16 +103,8 @@ std::string SharedLibraryOf(std::string_view function, std::string_view note,
 }
 
 void AddRunSummary(const RunRecord& run, const RunPlacement* placement, Report* report) {
-  std::map<std::string, std::vector<const Metric*>> regions;
-  for (const Metric& m : run.metrics) regions[m.region].push_back(&m);
-  std::map<std::string, const Placement*> region_placements;
-  if (placement)
-    for (const RegionPlacement& rp : placement->regions)
-      region_placements.emplace(rp.region, &rp.placement);
-  auto placement_of = [&](const std::string& region) -> const Placement* {
-    auto found = region_placements.find(region);
-    return found == region_placements.end() ? nullptr : found->second;
-  };
+  RegionMetrics regions = GroupByRegion(run.metrics);
+  const RegionPlacements region_placements(placement);
 
   // The verdict, first: where the run stands and what binds it.
   const Placement* placed =
@@ -188,7 +181,7 @@ void AddRunSummary(const RunRecord& run, const RunPlacement* placement, Report* 
     row.share = ValueIn(metrics, "time_share", Source::kClock);
     row.flops = ValueIn(metrics, "flops");
     row.instructions = ValueIn(metrics, "instructions", Source::kSim).value_or(0);
-    row.placement = placement_of(region);
+    row.placement = region_placements.Of(region);
     if (row.library.empty()) {
       rows.push_back(std::move(row));
       continue;
@@ -282,7 +275,7 @@ void AddRunSummary(const RunRecord& run, const RunPlacement* placement, Report* 
       table.AddRow({Cell::Text(EscapeForTerminal(marked[i])),
                     Cell::Number(time_s, time_s ? FormatSeconds(*time_s) : "-"),
                     Cell::Number(gflops ? gflops->value : std::nullopt),
-                    Cell::Text(BoundCellText(placement_of(marked[i])))});
+                    Cell::Text(BoundCellText(region_placements.Of(marked[i])))});
     }
     if (marked.size() > kSummaryTopRows)
       report->AddText("  and " + std::to_string(marked.size() - kSummaryTopRows) +

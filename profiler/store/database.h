@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -58,6 +59,11 @@ class Database {
   template <typename Row, typename... Values>
   [[nodiscard]] bool ForEachRow(std::string_view sql, Error* err, Row&& row,
                                 const Values&... values);
+  // Prepares sql once and runs it for each item of `items` with the values bind(item) returns
+  // as a std::tuple, in SQL order (each bound as Statement::Run binds it): the rows of one table
+  // from a list. Stops at the first failure, false with *err.
+  template <typename Items, typename Bind>
+  [[nodiscard]] bool RunForEach(std::string_view sql, const Items& items, Error* err, Bind&& bind);
 
   int64_t LastInsertId() const;
   sqlite3* handle() const { return db_; }
@@ -155,6 +161,16 @@ bool Database::ForEachRow(std::string_view sql, Error* err, Row&& row, const Val
   if (step.message.empty()) return true;
   if (err) *err = std::move(step);
   return false;
+}
+
+template <typename Items, typename Bind>
+bool Database::RunForEach(std::string_view sql, const Items& items, Error* err, Bind&& bind) {
+  Statement statement;
+  if (!Prepare(sql, &statement, err)) return false;
+  auto run = [&](const auto&... values) { return statement.Run(err, values...); };
+  for (const auto& item : items)
+    if (!std::apply(run, bind(item))) return false;
+  return true;
 }
 
 // Text stored as NULL when empty (a note, a cwd that was not recorded).

@@ -1,6 +1,7 @@
 #include "store/profile_store.h"
 
 #include <sstream>
+#include <tuple>
 
 #include "core/text.h"
 #include "rprof_config.h"
@@ -134,78 +135,82 @@ std::optional<double> TrafficValue(const Ceiling& c) {
   return CeilingValue(c, ByteConvention::kTraffic);
 }
 
+// The profile's rows, inside the caller's transaction; *profile_id gets its id.
+bool InsertProfileRows(RunStore* store, const MachineRecord& machine, const MachineProfile& profile,
+                       int64_t* profile_id, Error* err) {
+  if (!store->InsertMachineRow(
+          machine,
+          "INSERT INTO machine_profiles (machine_id, mode, threads, isa, nominal_ghz,"
+          " clock_ghz_scalar, clock_ghz_vector, load_average_before, seconds, warnings,"
+          " created_at, rprof_version, noisy, noisy_reasons)"
+          " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          profile_id, err, profile.mode, profile.threads, IsaString(profile.topology.isa),
+          NonZero(profile.topology.nominal_ghz), NonZero(profile.clock_ghz_scalar),
+          NonZero(profile.clock_ghz_vector), profile.load_average_before, profile.seconds,
+          Join(profile.warnings, "\n"), UtcNow(), std::string_view(RPROF_VERSION),
+          profile.noisy() ? 1 : 0,
+          profile.noisy() ? std::optional<std::string>(Join(profile.noisy_reasons, "\n"))
+                          : std::nullopt))
+    return false;
+  const int64_t id = *profile_id;
+  Database* db = store->db();
+
+  // Each table's statement is prepared once and run per row; a ceiling that fails is named.
+  const Ceiling* ceiling = nullptr;
+  if (!db->RunForEach("INSERT INTO ceilings (profile_id, kind, name, level, isa, precision,"
+                      " pattern, threads, working_set_bytes, value, unit, spread_pct,"
+                      " repetitions, bytes_per_element, traffic_bytes_per_element,"
+                      " traffic_value) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      profile.ceilings, err, [&](const Ceiling& x) {
+                        ceiling = &x;
+                        return std::tuple(id, x.kind, x.name, x.level, x.isa, x.precision,
+                                          x.pattern, x.threads, x.working_set_bytes, x.value,
+                                          x.unit, x.spread_pct, x.repetitions,
+                                          NonZeroInt(x.bytes_per_element),
+                                          NonZeroInt(x.traffic_bytes_per_element), TrafficValue(x));
+                      })) {
+    if (ceiling) err->message = ceiling->name + ": " + err->message;
+    return false;
+  }
+  return db->RunForEach(
+             "INSERT INTO latency_points (profile_id, working_set_bytes, ns,"
+             " spread_pct) VALUES (?, ?, ?, ?)",
+             profile.latency, err,
+             [&](const LatencyPoint& x) {
+               return std::tuple(id, x.working_set_bytes, x.ns, x.spread_pct);
+             }) &&
+         db->RunForEach(
+             "INSERT INTO bandwidth_points (profile_id, pattern, threads,"
+             " working_set_bytes, gbs, spread_pct) VALUES (?, ?, ?, ?, ?, ?)",
+             profile.bandwidth, err,
+             [&](const BandwidthPoint& x) {
+               return std::tuple(id, x.pattern, x.threads, x.working_set_bytes, x.gbs,
+                                 x.spread_pct);
+             }) &&
+         db->RunForEach(
+             "INSERT INTO memory_levels (profile_id, level, reported_size, effective_size,"
+             " latency_ns, bandwidth_gbs, size_agreement, note, size_bytes, size_rule,"
+             " size_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             profile.levels, err, [&](const LevelSummary& x) {
+               return std::tuple(
+                   id, x.level, x.reported_size, x.effective_size, NonZero(x.latency_ns),
+                   NonZero(x.bandwidth_gbs),
+                   x.size_agreement > 0 ? std::optional<int>(x.size_agreement) : std::nullopt,
+                   NullIfEmpty(x.note),
+                   x.size_rule.empty() ? std::nullopt : std::optional<uint64_t>(x.size_bytes),
+                   NullIfEmpty(x.size_rule), NullIfEmpty(x.size_reason));
+             });
+}
+
 }  // namespace
 
 bool InsertProfile(RunStore* store, const MachineRecord& machine, const MachineProfile& profile,
                    int64_t* id, Error* err) {
-  Database* db = store->db();
-  Error why;
-  Transaction txn(db);
-  if (!txn.Begin(&why)) return store->DbFail(why.message, err);
-  int64_t machine_id = 0;
-  if (!store->FindOrInsertMachine(machine, &machine_id, &why))
-    return store->DbFail(why.message, err);
-
-  if (!db->Run("INSERT INTO machine_profiles (machine_id, mode, threads, isa, nominal_ghz,"
-               " clock_ghz_scalar, clock_ghz_vector, load_average_before, seconds, warnings,"
-               " created_at, rprof_version, noisy, noisy_reasons)"
-               " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-               &why, machine_id, profile.mode, profile.threads, IsaString(profile.topology.isa),
-               NonZero(profile.topology.nominal_ghz), NonZero(profile.clock_ghz_scalar),
-               NonZero(profile.clock_ghz_vector), profile.load_average_before, profile.seconds,
-               Join(profile.warnings, "\n"), UtcNow(), std::string_view(RPROF_VERSION),
-               profile.noisy() ? 1 : 0,
-               profile.noisy() ? std::optional<std::string>(Join(profile.noisy_reasons, "\n"))
-                               : std::nullopt))
-    return store->DbFail(why.message, err);
-  int64_t profile_id = db->LastInsertId();
-
-  // Each table's statement is prepared once and run per row.
-  Statement c;
-  if (!db->Prepare("INSERT INTO ceilings (profile_id, kind, name, level, isa, precision, pattern,"
-                   " threads, working_set_bytes, value, unit, spread_pct, repetitions,"
-                   " bytes_per_element, traffic_bytes_per_element, traffic_value)"
-                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                   &c, &why))
-    return store->DbFail(why.message, err);
-  for (const Ceiling& x : profile.ceilings)
-    if (!c.Run(&why, profile_id, x.kind, x.name, x.level, x.isa, x.precision, x.pattern, x.threads,
-               x.working_set_bytes, x.value, x.unit, x.spread_pct, x.repetitions,
-               NonZeroInt(x.bytes_per_element), NonZeroInt(x.traffic_bytes_per_element),
-               TrafficValue(x)))
-      return store->DbFail(x.name + ": " + why.message, err);
-  Statement l;
-  if (!db->Prepare("INSERT INTO latency_points (profile_id, working_set_bytes, ns, spread_pct)"
-                   " VALUES (?, ?, ?, ?)",
-                   &l, &why))
-    return store->DbFail(why.message, err);
-  for (const LatencyPoint& x : profile.latency)
-    if (!l.Run(&why, profile_id, x.working_set_bytes, x.ns, x.spread_pct))
-      return store->DbFail(why.message, err);
-  Statement b;
-  if (!db->Prepare("INSERT INTO bandwidth_points (profile_id, pattern, threads, working_set_bytes,"
-                   " gbs, spread_pct) VALUES (?, ?, ?, ?, ?, ?)",
-                   &b, &why))
-    return store->DbFail(why.message, err);
-  for (const BandwidthPoint& x : profile.bandwidth)
-    if (!b.Run(&why, profile_id, x.pattern, x.threads, x.working_set_bytes, x.gbs, x.spread_pct))
-      return store->DbFail(why.message, err);
-  Statement v;
-  if (!db->Prepare("INSERT INTO memory_levels (profile_id, level, reported_size, effective_size,"
-                   " latency_ns, bandwidth_gbs, size_agreement, note, size_bytes, size_rule,"
-                   " size_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                   &v, &why))
-    return store->DbFail(why.message, err);
-  for (const LevelSummary& x : profile.levels)
-    if (!v.Run(&why, profile_id, x.level, x.reported_size, x.effective_size, NonZero(x.latency_ns),
-               NonZero(x.bandwidth_gbs),
-               x.size_agreement > 0 ? std::optional<int>(x.size_agreement) : std::nullopt,
-               x.note.empty() ? std::nullopt : std::optional<std::string>(x.note),
-               x.size_rule.empty() ? std::nullopt : std::optional<uint64_t>(x.size_bytes),
-               x.size_rule.empty() ? std::nullopt : std::optional<std::string>(x.size_rule),
-               x.size_reason.empty() ? std::nullopt : std::optional<std::string>(x.size_reason)))
-      return store->DbFail(why.message, err);
-  if (!txn.Commit(&why)) return store->DbFail(why.message, err);
+  int64_t profile_id = 0;
+  if (!store->WriteInTransaction(
+          [&](Error* why) { return InsertProfileRows(store, machine, profile, &profile_id, why); },
+          err))
+    return false;
   *id = profile_id;
   return true;
 }

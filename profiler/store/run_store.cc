@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <ranges>
+#include <tuple>
 #include <utility>
 
 #include "core/json.h"
@@ -168,11 +170,9 @@ bool RunStore::FindOrInsertMachine(const MachineRecord& m, int64_t* id, Error* e
 
 bool RunStore::Insert(RunRecord* run, Error* err) {
   if (run->uid.empty()) run->uid = NewRunUid();
-  Error why;
-  Transaction txn(&db_);
-  if (!txn.Begin(&why) || !InsertRows(run, &why) || !txn.Commit(&why)) {
+  if (!WriteInTransaction([&](Error* why) { return InsertRows(run, why); }, err)) {
     run->id = 0;
-    return DbFail(why.message, err);
+    return false;
   }
   return true;
 }
@@ -189,11 +189,7 @@ bool RunStore::FindStored(const RunRecord& run, int64_t* id, Error* err) {
 }
 
 bool RunStore::Import(std::vector<RunRecord>* runs, std::vector<Imported>* results, Error* err) {
-  Error why;
-  Transaction txn(&db_);
-  if (!txn.Begin(&why) || !ImportRows(runs, results, &why) || !txn.Commit(&why))
-    return DbFail(why.message, err);
-  return true;
+  return WriteInTransaction([&](Error* why) { return ImportRows(runs, results, why); }, err);
 }
 
 bool RunStore::ImportRows(std::vector<RunRecord>* runs, std::vector<Imported>* results,
@@ -234,76 +230,61 @@ bool RunStore::ImportRows(std::vector<RunRecord>* runs, std::vector<Imported>* r
 }
 
 bool RunStore::InsertRows(RunRecord* run, Error* err) {
-  int64_t machine_id = 0;
-  if (!FindOrInsertMachine(run->machine, &machine_id, err)) return false;
-
   const std::optional<JobRank>& job = run->job;
   std::optional<std::string> command;
   if (!run->command.empty()) command = StringsToJsonArray(run->command);
-  if (!db_.Run("INSERT INTO runs (machine_id, target_kind, target, params, command, cwd,"
-               " precision, status, exit_code, signal, note, sources, repetitions,"
-               " calls_per_rep, started_at, ended_at, rprof_version, uid, cpu_list, job_id,"
-               " job_rank, job_size, job_local_rank, job_node, job_host, job_launcher,"
-               " job_scheduler, job_scheduler_job_id, job_scheduler_step_id)"
-               " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-               " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-               err, machine_id, run->target_kind, run->target, PairsToJsonObject(run->params),
-               command, NullIfEmpty(run->cwd), NullIfEmpty(run->precision),
-               RunStatusName(run->status), run->exit_code, run->signal, NullIfEmpty(run->note),
-               Join(run->sources, ","), run->samples.size(), run->calls_per_rep, run->started_at,
-               run->ended_at, run->rprof_version, run->uid, NullIfEmpty(run->cpu_list),
-               job ? std::optional(job->job_id) : std::nullopt,
-               job ? std::optional(job->rank) : std::nullopt,
-               job ? std::optional(job->size) : std::nullopt, job ? job->local_rank : std::nullopt,
-               job ? job->node : std::nullopt, job ? std::optional(job->host) : std::nullopt,
-               job ? std::optional(job->launcher) : std::nullopt,
-               job ? NullIfEmpty(job->scheduler) : std::nullopt,
-               job ? NullIfEmpty(job->scheduler_job_id) : std::nullopt,
-               job ? NullIfEmpty(job->scheduler_step_id) : std::nullopt))
+  int64_t run_id = 0;
+  if (!InsertMachineRow(
+          run->machine,
+          "INSERT INTO runs (machine_id, target_kind, target, params, command, cwd,"
+          " precision, status, exit_code, signal, note, sources, repetitions,"
+          " calls_per_rep, started_at, ended_at, rprof_version, uid, cpu_list, job_id,"
+          " job_rank, job_size, job_local_rank, job_node, job_host, job_launcher,"
+          " job_scheduler, job_scheduler_job_id, job_scheduler_step_id)"
+          " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+          " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          &run_id, err, run->target_kind, run->target, PairsToJsonObject(run->params), command,
+          NullIfEmpty(run->cwd), NullIfEmpty(run->precision), RunStatusName(run->status),
+          run->exit_code, run->signal, NullIfEmpty(run->note), Join(run->sources, ","),
+          run->samples.size(), run->calls_per_rep, run->started_at, run->ended_at,
+          run->rprof_version, run->uid, NullIfEmpty(run->cpu_list),
+          job ? std::optional(job->job_id) : std::nullopt,
+          job ? std::optional(job->rank) : std::nullopt,
+          job ? std::optional(job->size) : std::nullopt, job ? job->local_rank : std::nullopt,
+          job ? job->node : std::nullopt, job ? std::optional(job->host) : std::nullopt,
+          job ? std::optional(job->launcher) : std::nullopt,
+          job ? NullIfEmpty(job->scheduler) : std::nullopt,
+          job ? NullIfEmpty(job->scheduler_job_id) : std::nullopt,
+          job ? NullIfEmpty(job->scheduler_step_id) : std::nullopt))
     return false;
-  int64_t run_id = db_.LastInsertId();
 
   // Each table's statement is prepared once and run per row.
-  Statement sample;
-  if (!db_.Prepare("INSERT INTO samples (run_id, rep, time_s) VALUES (?, ?, ?)", &sample, err))
+  if (!db_.RunForEach("INSERT INTO samples (run_id, rep, time_s) VALUES (?, ?, ?)",
+                      std::views::iota(size_t{0}, run->samples.size()), err,
+                      [&](size_t rep) { return std::tuple(run_id, rep, run->samples[rep]); }))
     return false;
-  for (size_t i = 0; i < run->samples.size(); ++i)
-    if (!sample.Run(err, run_id, i, run->samples[i])) return false;
-
-  Statement metric;
-  if (!db_.Prepare("INSERT INTO metrics (run_id, region, name, source, value, unit, note,"
-                   " coverage, spread_pct) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                   &metric, err))
+  if (!db_.RunForEach("INSERT INTO metrics (run_id, region, name, source, value, unit, note,"
+                      " coverage, spread_pct) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      run->metrics, err, [&](const Metric& m) {
+                        return std::tuple(run_id, m.region, m.name, SourceName(m.source), m.value,
+                                          m.unit, NullIfEmpty(m.note), m.coverage, m.spread_pct);
+                      }))
     return false;
-  for (const Metric& m : run->metrics)
-    if (!metric.Run(err, run_id, m.region, m.name, SourceName(m.source), m.value, m.unit,
-                    NullIfEmpty(m.note), m.coverage, m.spread_pct))
-      return false;
-
-  Statement trust;
-  if (!db_.Prepare("INSERT OR IGNORE INTO run_trust (run_id, kind, detail) VALUES (?, ?, ?)",
-                   &trust, err))
+  if (!db_.RunForEach(
+          "INSERT OR IGNORE INTO run_trust (run_id, kind, detail) VALUES (?, ?, ?)", run->trust,
+          err, [&](const TrustNote& note) { return std::tuple(run_id, note.kind, note.detail); }))
     return false;
-  for (const TrustNote& note : run->trust)
-    if (!trust.Run(err, run_id, note.kind, note.detail)) return false;
-
-  if (!run->sim_caches.empty()) {
-    Statement cache;
-    if (!db_.Prepare("INSERT INTO run_sim_caches (run_id, level, size_bytes, ways, line_bytes,"
-                     " inclusion, size_origin) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                     &cache, err))
-      return false;
-    for (const SimCacheRecord& c : run->sim_caches)
-      if (!cache.Run(err, run_id, c.level, c.size_bytes, c.ways, c.line_bytes, c.inclusion,
-                     c.size_origin))
-        return false;
-  }
-
-  Statement tag;
-  if (!db_.Prepare("INSERT INTO tags (run_id, key, value) VALUES (?, ?, ?)", &tag, err))
+  if (!run->sim_caches.empty() &&
+      !db_.RunForEach("INSERT INTO run_sim_caches (run_id, level, size_bytes, ways, line_bytes,"
+                      " inclusion, size_origin) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                      run->sim_caches, err, [&](const SimCacheRecord& c) {
+                        return std::tuple(run_id, c.level, c.size_bytes, c.ways, c.line_bytes,
+                                          c.inclusion, c.size_origin);
+                      }))
     return false;
-  for (const auto& [key, value] : run->tags)
-    if (!tag.Run(err, run_id, key, value)) return false;
+  if (!db_.RunForEach("INSERT INTO tags (run_id, key, value) VALUES (?, ?, ?)", run->tags, err,
+                      [&](const auto& tag) { return std::tuple(run_id, tag.first, tag.second); }))
+    return false;
 
   if (run->placement) {
     const PlacementRecord& p = *run->placement;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/error.h"
@@ -98,9 +99,33 @@ class RunStore {
   // transaction when the id is about to be referenced. Fails as the database does.
   [[nodiscard]] bool FindOrInsertMachine(const MachineRecord& machine, int64_t* id, Error* err);
 
+  // Inserts a row that belongs to `machine` (a run, a profile, a calibration): the machines row
+  // (FindOrInsertMachine), then `sql` run with its id as the first value and `values` after it.
+  // *id: the new row's id. Call inside a transaction. Fails as the database does.
+  template <typename... Values>
+  [[nodiscard]] bool InsertMachineRow(const MachineRecord& machine, std::string_view sql,
+                                      int64_t* id, Error* err, const Values&... values) {
+    int64_t machine_id = 0;
+    if (!FindOrInsertMachine(machine, &machine_id, err) ||
+        !db_.Run(sql, err, machine_id, values...))
+      return false;
+    *id = db_.LastInsertId();
+    return true;
+  }
+
   // Fails *err as every database error does: kEnvironment, "database <path>: <why>". For the
   // stores built on this one (profiles, calibrations), so all name the file the same way.
   bool DbFail(const std::string& why, Error* err) const;
+
+  // Runs write(Error* why) in one transaction, whole or not at all: false from write, or a
+  // failure to begin or commit, rolls back and fails *err as DbFail does with *why.
+  template <typename Write>
+  [[nodiscard]] bool WriteInTransaction(Write&& write, Error* err) {
+    Error why;
+    Transaction txn(&db_);
+    if (!txn.Begin(&why) || !write(&why) || !txn.Commit(&why)) return DbFail(why.message, err);
+    return true;
+  }
 
   Database* db() { return &db_; }
   const std::string& path() const { return path_; }

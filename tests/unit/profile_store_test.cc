@@ -227,6 +227,25 @@ TEST_F(ProfileStoreTest, InsertThenLoadRoundTripsEverything) {
   EXPECT_TRUE(listed[0].profile.levels.empty());
 }
 
+// A ceiling the database refuses is named, and the profile is stored whole or not at all.
+TEST_F(ProfileStoreTest, ARefusedCeilingIsNamedAndNothingIsStored) {
+  Error err;
+  ASSERT_TRUE(
+      store_.db()->Exec("CREATE TEMP TRIGGER refuse BEFORE INSERT ON main.ceilings"
+                        " WHEN NEW.name = 'dram_triad'"
+                        " BEGIN SELECT RAISE(ABORT, 'refused here'); END",
+                        &err))
+      << err.message;
+  int64_t id = 0;
+  EXPECT_FALSE(InsertProfile(&store_, TestMachine(), FullProfile(), &id, &err));
+  EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
+  EXPECT_EQ(err.message, "database " + path_ + ": dram_triad: refused here");
+  EXPECT_EQ(id, 0);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM machine_profiles"), 0);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM ceilings"), 0);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM machines"), 0);
+}
+
 TEST_F(ProfileStoreTest, RowsInTheFile) {
   int64_t id = Insert(TestMachine(), FullProfile());
   std::string where = " WHERE profile_id = " + std::to_string(id);

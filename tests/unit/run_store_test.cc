@@ -15,6 +15,8 @@
 #include <iterator>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "raw_sqlite.h"
@@ -197,6 +199,65 @@ TEST_F(RunStoreTest, ForEachRowVisitsRowsInOrderAndReportsErrors) {
   EXPECT_TRUE(seen.empty());
   EXPECT_FALSE(db->ForEachRow("SELECT x FROM no_such_table", &why, add));
   EXPECT_TRUE(Contains(why.message, "no_such_table")) << why.message;
+}
+
+// One statement for a list of rows: each item's values in SQL order; the first failure stops it.
+TEST_F(RunStoreTest, RunForEachInsertsEachItemUntilOneFails) {
+  Database* db = store_.db();
+  Error why;
+  ASSERT_TRUE(db->Exec("CREATE TEMP TABLE pairs (k INTEGER PRIMARY KEY, v TEXT)", &why))
+      << why.message;
+  auto bind = [](const std::pair<int, std::string>& p) { return std::tuple(p.first, p.second); };
+  std::vector<std::pair<int, std::string>> rows = {{1, "a"}, {2, "b"}, {3, "c"}};
+  EXPECT_TRUE(db->RunForEach("INSERT INTO pairs (k, v) VALUES (?, ?)", rows, &why, bind))
+      << why.message;
+  int64_t count = 0;
+  auto read = [&](const Statement& s) { count = s.Int(0); };
+  ASSERT_TRUE(db->ForEachRow("SELECT count(*) FROM pairs WHERE v IN ('a', 'b', 'c')", &why, read));
+  EXPECT_EQ(count, 3);
+
+  // 4 goes in, the second 1 breaks the key, 5 is never tried.
+  rows = {{4, "d"}, {1, "again"}, {5, "e"}};
+  EXPECT_FALSE(db->RunForEach("INSERT INTO pairs (k, v) VALUES (?, ?)", rows, &why, bind));
+  EXPECT_TRUE(Contains(why.message, "UNIQUE")) << why.message;
+  ASSERT_TRUE(db->ForEachRow("SELECT count(*) FROM pairs", &why, read));
+  EXPECT_EQ(count, 4);
+
+  // A miscounted list is refused before any row, as Statement::Run refuses it.
+  EXPECT_FALSE(db->RunForEach("INSERT INTO pairs (k, v) VALUES (?, ?)", rows, &why,
+                              [](const auto& p) { return std::tuple(p.first); }));
+  EXPECT_TRUE(Contains(why.message, "statement has 2 parameters, 1 values given")) << why.message;
+}
+
+// A write that fails leaves nothing behind, and fails as every database error does.
+TEST_F(RunStoreTest, WriteInTransactionRollsBackAFailedWrite) {
+  Error err;
+  auto write = [&](Error* why) {
+    int64_t id = 0;
+    return store_.InsertMachineRow(TestMachine(),
+                                   "INSERT INTO calibrations (machine_id, source, pmu,"
+                                   " tolerance_pct, created_at, rprof_version)"
+                                   " VALUES (?, 'pmu', 'none', 5, '2026-01-01T00:00:00.000Z', '0')",
+                                   &id, why) &&
+           id > 0 && Fail(why, ErrorKind::kEnvironment, "given up");
+  };
+  EXPECT_FALSE(store_.WriteInTransaction(write, &err));
+  EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
+  EXPECT_EQ(err.message, "database " + path_ + ": given up");
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM calibrations"), 0);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM machines"), 0);
+
+  auto succeed = [&](Error* why) {
+    int64_t id = 0;
+    return store_.InsertMachineRow(TestMachine(),
+                                   "INSERT INTO calibrations (machine_id, source, pmu,"
+                                   " tolerance_pct, created_at, rprof_version)"
+                                   " VALUES (?, 'pmu', 'none', 5, '2026-01-01T00:00:00.000Z', '0')",
+                                   &id, why);
+  };
+  EXPECT_TRUE(store_.WriteInTransaction(succeed, &err)) << err.message;
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM calibrations"), 1);
+  EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM machines"), 1);
 }
 
 // run_summary's preferred source comes from the sources table, which the store keeps equal to
