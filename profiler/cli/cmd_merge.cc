@@ -29,40 +29,66 @@ bool Columns(Database* db, const std::string& table, std::vector<std::string>* o
       [&](const Statement& s) { out->push_back(s.Text(0)); }, table);
 }
 
-// Copies the source's rows of `table` whose `parent` column is `old_id` (src), with `parent`
-// set to `new_id`: a profile's ceilings, a calibration's points.
-bool CopyChildren(Database* db, const std::string& table, const std::string& parent, int64_t old_id,
-                  int64_t new_id, Error* err) {
+// Copies the source's rows of `table` whose `where` column is `where_value` into main, with
+// column `set` = `set_value`, and without their `id` column where !keep_id (main numbers them).
+bool CopyRows(Database* db, const std::string& table, const std::string& where, int64_t where_value,
+              const std::string& set, int64_t set_value, bool keep_id, Error* err) {
   std::vector<std::string> columns;
   if (!Columns(db, table, &columns, err)) return false;
   std::string names, values;
   for (const std::string& c : columns) {
+    if (c == "id" && !keep_id) continue;
     names += (names.empty() ? "" : ", ") + c;
-    values += (values.empty() ? "" : ", ") + (c == parent ? std::string("?1") : c);
+    values += (values.empty() ? "" : ", ") + (c == set ? std::string("?1") : c);
   }
   return db->Run("INSERT INTO main." + table + " (" + names + ") SELECT " + values + " FROM src." +
-                     table + " WHERE " + parent + " = ?2",
-                 err, new_id, old_id);
+                     table + " WHERE " + where + " = ?2",
+                 err, set_value, where_value);
+}
+
+// Copies the source's rows of `table` whose `parent` column is `old_id` (src), with `parent`
+// set to `new_id`: a profile's ceilings, a calibration's points.
+bool CopyChildren(Database* db, const std::string& table, const std::string& parent, int64_t old_id,
+                  int64_t new_id, Error* err) {
+  return CopyRows(db, table, parent, old_id, parent, new_id, /*keep_id=*/true, err);
 }
 
 // Copies one row of `table` (id `old_id` in src) with a new id and `machine_id` = `machine`;
 // *new_id is its id here.
 bool CopyRow(Database* db, const std::string& table, int64_t old_id, int64_t machine,
              int64_t* new_id, Error* err) {
-  std::vector<std::string> columns;
-  if (!Columns(db, table, &columns, err)) return false;
-  std::string names, values;
-  for (const std::string& c : columns) {
-    if (c == "id") continue;
-    names += (names.empty() ? "" : ", ") + c;
-    values += (values.empty() ? "" : ", ") + (c == "machine_id" ? std::string("?1") : c);
-  }
-  if (!db->Run("INSERT INTO main." + table + " (" + names + ") SELECT " + values + " FROM src." +
-                   table + " WHERE id = ?2",
-               err, machine, old_id))
+  if (!CopyRows(db, table, "id", old_id, "machine_id", machine, /*keep_id=*/false, err))
     return false;
   *new_id = db->LastInsertId();
   return true;
+}
+
+// A source's row of a table whose rows are known by their machine, their kind (a profile's
+// mode, a calibration's source) and the time they were made.
+struct DatedRow {
+  int64_t id = 0;
+  int64_t machine_id = 0;  // the source's
+  std::string kind, created_at;
+};
+
+// The source's rows of `table`, `kind_column` naming its kind, in the order SQLite gives.
+bool ReadDatedRows(Database* db, const std::string& table, const std::string& kind_column,
+                   std::vector<DatedRow>* out, Error* err) {
+  return db->ForEachRow("SELECT id, machine_id, " + kind_column + ", created_at FROM src." + table,
+                        err, [&](const Statement& s) {
+                          out->push_back({s.Int(0), s.Int(1), s.Text(2), s.Text(3)});
+                        });
+}
+
+// *stored: the id of the first row of `table` here with `row`'s kind and time on `machine` (its
+// id here), 0 when there is none.
+bool FindStoredRow(Database* db, const std::string& table, const std::string& kind_column,
+                   const DatedRow& row, int64_t machine, int64_t* stored, Error* err) {
+  *stored = 0;
+  return db->ForEachRow(
+      "SELECT id FROM main." + table + " WHERE machine_id = ? AND " + kind_column +
+          " = ? AND created_at = ? ORDER BY id LIMIT 1",
+      err, [&](const Statement& s) { *stored = s.Int(0); }, machine, row.kind, row.created_at);
 }
 
 struct MergeCounts {
@@ -130,53 +156,38 @@ bool MergeSource(RunStore* store, RunStore* source, MergeCounts* counts, Error* 
 
   // Profiles, known by machine, mode and the time they were measured.
   std::map<int64_t, int64_t> profile_of;  // src machine_profiles.id -> main
-  std::vector<std::tuple<int64_t, int64_t, std::string, std::string>> profiles;
-  if (!db->ForEachRow("SELECT id, machine_id, mode, created_at FROM src.machine_profiles", err,
-                      [&](const Statement& s) {
-                        profiles.emplace_back(s.Int(0), s.Int(1), s.Text(2), s.Text(3));
-                      }))
-    return false;
-  for (const auto& [src_id, src_machine, mode, created_at] : profiles) {
-    int64_t machine = machine_of[src_machine], found = 0;
-    if (!db->ForEachRow(
-            "SELECT id FROM main.machine_profiles WHERE machine_id = ? AND mode = ?"
-            " AND created_at = ? ORDER BY id LIMIT 1",
-            err, [&](const Statement& s) { found = s.Int(0); }, machine, mode, created_at))
-      return false;
+  std::vector<DatedRow> profiles;
+  if (!ReadDatedRows(db, "machine_profiles", "mode", &profiles, err)) return false;
+  for (const DatedRow& profile : profiles) {
+    int64_t machine = machine_of[profile.machine_id], found = 0;
+    if (!FindStoredRow(db, "machine_profiles", "mode", profile, machine, &found, err)) return false;
     if (found) {
-      profile_of[src_id] = found;
+      profile_of[profile.id] = found;
       ++counts->profiles_known;
       continue;
     }
     int64_t id = 0;
-    if (!CopyRow(db, "machine_profiles", src_id, machine, &id, err)) return false;
+    if (!CopyRow(db, "machine_profiles", profile.id, machine, &id, err)) return false;
     for (const char* child : {"ceilings", "latency_points", "bandwidth_points", "memory_levels"})
-      if (!CopyChildren(db, child, "profile_id", src_id, id, err)) return false;
-    profile_of[src_id] = id;
+      if (!CopyChildren(db, child, "profile_id", profile.id, id, err)) return false;
+    profile_of[profile.id] = id;
     ++counts->profiles;
   }
 
   // Calibrations, known by machine, source and the time they were made.
-  std::vector<std::tuple<int64_t, int64_t, std::string, std::string>> calibrations;
-  if (!db->ForEachRow("SELECT id, machine_id, source, created_at FROM src.calibrations", err,
-                      [&](const Statement& s) {
-                        calibrations.emplace_back(s.Int(0), s.Int(1), s.Text(2), s.Text(3));
-                      }))
-    return false;
-  for (const auto& [src_id, src_machine, source_name, created_at] : calibrations) {
-    int64_t machine = machine_of[src_machine], found = 0;
-    if (!db->ForEachRow(
-            "SELECT id FROM main.calibrations WHERE machine_id = ? AND source = ?"
-            " AND created_at = ? LIMIT 1",
-            err, [&](const Statement& s) { found = s.Int(0); }, machine, source_name, created_at))
+  std::vector<DatedRow> calibrations;
+  if (!ReadDatedRows(db, "calibrations", "source", &calibrations, err)) return false;
+  for (const DatedRow& calibration : calibrations) {
+    int64_t machine = machine_of[calibration.machine_id], found = 0;
+    if (!FindStoredRow(db, "calibrations", "source", calibration, machine, &found, err))
       return false;
     if (found) {
       ++counts->calibrations_known;
       continue;
     }
     int64_t id = 0;
-    if (!CopyRow(db, "calibrations", src_id, machine, &id, err) ||
-        !CopyChildren(db, "calibration_points", "calibration_id", src_id, id, err))
+    if (!CopyRow(db, "calibrations", calibration.id, machine, &id, err) ||
+        !CopyChildren(db, "calibration_points", "calibration_id", calibration.id, id, err))
       return false;
     ++counts->calibrations;
   }

@@ -59,6 +59,20 @@ bool RunGnuplot(const std::string& script_path, Error* err) {
   return true;
 }
 
+// `path` could not be written (process/replace_file.h): kEnvironment, saying so and that the
+// file is left as it was.
+bool NotWritten(const std::string& path, const Error& why, Error* err) {
+  return Fail(err, ErrorKind::kEnvironment,
+              path + ": cannot write: " + why.message + "; the file is as it was before");
+}
+
+// Renames a picture written whole beside `output` (ReplacementPath) over it.
+bool CommitPicture(const std::string& temporary, const std::string& output, Error* err) {
+  Error why;
+  if (!CommitReplacement(temporary, output, &why)) return NotWritten(output, why, err);
+  return true;
+}
+
 // The SVG rendered to PNG or PDF by librsvg's rsvg-convert: the same picture, the same labels.
 // Written beside `output` and renamed over it once whole, as WriteText writes.
 bool RenderSvg(const std::string& svg_path, const std::string& output, Error* err) {
@@ -70,11 +84,7 @@ bool RenderSvg(const std::string& svg_path, const std::string& output, Error* er
                 "rsvg-convert failed on the roofline SVG (its message is above); -o FILE.svg "
                 "writes the SVG itself");
   }
-  Error why;
-  if (!CommitReplacement(temporary, output, &why))
-    return Fail(err, ErrorKind::kEnvironment,
-                output + ": cannot write: " + why.message + "; the file is as it was before");
-  return true;
+  return CommitPicture(temporary, output, err);
 }
 
 }  // namespace
@@ -95,9 +105,7 @@ void PrintNotes(const RooflineScene& scene) {
 // picture as it was.
 bool WriteText(const std::string& path, const std::string& text, Error* err) {
   Error why;
-  if (!ReplaceFile(path, text, &why))
-    return Fail(err, ErrorKind::kEnvironment,
-                path + ": cannot write: " + why.message + "; the file is as it was before");
+  if (!ReplaceFile(path, text, &why)) return NotWritten(path, why, err);
   return true;
 }
 
@@ -229,10 +237,7 @@ bool PlotCommand(CommandContext& context, const std::vector<std::string>& args, 
     DropReplacement(plot.output);
     return false;
   }
-  Error why;
-  if (!CommitReplacement(plot.output, output, &why))
-    return Fail(err, ErrorKind::kEnvironment,
-                output + ": cannot write: " + why.message + "; the file is as it was before");
+  if (!CommitPicture(plot.output, output, err)) return false;
   std::cout << "wrote " << output << "\n";
   return true;
 }

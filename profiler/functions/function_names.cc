@@ -6,12 +6,10 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "functions/debug_info_search.h"
-#include "functions/hot_functions.h"
 
 namespace rprof {
 namespace {
@@ -36,7 +34,6 @@ struct FunctionNames::File {
   };
   std::vector<Symbol> symbols;  // functions, by start, one per start (Better's choice)
   std::string debug_file;       // where libdw found the symbols, when not in the file itself
-  std::unordered_map<uint64_t, FunctionName> names;
 };
 
 namespace {
@@ -73,18 +70,9 @@ FunctionNames::File& FunctionNames::Open(const std::string& path) {
   auto it = files_.find(path);
   if (it != files_.end()) return *it->second;
   auto file = std::make_unique<File>();
-  // One session per file, ended once its symbols are copied: the file is reported at bias 0,
-  // so that its module's addresses are the link-time addresses callers give.
+  // One session per file, ended once its symbols are copied.
   Dwfl* dwfl = nullptr;
-  Dwfl_Module* module = nullptr;
-  if (!path.empty() && path[0] == '/') {
-    dwfl = dwfl_begin(&kDebugInfoSearch);
-    if (dwfl != nullptr) {
-      dwfl_report_begin(dwfl);
-      module = dwfl_report_elf(dwfl, path.c_str(), path.c_str(), -1, 0, /*add_p_vaddr=*/false);
-      dwfl_report_end(dwfl, nullptr, nullptr);
-    }
-  }
+  Dwfl_Module* module = OpenElfAtLinkTime(path, &dwfl);
   // The symbol table libdw chose: the file's .symtab, else its debug file's (found by
   // dwfl_standard_find_debuginfo), else its .dynsym; read whole once, as perf reads it.
   int count = module != nullptr ? dwfl_module_getsymtab(module) : -1;
@@ -122,11 +110,8 @@ FunctionNames::File& FunctionNames::Open(const std::string& path) {
   return *files_.emplace(path, std::move(file)).first->second;
 }
 
-const FunctionName& FunctionNames::Name(const std::string& path, uint64_t address,
-                                        std::string_view known) {
+FunctionName FunctionNames::FromSymbols(const std::string& path, uint64_t address) {
   File& file = Open(path);
-  auto cached = file.names.find(address);
-  if (cached != file.names.end()) return cached->second;
   FunctionName out;
   auto after = std::upper_bound(file.symbols.begin(), file.symbols.end(), address,
                                 [](uint64_t a, const File::Symbol& s) { return a < s.start; });
@@ -142,20 +127,7 @@ const FunctionName& FunctionNames::Name(const std::string& path, uint64_t addres
       if (sym.from_debug_file) out.debug_file = file.debug_file;
     }
   }
-  if (!out.named && IsSymbolName(known)) {
-    out.name = std::string(known);
-    out.named = true;
-    out.start = address;
-    out.source = NameSource::kValgrind;
-  }
-  if (!out.named) {
-    std::optional<uint64_t> start = unwind_.FunctionStart(path, address);
-    out.start = start.value_or(address);
-    out.source = start ? NameSource::kUnwindTable : NameSource::kAddress;
-    bool named = false;
-    out.name = FunctionDisplayName("", path, out.start, &named);
-  }
-  return file.names.emplace(address, std::move(out)).first->second;
+  return out;
 }
 
 }  // namespace rprof

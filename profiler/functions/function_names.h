@@ -17,6 +17,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "functions/unwind_ranges.h"
 
@@ -59,7 +60,13 @@ class FunctionNames {
  private:
   struct File;
   File& Open(const std::string& path);
+  // The name `path`'s symbols give the address (its .symtab, its debug file's, its .dynsym);
+  // named is false where none covers it, or the file cannot be read. function_names.cc reads
+  // them with libdw, function_names_stub.cc (no libdw) never has one.
+  FunctionName FromSymbols(const std::string& path, uint64_t address);
+
   std::map<std::string, std::unique_ptr<File>> files_;
+  std::map<std::string, std::unordered_map<uint64_t, FunctionName>> names_;  // by path, address
   UnwindRanges unwind_;
 };
 

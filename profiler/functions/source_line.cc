@@ -107,16 +107,8 @@ SourceLines::File& SourceLines::Open(const std::string& path) {
   auto it = files_.find(path);
   if (it != files_.end()) return *it->second;
   auto file = std::make_unique<File>();
-  // Reported at bias 0, as FunctionNames does, so that its addresses are link-time addresses.
-  if (!path.empty() && path[0] == '/') {
-    file->dwfl = dwfl_begin(&kDebugInfoSearch);
-    if (file->dwfl != nullptr) {
-      dwfl_report_begin(file->dwfl);
-      file->module =
-          dwfl_report_elf(file->dwfl, path.c_str(), path.c_str(), -1, 0, /*add_p_vaddr=*/false);
-      dwfl_report_end(file->dwfl, nullptr, nullptr);
-    }
-  }
+  // Opened as FunctionNames opens it, so that its addresses are the same link-time addresses.
+  file->module = OpenElfAtLinkTime(path, &file->dwfl);
   Dwarf_Addr bias = 0;
   if (file->module == nullptr) {
     file->why_not = path + ": " + (file->dwfl != nullptr ? dwfl_errmsg(-1) : "not a file");
