@@ -36,22 +36,24 @@ bool ChooseSimCacheSizes(RunStore* store, const std::string& fingerprint,
   return true;
 }
 
+// The simulator is the first word of the measured time's note (SimReplayMeasuredNote).
+const char kSimReplaysSql[] =
+    "SELECT r.target, mm.value, mc.value FROM runs r"
+    " JOIN machines ma ON ma.id = r.machine_id"
+    " JOIN metrics mc ON mc.run_id = r.id AND mc.region = '' AND mc.name = ?3"
+    "  AND mc.source = ?5"
+    " JOIN metrics mm ON mm.run_id = r.id AND mm.region = '' AND mm.name = ?3"
+    "  AND mm.source = ?6"
+    " WHERE ma.fingerprint = ?1 AND substr(mc.note, 1, length(?2) + 1) = ?2 || ':'"
+    "  AND mc.value IS NOT NULL AND mm.value IS NOT NULL"
+    " ORDER BY r.started_at DESC, r.id DESC LIMIT ?4";
+
 bool LoadSimTimeFit(RunStore* store, const std::string& fingerprint, const std::string& simulator,
                     SimTimeFit* out, Error* err) {
   std::vector<SimReplayRecord> replays;
   Error why;
-  // The simulator is the first word of the measured time's note (SimReplayMeasuredNote).
   bool read = store->db()->ForEachRow(
-      "SELECT r.target, mm.value, mc.value FROM runs r"
-      " JOIN machines ma ON ma.id = r.machine_id"
-      " JOIN metrics mc ON mc.run_id = r.id AND mc.region = '' AND mc.name = ?3"
-      "  AND mc.source = ?5"
-      " JOIN metrics mm ON mm.run_id = r.id AND mm.region = '' AND mm.name = ?3"
-      "  AND mm.source = ?6"
-      " WHERE ma.fingerprint = ?1 AND substr(mc.note, 1, length(?2) + 1) = ?2 || ':'"
-      "  AND mc.value IS NOT NULL AND mm.value IS NOT NULL"
-      " ORDER BY r.started_at DESC, r.id DESC LIMIT ?4",
-      &why,
+      kSimReplaysSql, &why,
       [&](const Statement& s) {
         replays.push_back({s.Text(0), s.Double(1), s.Double(2)});
       },

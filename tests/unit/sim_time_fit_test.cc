@@ -138,5 +138,25 @@ TEST(SimTimeFitStore, ReadsThisMachinesReplaysUnderThisSimulatorNewestFirst) {
   EXPECT_FALSE(fit.Expect("matmul-naive", 25.4, 50).factor.has_value());
 }
 
+// Every run reads the replays: through the metrics' name index, not a scan of every metric of
+// every run (a database of 27,200 runs took 30 ms a run for it).
+TEST(SimTimeFitStore, ReadsTheReplaysWithoutScanningEveryMetric) {
+  testing_support::TempDir dir;
+  RunStore store;
+  Error err;
+  ASSERT_TRUE(store.Open({dir.File("runs.db"), false}, &err)) << err.message;
+  StoreReplay(&store, "fp-here", "rprofsim", "triad", 2.0, 1.5, "2026-12-01T10:00:00Z");
+  std::string plan;
+  ASSERT_TRUE(store.db()->ForEachRow(
+      std::string("EXPLAIN QUERY PLAN ") + kSimReplaysSql, &err,
+      [&](const Statement& s) { plan += s.Text(3) + "\n"; }, std::string("fp-here"),
+      std::string("rprofsim"), std::string("sim_replay_s"), 500, std::string("clock"),
+      std::string("model")))
+      << err.message;
+  EXPECT_TRUE(Contains(plan, "metrics_by_name")) << plan;
+  EXPECT_FALSE(Contains(plan, "SCAN mc")) << plan;
+  EXPECT_FALSE(Contains(plan, "SCAN mm")) << plan;
+}
+
 }  // namespace
 }  // namespace rprof
