@@ -76,8 +76,12 @@ bool BandwidthBuffers::Reserve(ThreadTeam& team, int threads, uint64_t bytes_per
     bool ok = true;
     team.Run(1, [&](int) {
       HugeBuffer& b = buffers_[0];
+      // Room for every worker's slice at the 1-thread sweep's largest size: N slices of a
+      // working set hold its bytes plus at most five pages each (each of up to three arrays
+      // rounded up to a page, the spare page, the slice rounded up to a page).
+      const uint64_t room = growth_limit_ + static_cast<uint64_t>(team.size()) * 6 * kPage;
       if (b.data() == nullptr)
-        ok = b.Allocate(total, std::max(total, growth_limit_), &e) || b.Allocate(total, &e);
+        ok = b.Allocate(total, std::max(total, room), &e) || b.Allocate(total, &e);
       if (ok) ok = b.Ensure(total, &e);
     });
     if (!ok) Fail(err, e.kind, "bandwidth buffers: " + e.message);

@@ -31,7 +31,7 @@ class BandwidthBuffers {
   // streams the pages the 1-thread sweep (or the latency chase) mapped, rather than mapping and
   // zeroing its own. A VM pays for every page its host backs anew: the first touch of 512 MiB
   // took 0.09 to 1.43 s on the Intel Xeon guest. Set before the first Reserve; the growth limit
-  // is then the whole buffer's.
+  // stays the 1-thread size, and the shared buffer reserves room for every worker's slice.
   void set_shared(bool shared) { shared_ = shared; }
   void Release() { buffers_.clear(); }
   // Worker `thread`'s memory, as the last Reserve laid it out.

@@ -293,12 +293,9 @@ bool Measurer::Run(Error* err) {
   for (BandwidthPattern p : {BandwidthPattern::kLoad, BandwidthPattern::kCopy,
                              BandwidthPattern::kTriad, BandwidthPattern::kCopyNt})
     most_per_thread = std::max(most_per_thread, BandwidthBytesPerThread(p, 1, max_ws_));
+  buffers_.set_growth_limit(std::max(most_per_thread, max_ws_));
   // One memory node (or none that sysfs knows of): every worker streams a slice of one buffer.
-  const bool shared = topo.memory_nodes <= 1;
-  buffers_.set_shared(shared);
-  // Shared, the whole buffer: the N-thread slices add up to the 1-thread size, plus a page or
-  // two each for rounding.
-  buffers_.set_growth_limit(std::max(most_per_thread, max_ws_) + (shared ? n_ * 2 * 4096 : 0));
+  buffers_.set_shared(topo.memory_nodes <= 1);
 
   // Rough measurement counts, for the progress fraction only.
   int isas = static_cast<int>(UsableIsas(topo.isa).size());
