@@ -232,14 +232,17 @@ TEST_F(RunStoreTest, RunForEachInsertsEachItemUntilOneFails) {
 // A write that fails leaves nothing behind, and fails as every database error does.
 TEST_F(RunStoreTest, WriteInTransactionRollsBackAFailedWrite) {
   Error err;
-  auto write = [&](Error* why) {
-    int64_t id = 0;
+  // One calibration row with its machine's.
+  auto insert = [&](int64_t* id, Error* why) {
     return store_.InsertMachineRow(TestMachine(),
                                    "INSERT INTO calibrations (machine_id, source, pmu,"
                                    " tolerance_pct, created_at, rprof_version)"
                                    " VALUES (?, 'pmu', 'none', 5, '2026-01-01T00:00:00.000Z', '0')",
-                                   &id, why) &&
-           id > 0 && Fail(why, ErrorKind::kEnvironment, "given up");
+                                   id, why);
+  };
+  auto write = [&](Error* why) {
+    int64_t id = 0;
+    return insert(&id, why) && id > 0 && Fail(why, ErrorKind::kEnvironment, "given up");
   };
   EXPECT_FALSE(store_.WriteInTransaction(write, &err));
   EXPECT_EQ(err.kind, ErrorKind::kEnvironment);
@@ -249,11 +252,7 @@ TEST_F(RunStoreTest, WriteInTransactionRollsBackAFailedWrite) {
 
   auto succeed = [&](Error* why) {
     int64_t id = 0;
-    return store_.InsertMachineRow(TestMachine(),
-                                   "INSERT INTO calibrations (machine_id, source, pmu,"
-                                   " tolerance_pct, created_at, rprof_version)"
-                                   " VALUES (?, 'pmu', 'none', 5, '2026-01-01T00:00:00.000Z', '0')",
-                                   &id, why);
+    return insert(&id, why);
   };
   EXPECT_TRUE(store_.WriteInTransaction(succeed, &err)) << err.message;
   EXPECT_EQ(RawInt(path_, "SELECT count(*) FROM calibrations"), 1);
