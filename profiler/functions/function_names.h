@@ -19,6 +19,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "core/non_copyable.h"
 #include "functions/unwind_ranges.h"
 
 namespace rprof {
@@ -42,12 +43,10 @@ struct FunctionName {
   std::string debug_file;  // kDebugFile: the file libdw found
 };
 
-class FunctionNames {
+class FunctionNames : public NonCopyable {
  public:
   FunctionNames();
   ~FunctionNames();
-  FunctionNames(const FunctionNames&) = delete;
-  FunctionNames& operator=(const FunctionNames&) = delete;
 
   // The function at link-time address `address` (as valgrind prints it, and as a sample's
   // address is after its mapping's bias is taken off) in the ELF file `path`. `known`: a name

@@ -21,6 +21,8 @@
 #include <span>
 #include <string>
 
+#include "core/non_copyable.h"
+
 namespace rprof {
 
 // An instruction's line in its function, and where inlined code came from.
@@ -53,12 +55,10 @@ inline std::optional<size_t> CallerScope(std::span<const int> tags) {
 // prints), from their DWARF or their separate debug files (found as FunctionNames finds them:
 // build id, .gnu_debuglink, /usr/lib/debug). Each file is opened once, each address looked up
 // once.
-class SourceLines {
+class SourceLines : public NonCopyable {
  public:
   SourceLines();
   ~SourceLines();
-  SourceLines(const SourceLines&) = delete;
-  SourceLines& operator=(const SourceLines&) = delete;
 
   // The line in its function of the instruction at `address` in `path`; nullopt without one
   // (WhyNot says why).

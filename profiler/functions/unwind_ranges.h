@@ -14,14 +14,14 @@
 #include <optional>
 #include <string>
 
+#include "core/non_copyable.h"
+
 namespace rprof {
 
-class UnwindRanges {
+class UnwindRanges : public NonCopyable {
  public:
   UnwindRanges();
   ~UnwindRanges();
-  UnwindRanges(const UnwindRanges&) = delete;
-  UnwindRanges& operator=(const UnwindRanges&) = delete;
 
   // The link-time start address of the FDE covering `address` (link-time, as valgrind prints
   // it) in the ELF file `path`; nullopt when the file cannot be read, has no .eh_frame or no

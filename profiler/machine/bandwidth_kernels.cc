@@ -2,6 +2,10 @@
 
 #include <immintrin.h>
 
+#include <array>
+
+#include "core/closed_list.h"
+
 // Intrinsics are enough for copy and triad: the loops are memory-bound, GCC keeps FP additions
 // in the order written (no -ffast-math), and aligned loads/stores map one to one. The load
 // kernel's loads are asm (Touch), as nothing uses what they load. The kernels are written once,
@@ -87,34 +91,40 @@ double LoadKernel(double*, const double* b, const double*, uint64_t n, uint64_t 
 }
 }  // namespace scalar
 
+// The closed list of patterns: each one's name, the arrays it touches, and the arrays it writes
+// with ordinary stores, whose lines a write-allocate cache reads first (non-temporal stores
+// allocate nothing).
+struct PatternInfo {
+  BandwidthPattern pattern;
+  const char* name;
+  int streams;
+  int allocated_streams;
+};
+
+constexpr std::array<PatternInfo, 4> kPatterns = {{
+    {BandwidthPattern::kLoad, "load", 1, 0},
+    {BandwidthPattern::kCopy, "copy", 2, 1},
+    {BandwidthPattern::kTriad, "triad", 3, 1},
+    {BandwidthPattern::kCopyNt, "copy_nt", 2, 0},
+}};
+
+// nullptr for a value not in the list (a cast from a wider integer).
+const PatternInfo* FindPattern(BandwidthPattern pattern) {
+  for (const PatternInfo& info : kPatterns)
+    if (info.pattern == pattern) return &info;
+  return nullptr;
+}
+
 }  // namespace
 
+// NameIn's view is of the row's literal (or of "?"), so its data() is a C string.
 const char* PatternName(BandwidthPattern pattern) {
-  switch (pattern) {
-    case BandwidthPattern::kLoad:
-      return "load";
-    case BandwidthPattern::kCopy:
-      return "copy";
-    case BandwidthPattern::kTriad:
-      return "triad";
-    case BandwidthPattern::kCopyNt:
-      return "copy_nt";
-  }
-  return "?";
+  return NameIn<&PatternInfo::pattern>(kPatterns, pattern).data();
 }
 
 int PatternStreams(BandwidthPattern pattern) {
-  switch (pattern) {
-    case BandwidthPattern::kLoad:
-      return 1;
-    case BandwidthPattern::kCopy:
-      return 2;
-    case BandwidthPattern::kTriad:
-      return 3;
-    case BandwidthPattern::kCopyNt:
-      return 2;
-  }
-  return 1;
+  const PatternInfo* info = FindPattern(pattern);
+  return info ? info->streams : 1;
 }
 
 int PatternBytesPerElement(BandwidthPattern pattern) {
@@ -122,15 +132,8 @@ int PatternBytesPerElement(BandwidthPattern pattern) {
 }
 
 int PatternWriteAllocateBytesPerElement(BandwidthPattern pattern) {
-  switch (pattern) {
-    case BandwidthPattern::kCopy:
-    case BandwidthPattern::kTriad:
-      return static_cast<int>(sizeof(double));  // one array written
-    case BandwidthPattern::kLoad:
-    case BandwidthPattern::kCopyNt:
-      return 0;
-  }
-  return 0;
+  const PatternInfo* info = FindPattern(pattern);
+  return info ? info->allocated_streams * static_cast<int>(sizeof(double)) : 0;
 }
 
 BandwidthKernelFn FindBandwidthKernel(BandwidthPattern pattern, Isa isa) {

@@ -2,6 +2,10 @@
 
 #include <immintrin.h>
 
+#include <array>
+
+#include "core/closed_list.h"
+
 // The kernels are inline asm on register operands: the compiler allocates the registers and
 // cannot vectorise, reassociate or drop the arithmetic (plain C would be auto-vectorised for the
 // scalar case and folded for the add case). AT&T order: "vfmadd231pd b, c, a" is a += c * b.
@@ -115,19 +119,21 @@ const ComputeKernel kKernels[] = {
     RPROF_ISA_ROWS(Isa::kAvx512, Avx512, 24),
 };
 
+struct FlopOpInfo {
+  FlopOp op;
+  const char* name;
+};
+
+constexpr std::array<FlopOpInfo, 3> kFlopOps = {{
+    {FlopOp::kFma, "fma"},
+    {FlopOp::kMulAdd, "mul_add"},
+    {FlopOp::kAdd, "add"},
+}};
+
 }  // namespace
 
-const char* FlopOpName(FlopOp op) {
-  switch (op) {
-    case FlopOp::kFma:
-      return "fma";
-    case FlopOp::kMulAdd:
-      return "mul_add";
-    case FlopOp::kAdd:
-      return "add";
-  }
-  return "?";
-}
+// NameIn's view is of the row's literal (or of "?"), so its data() is a C string.
+const char* FlopOpName(FlopOp op) { return NameIn<&FlopOpInfo::op>(kFlopOps, op).data(); }
 
 const ComputeKernel* FindComputeKernel(Isa isa, Precision precision, FlopOp op) {
   for (const ComputeKernel& k : kKernels) {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdio>
 #include <cstring>
@@ -200,6 +201,31 @@ int CpuinfoInt(CpuinfoBlock& cpuinfo, const std::string& key) {
   return static_cast<int>(std::strtol(cpuinfo.Get(key).c_str(), nullptr, 10));
 }
 
+// The ISA flags, in IsaString's order: each one's name as rprof prints it, and as the `flags` line
+// of /proc/cpuinfo spells it (the kernel's "pni", Prescott New Instructions, is SSE3).
+struct IsaFlagName {
+  bool IsaFlags::*flag;
+  const char* name;
+  const char* cpuinfo_name;
+};
+
+constexpr std::array<IsaFlagName, 14> kIsaFlagNames = {{
+    {&IsaFlags::sse2, "sse2", "sse2"},
+    {&IsaFlags::sse3, "sse3", "pni"},
+    {&IsaFlags::ssse3, "ssse3", "ssse3"},
+    {&IsaFlags::sse4_1, "sse4_1", "sse4_1"},
+    {&IsaFlags::sse4_2, "sse4_2", "sse4_2"},
+    {&IsaFlags::avx, "avx", "avx"},
+    {&IsaFlags::avx2, "avx2", "avx2"},
+    {&IsaFlags::fma, "fma", "fma"},
+    {&IsaFlags::avx512f, "avx512f", "avx512f"},
+    {&IsaFlags::avx512dq, "avx512dq", "avx512dq"},
+    {&IsaFlags::avx512cd, "avx512cd", "avx512cd"},
+    {&IsaFlags::avx512bw, "avx512bw", "avx512bw"},
+    {&IsaFlags::avx512vl, "avx512vl", "avx512vl"},
+    {&IsaFlags::avx512_fp16, "avx512_fp16", "avx512_fp16"},
+}};
+
 // Identity, hypervisor and ISA from a recorded /proc/cpuinfo, for a tree where cpuid cannot be
 // run (ReadTopologyFrom says which names map to which fields). The flags line is what the
 // kernel enables, so no xgetbv check is needed or possible.
@@ -214,21 +240,7 @@ void ReadCpuinfoIdentity(CpuinfoBlock& cpuinfo, Topology* t) {
   for (std::string word; words >> word;) flags.insert(word);
   auto has = [&flags](const char* name) { return flags.count(name) > 0; };
   t->hypervisor = has("hypervisor");
-  IsaFlags& f = t->isa;
-  f.sse2 = has("sse2");
-  f.sse3 = has("pni");  // the kernel's name for SSE3 ("Prescott New Instructions")
-  f.ssse3 = has("ssse3");
-  f.sse4_1 = has("sse4_1");
-  f.sse4_2 = has("sse4_2");
-  f.avx = has("avx");
-  f.avx2 = has("avx2");
-  f.fma = has("fma");
-  f.avx512f = has("avx512f");
-  f.avx512dq = has("avx512dq");
-  f.avx512cd = has("avx512cd");
-  f.avx512bw = has("avx512bw");
-  f.avx512vl = has("avx512vl");
-  f.avx512_fp16 = has("avx512_fp16");
+  for (const IsaFlagName& row : kIsaFlagNames) t->isa.*(row.flag) = has(row.cpuinfo_name);
 }
 
 void ReadNominalFrequency(const std::string& root, CpuinfoBlock& cpuinfo, Topology* t) {
@@ -445,25 +457,11 @@ std::string Fingerprint(const Topology& t) {
 
 std::string IsaString(const IsaFlags& f) {
   std::string s;
-  auto add = [&s](bool on, const char* name) {
-    if (!on) return;
+  for (const IsaFlagName& row : kIsaFlagNames) {
+    if (!(f.*(row.flag))) continue;
     if (!s.empty()) s += ' ';
-    s += name;
-  };
-  add(f.sse2, "sse2");
-  add(f.sse3, "sse3");
-  add(f.ssse3, "ssse3");
-  add(f.sse4_1, "sse4_1");
-  add(f.sse4_2, "sse4_2");
-  add(f.avx, "avx");
-  add(f.avx2, "avx2");
-  add(f.fma, "fma");
-  add(f.avx512f, "avx512f");
-  add(f.avx512dq, "avx512dq");
-  add(f.avx512cd, "avx512cd");
-  add(f.avx512bw, "avx512bw");
-  add(f.avx512vl, "avx512vl");
-  add(f.avx512_fp16, "avx512_fp16");
+    s += row.name;
+  }
   return s;
 }
 

@@ -8,6 +8,8 @@
 #include <atomic>
 #include <string>
 
+#include "core/non_copyable.h"
+
 namespace rprof {
 
 enum class Phase { kPreparing, kWarmUp, kRepetitions, kExecution, kSim, kStoring };
@@ -17,12 +19,10 @@ const char* PhaseName(Phase phase);
 
 // Catches the signals for its lifetime (rprof run's whole command: every phase) and restores
 // the previous handlers after. One at a time.
-class InterruptionScope {
+class InterruptionScope : public NonCopyable {
  public:
   InterruptionScope();
   ~InterruptionScope();
-  InterruptionScope(const InterruptionScope&) = delete;
-  InterruptionScope& operator=(const InterruptionScope&) = delete;
 };
 
 // In a child between fork and exec (async-signal-safe): the signals the scope catches get back

@@ -5,6 +5,8 @@
 #include <array>
 #include <cstdio>
 
+#include "core/closed_list.h"
+
 namespace rprof {
 namespace {
 
@@ -156,20 +158,22 @@ VectorWidth WidthOfBits(unsigned bits) {
   return VectorWidth::k128;
 }
 
+struct VectorWidthInfo {
+  VectorWidth width;
+  std::string_view name;
+};
+
+constexpr std::array<VectorWidthInfo, kVectorWidthCount> kVectorWidths = {{
+    {VectorWidth::kScalar, "scalar"},
+    {VectorWidth::k128, "128"},
+    {VectorWidth::k256, "256"},
+    {VectorWidth::k512, "512"},
+}};
+
 }  // namespace
 
 std::string_view VectorWidthName(VectorWidth width) {
-  switch (width) {
-    case VectorWidth::kScalar:
-      return "scalar";
-    case VectorWidth::k128:
-      return "128";
-    case VectorWidth::k256:
-      return "256";
-    case VectorWidth::k512:
-      return "512";
-  }
-  return "?";
+  return NameIn<&VectorWidthInfo::width>(kVectorWidths, width);
 }
 
 bool ClassifyInstruction(std::span<const uint8_t> code, InstructionClass* out, Error* err) {

@@ -19,6 +19,7 @@
 
 #include "core/error.h"
 #include "core/metric.h"
+#include "core/non_copyable.h"
 #include "counters/sim/callgrind_output.h"
 #include "counters/sim/instruction_class.h"
 #include "counters/sim/object_code.h"
@@ -97,12 +98,10 @@ void AddSimMetrics(const SimCounts& counts, const std::string& region, bool spli
 // Turns callgrind outputs into SimCounts. Keeps the object files it opened and every instruction it
 // decoded (per object path and address), so analysing several outputs of the same binaries decodes
 // each instruction once. Not thread-safe.
-class SimAnalyzer {
+class SimAnalyzer : public NonCopyable {
  public:
   SimAnalyzer();
   ~SimAnalyzer();
-  SimAnalyzer(const SimAnalyzer&) = delete;
-  SimAnalyzer& operator=(const SimAnalyzer&) = delete;
 
   // Fills *counts from `output`. Returns false with *err (environment) only when the output cannot
   // give counts at all: no Ir event, or costs without instruction addresses (the run lacked
