@@ -332,6 +332,7 @@ void FunctionSampler::Collect() {
         name = names.Name(m->path, *link).name;
         ++samples_.by_module_function[{std::string(BaseName(m->path)), name}];
         ++impl_->unlined[{m->path, name}][*link];
+        ++samples_.by_code_address[{m->path, *link}];
       }
     } else if (m != nullptr) {
       name = m->path.empty() ? "[unknown]" : m->path;  // [vdso], anonymous (JIT) code

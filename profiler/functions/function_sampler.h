@@ -35,6 +35,10 @@ struct FunctionSamples {
   // too few samples for any line's share: only a function that may be hot gets its lines).
   std::map<std::tuple<std::string, std::string, uint32_t>, uint64_t> by_line;
   std::map<std::string, std::string> line_why_not;
+  // The same samples per (module's path, link-time address of the sampled instruction): where
+  // the code ran, for what decodes it (the sim source's expectation of a replay's time from the
+  // instructions that took the time, counters/sim/replay_cost.h).
+  std::map<std::pair<std::string, uint64_t>, uint64_t> by_code_address;
   uint64_t total = 0;   // samples taken in user code
   uint64_t lost = 0;    // samples the ring buffers had no room for
   double period_s = 0;  // cpu-clock time between samples, per thread
