@@ -6,12 +6,14 @@
 #ifndef RPROF_COUNTERS_SIM_SOURCE_H_
 #define RPROF_COUNTERS_SIM_SOURCE_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
 #include "core/metric.h"
 #include "counters/counter_source.h"
+#include "counters/sim/replay_cost.h"
 #include "counters/sim_time_fit.h"
 #include "functions/function_sampler.h"
 #include "machine/topology.h"
@@ -105,21 +107,36 @@ struct SimWork {
   double native_s = 0;  // native seconds of the same work (set-up, warm-up and counted call)
   double flops = 0;     // the model's FLOPs over the replay; 0 when unknown
   double bytes = 0;     // the model's compulsory bytes over the replay; 0 when unknown
+  // Without a model: the slowdown of the code the native run was sampled on, from its decoded
+  // instructions (counters/sim/replay_cost.h), and the CPU seconds of native_s it applies to
+  // (the rest of native_s was off the CPU, which valgrind waits as long); none: not sampled,
+  // or too little of it decoded.
+  std::optional<ReplaySlowdown> code;
+  double native_cpu_s = 0;
+  // The native execution's instructions where a PMU counted them: with `code`, the replay is
+  // expected from them at the sampled mix's cost per instruction.
+  std::optional<double> native_instructions;
 };
 
 // The reference cost of `work` under valgrind [s]: what callgrind with its cache simulator took
 // on this project's Xeon VM, its start-up plus a cost per model FLOP and per compulsory byte
 // fitted on the built-in kernels (issue 13: copy, triad, matmul-naive within 1.6x there), or not
-// less than the native time at a low slowdown; without a model, the native time at callgrind's
-// typical slowdown. Not this machine's nor this simulator's time: the expectation when no replay
-// is stored here yet (counters/sim_time_fit.h).
+// less than the native time at a low slowdown; without a model, the sampled code's slowdown
+// (work.code: rprofsim's own cost per instruction) or else the native time at callgrind's
+// typical slowdown. Not this machine's time: the expectation when no replay is stored here yet
+// (counters/sim_time_fit.h).
 double EstimateSimSeconds(const SimWork& work);
 
 // The replay's work, in the same reference seconds, from the model alone where there is one
-// (start-up, 25 ns per model FLOP, 5 ns per compulsory byte), else from the native time (50x):
-// the same for every replay of the same kernel and size, whatever the load, so that what the
-// stored replays took per reference second (SimTimeFit) carries over to the next one.
+// (start-up, 25 ns per model FLOP, 5 ns per compulsory byte), else from the sampled code's
+// slowdown, else from the native time (50x): the same for every replay of the same kernel and
+// size, whatever the load, so that what the stored replays took per reference second
+// (SimTimeFit) carries over to the next one.
 double SimWorkSeconds(const SimWork& work);
+
+// What EstimateSimSeconds rests on, for SimTimeFit::Expect: "" (the reference cost) with a model
+// or without a sampled code's slowdown, else that slowdown in words.
+SimPrior SimWorkPrior(const SimWork& work);
 
 // Whether to run sim: kAlways yes (when available), kNever no; kAuto when this machine cannot
 // count FLOPs in hardware, valgrind is here, and `expected_s` (SimTimeFit::Expect) fits

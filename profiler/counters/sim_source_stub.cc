@@ -1,4 +1,5 @@
 // Built when Zydis is not found: the sim source explains how to get it.
+#include "counters/sim/replay_cost.h"
 #include "counters/sim_source.h"
 
 namespace rprof {
@@ -35,5 +36,8 @@ bool ShouldRunSim(SimMode mode, double, double, const std::string&, Error* err) 
 
 // Without a sim source, sim replays nothing: it has no limit to name.
 std::string SimIsaLimit(const Topology&) { return ""; }
+
+// Nothing decodes the sampled code without Zydis: a replay's expectation rests on its native time.
+std::optional<ReplaySlowdown> SampledReplaySlowdown(const FunctionSamples&) { return std::nullopt; }
 
 }  // namespace rprof

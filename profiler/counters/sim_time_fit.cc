@@ -50,19 +50,21 @@ SimTimeFit::SimTimeFit(std::string simulator, std::vector<SimReplayRecord> newes
 }
 
 SimTimeExpectation SimTimeFit::Expect(const std::string& target, double work_s,
-                                      double prior_s) const {
+                                      const SimPrior& prior) const {
   SimTimeExpectation e;
   std::vector<double> same, any;
   for (const SimReplayRecord& r : replays_) {
     if (r.target == target && same.size() < kTargetReplays) same.push_back(Factor(r));
-    if (any.size() < kMachineReplays) any.push_back(Factor(r));
+    if (prior.other_targets_scale_it && any.size() < kMachineReplays) any.push_back(Factor(r));
   }
   if (same.empty() && any.empty()) {
-    e.seconds = prior_s;
-    e.basis = std::string("no replay under ") +
-              (simulator_.empty() ? "this simulator" : simulator_) +
-              " stored for this machine yet: the reference cost of the work, at least 10x the "
-              "native time";
+    e.seconds = prior.seconds;
+    e.basis = !prior.basis.empty()
+                  ? prior.basis
+                  : std::string("no replay under ") +
+                        (simulator_.empty() ? "this simulator" : simulator_) +
+                        " stored for this machine yet: the reference cost of the work, at least "
+                        "10x the native time";
     return e;
   }
   e.factor = Median(same.empty() ? any : same);

@@ -49,6 +49,18 @@ struct SimTimeExpectation {
   std::string basis;
 };
 
+// What a replay is expected to take before a replay of its own target is stored here.
+struct SimPrior {
+  double seconds = 0;  // EstimateSimSeconds
+  // What it rests on, in words; "" for the reference cost of the work.
+  std::string basis;
+  // Other targets' replays may scale the work instead: it is in reference seconds, which they
+  // turn into this machine's. false: the prior is this simulator's own time already (the
+  // sampled code's cost per instruction under rprofsim, counters/sim/replay_cost.h), which a
+  // factor fitted to reference seconds would only skew.
+  bool other_targets_scale_it = true;
+};
+
 class SimTimeFit {
  public:
   // No history: the prior, as it is.
@@ -57,8 +69,8 @@ class SimTimeFit {
   SimTimeFit(std::string simulator, std::vector<SimReplayRecord> newest_first);
 
   // The expected seconds of a replay of `target` whose work is `work_s` reference seconds
-  // (SimWorkSeconds); `prior_s` (EstimateSimSeconds) when no stored replay says better.
-  SimTimeExpectation Expect(const std::string& target, double work_s, double prior_s) const;
+  // (SimWorkSeconds); `prior` when no stored replay says better.
+  SimTimeExpectation Expect(const std::string& target, double work_s, const SimPrior& prior) const;
 
   const std::string& simulator() const { return simulator_; }
 

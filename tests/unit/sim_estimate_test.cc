@@ -96,6 +96,49 @@ CountedTarget Kernel(const std::string& name, const std::vector<std::string>& pa
 // The size said to fit is one whose own estimate fits within three quarters of the budget
 // (room for the next run's native time to be slower), and the next size up (by the rounding
 // step) does not.
+// A program without a model, its sampled code's slowdown known: measured on this project's
+// Xeon VM (tests/bench/sim_estimate_table.py --programs, 2026-12-07), STREAM's replay took 4.2-5
+// s for 0.25 s of native CPU time and 0.29 G instructions: its throughput-bound slowdown (365x)
+// overestimates it 20x, its instructions at the mix's 16 ns each do not.
+SimWork Program(double native_s, double cpu_s, double slowdown, double ns_per_instruction) {
+  SimWork w;
+  w.native_s = native_s;
+  w.native_cpu_s = cpu_s;
+  ReplaySlowdown code;
+  code.slowdown = slowdown;
+  code.ns_per_instruction = ns_per_instruction;
+  code.decoded = code.samples = 500;
+  w.code = code;
+  return w;
+}
+
+TEST(SimEstimate, AProgramFromItsSampledCode) {
+  SimWork stream = Program(0.25, 0.25, 365, 16);
+  EXPECT_NEAR(SimWorkSeconds(stream), kSimStartupSeconds + 0.25 * 365, 1e-9);
+  EXPECT_EQ(EstimateSimSeconds(stream), SimWorkSeconds(stream));
+  // Off the CPU, valgrind waits as long: 1 s asleep, 0.1 s computing at 20x.
+  SimWork sleeper = Program(1.1, 0.1, 20, 1);
+  EXPECT_NEAR(SimWorkSeconds(sleeper), kSimStartupSeconds + 1.0 + 0.1 * 20, 1e-9);
+  SimPrior prior = SimWorkPrior(stream);
+  EXPECT_FALSE(prior.other_targets_scale_it);
+  EXPECT_NE(prior.basis.find("365x the native CPU time"), std::string::npos) << prior.basis;
+  // Without the sampled code: callgrind's typical 50x of the native time, as before.
+  stream.code.reset();
+  EXPECT_NEAR(SimWorkSeconds(stream), kSimStartupSeconds + 0.25 * 50, 1e-9);
+  EXPECT_TRUE(SimWorkPrior(stream).other_targets_scale_it);
+}
+
+TEST(SimEstimate, AProgramFromItsCountedInstructions) {
+  SimWork stream = Program(0.25, 0.25, 365, 16);
+  stream.native_instructions = 0.29e9;
+  EXPECT_NEAR(SimWorkSeconds(stream), kSimStartupSeconds + 0.29e9 * 16e-9, 1e-9);
+  EXPECT_NE(SimWorkPrior(stream).basis.find("counted instructions (pmu)"), std::string::npos);
+  // REP string instructions: one to the PMU, one per element to valgrind: the time it is.
+  ReplaySlowdown& code = *stream.code;
+  code.rep_cost_share = 0.5;
+  EXPECT_NEAR(SimWorkSeconds(stream), kSimStartupSeconds + 0.25 * 365, 1e-9);
+}
+
 TEST(SimSizeThatFits, NaiveMatmulShrinksNToTheBudget) {
   CountedTarget t = Kernel("matmul-naive", {"n=384"});
   // Native time small enough not to bind: the model's cost decides.

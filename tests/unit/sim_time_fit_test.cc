@@ -28,12 +28,12 @@ SimReplayRecord Replay(const std::string& target, double work_s, double factor) 
 
 TEST(SimTimeFit, WithoutHistoryThePrior) {
   // The prior (EstimateSimSeconds: at least 10x the native time) rather than the work alone.
-  SimTimeExpectation e = SimTimeFit().Expect("matmul-naive", 13.9, 25.4);
+  SimTimeExpectation e = SimTimeFit().Expect("matmul-naive", 13.9, {25.4});
   EXPECT_DOUBLE_EQ(e.seconds, 25.4);
   EXPECT_FALSE(e.factor.has_value());
   EXPECT_TRUE(Contains(e.basis, "the reference cost")) << e.basis;
   // A fit built from nothing says the same, naming its simulator.
-  e = SimTimeFit("rprofsim", {}).Expect("matmul-naive", 13.9, 25.4);
+  e = SimTimeFit("rprofsim", {}).Expect("matmul-naive", 13.9, {25.4});
   EXPECT_DOUBLE_EQ(e.seconds, 25.4);
   EXPECT_TRUE(Contains(e.basis, "no replay under rprofsim")) << e.basis;
 }
@@ -43,19 +43,19 @@ TEST(SimTimeFit, WithoutHistoryThePrior) {
 // next is expected at what it took.
 TEST(SimTimeFit, ATargetsOwnReplaysScaleItsWork) {
   SimTimeFit fit("rprofsim", {{"matmul-naive", 13.9, 12.1}});
-  SimTimeExpectation e = fit.Expect("matmul-naive", 13.9, 25.4);
+  SimTimeExpectation e = fit.Expect("matmul-naive", 13.9, {25.4});
   EXPECT_NEAR(e.seconds, 12.1, 1e-9);
   ASSERT_TRUE(e.factor.has_value());
   EXPECT_NEAR(*e.factor, (12.1 - 0.4) / (13.9 - 0.4), 1e-12);
   EXPECT_TRUE(Contains(e.basis, "1 replay of matmul-naive under rprofsim")) << e.basis;
   // Another size: the work scales, the factor stays, the prior is not used.
-  EXPECT_NEAR(fit.Expect("matmul-naive", 2.1, 9).seconds, 0.4 + *e.factor * 1.7, 1e-9);
+  EXPECT_NEAR(fit.Expect("matmul-naive", 2.1, {9}).seconds, 0.4 + *e.factor * 1.7, 1e-9);
 }
 
 TEST(SimTimeFit, AnotherTargetTakesTheMachinesMedianFactor) {
   SimTimeFit fit("rprofsim", {Replay("copy", 5, 0.4), Replay("triad", 7, 0.6),
                               Replay("matmul-naive", 25, 0.5)});
-  SimTimeExpectation e = fit.Expect("dot", 10.4, 30);
+  SimTimeExpectation e = fit.Expect("dot", 10.4, {30});
   EXPECT_NEAR(e.factor.value_or(0), 0.5, 1e-12);
   EXPECT_NEAR(e.seconds, 0.4 + 0.5 * 10, 1e-9);
   EXPECT_TRUE(Contains(e.basis, "none of dot yet")) << e.basis;
@@ -69,21 +69,21 @@ TEST(SimTimeFit, TheMedianOfTheNewestFiveOfATarget) {
                  {Replay("triad", 6, 0.5), Replay("triad", 6, 2.0), Replay("triad", 6, 0.45),
                   Replay("triad", 6, 0.55), Replay("triad", 6, 0.5), Replay("triad", 6, 3.0),
                   Replay("triad", 6, 3.0), Replay("triad", 6, 3.0)});
-  EXPECT_NEAR(fit.Expect("triad", 6, 6).factor.value_or(0), 0.5, 1e-12);
+  EXPECT_NEAR(fit.Expect("triad", 6, {6}).factor.value_or(0), 0.5, 1e-12);
 }
 
 TEST(SimTimeFit, ReplaysTooShortToSayAnythingAreLeftOut) {
   // 0.3 s of work beyond start-up: start-up's guess and the load decide its ratio.
   SimTimeFit fit("rprofsim", {{"copy", 0.7, 2.0}, Replay("copy", 4.4, 0.5)});
-  EXPECT_NEAR(fit.Expect("copy", 4.4, 4.4).factor.value_or(0), 0.5, 1e-12);
+  EXPECT_NEAR(fit.Expect("copy", 4.4, {4.4}).factor.value_or(0), 0.5, 1e-12);
   // Only short ones: no history at all.
   SimTimeFit none("rprofsim", {{"copy", 0.7, 2.0}});
-  EXPECT_FALSE(none.Expect("copy", 4.4, 4.4).factor.has_value());
+  EXPECT_FALSE(none.Expect("copy", 4.4, {4.4}).factor.has_value());
 }
 
 TEST(SimTimeFit, AReplayFasterThanStartUpDoesNotMakeTheNextFree) {
   SimTimeFit fit("rprofsim", {{"copy", 3.0, 0.2}});
-  EXPECT_GT(fit.Expect("copy", 100, 100).seconds, 0.4 + 0.04 * 99.6);
+  EXPECT_GT(fit.Expect("copy", 100, {100}).seconds, 0.4 + 0.04 * 99.6);
 }
 
 // Stores a kernel run with a replay's two sim_replay_s metrics, as the sim source does.
@@ -128,14 +128,14 @@ TEST(SimTimeFitStore, ReadsThisMachinesReplaysUnderThisSimulatorNewestFirst) {
 
   SimTimeFit fit;
   ASSERT_TRUE(LoadSimTimeFit(&store, "fp-here", "rprofsim", &fit, &err)) << err.message;
-  SimTimeExpectation e = fit.Expect("matmul-naive", 25.4, 50);
+  SimTimeExpectation e = fit.Expect("matmul-naive", 25.4, {50});
   EXPECT_NEAR(e.factor.value_or(0), 0.7, 1e-9);
   EXPECT_TRUE(Contains(e.basis, "2 replays of matmul-naive under rprofsim")) << e.basis;
 
   ASSERT_TRUE(LoadSimTimeFit(&store, "fp-here", "callgrind", &fit, &err)) << err.message;
-  EXPECT_NEAR(fit.Expect("matmul-naive", 25.4, 50).factor.value_or(0), 3.0, 1e-9);
+  EXPECT_NEAR(fit.Expect("matmul-naive", 25.4, {50}).factor.value_or(0), 3.0, 1e-9);
   ASSERT_TRUE(LoadSimTimeFit(&store, "fp-new", "rprofsim", &fit, &err)) << err.message;
-  EXPECT_FALSE(fit.Expect("matmul-naive", 25.4, 50).factor.has_value());
+  EXPECT_FALSE(fit.Expect("matmul-naive", 25.4, {50}).factor.has_value());
 }
 
 // Every run reads the replays: through the metrics' name index, not a scan of every metric of
