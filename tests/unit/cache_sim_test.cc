@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <list>
 #include <vector>
 
 extern "C" {
@@ -232,6 +233,172 @@ TEST(CacheSim, StridePrefetchFollowsAConstantStride) {
   EXPECT_LE(on.Misses(1), 3u);
   EXPECT_EQ(on.ev[CS_EV_PREFETCH(1)], lines / 4 - 2);
   EXPECT_EQ(off.ev[CS_EV_PREFETCH(1)], 0u);
+}
+
+// A straightforward model of two non-inclusive levels (no prefetch): each set a list, most
+// recently used first, a found line moved to the front, a dirty L1 victim written back into L2
+// (where it becomes the most recent, dirty), L2's dirty victims counted as write-backs to DRAM.
+// cache_sim.c finds lines and moves them its own way (an unrolled scan per associativity, the
+// least recently used way checked first, levels filled then evicted bottom-up); this is what it
+// must still compute, access for access.
+class ReferenceLru {
+ public:
+  struct Line {
+    uint64_t line;
+    bool dirty;
+  };
+  ReferenceLru(uint64_t sets1, uint32_t ways1, uint64_t sets2, uint32_t ways2)
+      : sets_{sets1, sets2}, ways_{ways1, ways2}, set_(2) {
+    set_[0].resize(sets1);
+    set_[1].resize(sets2);
+  }
+  void Access(uint64_t address, uint64_t size, bool write, uint64_t* ev) {
+    for (uint64_t line = address / kLine; line <= (address + size - 1) / kLine; ++line) {
+      std::list<Line>& s = Set(0, line);
+      if (MoveToFront(&s, line)) {
+        s.front().dirty |= write;
+        continue;
+      }
+      ev[write ? CS_EV_MISS_WRITE(0) : CS_EV_MISS_READ(0)]++;
+      s.push_front({line, write});
+      std::list<Line>& s2 = Set(1, line);
+      Line l2_victim{0, false};
+      bool l2_evicts = false;
+      if (!MoveToFront(&s2, line)) {
+        ev[write ? CS_EV_MISS_WRITE(1) : CS_EV_MISS_READ(1)]++;
+        s2.push_front({line, false});
+        if (s2.size() > ways_[1]) {
+          l2_victim = s2.back();
+          l2_evicts = true;
+          s2.pop_back();
+        }
+      }
+      if (l2_evicts && l2_victim.dirty) ev[CS_EV_OUT(1)]++;
+      if (s.size() > ways_[0]) {
+        Line victim = s.back();
+        s.pop_back();
+        if (victim.dirty) {
+          ev[CS_EV_OUT(0)]++;
+          std::list<Line>& r = Set(1, victim.line);
+          if (MoveToFront(&r, victim.line)) {
+            r.front().dirty = true;
+          } else {
+            r.push_front({victim.line, true});
+            if (r.size() > ways_[1]) {
+              if (r.back().dirty) ev[CS_EV_OUT(1)]++;
+              r.pop_back();
+            }
+          }
+        }
+      }
+    }
+  }
+  bool Present(int k, uint64_t address, bool* dirty) {
+    uint64_t line = address / kLine;
+    for (const Line& l : Set(k, line))
+      if (l.line == line) {
+        *dirty = l.dirty;
+        return true;
+      }
+    return false;
+  }
+
+ private:
+  std::list<Line>& Set(int k, uint64_t line) { return set_[k][line % sets_[k]]; }
+  static bool MoveToFront(std::list<Line>* s, uint64_t line) {
+    for (auto it = s->begin(); it != s->end(); ++it)
+      if (it->line == line) {
+        s->splice(s->begin(), *s, it);
+        return true;
+      }
+    return false;
+  }
+  uint64_t sets_[2];
+  uint32_t ways_[2];
+  std::vector<std::vector<std::list<Line>>> set_;
+};
+
+// Random reads and writes, some crossing a line, over a range a few times the hierarchy, mixed
+// with runs that reuse a set's lines in turn (its least recently used line hit each time): the
+// events after every access and the final contents equal the reference's, for the
+// associativities with an unrolled scan (8, 12, 16), others, and set counts of either kind.
+TEST(CacheSim, MatchesAReferenceLruOnRandomAccesses) {
+  struct Geometry {
+    uint64_t sets1;
+    uint32_t ways1;
+    uint64_t sets2;
+    uint32_t ways2;
+  };
+  for (Geometry g : {Geometry{60, 12, 512, 16}, Geometry{64, 8, 128, 16}, Geometry{3, 1, 5, 2},
+                     Geometry{7, 20, 16, 12}, Geometry{1, 4, 3, 8}}) {
+    Hierarchy h({{g.sets1 * g.ways1 * kLine, g.ways1, kLine, CS_NINE},
+                 {g.sets2 * g.ways2 * kLine, g.ways2, kLine, CS_NINE}});
+    ReferenceLru ref(g.sets1, g.ways1, g.sets2, g.ways2);
+    uint64_t ref_ev[CS_EV_COUNT] = {};
+    const uint64_t span = 4 * g.sets2 * g.ways2 * kLine;
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < 200000; ++i) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      uint64_t address = (1ull << 30) + (x >> 16) % span;
+      if ((x & 0xF000) == 0) {  // a set's lines in turn: ways + 1 of them, twice
+        for (int pass = 0; pass < 2; ++pass)
+          for (uint64_t l = 0; l <= g.ways1; ++l) {
+            uint64_t a = address + l * g.sets1 * kLine;
+            cs_access_inline(&h.sim, a, 8, 0, h.ev);
+            ref.Access(a, 8, false, ref_ev);
+          }
+        continue;
+      }
+      uint64_t size = 1 + (x >> 4) % 32;
+      bool write = (x >> 9) % 3 == 0;
+      if ((x >> 11) & 1)
+        cs_access_inline(&h.sim, address, size, write, h.ev);
+      else
+        cs_access(&h.sim, address, size, write, h.ev);
+      ref.Access(address, size, write, ref_ev);
+      for (int e = 0; e < CS_EV_COUNT; ++e)
+        ASSERT_EQ(h.ev[e], ref_ev[e]) << "event " << e << " access " << i << " ways " << g.ways1;
+    }
+    for (uint64_t a = 1ull << 30; a < (1ull << 30) + span; a += kLine) {
+      for (int k = 0; k < 2; ++k) {
+        bool ref_dirty = false;
+        int dirty = 0;
+        bool present = ref.Present(k, a, &ref_dirty);
+        ASSERT_EQ(cs_present(&h.sim, k, a, &dirty) != 0, present) << a << " level " << k;
+        if (present) {
+          EXPECT_EQ(dirty != 0, ref_dirty) << a << " level " << k;
+        }
+      }
+    }
+  }
+}
+
+// rprofsim gives the loads of one instruction that read one range in order (VEX's four 8-byte
+// loads of an AVX2 FMA operand) to the simulation as one access: the same events and state as
+// the loads one by one, wherever the range starts in its line.
+TEST(CacheSim, ConsecutiveLoadsAsOneAccessChangeNothing) {
+  for (int policy : {CS_NINE, CS_INCLUSIVE, CS_VICTIM}) {
+    for (int prefetch : {CS_PREFETCH_NONE, CS_PREFETCH_NEXT_LINE, CS_PREFETCH_STRIDE}) {
+      Hierarchy split(Small(policy), prefetch), merged(Small(policy), prefetch);
+      uint64_t x = 88172645463325252ull;
+      for (int i = 0; i < 100000; ++i) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        uint64_t address = (1ull << 30) + (x >> 20) % (1 << 20);
+        if ((x & 7) == 0) {  // other traffic in between
+          split.Write(address);
+          merged.Write(address);
+          continue;
+        }
+        for (uint64_t lane = 0; lane < 4; ++lane)
+          cs_access_inline(&split.sim, address + 8 * lane, 8, 0, split.ev);
+        cs_access_inline(&merged.sim, address, 32, 0, merged.ev);
+      }
+      for (int e = 0; e < CS_EV_COUNT; ++e) EXPECT_EQ(split.ev[e], merged.ev[e]) << e;
+      for (uint64_t a = 1ull << 30; a < (1ull << 30) + (1 << 20) + 64; a += kLine)
+        for (int k = 0; k < 3; ++k)
+          ASSERT_EQ(cs_present(&split.sim, k, a, nullptr), cs_present(&merged.sim, k, a, nullptr));
+    }
+  }
 }
 
 }  // namespace

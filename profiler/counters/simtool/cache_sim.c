@@ -51,6 +51,8 @@ void cs_init(CacheSim* sim, const CsLevelConfig* config, int levels, int prefetc
                        ? UINT64_MAX / l->sets + 1
                        : 0;
     l->policy = k == 0 ? CS_NINE : config[k].policy;
+    l->clean_victims_matter =
+        l->policy == CS_INCLUSIVE || (k + 1 < levels && config[k + 1].policy == CS_VICTIM);
     l->tags = tag_storage;
     tag_storage += l->sets * l->ways;
   }
@@ -77,15 +79,27 @@ static inline uint64_t take(uint64_t* set, uint32_t ways, int w) {
 }
 
 static void evict(CacheSim* sim, int k, uint64_t tag, uint64_t* ev);
+static inline void evict_if_needed(CacheSim* sim, int k, uint64_t tag, uint64_t* ev);
 
 /* Looks `line` up and makes it the most recent in one pass, shifting the ways it passes one
  * towards LRU (cachegrind's trick): on a hit (1) its tag is at the front; on a miss (0) every way
  * has moved down, the front is the caller's to fill and *victim is the tag that fell out of the
  * least recently used way (0: it was invalid). */
-static inline int lookup_to_front(uint64_t* set, uint32_t ways, uint64_t line, uint64_t* victim) {
+static inline __attribute__((always_inline)) int lookup_to_front_n(uint64_t* set, uint32_t ways,
+                                                                   uint64_t line,
+                                                                   uint64_t* victim) {
   uint64_t want = (line + 1) << 1;
   uint64_t prev = set[0];
   if ((prev & ~(uint64_t)1) == want) return 1;
+  uint64_t lru = set[ways - 1];
+  if ((lru & ~(uint64_t)1) == want) {
+    /* The least recently used line: what a set sees when more lines take turns in it than it
+     * has ways but fewer than the next level's (a matrix column walked down, a stream reread),
+     * where the scan would compare every way; only the moves are left. */
+    for (uint32_t w = ways - 1; w > 0; --w) set[w] = set[w - 1];
+    set[0] = lru;
+    return 1;
+  }
   for (uint32_t w = 1; w < ways; ++w) {
     uint64_t cur = set[w];
     set[w] = prev;
@@ -100,6 +114,20 @@ static inline int lookup_to_front(uint64_t* set, uint32_t ways, uint64_t line, u
   return 0;
 }
 
+/* lookup_to_front_n, its loops unrolled for the usual associativities. */
+static inline int lookup_to_front(uint64_t* set, uint32_t ways, uint64_t line, uint64_t* victim) {
+  switch (ways) {
+    case 8:
+      return lookup_to_front_n(set, 8, line, victim);
+    case 12:
+      return lookup_to_front_n(set, 12, line, victim);
+    case 16:
+      return lookup_to_front_n(set, 16, line, victim);
+    default:
+      return lookup_to_front_n(set, ways, line, victim);
+  }
+}
+
 /* Puts `line` at the front of its set in level k; the least recently used line, if valid,
  * leaves the level. */
 static void insert(CacheSim* sim, int k, uint64_t line, int dirty, uint64_t* ev) {
@@ -108,7 +136,7 @@ static void insert(CacheSim* sim, int k, uint64_t line, int dirty, uint64_t* ev)
   uint64_t victim = set[l->ways - 1];
   for (uint32_t i = l->ways - 1; i > 0; --i) set[i] = set[i - 1];
   set[0] = MAKE_TAG(line, dirty);
-  if (victim != 0) evict(sim, k, victim, ev);
+  evict_if_needed(sim, k, victim, ev);
 }
 
 /* A line level k-1 sends down (dirty write-back, or any victim into a victim cache). */
@@ -121,7 +149,7 @@ static void receive(CacheSim* sim, int k, uint64_t line, int dirty, uint64_t* ev
     return;
   }
   set[0] = MAKE_TAG(line, dirty);
-  if (victim != 0) evict(sim, k, victim, ev);
+  evict_if_needed(sim, k, victim, ev);
 }
 
 /* A line leaves level k: write it back if dirty (or hand it to a victim level below). */
@@ -145,41 +173,52 @@ static void evict(CacheSim* sim, int k, uint64_t tag, uint64_t* ev) {
   if (k + 1 < sim->levels) receive(sim, k + 1, line, dirty, ev);
 }
 
-/* Level k-1 misses on `line`: find it in level k or below. Returns the dirty bit the line
- * carries up (only a victim level hands up a dirty line). */
-static int fetch(CacheSim* sim, int k, uint64_t line, int is_write, uint64_t* ev) {
-  if (k >= sim->levels) return 0; /* DRAM */
-  CsLevel* l = &sim->level[k];
-  uint64_t* set = set_of(l, line);
-  if (l->policy == CS_VICTIM) {
-    int w = find(set, l->ways, line);
-    if (w >= 0 && TAG_DIRTY(set[w])) {
-      /* A dirty line stays here, the most recent, and a clean copy goes up: it was written back
-       * into this level once, and crosses the boundary again only if the core modifies it.
-       * Handed up dirty, a line that fits in L2 + L3 but is never written again (an array the
-       * kernel's set-up wrote, then only read) would be written back on every L2 eviction:
-       * 48 B per triad element at L3 where Intel's L3, which keeps the dirty copy, moves 32. */
-      uint64_t tag = take(set, l->ways, w);
-      for (uint32_t i = l->ways - 1; i > 0; --i) set[i] = set[i - 1];
-      set[0] = tag;
-      return 0;
+/* evict() for a tag taken out of level k (0: none), without the call where it does nothing: a
+ * clean line that no level above has to lose and no victim level below takes in. */
+static inline void evict_if_needed(CacheSim* sim, int k, uint64_t tag, uint64_t* ev) {
+  if (tag != 0 && (TAG_DIRTY(tag) || sim->level[k].clean_victims_matter)) evict(sim, k, tag, ev);
+}
+
+/* Looks `line` up from level k down, as a miss in level k-1 does, and fills every level it
+ * missed in (all but a victim level) before any of them evicts: the deepest level that missed
+ * evicts first, as a recursive fetch would. The line comes up clean (a victim level keeps a
+ * dirty line and gives a clean copy up, see below). */
+static inline __attribute__((always_inline)) void fetch(CacheSim* sim, int k, uint64_t line,
+                                                        int is_write, uint64_t* ev) {
+  uint64_t victims[CS_MAX_LEVELS];
+  int j = k;
+  for (; j < sim->levels; ++j) {
+    CsLevel* l = &sim->level[j];
+    uint64_t* set = set_of(l, line);
+    victims[j] = 0;
+    if (l->policy == CS_VICTIM) {
+      int w = find(set, l->ways, line);
+      if (w >= 0 && TAG_DIRTY(set[w])) {
+        /* A dirty line stays here, the most recent, and a clean copy goes up: it was written
+         * back into this level once, and crosses the boundary again only if the core modifies
+         * it. Handed up dirty, a line that fits in L2 + L3 but is never written again (an
+         * array the kernel's set-up wrote, then only read) would be written back on every L2
+         * eviction: 48 B per triad element at L3 where Intel's L3, which keeps the dirty copy,
+         * moves 32. */
+        uint64_t tag = take(set, l->ways, w);
+        for (uint32_t i = l->ways - 1; i > 0; --i) set[i] = set[i - 1];
+        set[0] = tag;
+        break;
+      }
+      if (w >= 0) {
+        take(set, l->ways, w); /* a clean line moves up: the victim cache is exclusive */
+        break;
+      }
+      ev[is_write ? CS_EV_MISS_WRITE(j) : CS_EV_MISS_READ(j)]++;
+      continue;
     }
-    if (w >= 0) {
-      take(set, l->ways, w); /* a clean line moves up: the victim cache is exclusive */
-      return 0;
-    }
-    ev[is_write ? CS_EV_MISS_WRITE(k) : CS_EV_MISS_READ(k)]++;
-    return fetch(sim, k + 1, line, is_write, ev);
+    if (lookup_to_front(set, l->ways, line, &victims[j])) break;
+    ev[is_write ? CS_EV_MISS_WRITE(j) : CS_EV_MISS_READ(j)]++;
+    /* The line takes the front now; what lower levels do meanwhile (an inclusive level's
+     * back-invalidation) removes other lines only, so it stays there. */
+    set[0] = MAKE_TAG(line, 0);
   }
-  uint64_t victim = 0;
-  if (lookup_to_front(set, l->ways, line, &victim)) return 0;
-  ev[is_write ? CS_EV_MISS_WRITE(k) : CS_EV_MISS_READ(k)]++;
-  /* The line takes the front now; what lower levels do meanwhile (an inclusive level's
-   * back-invalidation) removes other lines only, so it stays there. */
-  set[0] = MAKE_TAG(line, 0);
-  if (fetch(sim, k + 1, line, is_write, ev)) set[0] |= 1;
-  if (victim != 0) evict(sim, k, victim, ev);
-  return 0;
+  while (j-- > k) evict_if_needed(sim, j, victims[j], ev);
 }
 
 /* The prefetch model brings `line` into level k (L2 where there is one) unless it is there. */
@@ -190,17 +229,12 @@ static void prefetch_line(CacheSim* sim, uint64_t line, uint64_t* ev) {
   if (find(set, l->ways, line) >= 0) return;
   if (k == 1 && find(set_of(&sim->level[0], line), sim->level[0].ways, line) >= 0) return;
   ev[CS_EV_PREFETCH(k)]++;
-  int dirty = fetch(sim, k + 1, line, 0, ev);
-  insert(sim, k, line, dirty, ev);
+  fetch(sim, k + 1, line, 0, ev);
+  insert(sim, k, line, 0, ev);
 }
 
-static void access_line(CacheSim* sim, uint64_t line, int is_write, uint64_t* ev) {
+void cs_access_past_mru(CacheSim* sim, uint64_t line, uint64_t* set, int is_write, uint64_t* ev) {
   CsLevel* l1 = &sim->level[0];
-  uint64_t* set = set_of(l1, line);
-  if (((set[0] >> 1) - 1) == line && set[0] != 0) { /* the MRU way: most accesses */
-    set[0] |= (uint64_t)(is_write != 0);
-    return;
-  }
   uint64_t victim = 0;
   if (lookup_to_front(set, l1->ways, line, &victim)) {
     set[0] |= (uint64_t)(is_write != 0);
@@ -208,8 +242,8 @@ static void access_line(CacheSim* sim, uint64_t line, int is_write, uint64_t* ev
   }
   ev[is_write ? CS_EV_MISS_WRITE(0) : CS_EV_MISS_READ(0)]++;
   set[0] = MAKE_TAG(line, is_write);
-  if (fetch(sim, 1, line, is_write, ev)) set[0] |= 1;
-  if (victim != 0) evict(sim, 0, victim, ev);
+  fetch(sim, 1, line, is_write, ev);
+  evict_if_needed(sim, 0, victim, ev);
   if (sim->prefetch == CS_PREFETCH_NEXT_LINE) {
     prefetch_line(sim, line + 1, ev);
   } else if (sim->prefetch == CS_PREFETCH_STRIDE) {
@@ -218,6 +252,15 @@ static void access_line(CacheSim* sim, uint64_t line, int is_write, uint64_t* ev
     sim->stride = stride;
     sim->last_miss_line = line;
   }
+}
+
+static inline void access_line(CacheSim* sim, uint64_t line, int is_write, uint64_t* ev) {
+  uint64_t* set = set_of(&sim->level[0], line);
+  if (((set[0] >> 1) - 1) == line && set[0] != 0) { /* the MRU way: most accesses */
+    set[0] |= (uint64_t)(is_write != 0);
+    return;
+  }
+  cs_access_past_mru(sim, line, set, is_write, ev);
 }
 
 void cs_access(CacheSim* sim, uint64_t address, uint64_t size, int is_write, uint64_t* events) {

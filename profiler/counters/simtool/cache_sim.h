@@ -63,6 +63,7 @@ typedef struct {
   uint64_t set_magic; /* otherwise ceil(2^64 / sets): line % sets without a division */
   uint32_t ways;
   int policy;
+  int clean_victims_matter; /* inclusive, or a victim level below: a clean victim is work too */
   uint64_t* tags; /* sets x ways, each set most recently used first: (line + 1) << 1 | dirty */
 } CsLevel;
 
@@ -98,8 +99,14 @@ static inline uint64_t cs_set_index(const CsLevel* l, uint64_t line) {
   return line - q * l->sets;
 }
 
+/* cs_access of `line`, whose L1 set is `set`, where the set's most recently used way is not
+ * the line. */
+void cs_access_past_mru(CacheSim* sim, uint64_t line, uint64_t* set, int is_write,
+                        uint64_t* events);
+
 /* cs_access with its most common case inline: an access within one line that hits the most
- * recently used way of its L1 set (no event). */
+ * recently used way of its L1 set (no event); another within one line goes on from the set
+ * found here. */
 static inline void cs_access_inline(CacheSim* sim, uint64_t address, uint64_t size, int is_write,
                                     uint64_t* events) {
   uint64_t line = address >> sim->line_shift;
@@ -110,6 +117,8 @@ static inline void cs_access_inline(CacheSim* sim, uint64_t address, uint64_t si
       *mru |= (uint64_t)(is_write != 0);
       return;
     }
+    cs_access_past_mru(sim, line, mru, is_write, events);
+    return;
   }
   cs_access(sim, address, size, is_write, events);
 }

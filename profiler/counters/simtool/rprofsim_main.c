@@ -329,6 +329,13 @@ static VG_REGPARM(3) void Load(InstrInfo* ii, Addr a, SizeT size) {
   cs_access_inline(&sim, a, size, 0, ii->cost + EV_CACHE);
 }
 
+/* Loads of one instruction that read one range in order, as one access (LoadRun): the low 32
+ * bits of `packed` its bytes, the high 32 how many loads. */
+static VG_REGPARM(3) void LoadMerged(InstrInfo* ii, Addr a, ULong packed) {
+  ii->cost[EV_DR] += packed >> 32;
+  cs_access_inline(&sim, a, packed & 0xFFFFFFFFu, 0, ii->cost + EV_CACHE);
+}
+
 static VG_REGPARM(3) void Store(InstrInfo* ii, Addr a, SizeT size) {
   ii->cost[EV_DW]++;
   cs_access_inline(&sim, a, size, 1, ii->cost + EV_CACHE);
@@ -387,6 +394,50 @@ static void AddStore(IRSB* sb, InstrInfo* ii, Bool nt, IRExpr* addr, Int size, I
     CallHelper(sb, "rprofsim_store_nt", StoreNonTemporal, ii, addr, size, guard);
   else
     CallHelper(sb, "rprofsim_store", Store, ii, addr, size, guard);
+}
+
+/* Loads of one instruction, each beginning where the one before ended (VEX reads an operand
+ * of AVX2's FMA one lane at a time: four 8-byte loads), are one access to the simulation: the
+ * lines they touch, in order, are the range's, and a line loaded again right after is its set's
+ * most recent, which changes nothing. So they take one helper call, at the last of them; any
+ * other statement with a memory effect, or an exit, ends the run. */
+typedef struct {
+  InstrInfo* ii; /* NULL: no run pending */
+  IRExpr* addr;  /* the first load's address */
+  IRTemp base;   /* the addresses as base + constant */
+  Long next;     /* the offset the next load must read at to join */
+  Int size;
+  UInt count;
+} LoadRun;
+
+/* Each temporary's value as another's plus a constant (IRTemp_INVALID: itself). */
+typedef struct {
+  IRTemp* base;
+  Long* offset;
+} Offsets;
+
+static void RootOf(const Offsets* o, IRTemp t, IRTemp* base, Long* offset) {
+  if (o->base[t] == IRTemp_INVALID) {
+    *base = t;
+    *offset = 0;
+  } else {
+    *base = o->base[t];
+    *offset = o->offset[t];
+  }
+}
+
+static void EndRun(IRSB* sb, LoadRun* run) {
+  if (run->ii == NULL) return;
+  if (run->count == 1) {
+    AddLoad(sb, run->ii, run->addr, run->size, NULL);
+  } else {
+    IRExpr** args = mkIRExprVec_3(mkIRExpr_HWord((HWord)run->ii), run->addr,
+                                  mkIRExpr_HWord(((HWord)run->count << 32) | (HWord)run->size));
+    IRDirty* di =
+        unsafeIRDirty_0_N(3, "rprofsim_load_merged", VG_(fnptr_to_fnentry)(LoadMerged), args);
+    addStmtToIRSB(sb, IRStmt_Dirty(di));
+  }
+  run->ii = NULL;
 }
 
 static InstrInfo* NewInstr(InstrInfo* ii, Addr runtime) {
@@ -452,9 +503,45 @@ static IRSB* Instrument(VgCallbackClosure* closure, IRSB* in, const VexGuestLayo
   UInt k = 0;
   UInt segment = 0;
   Bool segment_started = False; /* the current segment's counter is incremented already */
+  Offsets offsets;
+  Int temps = in->tyenv->types_used;
+  offsets.base = VG_(malloc)("rprofsim.offsets", (temps + 1) * sizeof(IRTemp));
+  offsets.offset = VG_(malloc)("rprofsim.offsets", (temps + 1) * sizeof(Long));
+  for (Int t = 0; t < temps; ++t) offsets.base[t] = IRTemp_INVALID;
+  LoadRun run = {NULL, NULL, IRTemp_INVALID, 0, 0, 0};
   for (; i < in->stmts_used; ++i) {
     IRStmt* st = in->stmts[i];
     if (st == NULL || st->tag == Ist_NoOp) continue;
+    if (st->tag == Ist_WrTmp) {
+      IRExpr* data = st->Ist.WrTmp.data;
+      IRTemp dst = st->Ist.WrTmp.tmp;
+      if (data->tag == Iex_Binop && data->Iex.Binop.op == Iop_Add64 &&
+          data->Iex.Binop.arg1->tag == Iex_RdTmp && data->Iex.Binop.arg2->tag == Iex_Const &&
+          data->Iex.Binop.arg2->Iex.Const.con->tag == Ico_U64) {
+        RootOf(&offsets, data->Iex.Binop.arg1->Iex.RdTmp.tmp, &offsets.base[dst],
+               &offsets.offset[dst]);
+        offsets.offset[dst] += (Long)data->Iex.Binop.arg2->Iex.Const.con->Ico.U64;
+      }
+      if (data->tag == Iex_Load && data->Iex.Load.addr->tag == Iex_RdTmp) {
+        IRTemp base;
+        Long offset;
+        RootOf(&offsets, data->Iex.Load.addr->Iex.RdTmp.tmp, &base, &offset);
+        Int size = sizeofIRType(data->Iex.Load.ty);
+        if (run.ii == ii && run.base == base && run.next == offset) {
+          run.next += size;
+          run.size += size;
+          run.count++;
+        } else {
+          EndRun(out, &run);
+          run = (LoadRun){ii, deepCopyIRExpr(data->Iex.Load.addr), base, offset + size, size, 1};
+        }
+        addStmtToIRSB(out, st);
+        continue;
+      }
+      if (data->tag == Iex_Load) EndRun(out, &run); /* at a constant address */
+    } else if (st->tag != Ist_Put && st->tag != Ist_PutI && st->tag != Ist_AbiHint) {
+      EndRun(out, &run); /* a memory effect, an exit or the next instruction */
+    }
     switch (st->tag) {
       case Ist_IMark: {
         Addr pc = (Addr)st->Ist.IMark.addr;
@@ -536,6 +623,9 @@ static IRSB* Instrument(VgCallbackClosure* closure, IRSB* in, const VexGuestLayo
     }
     addStmtToIRSB(out, st);
   }
+  EndRun(out, &run);
+  VG_(free)(offsets.base);
+  VG_(free)(offsets.offset);
   tl_assert(k == n && segment <= exits);
   return out;
 }
