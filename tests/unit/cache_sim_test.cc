@@ -235,6 +235,13 @@ TEST(CacheSim, StridePrefetchFollowsAConstantStride) {
   EXPECT_EQ(off.ev[CS_EV_PREFETCH(1)], 0u);
 }
 
+// A stream walking down to address 0 stops prefetching there: the line below 0 would wrap.
+TEST(CacheSim, StridePrefetchStopsAtAddressZero) {
+  Hierarchy h(Small(CS_NINE), CS_PREFETCH_STRIDE);
+  for (uint64_t l : {8, 6, 4, 2, 0}) h.Read(l * kLine);
+  EXPECT_EQ(h.ev[CS_EV_PREFETCH(1)], 2u);  // lines 2 and 0, not "-2"
+}
+
 // A straightforward model of two non-inclusive levels (no prefetch): each set a list, most
 // recently used first, a found line moved to the front, a dirty L1 victim written back into L2
 // (where it becomes the most recent, dirty), L2's dirty victims counted as write-backs to DRAM.

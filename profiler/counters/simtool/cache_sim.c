@@ -248,7 +248,11 @@ void cs_access_past_mru(CacheSim* sim, uint64_t line, uint64_t* set, int is_writ
     prefetch_line(sim, line + 1, ev);
   } else if (sim->prefetch == CS_PREFETCH_STRIDE) {
     int64_t stride = (int64_t)(line - sim->last_miss_line);
-    if (stride != 0 && stride == sim->stride) prefetch_line(sim, line + (uint64_t)stride, ev);
+    uint64_t next = line + (uint64_t)stride;
+    /* Nothing below address 0 or past the top: the line number would wrap (and its set index
+     * leave the tag array where the set count is not a power of two). */
+    if (stride != 0 && stride == sim->stride && (stride > 0 ? next > line : next < line))
+      prefetch_line(sim, next, ev);
     sim->stride = stride;
     sim->last_miss_line = line;
   }
