@@ -26,6 +26,11 @@ SCHEMA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."
 # skips with this reason.
 SANITIZED = os.environ.get("RPROF_SANITIZED") == "1"
 SANITIZED_SKIP = "valgrind cannot run ASan binaries"
+# A build without elfutils (tests/meson.build sets it): no function sampling, no symbols from
+# separate debug files, no unwind tables.
+WITHOUT_ELFUTILS = os.environ.get("RPROF_WITHOUT_ELFUTILS") == "1"
+WITHOUT_ELFUTILS_SKIP = ("rprof was built without elfutils (libdw-dev): no function sampling, "
+                         "debug files or unwind tables")
 
 # A quick triad run: well under a second, even on a loaded two-core machine. pmu counters only: the sim source (valgrind) has its own suite, and would
 # add a second or so to every run here.
