@@ -2,14 +2,14 @@
 // instructions, so every sum can be checked by hand.
 #include "counters/sim/sim_counts.h"
 
-#include <elf.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "code_file.h"
 
 namespace rprof {
 namespace {
@@ -28,43 +28,15 @@ const std::vector<std::vector<uint8_t>> kCode = {
     {0xdc, 0x00},                          // 0x401023 fadd qword [rax]          x87
 };
 
-// Writes an ELF64 executable whose only executable segment holds kCode at 0x401000.
-std::string WriteElf() {
+// The code of kCode, one instruction after the other.
+std::vector<uint8_t> Code() {
   std::vector<uint8_t> code;
   for (const auto& insn : kCode) code.insert(code.end(), insn.begin(), insn.end());
-  Elf64_Ehdr eh{};
-  std::memcpy(eh.e_ident, ELFMAG, SELFMAG);
-  eh.e_ident[EI_CLASS] = ELFCLASS64;
-  eh.e_ident[EI_DATA] = ELFDATA2LSB;
-  eh.e_ident[EI_VERSION] = EV_CURRENT;
-  eh.e_type = ET_EXEC;
-  eh.e_machine = EM_X86_64;
-  eh.e_version = EV_CURRENT;
-  eh.e_phoff = sizeof eh;
-  eh.e_ehsize = sizeof eh;
-  eh.e_phentsize = sizeof(Elf64_Phdr);
-  eh.e_phnum = 1;
-  Elf64_Phdr ph{};
-  ph.p_type = PT_LOAD;
-  ph.p_flags = PF_R | PF_X;
-  ph.p_offset = sizeof eh + sizeof ph;
-  ph.p_vaddr = 0x401000;
-  ph.p_filesz = ph.p_memsz = code.size();
-  char path[] = "/tmp/sim_counts_test_XXXXXX";
-  int fd = mkstemp(path);
-  EXPECT_GE(fd, 0);
-  EXPECT_EQ(write(fd, &eh, sizeof eh), static_cast<ssize_t>(sizeof eh));
-  EXPECT_EQ(write(fd, &ph, sizeof ph), static_cast<ssize_t>(sizeof ph));
-  EXPECT_EQ(write(fd, code.data(), code.size()), static_cast<ssize_t>(code.size()));
-  close(fd);
-  return path;
+  return code;
 }
 
 class SimCountsTest : public ::testing::Test {
  protected:
-  void SetUp() override { elf_ = WriteElf(); }
-  void TearDown() override { unlink(elf_.c_str()); }
-
   CallgrindOutput Parse(const std::string& text) {
     CallgrindOutput out;
     Error err;
@@ -101,7 +73,8 @@ class SimCountsTest : public ::testing::Test {
            "totals: 415 162 152 0 20 10 0 3 1\n";
   }
 
-  std::string elf_;
+  CodeFile file_{Code()};
+  const std::string& elf_ = file_.path();
 };
 
 bool HasNote(const SimCounts& c, const std::string& part) {

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "code_file.h"
 #include "counters/sim/object_code.h"
 
 namespace rprof {
@@ -17,18 +18,7 @@ namespace {
 // An ELF64 x86-64 image: header, two program headers (one executable PT_LOAD at 0x401000 holding
 // `code`, one read-only PT_LOAD), then the code.
 std::vector<uint8_t> MakeImage(const std::vector<uint8_t>& code, uint16_t machine = EM_X86_64) {
-  Elf64_Ehdr eh{};
-  std::memcpy(eh.e_ident, ELFMAG, SELFMAG);
-  eh.e_ident[EI_CLASS] = ELFCLASS64;
-  eh.e_ident[EI_DATA] = ELFDATA2LSB;
-  eh.e_ident[EI_VERSION] = EV_CURRENT;
-  eh.e_type = ET_EXEC;
-  eh.e_machine = machine;
-  eh.e_version = EV_CURRENT;
-  eh.e_phoff = sizeof(Elf64_Ehdr);
-  eh.e_ehsize = sizeof(Elf64_Ehdr);
-  eh.e_phentsize = sizeof(Elf64_Phdr);
-  eh.e_phnum = 2;
+  Elf64_Ehdr eh = ExecutableHeader(2, machine);
   uint64_t code_offset = sizeof(Elf64_Ehdr) + 2 * sizeof(Elf64_Phdr);
   Elf64_Phdr text{};
   text.p_type = PT_LOAD;

@@ -1,22 +1,16 @@
 // The replay's slowdown from sampled instructions: hand-assembled code in an ELF file, samples
 // placed on it as a sampler would place them.
-#include <elf.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <string>
+#include <cstdint>
 #include <vector>
 
+#include "code_file.h"
 #include "counters/sim/replay_cost.h"
 #include "functions/function_sampler.h"
 
 namespace rprof {
 namespace {
-
-constexpr uint64_t kTextAddress = 0x401000;
 
 // Each block ends in a branch, as a loop's body does (assembled with GNU as, Intel syntax).
 const std::vector<uint8_t> kFma64Loop = {
@@ -43,53 +37,12 @@ const std::vector<uint8_t> kIntegerLoop = {
 };
 const std::vector<uint8_t> kRepMovsb = {0xf3, 0xa4};  // rep movsb
 
-// An ELF64 x86-64 executable holding `code` at kTextAddress, written to a temporary file.
-class CodeFile {
- public:
-  explicit CodeFile(const std::vector<uint8_t>& code) {
-    char name[] = "/tmp/rprof-replay-cost-XXXXXX";
-    int fd = mkstemp(name);
-    EXPECT_GE(fd, 0);
-    path_ = name;
-    Elf64_Ehdr eh{};
-    std::memcpy(eh.e_ident, ELFMAG, SELFMAG);
-    eh.e_ident[EI_CLASS] = ELFCLASS64;
-    eh.e_ident[EI_DATA] = ELFDATA2LSB;
-    eh.e_ident[EI_VERSION] = EV_CURRENT;
-    eh.e_type = ET_EXEC;
-    eh.e_machine = EM_X86_64;
-    eh.e_version = EV_CURRENT;
-    eh.e_phoff = sizeof(Elf64_Ehdr);
-    eh.e_ehsize = sizeof(Elf64_Ehdr);
-    eh.e_phentsize = sizeof(Elf64_Phdr);
-    eh.e_phnum = 1;
-    Elf64_Phdr text{};
-    text.p_type = PT_LOAD;
-    text.p_flags = PF_R | PF_X;
-    text.p_offset = sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr);
-    text.p_vaddr = kTextAddress;
-    text.p_filesz = text.p_memsz = code.size();
-    std::vector<uint8_t> image(reinterpret_cast<uint8_t*>(&eh),
-                               reinterpret_cast<uint8_t*>(&eh) + sizeof eh);
-    image.insert(image.end(), reinterpret_cast<uint8_t*>(&text),
-                 reinterpret_cast<uint8_t*>(&text) + sizeof text);
-    image.insert(image.end(), code.begin(), code.end());
-    EXPECT_EQ(write(fd, image.data(), image.size()), static_cast<ssize_t>(image.size()));
-    close(fd);
-  }
-  ~CodeFile() { unlink(path_.c_str()); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 // `count` samples on every instruction start of `code` (`starts`: their offsets), as a loop
 // sampled evenly looks.
 void SampleEvenly(const CodeFile& file, const std::vector<uint64_t>& starts, uint64_t count,
                   FunctionSamples* samples) {
   for (uint64_t offset : starts) {
-    samples->by_code_address[{file.path(), kTextAddress + offset}] += count;
+    samples->by_code_address[{file.path(), kCodeFileAddress + offset}] += count;
     samples->total += count;
   }
 }
@@ -162,8 +115,8 @@ TEST(SampledReplaySlowdown, TooFewDecodedSamplesSayNothing) {
   few.by_function["[kernel]"] = 1000;
   EXPECT_FALSE(SampledReplaySlowdown(few));
   // A module's file gone, or an address outside its code: nothing decodes.
-  missing.by_code_address[{"/nonexistent/lib.so", kTextAddress}] = 100;
-  missing.by_code_address[{fma.path(), kTextAddress + 0x10000}] = 100;
+  missing.by_code_address[{"/nonexistent/lib.so", kCodeFileAddress}] = 100;
+  missing.by_code_address[{fma.path(), kCodeFileAddress + 0x10000}] = 100;
   missing.total = 200;
   EXPECT_FALSE(SampledReplaySlowdown(missing));
   EXPECT_FALSE(SampledReplaySlowdown(FunctionSamples{}));
