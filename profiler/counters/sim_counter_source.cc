@@ -114,10 +114,6 @@ bool SimulateProgram(const CountedTarget& program, const CacheSizes& caches, int
   return true;
 }
 
-}  // namespace
-
-namespace {
-
 // REP string instructions are one instruction to a PMU and one per element to valgrind: where
 // they are a tenth of the cost, the count says too little.
 constexpr double kMostRepCostForCounts = 0.1;
