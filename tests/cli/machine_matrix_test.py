@@ -39,6 +39,8 @@ KERNEL = ["triad", "-p", "n=20000", "--repeat", "3"]
 # A program that forks: a subshell does its work in a child process.
 PROGRAM = ["/bin/sh", "-c", "(i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done); echo forked"]
 FAKE_NOTE = "librprof-fake-pmu.so answers hardware events"
+# A program of some 25 ms in one process: enough cpu-clock samples (0.5 ms apart) to decode.
+BUSY_PROGRAM = ["/bin/sh", "-c", "i=0; while [ $i -lt 40000 ]; do i=$((i+1)); done"]
 
 
 def papi_cpu_component():
@@ -177,6 +179,27 @@ class MatrixCase(RprofTestCase):
         self.assertOkRun(result, run)
         self.assertIn("sim", run["sources"], run)
         self.assertEqual(run["metrics"]["flops"]["sim"]["value"], 2 * 20000, run["metrics"]["flops"])
+
+    def test_program_sim_expected_from_its_code(self):
+        # Before a replay of its own, a program is expected from its sampled code (its CPU time
+        # at the decoded mix's slowdown), or, where nothing was sampled (no-attach: the sampler's
+        # perf_event_open refused too), from its native time at callgrind's typical slowdown.
+        if rprof_harness.SANITIZED:
+            self.skipTest(rprof_harness.SANITIZED_SKIP)
+        if not shutil.which("valgrind"):
+            self.skipTest("valgrind is missing")
+        if self.machine.pmu in ("pmu", "pmu-without-cycles"):
+            # The path with counted instructions (their count at the mix's cost per
+            # instruction) is sim_estimate's unit test: the fake's "instructions" are its task
+            # clock, which the replay's count never matches, so the replay's counts and time are
+            # dropped as other work.
+            self.skipTest("the fake PMU's instruction count is its task clock")
+        result, run = self.run_stored("--counters", "sim", *BUSY_PROGRAM)
+        self.assertOkRun(result, run)
+        note = run["metrics"]["sim_replay_s"]["clock"]["note"]
+        sampled = self.machine.pmu != "no-attach"
+        self.assertIn("x the native CPU time" if sampled else "the reference cost of the work",
+                      note, self.machine.name)
 
     def test_kernel_pmu(self):
         result, run = self.run_stored(*KERNEL, "--counters", "pmu")
