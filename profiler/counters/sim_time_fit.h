@@ -11,8 +11,8 @@
 // simulator's speed, and the load it has been under). With no replay stored, the prior:
 // EstimateSimSeconds, the work's reference cost or a multiple of the native time, whichever is
 // more; for a program, the cost of its sampled code under rprofsim (SimPrior), which other
-// targets' factors do not rescale. rprofsim and callgrind are fitted apart (rprofsim is 1.6-2x the faster), as are
-// machines.
+// targets' factors do not rescale. rprofsim and callgrind are fitted apart (rprofsim is 1.6-2x the
+// faster), as are machines.
 //
 // Each stored replay keeps what the fit needs as the metric sim_replay_s of its run: source
 // clock, valgrind's wall time, its note opening with the simulator's name ("rprofsim: ..."),
